@@ -1,0 +1,5 @@
+"""``python -m bot`` — the same as the ``paperbot`` console script."""
+from bot.cli import main
+
+if __name__ == "__main__":
+    main()

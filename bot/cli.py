@@ -1,0 +1,191 @@
+"""``paperbot`` command line (also ``python -m bot``): thin wrappers over the library.
+
+Each command parses options, builds objects through ``bot.wiring`` and turns
+library errors into one clear line (``click.ClickException``, exit 1) or, for
+missing Slack variables, one line and exit status 2 (DESIGN.md
+"Configuration"). Option > environment variable > default. ``.env`` is found
+from the working directory.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+
+import click
+from dotenv import find_dotenv, load_dotenv
+
+from bot import config, corpus, search, wiring
+from bot.jsonshape import error_json, page_json
+from bot.models import QueryError
+from bot.parsing import MAX_INPUT
+
+
+def _settings() -> config.Settings:
+    try:
+        return config.from_env(os.environ)
+    except ValueError as e:
+        raise click.ClickException(str(e))
+
+
+def _require(settings: config.Settings, command: str) -> None:
+    try:
+        settings.require(command)
+    except config.MissingSettings as e:
+        click.echo(f"paperbot {command}: missing {', '.join(e.names)} (set in the environment or .env; "
+                   f"see .env.example). To try the bot without Slack, run: paperbot console", err=True)
+        sys.exit(2)
+
+
+def _progress(label: str):
+    """A progress callback drawing a bar on a terminal (stderr), else silent."""
+    if not sys.stderr.isatty():
+        return None, lambda: None
+    state = {"n": 0}
+
+    def update(done: int, total: int | None = None) -> None:
+        state["n"] = done
+        if total:
+            width = 30
+            filled = int(width * done / max(total, 1))
+            click.echo(f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}", err=True, nl=False)
+        else:
+            click.echo(f"\r{label} {done} papers", err=True, nl=False)
+
+    return update, lambda: click.echo("", err=True)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("-v", "--verbose", is_flag=True, help="Log more (INFO) to stderr.")
+def main(verbose: bool) -> None:
+    """paperbot: search a conference's papers from Slack (or the console).
+
+    Example: paperbot console
+    """
+    load_dotenv(find_dotenv(usecwd=True))
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+@main.command()
+def console() -> None:
+    """Run the bot in the terminal: reads /paper and @paperbot lines from stdin.
+
+    Example: echo "/paper search image steganography" | paperbot console
+    """
+    from bot.console import ConsolePoster, run
+    settings = _settings()
+    write = lambda s: (sys.stdout.write(s), sys.stdout.flush())
+    try:
+        service = wiring.build_service(settings, ConsolePoster(write))
+    except (corpus.CorpusError, search.IndexBusy) as e:
+        raise click.ClickException(str(e))
+    sys.exit(run(service, sys.stdin, write, interactive=sys.stdin.isatty()))
+
+
+@main.group()
+def index() -> None:
+    """Build or update the search index.
+
+    Example: paperbot index build --source seeds/
+    """
+
+
+@index.command("build")
+@click.option("--source", "sources", multiple=True, type=click.Path(path_type=Path),
+              help="Seed text file or folder, JSON Lines or CSV (.gz too). Repeatable. "
+                   "Default: PAPERBOT_SEEDS.")
+@click.option("--index", "index_dir", type=click.Path(path_type=Path), help="Index directory (default PAPERBOT_INDEX_DIR).")
+def index_build(sources: tuple[Path, ...], index_dir: Path | None) -> None:
+    """Build a new index generation and switch to it atomically.
+
+    Example: paperbot index build --source corpus.jsonl --index /tmp/idx
+    """
+    settings = _settings()
+    paths = list(sources) or wiring.seed_paths(settings)
+    target = index_dir or settings.index_dir
+    update, done = _progress("indexing")
+    try:
+        papers = corpus.load_papers(paths)
+        fingerprint = corpus.seeds_fingerprint(paths) if not sources and not index_dir else None
+        gen = search.build_index(target, papers, fingerprint=fingerprint,
+                                 progress=(lambda n: update(n, len(papers))) if update else None)
+    except (corpus.CorpusError, search.IndexBusy, OSError) as e:
+        done()
+        raise click.ClickException(str(e))
+    done()
+    click.echo(f"indexed {len(papers)} papers into {target / gen}")
+
+
+@index.command("add")
+@click.option("--source", "sources", multiple=True, required=True, type=click.Path(path_type=Path),
+              help="File or folder to add (same formats as build). Repeatable.")
+@click.option("--index", "index_dir", type=click.Path(path_type=Path), help="Index directory (default PAPERBOT_INDEX_DIR).")
+def index_add(sources: tuple[Path, ...], index_dir: Path | None) -> None:
+    """Add or update documents without a full rebuild.
+
+    Example: paperbot index add --source new-papers.jsonl
+    """
+    settings = _settings()
+    try:
+        papers = corpus.load_papers(list(sources))
+        n = search.add_to_index(index_dir or settings.index_dir, papers)
+    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, OSError) as e:
+        raise click.ClickException(str(e))
+    click.echo(f"added or updated {n} papers")
+
+
+@main.command("search")
+@click.option("--index", "index_dir", type=click.Path(path_type=Path), help="Index directory (default PAPERBOT_INDEX_DIR).")
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 1000), help="Results to print.")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON contract of DESIGN.md.")
+@click.argument("query", nargs=-1, required=True)
+def search_cmd(index_dir: Path | None, limit: int, as_json: bool, query: tuple[str, ...]) -> None:
+    """Search the index. QUERY "-" reads one query per line from stdin.
+
+    Example: paperbot search --json "speculative decoding"
+    """
+    settings = _settings()
+    try:
+        if index_dir is None:
+            wiring.ensure_default_index(settings)
+        idx = search.SearchIndex(index_dir or settings.index_dir)
+    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing) as e:
+        raise click.ClickException(str(e))
+    text = " ".join(query)
+    queries = (line.rstrip("\n") for line in sys.stdin) if text == "-" else [text]
+    status = 0
+    for q in queries:
+        try:
+            page = idx.search(q, limit=limit)
+        except QueryError as e:
+            status = 1 if text != "-" else status
+            if as_json:
+                click.echo(json.dumps(error_json(q, e.message), ensure_ascii=False))
+            else:
+                click.echo(f"{e.message} Example: {e.example}", err=True)
+            continue
+        except search.IndexMissing as e:
+            raise click.ClickException(str(e))
+        if as_json:
+            click.echo(json.dumps(page_json(page), ensure_ascii=False))
+        else:
+            _print_page(page)
+    sys.exit(status)
+
+
+def _print_page(page) -> None:
+    for note in page.notes:
+        click.echo(note)
+    if page.corrected_query:
+        click.echo(f"Showing results for {page.corrected_query}; search instead for {page.query}")
+    click.echo(f"{page.total} results ({page.took_ms:.1f} ms)")
+    for i, hit in enumerate(page.hits, 1):
+        click.echo(f"{i:>3}. [{hit.paper.id}] {hit.paper.title}\n     {hit.snippet}")
+
+
+from bot import cli_slack  # noqa: E402  (registers serve, socket, clock, digest)
+
+cli_slack.register(main, _settings, _require)

@@ -1,0 +1,121 @@
+"""Settings: one immutable object built from a mapping of environment variables.
+
+Only the entry points (``bot.cli``, ``bot.slack.app``) pass ``os.environ`` in;
+everything else receives a ``Settings``. Variable names and defaults are the
+contract in DESIGN.md "Configuration".
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+SLACK_DEFAULT_API_URL = "https://slack.com/api/"
+
+#: Slack variables each command needs (DESIGN.md "Configuration").
+REQUIRED_BY_COMMAND: dict[str, tuple[str, ...]] = {
+    "serve": ("SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET"),
+    "socket": ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN"),
+    "clock": ("SLACK_BOT_TOKEN",),
+    "digest": ("SLACK_BOT_TOKEN",),
+}
+
+
+class MissingSettings(Exception):
+    """Required variables are missing or empty. ``names`` lists them in order."""
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__(", ".join(names))
+        self.names = names
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Runtime configuration (secrets included — never log this object whole).
+
+    Attributes:
+        bot_token, signing_secret, app_token: Slack secrets, "" when unset.
+        api_url: Web API base URL, always ending in "/".
+        database_url: SQLAlchemy URL; ``postgres://`` normalised to ``postgresql://``.
+        index_dir: the index container directory (absolute).
+        seeds_dir: the seed directory (absolute).
+        default_time: "HH:MM" for ``/paper subscribe`` without a time.
+        default_tz: IANA zone used when the user's zone is unknown.
+        port: HTTP port for ``serve`` (``PORT``, default 3000).
+    """
+
+    bot_token: str = ""
+    signing_secret: str = ""
+    app_token: str = ""
+    api_url: str = SLACK_DEFAULT_API_URL
+    database_url: str = "sqlite:///paperbot.db"
+    index_dir: Path = Path("index")
+    seeds_dir: Path = Path("seeds")
+    default_time: str = "09:00"
+    default_tz: str = "UTC"
+    port: int = 3000
+
+    def __repr__(self) -> str:  # never print secrets
+        return (f"Settings(api_url={self.api_url!r}, database_url=<hidden>, "
+                f"index_dir={str(self.index_dir)!r}, seeds_dir={str(self.seeds_dir)!r})")
+
+    def require(self, command: str) -> None:
+        """Raise ``MissingSettings`` naming each empty variable ``command`` needs."""
+        values = {"SLACK_BOT_TOKEN": self.bot_token,
+                  "SLACK_SIGNING_SECRET": self.signing_secret,
+                  "SLACK_APP_TOKEN": self.app_token}
+        missing = [n for n in REQUIRED_BY_COMMAND.get(command, ()) if not values[n]]
+        if missing:
+            raise MissingSettings(missing)
+
+
+def _path(value: str, cwd: Path) -> Path:
+    p = Path(value).expanduser()
+    return p if p.is_absolute() else (cwd / p)
+
+
+def normalise_database_url(url: str) -> str:
+    """Map Heroku-style ``postgres://`` to SQLAlchemy's ``postgresql+psycopg://``.
+
+    A ``sqlite:///relative.db`` stays relative to the working directory.
+    """
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://"):]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    return url
+
+
+def from_env(env: Mapping[str, str], cwd: Path | None = None) -> Settings:
+    """Build ``Settings`` from environment-like ``env``; empty values count as unset.
+
+    Relative paths resolve against ``cwd`` (default: the working directory).
+    Raises ValueError when ``PORT`` is not an integer.
+    """
+    cwd = cwd or Path(os.getcwd())
+
+    def get(name: str, default: str = "") -> str:
+        value = (env.get(name) or "").strip()
+        return value or default
+
+    api_url = get("SLACK_API_URL", SLACK_DEFAULT_API_URL)
+    if not api_url.endswith("/"):
+        api_url += "/"
+    port_text = get("PORT", "3000")
+    try:
+        port = int(port_text)
+    except ValueError:
+        raise ValueError(f"PORT must be a number, got {port_text!r}") from None
+    return Settings(
+        bot_token=get("SLACK_BOT_TOKEN"),
+        signing_secret=get("SLACK_SIGNING_SECRET"),
+        app_token=get("SLACK_APP_TOKEN"),
+        api_url=api_url,
+        database_url=normalise_database_url(get("DATABASE_URL", "sqlite:///paperbot.db")),
+        index_dir=_path(get("PAPERBOT_INDEX_DIR", "index"), cwd),
+        seeds_dir=_path(get("PAPERBOT_SEEDS", "seeds"), cwd),
+        default_time=get("PAPERBOT_DEFAULT_TIME", "09:00"),
+        default_tz=get("PAPERBOT_DEFAULT_TZ", "UTC"),
+        port=port,
+    )

@@ -1,0 +1,116 @@
+"""``paperbot console`` — the whole bot in a terminal, no Slack workspace needed.
+
+Reads lines like ``/paper search chess`` or ``@paperbot KIStego`` from a
+stream (interactive or piped) and prints each reply as text through the same
+``Service`` and ``bot.render`` code the Slack app uses (DESIGN.md "CLI").
+Acts as team ``T0CONSOLE``, channel ``C0CONSOLE``, user ``U0CONSOLE``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, TextIO
+
+from bot.models import Context
+from bot.ports import Message
+from bot.render import render, to_text
+from bot.replies import ResultsReply
+from bot.service import PAGE_SIZE, Service
+
+CONTEXT = Context(team_id="T0CONSOLE", channel_id="C0CONSOLE", user_id="U0CONSOLE",
+                  channel_name="console")
+
+INTRO = ("paperbot console — type `/paper help`, `/paper search <words>`, `@paperbot <id|name|words>`,\n"
+         "`more` / `back` to page through the last search, `quit` to leave.")
+
+
+class ConsolePoster:
+    """A ``Poster`` that prints channel posts to the console output."""
+
+    def __init__(self, write: Callable[[str], None]) -> None:
+        self.write = write
+        self.count = 0
+
+    def post(self, channel_id: str, message: Message, thread_ts: str | None = None) -> str:
+        """Print ``message`` as a post in #console; returns a fake ``ts``."""
+        self.count += 1
+        self.write(f"── posted in #console ──\n{to_text(message)}\n")
+        return f"{self.count}.000000"
+
+    def find_recent_post(self, channel_id: str, marker: str, oldest_ts: float) -> str | None:
+        """The console keeps no history: always None."""
+        return None
+
+
+@dataclass
+class _LastSearch:
+    query: str
+    offset: int
+    exact: bool
+
+
+class Console:
+    """Line-by-line driver. ``handle(line) -> str`` returns the text to print."""
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+        self.last: _LastSearch | None = None
+
+    def handle(self, line: str) -> str | None:
+        """Answer one input line; None for blank lines and comments."""
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return None
+        low = line.lower()
+        if low in ("more", "next", "back", "previous", "prev"):
+            return self._page(+1 if low in ("more", "next") else -1)
+        m = re.match(r"^share\s+(\S+)$", line, re.I)
+        if m:
+            return self._show(self.service.paper(m.group(1), visibility="in_channel",
+                                                 headline="*Shared by* <@U0CONSOLE>"))
+        if "@paperbot" in low:
+            text = re.sub(r"@paperbot\b", " ", line, flags=re.I)
+            return "(reply in thread)\n" + self._show(self.service.mention(text, CONTEXT))
+        text = re.sub(r"^/paper\b", "", line, flags=re.I).strip()
+        reply = self.service.command(text, CONTEXT)
+        if isinstance(reply, ResultsReply) and reply.page is not None:
+            q = reply.page.corrected_query or reply.page.query
+            self.last = _LastSearch(q, reply.page.offset, False)
+        return self._show(reply)
+
+    def _page(self, step: int) -> str:
+        if self.last is None:
+            return "Nothing to page through yet: search first, e.g. `/paper search sparse attention`."
+        offset = max(0, self.last.offset + step * PAGE_SIZE)
+        reply = self.service.search(self.last.query, offset=offset, exact=True)
+        if isinstance(reply, ResultsReply) and reply.page is not None:
+            if step > 0 and not reply.page.hits:
+                return "No more results."
+            self.last.offset = reply.page.offset
+        return self._show(reply)
+
+    @staticmethod
+    def _show(reply) -> str:
+        return to_text(render(reply))
+
+
+def run(service: Service, stdin: TextIO, write: Callable[[str], None], interactive: bool) -> int:
+    """Read ``stdin`` to the end (or ``quit``), printing each reply. Returns 0."""
+    console = Console(service)
+    if interactive:
+        write(INTRO + "\n")
+    while True:
+        if interactive:
+            write("paperbot> ")
+        line = stdin.readline()
+        if not line:
+            break
+        if line.strip().lower() in ("quit", "exit", ":q"):
+            break
+        try:
+            out = console.handle(line)
+        except Exception as e:  # one bad line never ends the session
+            out = f"Sorry, that failed: {type(e).__name__}. The rest of the session is unaffected."
+        if out is not None:
+            write(out + "\n\n")
+    return 0

@@ -1,0 +1,70 @@
+"""Ports: the rendered ``Message`` and the ``Poster`` interface the service and
+the digest post through. The Slack adapter (``bot.slack.poster``) implements
+``Poster`` over ``slack_sdk.WebClient``; the console implements it by printing.
+
+Leaf module: no third-party imports.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+#: Per-channel errors that deactivate a subscription (DESIGN.md "Digest rules").
+CHANNEL_ERRORS = frozenset({"not_in_channel", "channel_not_found", "is_archived"})
+#: Workspace-wide errors: stop the whole run, deactivate nothing.
+WORKSPACE_ERRORS = frozenset({"invalid_auth", "token_revoked", "account_inactive",
+                              "not_authed", "team_access_not_granted"})
+
+
+@dataclass(frozen=True)
+class Message:
+    """A rendered message: Block Kit blocks plus the plain ``text`` fallback.
+
+    Attributes:
+        text: notification fallback (mrkdwn, already escaped), ≤ 4,000 chars.
+        blocks: Block Kit blocks as dicts (built with ``slack_sdk.models.blocks``).
+        visibility: "ephemeral" or "in_channel".
+        thread: messages to post as replies in this message's thread after it.
+    """
+
+    text: str
+    blocks: tuple[dict, ...] = ()
+    visibility: str = "ephemeral"
+    thread: tuple["Message", ...] = field(default_factory=tuple)
+
+    def payload(self) -> dict:
+        """The JSON body for ``chat.postMessage`` / ``respond`` (no channel)."""
+        return {"text": self.text, "blocks": list(self.blocks),
+                "unfurl_links": False, "unfurl_media": False}
+
+
+class PostError(Exception):
+    """Posting failed. ``code`` is Slack's error string ("is_archived", "ratelimited", …)."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        super().__init__(f"{code}{': ' + detail if detail else ''}")
+        self.code = code
+
+    @property
+    def channel_level(self) -> bool:
+        """True for errors that should deactivate the channel's subscription."""
+        return self.code in CHANNEL_ERRORS
+
+    @property
+    def workspace_level(self) -> bool:
+        """True for errors that should stop the whole run."""
+        return self.code in WORKSPACE_ERRORS
+
+
+class Poster(Protocol):
+    """Posts messages to channels. Implementations raise ``PostError``."""
+
+    def post(self, channel_id: str, message: Message, thread_ts: str | None = None) -> str:
+        """Post ``message`` (and then its ``thread`` replies); return the parent ``ts``."""
+        ...
+
+    def find_recent_post(self, channel_id: str, marker: str, oldest_ts: float) -> str | None:
+        """Return the ``ts`` of the bot's own post containing ``marker`` since
+        ``oldest_ts`` (Unix seconds), or None when none is found or history
+        cannot be read. Used to reconcile a claim left by a crash."""
+        ...

@@ -1,0 +1,208 @@
+"""Rendering: service replies → Block Kit messages (``bot.ports.Message``).
+
+Pure functions. Every string from users or the corpus is escaped here, once
+(``bot.render.mrkdwn.escape``); Block Kit is built with
+``slack_sdk.models.blocks`` (``bot.render.blocks``) within Slack's limits, and
+every message carries a plain ``text`` fallback. The console prints the same
+messages through ``to_text``.
+"""
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from bot.models import Paper
+from bot.ports import Message
+from bot.render import blocks as bk
+from bot.render import mrkdwn as md
+from bot.render.blocks import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_PAGE,
+                               ACTION_SHARE, ACTION_SIMILAR)
+from bot.render.text import to_text
+from bot.replies import (EPHEMERAL, IN_CHANNEL, DigestReply, ErrorReply, HelpReply, NoticeReply,
+                         PaperReply, PickListReply, Reply, ResultsReply, SimilarReply, StatusReply)
+from bot.render import views as _views
+
+__all__ = ["render", "render_digest", "to_text", "escape", "ACTION_SHARE", "ACTION_DETAILS",
+           "ACTION_SIMILAR", "ACTION_PAGE", "ACTION_ANOTHER", "ACTION_HOME_SEARCH", "PAGE_SIZE",
+           "digest_marker"]
+
+escape = md.escape
+PAGE_SIZE = 5           # results per Slack page (issue 2: "top 5")
+TEXT_MAX = 3900         # fallback text; Slack advises ≤ 4,000 chars (PLATFORM-FACTS A)
+
+
+def render(reply: Reply) -> Message:
+    """Render any service reply as a ``Message`` (blocks + text fallback).
+
+    Raises:
+        TypeError: for an unknown reply type (a programming error).
+    """
+    fn = _RENDERERS.get(type(reply))
+    if fn is None:
+        raise TypeError(f"no renderer for {type(reply).__name__}")
+    return fn(reply)
+
+
+def _message(blocks: list[dict], text: str, visibility: str,
+             thread: tuple[Message, ...] = ()) -> Message:
+    return Message(text=md.cut(text, TEXT_MAX), blocks=tuple(blocks[: bk.MESSAGE_BLOCKS_MAX]),
+                   visibility=visibility, thread=thread)
+
+
+def _results(reply: ResultsReply) -> Message:
+    page = reply.page
+    shown = page.corrected_query or page.query
+    if page.total:
+        first, last = page.offset + 1, page.offset + len(page.hits)
+        head = f"*{page.total} paper{'s' if page.total != 1 else ''}* match “{md.escape(shown)}”"
+    else:
+        first = last = 0
+        head = f"No paper matches “{md.escape(shown)}”. Try fewer or other words, e.g. `sparse attention`."
+    blocks = [bk.section(head)]
+    notes = list(page.notes)
+    if page.corrected_query:
+        notes.insert(0, f"Showing results for *{md.escape(page.corrected_query)}*; "
+                        f"search instead for “{md.escape(page.query)}”.")
+    elif page.suggestion:
+        notes.insert(0, f"Did you mean *{md.escape(page.suggestion)}*?")
+    if notes:
+        blocks.append(bk.context(*[n if n.startswith(("Showing", "Did")) else md.escape(n) for n in notes]))
+    for i, hit in enumerate(page.hits, start=first):
+        blocks.append(bk.section(bk.hit_text(i, hit)))
+        blocks.append(bk.actions(*bk.paper_buttons(hit.paper)))
+    nav = []
+    if page.corrected_query:
+        nav.append(bk.button(f"Search “{md.cut(page.query, 40)}” instead", ACTION_PAGE,
+                             {"q": page.query, "o": 0, "exact": 1}))
+    if page.has_previous:
+        nav.append(bk.button("‹ Previous", ACTION_PAGE, _page_value(page, page.offset - page.limit)))
+    if page.has_next:
+        nav.append(bk.button("Next ›", ACTION_PAGE, _page_value(page, page.offset + page.limit)))
+    if page.total:
+        blocks.append(bk.context(f"Showing {first}–{last} of {page.total} · "
+                                 f"`/paper show <id>` for a paper in full"))
+    if nav:
+        blocks.append(bk.actions(*nav))
+    text = head + "".join(f"\n{i}. {md.cut_escaped(h.paper.title, 150)} ({md.escape(h.paper.id)})"
+                          for i, h in enumerate(page.hits, start=first))
+    return _message(blocks, text, reply.visibility)
+
+
+def _page_value(page, offset: int) -> dict:
+    """Button value for another page of the same ranking (``q``, ``o``, ``exact``)."""
+    if page.corrected_query:
+        return {"q": page.corrected_query, "o": max(0, offset)}
+    value = {"q": page.query, "o": max(0, offset)}
+    if page.suggestion:
+        value["exact"] = 1  # keep showing the query as typed, as this page did
+    return value
+
+
+def _paper(reply: PaperReply) -> Message:
+    p = reply.paper
+    blocks = [bk.section(reply.headline)] if reply.headline else []
+    blocks += bk.paper_blocks(p)
+    if reply.visibility == EPHEMERAL:
+        blocks.append(bk.actions(*bk.paper_buttons(p, details=False)))
+    else:
+        blocks.append(bk.actions(*bk.paper_buttons(p, share=False, details=False)))
+    if reply.others:
+        blocks.append(bk.section(f"*{md.escape(reply.others_label)}*\n" + bk.short_list(reply.others, 3)))
+    text = (f"{reply.headline}\n" if reply.headline else "") + \
+        f"{md.cut_escaped(p.title, 200)} ({md.escape(p.id)})\n{md.cut_escaped(p.tldr, 400)}"
+    return _message(blocks, text, reply.visibility)
+
+
+def _similar(reply: SimilarReply) -> Message:
+    p = reply.paper
+    head = f"*Papers like* {md.cut_escaped(p.title, 200)} `{md.escape(p.id)}`"
+    blocks = [bk.section(head)]
+    if not reply.hits:
+        blocks.append(bk.section("No similar paper found in this corpus."))
+    for i, hit in enumerate(reply.hits, start=1):
+        blocks.append(bk.section(bk.hit_text(i, hit)))
+        blocks.append(bk.actions(*bk.paper_buttons(hit.paper, similar=False)))
+    text = f"Papers like {md.cut_escaped(p.title, 150)}:\n" + bk.short_list(reply.hits, 10)
+    return _message(blocks, text, reply.visibility)
+
+
+def _pick(reply: PickListReply) -> Message:
+    head = f"Several papers match “{md.escape(reply.query)}”. Which one?"
+    blocks = [bk.section(head)]
+    for p in reply.papers[:10]:
+        blocks.append(bk.section(f"• *{md.cut_escaped(p.title, 200)}* `{md.escape(p.id)}`"))
+        blocks.append(bk.actions(*bk.paper_buttons(p, share=False, similar=False)))
+    text = head + "".join(f"\n• {md.cut_escaped(p.title, 150)} ({md.escape(p.id)})" for p in reply.papers[:10])
+    return _message(blocks, text, reply.visibility)
+
+
+def _error(reply: ErrorReply) -> Message:
+    text = f":warning: {md.escape(reply.message)}"
+    if reply.example:
+        text += f"\nExample: `{md.escape(reply.example)}`"
+    return _message([bk.section(text)], text, reply.visibility)
+
+
+def _notice(reply: NoticeReply) -> Message:
+    text = md.escape(reply.text)
+    if reply.actor and re.fullmatch(r"[UW][A-Z0-9]+", reply.actor):
+        text = f"<@{reply.actor}> {text}"
+    return _message([bk.section(text)], text, reply.visibility)
+
+
+def render_digest(paper: Paper, day: date) -> Message:
+    """The paper-of-the-day post for ``day`` (issue 3 item 3).
+
+    Parent: header "Paper of the day · YYYY-MM-DD", title, meta, TL;DR,
+    keywords and code link, *Similar papers* / *Another paper* buttons; its
+    ``thread`` holds the full abstract (split into ≤ 3000-char sections).
+    The marker ``digest_marker(day, paper.id)`` is the first block's
+    ``block_id`` and ends the fallback text, so a crashed run can find its post.
+    """
+    marker = digest_marker(day, paper.id)
+    blocks = [bk.section(f"*Paper of the day · {day.isoformat()}*", block_id=marker)]
+    blocks += bk.paper_blocks(paper, abstract=False)
+    blocks.append(bk.actions(bk.button("Similar papers", ACTION_SIMILAR, {"id": paper.id}),
+                             bk.button("Another paper", ACTION_ANOTHER, {"id": paper.id})))
+    blocks.append(bk.context("Full abstract in the thread ↓"))
+    text = (f"Paper of the day · {day.isoformat()}: {md.cut_escaped(paper.title, 200)} "
+            f"({md.escape(paper.id)}) [{marker}]")
+    chunks = _chunks(md.escape(paper.abstract), bk.SECTION_MAX - 100)
+    abstract = _message([bk.section(c) for c in chunks[:3]], md.cut(chunks[0] if chunks else "", 3000),
+                        IN_CHANNEL)
+    return _message(blocks, text, IN_CHANNEL, thread=(abstract,))
+
+
+def digest_marker(day: date, paper_id: str) -> str:
+    """``potd-YYYY-MM-DD-<paper id>``: identifies a digest post (≤ 255 chars)."""
+    return f"potd-{day.isoformat()}-{paper_id}"[:255]
+
+
+def _chunks(text: str, size: int) -> list[str]:
+    out = []
+    while text:
+        if len(text) <= size:
+            out.append(text)
+            break
+        cut_at = text.rfind(" ", 0, size)
+        cut_at = cut_at if cut_at > size // 2 else size
+        out.append(text[:cut_at])
+        text = text[cut_at:].lstrip()
+    return out
+
+
+def _digest(reply: DigestReply) -> Message:
+    return render_digest(reply.paper, reply.day)
+
+
+_RENDERERS = {
+    ResultsReply: _results,
+    PaperReply: _paper,
+    SimilarReply: _similar,
+    PickListReply: _pick,
+    HelpReply: lambda r: _views.help_message(r.prefix, r.note, r.visibility),
+    ErrorReply: _error,
+    NoticeReply: _notice,
+    StatusReply: lambda r: _views.status_message(r),
+    DigestReply: _digest,
+}

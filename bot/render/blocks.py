@@ -1,0 +1,151 @@
+"""Block Kit builders over ``slack_sdk.models.blocks`` — with Slack's limits applied.
+
+Limits (PLATFORM-FACTS A, "Message and Block Kit limits"): ≤ 50 blocks per
+message (100 in a modal or Home tab), section text ≤ 3000 characters, header
+≤ 150 (plain_text), context ≤ 10 elements, button text ≤ 75, value ≤ 2000,
+``action_id``/``block_id`` ≤ 255. ``slack_sdk`` validates these in
+``to_dict()`` and raises ``SlackObjectFormationError``; we cut before that.
+"""
+from __future__ import annotations
+
+import json
+
+from slack_sdk.models.blocks import (ActionsBlock, ButtonElement, ContextBlock, DividerBlock,
+                                     HeaderBlock, MarkdownTextObject, PlainTextObject, SectionBlock)
+
+from bot.models import Hit, Paper
+from bot.render import mrkdwn as md
+
+SECTION_MAX = 3000      # Slack: section text ≤ 3000 chars
+HEADER_MAX = 150        # Slack: header text ≤ 150 chars
+BUTTON_TEXT_MAX = 75    # Slack: button text ≤ 75 chars
+VALUE_MAX = 2000        # Slack: button value ≤ 2000 chars
+MESSAGE_BLOCKS_MAX = 50  # Slack: ≤ 50 blocks per message
+ABSTRACT_MAX = 2800     # an abstract section, leaving room for a label
+
+# action_id values: the Slack adapter (bot.slack.actions) routes on these.
+ACTION_SHARE = "paper_share"
+ACTION_DETAILS = "paper_details"
+ACTION_SIMILAR = "paper_similar"
+ACTION_PAGE = "results_page"
+ACTION_ANOTHER = "paper_another"
+ACTION_HOME_SEARCH = "home_search"
+
+
+def section(text: str, block_id: str | None = None) -> dict:
+    """A mrkdwn section; ``text`` is already-escaped mrkdwn, cut to 3000 chars."""
+    return SectionBlock(text=MarkdownTextObject(text=md.cut(text, SECTION_MAX)),
+                        block_id=block_id).to_dict()
+
+
+def header(text: str) -> dict:
+    """A header block, cut to 150 chars.
+
+    ``plain_text`` gets no mrkdwn parsing, but ``<``/``>`` are still replaced
+    by look-alikes (‹ ›) so no control sequence can reach Slack from a title.
+    """
+    safe = (text or "").replace("<", "‹").replace(">", "›")
+    return HeaderBlock(text=PlainTextObject(text=md.cut(safe, HEADER_MAX), emoji=False)).to_dict()
+
+
+def context(*parts: str) -> dict:
+    """A context block of up to 10 mrkdwn parts (already escaped); empty parts dropped."""
+    elements = [MarkdownTextObject(text=md.cut(p, SECTION_MAX)) for p in parts if p][:10]
+    return ContextBlock(elements=elements).to_dict()
+
+
+def divider() -> dict:
+    """A divider block."""
+    return DividerBlock().to_dict()
+
+
+def button(label: str, action_id: str, value: dict, style: str | None = None) -> ButtonElement:
+    """A button whose ``value`` is compact JSON (≤ 2000 chars, else ValueError).
+
+    Buttons carry everything needed to answer them, so any process can
+    (issue 5: nothing is kept in memory between requests).
+    """
+    data = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    if len(data) > VALUE_MAX:
+        raise ValueError(f"button value is {len(data)} chars; Slack allows {VALUE_MAX}")
+    safe = label.replace("<", "‹").replace(">", "›")  # plain_text, but never a live sequence
+    return ButtonElement(text=PlainTextObject(text=md.cut(safe, BUTTON_TEXT_MAX), emoji=True),
+                         action_id=action_id, value=data, style=style)
+
+
+def actions(*buttons: ButtonElement, block_id: str | None = None) -> dict:
+    """An actions block of up to 25 buttons (Slack's limit)."""
+    return ActionsBlock(elements=list(buttons)[:25], block_id=block_id).to_dict()
+
+
+def paper_buttons(paper: Paper, *, share: bool = True, details: bool = True,
+                  similar: bool = True) -> list[ButtonElement]:
+    """Share / Details / Similar buttons for one paper (value ``{"id": …}``)."""
+    out = []
+    if share:
+        out.append(button("Share", ACTION_SHARE, {"id": paper.id}, style="primary"))
+    if details:
+        out.append(button("Details", ACTION_DETAILS, {"id": paper.id}))
+    if similar:
+        out.append(button("Similar", ACTION_SIMILAR, {"id": paper.id}))
+    return out
+
+
+def meta_line(paper: Paper) -> str:
+    """``id`` · name · venue · authors — escaped mrkdwn for a context block."""
+    parts = [f"`{md.escape(paper.id)}`"]
+    if paper.name:
+        parts.append(md.escape(paper.name))
+    if paper.venue:
+        parts.append(md.escape(paper.venue))
+    if paper.authors:
+        names = ", ".join(paper.authors[:4]) + (" et al." if len(paper.authors) > 4 else "")
+        parts.append(md.escape(names))
+    return " · ".join(parts)
+
+
+def code_line(paper: Paper) -> str:
+    """Code links as mrkdwn (escaped, safe URLs only), or "" when there are none."""
+    links = [md.link(u) for u in paper.code_urls if md.is_safe_url(u)][:3]
+    return ("Code: " + " · ".join(links)) if links else ""
+
+
+def hit_text(rank: int, hit: Hit) -> str:
+    """One result's section text: rank, bold title, snippet, id and code link."""
+    p = hit.paper
+    title = md.cut_escaped(p.title, 200)
+    lines = [f"*{rank}. {title}*", md.snippet(hit.snippet) if hit.snippet else md.cut_escaped(p.tldr, 300)]
+    tail = [f"`{md.escape(p.id)}`"]
+    if p.authors:
+        tail.append(md.cut_escaped(", ".join(p.authors[:3]) + (" et al." if len(p.authors) > 3 else ""), 150))
+    code = code_line(p)
+    if code:
+        tail.append(code)
+    lines.append(" · ".join(tail))
+    return "\n".join(x for x in lines if x)
+
+
+def short_list(hits: tuple[Hit, ...] | list[Hit], limit: int = 5) -> str:
+    """A compact bulleted list of papers: ``• title `id```."""
+    return "\n".join(f"• {md.cut_escaped(h.paper.title, 150)} `{md.escape(h.paper.id)}`"
+                     for h in list(hits)[:limit])
+
+
+def paper_blocks(paper: Paper, *, abstract: bool = True) -> list[dict]:
+    """The full paper: header title, meta, TL;DR, abstract (cut), keywords, code."""
+    blocks = [header(paper.title), context(meta_line(paper))]
+    if paper.tldr:
+        blocks.append(section(f"*TL;DR* {md.cut_escaped(paper.tldr, 600)}"))
+    if abstract:
+        blocks.append(section(md.cut_escaped(paper.abstract, ABSTRACT_MAX)))
+    extra = []
+    if paper.keywords:
+        extra.append("Keywords: " + md.escape(", ".join(paper.keywords[:8])))
+    code = code_line(paper)
+    if code:
+        extra.append(code)
+    if paper.url:
+        extra.append("Paper: " + md.link(paper.url))
+    if extra:
+        blocks.append(context(*extra))
+    return blocks

@@ -1,0 +1,90 @@
+"""Pure text helpers for Slack mrkdwn: escaping, cutting, links, snippets.
+
+Slack has exactly three control characters in mrkdwn — ``&``, ``<``, ``>`` —
+and they are escaped as ``&amp;``, ``&lt;``, ``&gt;`` (PLATFORM-FACTS A,
+"Escaping and mention injection"). Everything that comes from users or the
+corpus goes through ``escape`` exactly once on the way out.
+"""
+from __future__ import annotations
+
+import html
+import re
+
+ELLIPSIS = "…"
+_URL_OK = re.compile(r"^https?://[^\s<>|]+$")
+_ENTITY = re.compile(r"&(amp|lt|gt);")
+
+
+def escape(text: str) -> str:
+    """Escape ``&``, ``<`` and ``>`` for mrkdwn (nothing else). ``str -> str``."""
+    return html.escape(text or "", quote=False)
+
+
+def unescape(text: str) -> str:
+    """Decode Slack's three entities once (``&lt;`` ``&gt;`` ``&amp;``).
+
+    Slack entity-encodes incoming command and event text (DESIGN.md
+    "Slash command"); other ``&…;`` sequences are left as typed.
+    """
+    return _ENTITY.sub(lambda m: {"amp": "&", "lt": "<", "gt": ">"}[m.group(1)], text or "")
+
+
+def cut(text: str, limit: int) -> str:
+    """Cut ``text`` to at most ``limit`` characters, ending with ``…`` when cut.
+
+    Cuts at a word boundary when one is in the last 20% of the allowed length.
+    """
+    if len(text) <= limit:
+        return text
+    head = text[: max(0, limit - 1)]
+    space = head.rfind(" ")
+    if space > limit * 0.8:
+        head = head[:space]
+    return head.rstrip() + ELLIPSIS
+
+
+def cut_escaped(text: str, limit: int) -> str:
+    """Escape ``text`` and keep the result within ``limit`` characters.
+
+    Cutting happens on the raw text first so no entity is split in half.
+    """
+    out = escape(text)
+    while len(out) > limit:
+        text = cut(text, max(1, len(text) - (len(out) - limit) - 1))
+        out = escape(text)
+    return out
+
+
+def is_safe_url(url: str | None) -> bool:
+    """True for an http(s) URL without whitespace, ``<``, ``>`` or ``|``."""
+    return bool(url) and bool(_URL_OK.match(url))
+
+
+def link(url: str | None, label: str | None = None) -> str:
+    """A mrkdwn link ``<url|label>`` for a safe http(s) URL, else the escaped label.
+
+    URLs with whitespace, ``<``, ``>`` or ``|`` are never made live links.
+    """
+    if not url or not _URL_OK.match(url):
+        return escape(label or url or "")
+    shown = escape(label or re.sub(r"^https?://", "", url))
+    return f"<{url.replace('&', '&amp;')}|{shown}>"
+
+
+def snippet(text: str) -> str:
+    """Escape a search snippet whose matched words are wrapped in ``*…*``.
+
+    The ``*`` markers are mrkdwn bold already, so only ``& < >`` change.
+    """
+    return escape(text).replace("\n", " ")
+
+
+def plain(mrkdwn: str) -> str:
+    """mrkdwn → readable plain text (console): links become ``label (url)``,
+    entities are decoded, bold/italic markers kept as typed."""
+    def repl(m: re.Match) -> str:
+        url, _, label = m.group(1).partition("|")
+        if url.startswith("@"):
+            return url
+        return f"{label} ({url})" if label and label != re.sub(r"^https?://", "", url) else (label or url)
+    return unescape(re.sub(r"<([^<>]+)>", repl, mrkdwn))

@@ -1,0 +1,62 @@
+"""Help, status and App Home renderings (text-heavy views kept apart from results)."""
+from __future__ import annotations
+
+from bot.ports import Message
+from bot.render import blocks as bk
+from bot.render import mrkdwn as md
+from bot.replies import StatusReply
+
+HELP_EXAMPLES = (
+    ("search <words>", "search the papers, e.g. `{p} search sparse attention`"),
+    ("show <id|name>", "one paper in full, e.g. `{p} show UniSparse`"),
+    ("similar <id|name>", "papers like one, e.g. `{p} similar KIStego`"),
+    ("today", "today's paper of the day"),
+    ("random", "a random paper"),
+    ("subscribe [HH:MM] [zone]", "a paper of the day in this channel, e.g. `{p} subscribe 09:30 Europe/Berlin`"),
+    ("unsubscribe", "stop the daily paper in this channel"),
+    ("status", "this channel's subscription and its next post"),
+    ("help", "this message"),
+)
+
+QUERY_TIPS = ("Search tips: `\"exact phrase\"`, `-word` or `NOT word` to exclude, "
+              "`title:`, `name:`, `author:`, `venue:` fields, `spars*` for a prefix.")
+
+
+def help_lines(prefix: str) -> list[str]:
+    """Usage lines (mrkdwn) for ``prefix`` ("/paper" or "@paperbot")."""
+    return [f"`{prefix} {cmd}` — {desc.format(p=prefix)}" for cmd, desc in HELP_EXAMPLES]
+
+
+def help_message(prefix: str = "/paper", note: str | None = None,
+                 visibility: str = "ephemeral") -> Message:
+    """The help reply: what paperbot does, each sub-command with an example."""
+    intro = (f"*paperbot* searches this workspace's conference papers. "
+             f"Anything after `{prefix}` that is not a command is a search.")
+    body = "\n".join(help_lines(prefix))
+    blocks = []
+    if note:
+        blocks.append(bk.section(md.escape(note)))
+    blocks += [bk.section(intro), bk.section(body), bk.context(QUERY_TIPS),
+               bk.context("Mention `@paperbot <id | name | words>` in any channel to read a paper in a thread.")]
+    text = "\n".join(([md.escape(note)] if note else []) + [intro, body])
+    return Message(text=text, blocks=tuple(blocks), visibility=visibility)
+
+
+def status_message(reply: StatusReply) -> Message:
+    """This channel's subscription: time, zone and next post, or why it is off."""
+    sub = reply.subscription
+    if sub is None:
+        text = ("This channel has no paper of the day. Start one with "
+                "`/paper subscribe 09:30 Europe/Berlin` (time and zone optional).")
+    elif not sub.active:
+        why = md.escape(sub.inactive_reason or "unknown reason")
+        hint = " Invite me with `/invite @paperbot`, then" if "not_in_channel" in why else ""
+        text = (f"The paper of the day for this channel is *off*: {why}.{hint} "
+                f"Run `/paper subscribe` to turn it back on.")
+    else:
+        text = f"This channel gets the paper of the day at *{sub.local_time}* ({md.escape(sub.tz)})."
+        if reply.next_post is not None:
+            text += f"\nNext post: {reply.next_post.strftime('%a %d %b %Y, %H:%M %Z')}."
+        if sub.subscribed_by:
+            text += f"\nSet up by <@{md.escape(sub.subscribed_by)}>."
+    return Message(text=text, blocks=(bk.section(text),), visibility=reply.visibility)

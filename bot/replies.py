@@ -1,0 +1,114 @@
+"""What the service answers, before rendering: one small type per kind of reply.
+
+The service (``bot.service``) returns these; ``bot.render`` turns them into
+Block Kit messages, and the console prints the rendered messages as text.
+Leaf module: no third-party imports.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from bot.models import Hit, Paper, SearchPage, Subscription
+
+EPHEMERAL = "ephemeral"
+IN_CHANNEL = "in_channel"
+
+
+@dataclass(frozen=True)
+class Reply:
+    """Base of every reply. ``visibility`` is "ephemeral" or "in_channel"."""
+
+    visibility: str = EPHEMERAL
+
+
+@dataclass(frozen=True)
+class ResultsReply(Reply):
+    """A page of search results; ``page.hits`` may be empty (then ``total`` is 0)."""
+
+    page: SearchPage | None = None
+
+
+@dataclass(frozen=True)
+class PaperReply(Reply):
+    """One paper in full, optionally with similar papers or other matches.
+
+    Attributes:
+        paper: the paper shown.
+        others: other matches (mentions with free words) or similar papers.
+        others_label: heading for ``others``, e.g. "Other matches".
+        headline: a line above the paper, e.g. "Paper of the day · 2026-12-01"
+            or "Shared by <@U1>" (already-safe mrkdwn built by the service).
+    """
+
+    paper: Paper | None = None
+    others: tuple[Hit, ...] = ()
+    others_label: str = "Similar papers"
+    headline: str | None = None
+
+
+@dataclass(frozen=True)
+class SimilarReply(Reply):
+    """Papers like ``paper`` (never including it), best first."""
+
+    paper: Paper | None = None
+    hits: tuple[Hit, ...] = ()
+
+
+@dataclass(frozen=True)
+class PickListReply(Reply):
+    """Several papers match a name equally well: ask the user to pick one."""
+
+    query: str = ""
+    papers: tuple[Paper, ...] = ()
+
+
+@dataclass(frozen=True)
+class HelpReply(Reply):
+    """Usage with examples. ``prefix`` is "/paper" or "@paperbot"."""
+
+    prefix: str = "/paper"
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class ErrorReply(Reply):
+    """A short explanation of bad input, with an example that works."""
+
+    message: str = ""
+    example: str | None = None
+
+
+@dataclass(frozen=True)
+class NoticeReply(Reply):
+    """A plain sentence (confirmations, "no confident match", …).
+
+    Attributes:
+        text: plain text; the renderer escapes it (backticks stay code).
+        actor: a Slack user id shown as a live mention before ``text``
+            (e.g. who subscribed the channel), or None.
+    """
+
+    text: str = ""
+    actor: str | None = None
+
+
+@dataclass(frozen=True)
+class StatusReply(Reply):
+    """This channel's subscription and its next post, or why it is inactive.
+
+    Attributes:
+        subscription: the channel's subscription or None when there is none.
+        next_post: the next post time, aware, in the subscription's zone.
+    """
+
+    subscription: Subscription | None = None
+    next_post: datetime | None = None
+
+
+@dataclass(frozen=True)
+class DigestReply(Reply):
+    """The paper-of-the-day post for ``day``; the abstract goes in its thread."""
+
+    paper: Paper | None = None
+    day: date | None = None

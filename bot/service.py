@@ -1,0 +1,229 @@
+"""What the bot does, independent of Slack: commands and mentions → replies.
+
+``Service`` is the one object the Slack listeners, the console and the CLI
+call. It talks to the search index, the store and a ``Poster`` through their
+own interfaces — no Slack, SQL or Whoosh types here (DESIGN.md "Architecture").
+"""
+from __future__ import annotations
+
+import logging
+import random
+import re
+from datetime import datetime, timezone
+from typing import Callable
+from zoneinfo import ZoneInfo
+
+from bot import parsing
+from bot.config import Settings
+from bot.models import Context, Hit, Paper, QueryError, SearchPage
+from bot.ports import Poster
+from bot.replies import (EPHEMERAL, IN_CHANNEL, ErrorReply, HelpReply, NoticeReply, PaperReply,
+                         PickListReply, Reply, ResultsReply, SimilarReply)
+from bot.subscriptions import Subscriptions
+
+log = logging.getLogger(__name__)
+
+PAGE_SIZE = 5          # results per Slack page (issue 2: "top 5")
+OTHER_MATCHES = 3      # other matches under a mention's paper ("two or three")
+SIMILAR_LIMIT = 5
+
+
+def _utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Service:
+    """The bot's behaviour.
+
+    Args:
+        index: a ``bot.search.SearchIndex`` (search, get, resolve, similar, ids).
+        store: a ``bot.store.Store``.
+        settings: ``bot.config.Settings`` (defaults for time and zone).
+        poster: posts channel-visible confirmations (subscribe); None disables them.
+        now: the clock, returning an aware UTC datetime (tests inject one).
+        rng: random source for ``/paper random`` (tests inject a seeded one).
+    """
+
+    def __init__(self, index, store, settings: Settings, poster: Poster | None = None,
+                 now: Callable[[], datetime] = _utcnow, rng: random.Random | None = None) -> None:
+        self.index = index
+        self.store = store
+        self.settings = settings
+        self.now = now
+        self.rng = rng or random.Random()
+        self.subs = Subscriptions(index, store, settings, poster, now)
+
+    # ------------------------------------------------------------------ entry points
+    def command(self, text: str, ctx: Context) -> Reply:
+        """Answer ``/paper <text>`` (``text`` already entity-decoded). Never raises
+        for bad input: returns an ``ErrorReply`` explaining it."""
+        cmd = parsing.parse_command(text)
+        return self._dispatch(cmd, ctx, prefix="/paper", visibility=EPHEMERAL)
+
+    def mention(self, text: str, ctx: Context) -> Reply:
+        """Answer ``@paperbot <text>`` (tokens stripped, entity-decoded).
+
+        Sub-commands work as in ``/paper``; otherwise id → name → words. The
+        reply is visible in the thread; no confident match → a short notice.
+        """
+        cmd = parsing.parse_command(text)
+        if cmd.name != "search":
+            return self._dispatch(cmd, ctx, prefix="@paperbot", visibility=IN_CHANNEL)
+        return self.read_paper(cmd.arg, visibility=IN_CHANNEL)
+
+    # ------------------------------------------------------------------ operations
+    def search(self, query: str, offset: int = 0, limit: int = PAGE_SIZE,
+               exact: bool = False) -> Reply:
+        """A page of results (``ResultsReply``) or an ``ErrorReply`` for bad input.
+
+        ``exact`` turns auto-correction off ("search instead for …").
+        """
+        offset = max(0, int(offset))
+        try:
+            page = self._search(query, offset, limit, exact)
+        except QueryError as e:
+            return ErrorReply(message=e.message, example=f"/paper search {e.example}")
+        return ResultsReply(page=page)
+
+    def show(self, text: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
+        """One paper in full from an id, a name or words (DESIGN.md resolution order)."""
+        if not text.strip():
+            return ErrorReply(message="Which paper? Give an id, a method name or a few words.",
+                              example="/paper show UniSparse")
+        try:
+            paper, choices = self.index.resolve(text)
+        except QueryError as e:
+            return ErrorReply(message=e.message, example=f"/paper show {e.example}")
+        if paper is None and choices:
+            return PickListReply(query=text, papers=tuple(choices), visibility=visibility)
+        if paper is None:
+            return NoticeReply(text=f"I found no paper for “{parsing_escape(text)}”. "
+                                    "Try `/paper search <words>`.", visibility=EPHEMERAL)
+        return PaperReply(paper=paper, others=tuple(self._similar(paper.id, OTHER_MATCHES)),
+                          others_label="Similar papers", headline=headline, visibility=visibility)
+
+    def paper(self, paper_id: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
+        """The paper with exactly this id, in full; a polite notice when unknown."""
+        paper = self.index.get(paper_id) if isinstance(paper_id, str) and paper_id else None
+        if paper is None:
+            return NoticeReply(text="That paper is no longer in the index. Try `/paper search`.")
+        return PaperReply(paper=paper, others=tuple(self._similar(paper.id, OTHER_MATCHES)),
+                          headline=headline, visibility=visibility)
+
+    def similar(self, text: str, visibility: str = EPHEMERAL) -> Reply:
+        """Papers like the one ``text`` resolves to (``SimilarReply``)."""
+        if not text.strip():
+            return ErrorReply(message="Papers similar to which one? Give an id or a name.",
+                              example="/paper similar UniSparse")
+        try:
+            paper, choices = self.index.resolve(text)
+        except QueryError as e:
+            return ErrorReply(message=e.message, example=f"/paper similar {e.example}")
+        if paper is None and choices:
+            return PickListReply(query=text, papers=tuple(choices), visibility=visibility)
+        if paper is None:
+            return NoticeReply(text=f"I found no paper for “{parsing_escape(text)}”.")
+        return SimilarReply(paper=paper, hits=tuple(self._similar(paper.id, SIMILAR_LIMIT)),
+                            visibility=visibility)
+
+    def read_paper(self, text: str, visibility: str = IN_CHANNEL) -> Reply:
+        """Mention/DM reading: id or name anywhere in the text → that paper; else
+        the best search match when it is confident, with two or three others."""
+        words = text.strip()
+        if not words:
+            return HelpReply(prefix="@paperbot", visibility=visibility)
+        for token in re.findall(r"[\w.\-+]+", words):
+            paper = self.index.get(token) or _unique(self.index.by_name(token))
+            if paper is not None:
+                return PaperReply(paper=paper, others=tuple(self._similar(paper.id, OTHER_MATCHES)),
+                                  others_label="Similar papers", visibility=visibility)
+        try:
+            page = self._search(words, 0, OTHER_MATCHES + 1, exact=False)
+        except QueryError:
+            page = None
+        if page is None or not page.hits or not _confident(page, words):
+            return NoticeReply(text=f"I'm not confident any paper matches “{parsing_escape(words)}”. "
+                                    "Try other words, an id, or `/paper search`.", visibility=visibility)
+        best, others = page.hits[0], page.hits[1:]
+        return PaperReply(paper=best.paper, others=tuple(others), others_label="Other matches",
+                          visibility=visibility)
+
+    def today(self, ctx: Context, visibility: str = EPHEMERAL) -> Reply:
+        """The paper of the day for this channel's local date (same as the digest)."""
+        paper, day = self.subs.paper_of_the_day(ctx)
+        if paper is None:
+            return NoticeReply(text="The index has no papers yet.")
+        return PaperReply(paper=paper, headline=f"*Paper of the day · {day.isoformat()}*",
+                          others=tuple(self._similar(paper.id, OTHER_MATCHES)), visibility=visibility)
+
+    def random_paper(self, visibility: str = EPHEMERAL) -> Reply:
+        """A uniformly random paper of the corpus."""
+        ids = self.index.ids()
+        if not ids:
+            return NoticeReply(text="The index has no papers yet.")
+        return self.paper(self.rng.choice(ids), visibility=visibility)
+
+    # ------------------------------------------------------------------ internals
+    def _dispatch(self, cmd: parsing.Command, ctx: Context, prefix: str, visibility: str) -> Reply:
+        if cmd.name == "help":
+            return HelpReply(prefix=prefix)
+        if cmd.name == "search":
+            if not cmd.arg:
+                return ErrorReply(message="What should I search for?",
+                                  example=f"{prefix} search sparse attention")
+            return self.search(cmd.arg)
+        if cmd.name == "show":
+            return self.show(cmd.arg, visibility=visibility)
+        if cmd.name == "similar":
+            return self.similar(cmd.arg, visibility=visibility)
+        if cmd.name == "today":
+            return self.today(ctx, visibility=visibility)
+        if cmd.name == "random":
+            return self.random_paper(visibility=visibility)
+        if cmd.name == "subscribe":
+            return self.subs.subscribe(cmd.arg, ctx)
+        if cmd.name == "unsubscribe":
+            return self.subs.unsubscribe(ctx)
+        if cmd.name == "status":
+            return self.subs.status(ctx)
+        return HelpReply(prefix=prefix)
+
+    def _search(self, query: str, offset: int, limit: int, exact: bool) -> SearchPage:
+        if exact:
+            return self.index.search(query, limit=limit, offset=offset, correct=False)
+        return self.index.search(query, limit=limit, offset=offset)
+
+    def _similar(self, paper_id: str, limit: int) -> list[Hit]:
+        try:
+            return list(self.index.similar(paper_id, limit=limit))
+        except Exception:  # similar papers are a bonus: never fail the main reply
+            log.exception("similar(%s) failed", paper_id)
+            return []
+
+
+def _unique(papers: list[Paper]) -> Paper | None:
+    return papers[0] if len(papers) == 1 else None
+
+
+_STOP = frozenset("a an and are as at be by for from has have in is it its of on or that the this "
+                  "to was were what which who will with about any paper papers you your me i we "
+                  "there please find show tell know think".split())
+
+
+def _confident(page: SearchPage, words: str) -> bool:
+    """A match is confident when the best paper contains at least half of the
+    query's content words (prefix match of 5 letters, to allow for stemming)."""
+    if page.corrected_query:
+        words = page.corrected_query
+    terms = {w for w in re.findall(r"[a-z0-9]+", words.lower()) if w not in _STOP and len(w) > 1}
+    if not terms:
+        return False
+    p = page.hits[0].paper
+    text = " ".join([p.title, p.name or "", p.abstract, " ".join(p.keywords)]).lower()
+    found = sum(1 for t in terms if t[:5] in text)
+    return found * 2 >= len(terms)
+
+
+def parsing_escape(text: str) -> str:
+    """Quote user text inside a NoticeReply: cut to 80 characters (escaped by render)."""
+    return text if len(text) <= 80 else text[:79] + "…"

@@ -1,0 +1,61 @@
+"""Builds the bot's objects from ``Settings`` — shared by the CLI, the console
+and the Slack entry points so each of them stays a thin wrapper.
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from bot import corpus, search
+from bot.config import Settings
+from bot.ports import Poster
+from bot.service import Service
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+
+def seed_paths(settings: Settings) -> list[Path]:
+    """The seed inputs: ``PAPERBOT_SEEDS`` (a folder or a file)."""
+    return [settings.seeds_dir]
+
+
+def ensure_default_index(settings: Settings, progress=None) -> bool:
+    """Build the default index when it is missing or was built from other seeds.
+
+    Only the *default* index (``PAPERBOT_INDEX_DIR``) is ever built
+    implicitly (DESIGN.md "Interfaces"). Returns True when a build ran.
+
+    Raises:
+        corpus.CorpusError: when the seeds cannot be read.
+        search.IndexBusy: when another process is building right now.
+    """
+    paths = seed_paths(settings)
+    fingerprint = corpus.seeds_fingerprint(paths)
+    if search.stored_fingerprint(settings.index_dir) == fingerprint:
+        return False
+    log.info("building the default index from %s", ", ".join(map(str, paths)))
+    papers = corpus.load_papers(paths)
+    search.build_index(settings.index_dir, papers, fingerprint=fingerprint, progress=progress)
+    return True
+
+
+def open_store(settings: Settings) -> Store:
+    """Open (and create or migrate) the SQL store at ``DATABASE_URL``."""
+    return Store(settings.database_url)
+
+
+def build_service(settings: Settings, poster: Poster | None = None, *, index_dir: Path | None = None,
+                  ensure_index: bool = True) -> Service:
+    """The ``Service`` over the configured index and store.
+
+    Args:
+        settings: configuration.
+        poster: where channel confirmations go (Slack poster, console printer).
+        index_dir: an explicit index; None → the default, built when needed.
+        ensure_index: build the default index first when it is missing or stale.
+    """
+    if index_dir is None and ensure_index:
+        ensure_default_index(settings)
+    index = search.SearchIndex(index_dir or settings.index_dir)
+    return Service(index, open_store(settings), settings, poster=poster)

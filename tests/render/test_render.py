@@ -1,0 +1,130 @@
+"""Rendering: escaping, Block Kit limits and text fallbacks for every reply type."""
+import json
+from datetime import date
+
+import pytest
+
+from bot.models import Hit, Paper, SearchPage, Subscription
+from bot.ports import Message
+from bot.render import ACTION_PAGE, render, render_digest, to_text
+from bot.render import mrkdwn as md
+from bot.replies import (DigestReply, ErrorReply, HelpReply, NoticeReply, PaperReply, PickListReply,
+                         ResultsReply, SimilarReply, StatusReply)
+
+EVIL = "<!channel> & <@U123> <https://evil.example|click>"
+
+
+def paper(i=1, **kw) -> Paper:
+    base = dict(id=f"p{i:03d}", title=f"Title {i} {EVIL}", abstract=("word " * 900) + EVIL,
+                name="Evil<Name>", tldr="TL;DR " + EVIL, keywords=("a<b", "c&d"),
+                code_urls=("https://github.com/x/y", "javascript:alert(1)"), venue="ICML 2026",
+                authors=("A <B>", "C"))
+    base.update(kw)
+    return Paper(**base)
+
+
+def page(n=5, total=12, offset=0, **kw) -> SearchPage:
+    hits = tuple(Hit(paper(i), 1.0 / (i + 1), f"a *match* {EVIL}") for i in range(offset, offset + n))
+    return SearchPage(query=f"q {EVIL}", total=total, offset=offset, limit=5, hits=hits, took_ms=1.0, **kw)
+
+
+ALL = [
+    ResultsReply(page=page()),
+    ResultsReply(page=page(n=2, total=7, offset=5)),
+    ResultsReply(page=page(n=0, total=0)),
+    ResultsReply(page=page(corrected_query="fixed <!here>", suggestion="fixed <!here>")),
+    PaperReply(paper=paper(), others=tuple(page().hits[:3]), visibility="in_channel"),
+    PaperReply(paper=paper(), headline="*Shared by* <@U1>"),
+    SimilarReply(paper=paper(), hits=page().hits),
+    PickListReply(query=EVIL, papers=tuple(paper(i) for i in range(3))),
+    HelpReply(),
+    ErrorReply(message=EVIL, example=EVIL),
+    NoticeReply(text=EVIL, actor="U42"),
+    StatusReply(subscription=None),
+    StatusReply(subscription=Subscription("T", "C", "09:30", "Europe/Berlin", active=False,
+                                          inactive_reason="is_archived <!channel>")),
+    DigestReply(paper=paper(), day=date(2026, 12, 1)),
+]
+
+
+def _strip_values(obj):
+    """Button values are opaque to Slack (never displayed or parsed): leave them out."""
+    if isinstance(obj, dict):
+        return {k: _strip_values(v) for k, v in obj.items() if k != "value"}
+    if isinstance(obj, list):
+        return [_strip_values(v) for v in obj]
+    return obj
+
+
+def _all_text(message: Message) -> str:
+    out = json.dumps([message.text, _strip_values(list(message.blocks))], ensure_ascii=False)
+    for m in message.thread:
+        out += _all_text(m)
+    return out
+
+
+@pytest.mark.parametrize("reply", ALL, ids=lambda r: type(r).__name__)
+def test_no_live_control_sequences(reply):
+    text = _all_text(render(reply))
+    for live in ("<!channel>", "<!here>", "<@U123>", "<https://evil.example|click>", "<Name>", "javascript:"):
+        assert live not in text
+    assert "&lt;!channel&gt;" in text or isinstance(reply, (HelpReply, StatusReply, PickListReply)) \
+        or "&lt;!here&gt;" in text
+
+
+@pytest.mark.parametrize("reply", ALL, ids=lambda r: type(r).__name__)
+def test_within_block_kit_limits(reply):
+    for m in (render(reply),) + render(reply).thread:
+        assert m.text and len(m.text) <= 4000
+        assert 0 < len(m.blocks) <= 50
+        total = 0
+        for b in m.blocks:
+            if b["type"] == "section":
+                assert len(b["text"]["text"]) <= 3000
+                total += len(b["text"]["text"])
+            if b["type"] == "header":
+                assert len(b["text"]["text"]) <= 150
+            for el in b.get("elements", []):
+                if el.get("type") == "button":
+                    assert len(el["value"]) <= 2000 and len(el["text"]["text"]) <= 75
+        assert total < 12000
+
+
+def test_actor_mention_is_live_but_text_is_not():
+    m = render(NoticeReply(text="subscribed <!channel>", actor="U42"))
+    assert m.text.startswith("<@U42> ") and "&lt;!channel&gt;" in m.text
+
+
+def test_results_page_buttons_first_and_last_page():
+    first = render(ResultsReply(page=page(n=5, total=7, offset=0)))
+    labels = [e["text"]["text"] for b in first.blocks if b["type"] == "actions" for e in b["elements"]]
+    assert "Next ›" in labels and "‹ Previous" not in labels
+    last = render(ResultsReply(page=page(n=2, total=7, offset=5)))
+    nav = [e for b in last.blocks if b["type"] == "actions" for e in b["elements"] if e["action_id"] == ACTION_PAGE]
+    assert [e["text"]["text"] for e in nav] == ["‹ Previous"]
+    assert json.loads(nav[0]["value"])["o"] == 0
+
+
+def test_digest_has_marker_thread_and_full_abstract():
+    p = paper(abstract="Short abstract about <!here> things.")
+    m = render_digest(p, date(2026, 12, 1))
+    assert "potd-2026-12-01-p001" in m.text
+    assert m.blocks[0]["block_id"] == "potd-2026-12-01-p001"
+    assert "Paper of the day · 2026-12-01" in m.blocks[0]["text"]["text"]
+    assert m.visibility == "in_channel" and len(m.thread) == 1
+    assert "&lt;!here&gt;" in m.thread[0].blocks[0]["text"]["text"]
+
+
+def test_to_text_is_readable():
+    out = to_text(render(ResultsReply(page=page())))
+    assert "<!channel>" in out  # decoded for the terminal, where it is inert
+    assert "[Next ›: more]" in out and "/paper show p000" in out
+
+
+def test_mrkdwn_helpers():
+    assert md.escape("a<b>&c") == "a&lt;b&gt;&amp;c"
+    assert md.unescape("&lt;!channel&gt; &amp;amp;") == "<!channel> &amp;"
+    assert md.cut("abc def ghi", 8).endswith("…") and len(md.cut("abc def ghi", 8)) <= 8
+    assert md.link("https://github.com/a/b?x=1&y=2") == "<https://github.com/a/b?x=1&amp;y=2|github.com/a/b?x=1&amp;y=2>"
+    assert md.link("https://x.org/a|b") == "https://x.org/a|b"
+    assert len(md.cut_escaped("<" * 100, 50)) <= 50

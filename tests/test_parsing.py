@@ -1,0 +1,69 @@
+"""Sub-command, subscribe and mention parsing (DESIGN.md "Slash command", "Mentions")."""
+import pytest
+
+from bot.parsing import (MAX_INPUT, SubscribeError, canonical_zone, parse_command, parse_subscribe,
+                         parse_time, strip_mention_tokens)
+
+
+@pytest.mark.parametrize("text,name,arg", [
+    ("", "help", ""),
+    ("   ", "help", ""),
+    ("help", "help", ""),
+    ("HELP", "help", ""),
+    ("search sparse attention", "search", "sparse attention"),
+    ("Search  sparse   attention", "search", "sparse attention"),
+    ("show UniSparse", "show", "UniSparse"),
+    ("similar p7k2", "similar", "p7k2"),
+    ("subscribe 09:30 Europe/Berlin", "subscribe", "09:30 Europe/Berlin"),
+    ("subscribe", "subscribe", ""),
+    ("today", "today", ""),
+    ("random", "random", ""),
+    ("random forests", "search", "random forests"),
+    ("today's best paper", "search", "today's best paper"),
+    ("status of the field", "search", "status of the field"),
+    ("help me find chess", "search", "help me find chess"),
+    ("attention", "search", "attention"),
+    ("unsubscribe", "unsubscribe", ""),
+])
+def test_parse_command(text, name, arg):
+    cmd = parse_command(text)
+    assert (cmd.name, cmd.arg) == (name, arg)
+
+
+def test_long_input_is_cut_with_flag():
+    cmd = parse_command("x" * 1000)
+    assert cmd.cut and len(cmd.arg) == MAX_INPUT
+
+
+@pytest.mark.parametrize("text,expected", [("9:30", "09:30"), ("09:30", "09:30"), ("21:00", "21:00"),
+                                           ("24:00", None), ("9:3", None), ("noon", None)])
+def test_parse_time(text, expected):
+    assert parse_time(text) == expected
+
+
+def test_subscribe_either_order_and_defaults():
+    assert parse_subscribe("Europe/Berlin 9:30", "09:00") == ("09:30", "Europe/Berlin")
+    assert parse_subscribe("21:00", "09:00") == ("21:00", None)
+    assert parse_subscribe("america/new_york", "08:15") == ("08:15", "America/New_York")
+    assert parse_subscribe("", "09:00") == ("09:00", None)
+
+
+@pytest.mark.parametrize("arg,fragment", [("25:00", "HH:MM"), ("Mars/Olympus", "Europe/Berlin"),
+                                          ("9:30 nowhere", "IANA")])
+def test_subscribe_errors_show_the_right_form(arg, fragment):
+    with pytest.raises(SubscribeError) as e:
+        parse_subscribe(arg, "09:00")
+    assert fragment in str(e.value)
+
+
+def test_canonical_zone():
+    assert canonical_zone("UTC") == "UTC"
+    assert canonical_zone("europe/berlin") == "Europe/Berlin"
+    assert canonical_zone("Berlin") is None
+    assert canonical_zone("") is None
+
+
+def test_strip_mention_tokens_anywhere():
+    raw = "hey <@U0BOT> look at <#C123|general> <https://x.org|this> <!channel> &lt;b&gt; KIStego"
+    assert strip_mention_tokens(raw) == "hey look at general this &lt;b&gt; KIStego"
+    assert strip_mention_tokens("<@U0BOT>") == ""
