@@ -1,0 +1,60 @@
+"""The daily "paper of the day" digest (issue 3; DESIGN.md "Digest rules").
+
+``run_due`` is what the clock's interval job calls; ``send`` is
+``paperbot digest send``; ``next_post_time`` answers ``/paper status``;
+``make_job`` builds the plain function the clock schedules. Slot arithmetic
+is in ``bot.digest.slots``; the runs are in ``bot.digest.run``. No Slack, SQL
+or APScheduler types here: the store, index, poster and clock are passed in.
+"""
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta, timezone
+from typing import Callable
+
+from bot.digest.run import (LATE_AFTER, MAX_ATTEMPTS, RECONCILE_AFTER, DigestDateError,
+                            DigestSummary, run_due, send)
+from bot.digest.slots import next_post_time, slot_instant
+
+__all__ = ["run_due", "send", "next_post_time", "slot_instant", "make_job", "utc_now",
+           "DigestSummary", "DigestDateError", "LATE_AFTER", "RECONCILE_AFTER", "MAX_ATTEMPTS",
+           "EVENT_RETENTION"]
+
+log = logging.getLogger(__name__)
+
+#: How long idempotency keys (Slack event ids, answered message keys) are kept.
+#: Slack retries an event for about 5 minutes (PLATFORM-FACTS.md A); edits of
+#: a message can come much later, hence days.
+EVENT_RETENTION = timedelta(days=7)
+
+
+def utc_now() -> datetime:
+    """The real clock: aware UTC now."""
+    return datetime.now(timezone.utc)
+
+
+def make_job(store, index, poster, *, clock: Callable[[], datetime] = utc_now
+             ) -> Callable[[], DigestSummary]:
+    """The plain function the clock runs every interval: ``run_due`` at ``clock()``,
+    then a purge of idempotency keys older than ``EVENT_RETENTION``.
+
+    Args:
+        store: ``bot.store.Store``.
+        index: ``ids()`` / ``get(id)`` (``bot.search.SearchIndex``).
+        poster: ``bot.ports.Poster``.
+        clock: returns aware UTC now (tests inject a fake).
+
+    Returns:
+        A no-argument callable returning the run's ``DigestSummary``;
+        exceptions (e.g. the database is unreachable) propagate to the
+        scheduler, which logs them and runs the job again next interval.
+    """
+    def digest_job() -> DigestSummary:
+        now = clock()
+        summary = run_due(store, index, poster, now)
+        store.purge_events(now - EVENT_RETENTION)
+        if summary.posted or summary.failed or summary.skipped or summary.stopped:
+            log.info("digest run: %s", summary)
+        return summary
+
+    return digest_job

@@ -1,0 +1,269 @@
+"""The paper-of-the-day runs: ``run_due`` (what the clock calls every 30 s)
+and ``send`` (``paperbot digest send``). Plain functions; the clock (``now``),
+the store, the index and the poster are passed in.
+
+Rules (DESIGN.md "Digest rules"):
+
+- One post per channel and local date: claim in the store, then post, then
+  record the ``ts`` (``Store.claim_delivery`` is the only gate).
+- The parent is posted first and its ``ts`` recorded before the thread
+  replies (the abstract), so a crash afterwards cannot cause a second parent.
+- A channel error (``not_in_channel``, ``channel_not_found``,
+  ``is_archived``) deactivates that subscription (logged once) and the run
+  goes on; a workspace-wide error (``invalid_auth``, ``token_revoked``,
+  ``account_inactive`` …; ``bot.ports.WORKSPACE_ERRORS``) stops the run,
+  releases its claim and deactivates nothing. HTTP 429 is retried inside the
+  Slack client by ``RateLimitErrorRetryHandler`` (PLATFORM-FACTS.md C); one
+  that outlives the retries arrives as ``PostError("ratelimited")`` — nothing
+  was posted, so the claim becomes "failed" and is retried on a later tick.
+- A claim whose post may or may not have happened (crash, network error:
+  ``PostError("request_failed")`` or any other exception) stays "claimed";
+  after ``RECONCILE_AFTER`` the next run asks the poster for its own post
+  carrying the marker (``bot.render.digest_marker``): found → "posted";
+  not found or cannot tell → "unknown", logged, never posted again that date.
+- Downtime: today's missed slot is posted once, late (logged); earlier days
+  in the last ``SKIP_LOOKBACK_DAYS`` are recorded "skipped" and logged once.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from datetime import date, datetime, timedelta
+from typing import Callable
+
+from bot import rotation
+from bot.digest.slots import UTC, due_today, effective_since, local_date, slot_instant, zone
+from bot.digest.summary import DigestDateError, DigestSummary
+from bot.models import Paper, Subscription
+from bot.ports import WORKSPACE_ERRORS, Message, Poster, PostError
+from bot.render import digest_marker, render_digest
+
+log = logging.getLogger(__name__)
+
+LATE_AFTER = timedelta(minutes=2)        # posted later than this after its slot → "late"
+RECONCILE_AFTER = timedelta(minutes=2)   # a claim older than this without ts is stale
+MAX_ATTEMPTS = 3                         # tries per channel and date after "failed"
+SKIP_LOOKBACK_DAYS = 7                   # missed days recorded as skipped
+AMBIGUOUS_CODES = frozenset({"request_failed"})  # the post may have reached Slack
+
+Render = Callable[[Paper, date], Message]
+
+
+class _Stop(Exception):
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+class _Run:
+    """State shared by one run: dependencies, the clock, a lazy id list."""
+
+    def __init__(self, store, index, poster: Poster, now: datetime, render: Render | None) -> None:
+        if now.tzinfo is None:
+            raise ValueError("now must be timezone-aware")
+        self.store, self.index, self.poster, self.now = store, index, poster, now
+        self.render = render or render_digest
+        self.summary = DigestSummary()
+        self._ids: list[str] | None = None
+
+    def choose(self, day: date) -> str:
+        if self._ids is None:
+            self._ids = list(self.index.ids())
+        return rotation.pick(day, self._ids)
+
+    def deliver(self, sub: Subscription, day: date, *, reclaim: tuple[str, ...],
+                max_attempts: int | None) -> str:
+        """Claim, post, record. Returns "posted", "had" (no claim) or "failed".
+
+        Raises:
+            _Stop: a workspace-wide error.
+        """
+        team, channel = sub.team_id, sub.channel_id
+        try:
+            paper_id = self.store.paper_for_date(day, self.choose)
+        except ValueError as exc:  # empty corpus: nothing to pick
+            log.error("digest %s %s: no paper to post: %s", channel, day, exc)
+            self.summary.failed += 1
+            return "failed"
+        paper = self.index.get(paper_id)
+        if paper is None:
+            log.error("digest %s %s: paper %s of that date is not in the index", channel, day, paper_id)
+            self.summary.failed += 1
+            return "failed"
+        message = self.render(paper, day)
+        if not self.store.claim_delivery(team, channel, day, paper_id, now=self.now,
+                                         reclaim=reclaim, max_attempts=max_attempts):
+            return "had"
+        try:
+            ts = self.poster.post(channel, replace(message, thread=()))
+        except PostError as exc:
+            self._post_failed(sub, day, exc.code, exc)
+            return "failed"
+        except Exception as exc:  # noqa: BLE001 — outcome unknown: reconcile later
+            self._post_failed(sub, day, "request_failed", exc)
+            return "failed"
+        self.store.finish_delivery(team, channel, day, state="posted", message_ts=ts, now=self.now)
+        self.summary.posted += 1
+        for part in message.thread:
+            try:
+                self.poster.post(channel, part, thread_ts=ts)
+            except Exception as exc:  # noqa: BLE001 — the parent is posted; never retry
+                log.warning("digest %s %s: thread reply failed: %s", channel, day, exc)
+        log.info("digest %s %s: posted %s (ts %s)", channel, day, paper_id, ts)
+        return "posted"
+
+    def _post_failed(self, sub: Subscription, day: date, code: str, exc: Exception) -> None:
+        team, channel = sub.team_id, sub.channel_id
+        if code in WORKSPACE_ERRORS:
+            self.store.release_delivery(team, channel, day)
+            raise _Stop(code)
+        self.summary.failed += 1
+        if code in AMBIGUOUS_CODES:
+            log.warning("digest %s %s: post outcome unknown (%s); the claim is reconciled "
+                        "after %s", channel, day, exc, RECONCILE_AFTER)
+            return
+        self.store.finish_delivery(team, channel, day, state="failed", now=self.now)
+        if isinstance(exc, PostError) and exc.channel_level:
+            if self.store.deactivate(team, channel, code, now=self.now):
+                log.warning("digest %s: subscription deactivated (%s)", channel, code)
+                self.summary.deactivated.append(channel)
+        else:
+            log.error("digest %s %s: post failed: %s", channel, day, code)
+
+    def reconcile(self, older_than: datetime) -> None:
+        """Resolve claims left without a ts by a crash or an ambiguous error."""
+        for delivery, claimed_at in self.store.stale_claims(older_than):
+            marker = digest_marker(delivery.local_date, delivery.paper_id)
+            oldest = (claimed_at - timedelta(minutes=1)).timestamp()
+            try:
+                ts = self.poster.find_recent_post(delivery.channel_id, marker, oldest)
+            except Exception as exc:  # noqa: BLE001 — cannot know
+                log.warning("digest reconcile %s: history lookup failed: %s", marker, exc)
+                ts = None
+            key = (delivery.team_id, delivery.channel_id, delivery.local_date)
+            if ts:
+                self.store.finish_delivery(*key, state="posted", message_ts=ts, now=self.now)
+                log.info("digest %s %s: found the post of a crashed run (ts %s)",
+                         delivery.channel_id, delivery.local_date, ts)
+            else:
+                self.store.finish_delivery(*key, state="unknown", now=self.now)
+                log.error("digest %s %s: a claim from %s has no post I can find; not posting "
+                          "again that date", delivery.channel_id, delivery.local_date,
+                          claimed_at.isoformat())
+            self.summary.reconciled += 1
+
+
+def run_due(store, index, poster: Poster, now: datetime, *, render: Render | None = None,
+            late_after: timedelta = LATE_AFTER, reconcile_after: timedelta = RECONCILE_AFTER,
+            max_attempts: int = MAX_ATTEMPTS) -> DigestSummary:
+    """Post every active subscription's paper of the day that is due at ``now``.
+
+    Args:
+        store: ``bot.store.Store``.
+        index: has ``ids() -> list[str]`` and ``get(id) -> Paper | None``.
+        poster: ``bot.ports.Poster`` (raises ``PostError``).
+        now: aware current time (the clock job passes ``datetime.now(UTC)``).
+        render: ``(paper, day) -> Message``; default ``bot.render.render_digest``.
+        late_after: lateness beyond which a post is logged as late.
+        reconcile_after: age of a claim without ts before it is reconciled.
+        max_attempts: tries per channel and date when Slack refuses a post.
+
+    Returns:
+        DigestSummary: ``skipped`` counts missed earlier days (not back-filled).
+    """
+    run = _Run(store, index, poster, now, render)
+    run.reconcile(now - reconcile_after)
+    subs = store.subscriptions(active_only=True)
+    if not subs:
+        return run.summary
+    # local dates are at most a day behind the UTC date (UTC-12 is the westmost zone)
+    start = now.astimezone(UTC).date() - timedelta(days=SKIP_LOOKBACK_DAYS + 1)
+    seen = {(d.team_id, d.channel_id, d.local_date): d for d in store.deliveries_since(start)}
+    try:
+        for sub in subs:
+            try:
+                today, slot, due = due_today(sub, now)
+            except (KeyError, ValueError) as exc:
+                if store.deactivate(sub.team_id, sub.channel_id, f"bad time or zone: {exc}", now=now):
+                    log.error("digest %s: deactivated, bad time or zone (%s)", sub.channel_id, exc)
+                continue
+            _record_skipped(run, sub, today, seen)
+            had = seen.get((sub.team_id, sub.channel_id, today))
+            if not due or (had is not None and had.state != "failed"):
+                continue
+            outcome = run.deliver(sub, today, reclaim=("failed",), max_attempts=max_attempts)
+            if outcome == "posted" and now - slot > late_after:
+                run.summary.late += 1
+                log.warning("digest %s %s: posted late by %s (slot %s)", sub.channel_id, today,
+                            now - slot, slot.isoformat())
+    except _Stop as stop:
+        run.summary.stopped = stop.code
+        log.error("digest run stopped: workspace-wide error %s (nothing deactivated)", stop.code)
+    return run.summary
+
+
+def _record_skipped(run: _Run, sub: Subscription, today: date, seen: dict) -> None:
+    """Record and log each missed earlier day of ``sub`` once (no back-fill)."""
+    tz = zone(sub.tz)
+    since = effective_since(sub)
+    first = today - timedelta(days=SKIP_LOOKBACK_DAYS)
+    if since is None:
+        first = today - timedelta(days=1)
+    else:
+        first = max(first, local_date(since, tz))
+    day = first
+    while day < today:
+        if (sub.team_id, sub.channel_id, day) not in seen:
+            slot = slot_instant(day, sub.local_time, tz)
+            if (since is None or slot >= since) and slot <= run.now and \
+                    run.store.mark_skipped(sub.team_id, sub.channel_id, day, now=run.now):
+                run.summary.skipped += 1
+                log.warning("digest %s %s: slot %s was missed (bot down?); not back-filled",
+                            sub.channel_id, day, slot.isoformat())
+        day += timedelta(days=1)
+
+
+def send(store, index, poster: Poster, now: datetime, day: date | None = None,
+         force: bool = False, *, render: Render | None = None) -> DigestSummary:
+    """``paperbot digest send``: post a date's paper now to every active
+    subscription that has not had it, whatever its slot (DESIGN.md "Interfaces").
+
+    Args:
+        store, index, poster, now, render: as for ``run_due``.
+        day: the date to send; None → each channel's current local date.
+        force: allow a ``day`` that is neither today nor yesterday in some
+            channel's zone.
+
+    Returns:
+        DigestSummary: ``skipped`` counts channels that already had it, so a
+        second run posts nothing.
+
+    Raises:
+        DigestDateError: ``day`` needs ``force`` (checked before any post).
+    """
+    run = _Run(store, index, poster, now, render)
+    run.reconcile(now - RECONCILE_AFTER)
+    plan = []
+    refused = []
+    for sub in store.subscriptions(active_only=True):
+        try:
+            today = local_date(now, zone(sub.tz))
+        except (KeyError, ValueError) as exc:
+            log.error("digest send %s: bad zone %r (%s)", sub.channel_id, sub.tz, exc)
+            run.summary.failed += 1
+            continue
+        target = day or today
+        if not force and target not in (today, today - timedelta(days=1)):
+            refused.append(sub.channel_id)
+        plan.append((sub, target))
+    if refused:
+        raise DigestDateError(f"{day.isoformat()} is not today or yesterday in the time zone "
+                              f"of {len(refused)} subscribed channel(s); use --force to send it")
+    try:
+        for sub, target in plan:
+            if run.deliver(sub, target, reclaim=("failed", "skipped"), max_attempts=None) == "had":
+                run.summary.skipped += 1
+    except _Stop as stop:
+        run.summary.stopped = stop.code
+        log.error("digest send stopped: workspace-wide error %s (nothing deactivated)", stop.code)
+    return run.summary

@@ -1,0 +1,61 @@
+"""The SQL store: subscriptions, delivery claims, the paper of the day and
+idempotency keys, over SQLAlchemy 2 (the only package that imports it).
+
+``Store(database_url)`` opens SQLite (default ``sqlite:///paperbot.db``) or
+PostgreSQL (``postgresql+psycopg://…``; ``postgres://`` accepted) and creates
+or migrates the schema at start (``bot.store.schema``). Only plain strings,
+dates and times are stored — never a client object or a token.
+
+Create a ``Store`` in the process that uses it (after any ``fork``); one
+``Store`` is safe to share between threads.
+"""
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from bot.store.db import make_engine, transaction
+from bot.store.deliveries import STATES, DeliveryStore
+from bot.store.schema import SCHEMA_VERSION, StoreError, migrate
+from bot.store.schema import schema_version as _version_t
+from bot.store.subscriptions import SubscriptionStore
+
+__all__ = ["Store", "StoreError", "SCHEMA_VERSION", "STATES"]
+
+
+class Store(SubscriptionStore, DeliveryStore):
+    """Subscriptions, deliveries, daily picks and handled events in one database.
+
+    Args:
+        database_url: SQLAlchemy URL, e.g. ``sqlite:///paperbot.db`` or
+            ``postgresql+psycopg://user@host:5432/db``.
+
+    Raises:
+        StoreError: the database was written by a newer schema version.
+        sqlalchemy.exc.OperationalError: the database cannot be reached or
+            the SQLite file cannot be created.
+
+    Attributes:
+        migrated_from: the schema version found at start (None: new database).
+    """
+
+    def __init__(self, database_url: str) -> None:
+        self._engine = make_engine(database_url)
+        with transaction(self._engine, write=True) as conn:
+            self.migrated_from = migrate(conn)
+
+    @property
+    def dialect(self) -> str:
+        """The database kind: "sqlite" or "postgresql"."""
+        return self._engine.dialect.name
+
+    def schema_version(self) -> int:
+        """The schema version recorded in the database."""
+        with transaction(self._engine) as conn:
+            return int(conn.execute(sa.select(sa.func.max(_version_t.c.version))).scalar() or 0)
+
+    def close(self) -> None:
+        """Close pooled connections (the store can still be used: it reconnects)."""
+        self._engine.dispose()
+
+    def __repr__(self) -> str:  # the URL may hold a password: never print it
+        return f"Store(dialect={self.dialect!r})"

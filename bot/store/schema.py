@@ -1,0 +1,177 @@
+"""The SQL schema of the store and its additive migrations (SQLAlchemy Core).
+
+Tables (DESIGN.md "Digest rules", issue 3 item 1):
+
+- ``schema_version(version)`` — one row: the schema this database was last
+  migrated to.
+- ``subscriptions`` — one row per (team, channel): the daily slot
+  (``local_time`` "HH:MM" in IANA zone ``tz``), whether it is ``active`` and
+  why not (``inactive_reason``), who subscribed, ``created_at``/``updated_at``.
+- ``deliveries`` — one row per (team, channel, local_date): the primary key is
+  the UNIQUE claim that makes a post happen at most once. ``state`` is
+  "claimed" → "posted" | "failed" | "unknown", or "skipped" for a missed day
+  that was not back-filled.
+- ``daily_picks(local_date PK, paper_id)`` — the persisted paper of the day.
+- ``handled_events(key PK, at)`` — idempotency keys (Slack ``event_id``,
+  ``team:channel:ts`` of a message already answered).
+
+Versions:
+
+- 1 (first release): ``schema_version``; ``subscriptions(team, channel,
+  local_time, tz, active, created_at)``; ``deliveries(team, channel,
+  local_date, paper_id, message_ts, state)``; ``daily_picks``.
+- 2: adds ``subscriptions.inactive_reason / subscribed_by / updated_at``
+  (backfilled from ``created_at``), ``deliveries.claimed_at / updated_at /
+  attempts``, table ``handled_events`` and the indexes.
+
+Migrations are additive only: missing tables and indexes are created, missing
+columns are added (each is nullable or has a server default), then the data
+steps of the versions in between run. A database without ``schema_version``
+is treated as version 0. Nothing here ever stores a client or a token.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import sqlalchemy as sa
+from sqlalchemy.schema import CreateColumn
+
+SCHEMA_VERSION = 2
+
+#: Key of the PostgreSQL advisory lock held while migrating (any 64-bit int).
+_PG_MIGRATION_LOCK = 0x70617065_72626F74  # "paperbot"
+
+
+class StoreError(Exception):
+    """The database cannot be used (e.g. it was written by a newer paperbot)."""
+
+
+class UTCDateTime(sa.types.TypeDecorator):
+    """An aware UTC ``datetime`` stored as a naive UTC timestamp.
+
+    Naive UTC works the same on SQLite (text) and PostgreSQL (``timestamp
+    without time zone``), whatever the session time zone. Binding a naive
+    datetime raises ValueError: every time in the store is aware.
+    """
+
+    impl = sa.DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("store times must be timezone-aware (UTC)")
+        return value.astimezone(timezone.utc).replace(tzinfo=None)
+
+    def process_result_value(self, value, dialect):
+        if value is None:
+            return None
+        if isinstance(value, str):  # hand-written rows in an old SQLite file
+            value = datetime.fromisoformat(value)
+        return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value
+
+
+metadata = sa.MetaData()
+
+schema_version = sa.Table(
+    "schema_version", metadata,
+    sa.Column("version", sa.Integer, nullable=False),
+)
+
+subscriptions = sa.Table(
+    "subscriptions", metadata,
+    sa.Column("team", sa.String(32), primary_key=True),
+    sa.Column("channel", sa.String(32), primary_key=True),
+    sa.Column("local_time", sa.String(5), nullable=False),
+    sa.Column("tz", sa.String(64), nullable=False),
+    sa.Column("active", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("inactive_reason", sa.String(200)),
+    sa.Column("subscribed_by", sa.String(32)),
+    sa.Column("created_at", UTCDateTime),
+    sa.Column("updated_at", UTCDateTime),
+)
+
+deliveries = sa.Table(
+    "deliveries", metadata,
+    sa.Column("team", sa.String(32), primary_key=True),
+    sa.Column("channel", sa.String(32), primary_key=True),
+    sa.Column("local_date", sa.Date, primary_key=True),
+    sa.Column("paper_id", sa.String(200), nullable=False, server_default=""),
+    sa.Column("message_ts", sa.String(32)),
+    sa.Column("state", sa.String(16), nullable=False),
+    sa.Column("claimed_at", UTCDateTime),
+    sa.Column("updated_at", UTCDateTime),
+    sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
+    sa.Index("ix_deliveries_state", "state", "claimed_at"),
+    sa.Index("ix_deliveries_local_date", "local_date"),
+)
+
+daily_picks = sa.Table(
+    "daily_picks", metadata,
+    sa.Column("local_date", sa.Date, primary_key=True),
+    sa.Column("paper_id", sa.String(200), nullable=False),
+)
+
+handled_events = sa.Table(
+    "handled_events", metadata,
+    sa.Column("key", sa.String(255), primary_key=True),
+    sa.Column("at", UTCDateTime, nullable=False),
+    sa.Index("ix_handled_events_at", "at"),
+)
+
+#: Data steps run once when a database moves past the version (SQL text).
+_DATA_STEPS: dict[int, tuple[str, ...]] = {
+    2: ("UPDATE subscriptions SET updated_at = created_at WHERE updated_at IS NULL",),
+}
+
+
+def migrate(conn: sa.Connection) -> int | None:
+    """Create or migrate the schema to ``SCHEMA_VERSION`` inside ``conn``'s transaction.
+
+    The caller holds a write transaction (SQLite ``BEGIN IMMEDIATE``); on
+    PostgreSQL an advisory transaction lock serialises concurrent starters,
+    so two processes opening a fresh database at once both succeed.
+
+    Args:
+        conn: a connection inside a transaction.
+
+    Returns:
+        int | None: the version found before migrating (0 for a database
+        without ``schema_version`` but with tables), None for an empty one.
+
+    Raises:
+        StoreError: the database was written by a newer schema version.
+    """
+    if conn.dialect.name == "postgresql":
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_MIGRATION_LOCK})
+    existing = set(sa.inspect(conn).get_table_names())
+    found: int | None = None
+    if "schema_version" in existing:
+        found = conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar() or 0
+    elif existing & {t.name for t in metadata.sorted_tables}:
+        found = 0
+    if found is not None and found > SCHEMA_VERSION:
+        raise StoreError(f"this database has schema version {found}, newer than this "
+                         f"paperbot's ({SCHEMA_VERSION}); upgrade paperbot")
+    if found == SCHEMA_VERSION:
+        return found
+    metadata.create_all(conn)  # missing tables, with their indexes
+    inspector = sa.inspect(conn)
+    for table in metadata.sorted_tables:
+        if table.name not in existing:
+            continue
+        have = {c["name"] for c in inspector.get_columns(table.name)}
+        for column in table.columns:
+            if column.name not in have:
+                ddl = CreateColumn(column).compile(dialect=conn.dialect)
+                conn.execute(sa.text(f"ALTER TABLE {table.name} ADD COLUMN {ddl}"))
+        for index in table.indexes:
+            index.create(conn, checkfirst=True)
+    for version in range((found or 0) + 1, SCHEMA_VERSION + 1):
+        if found is not None:
+            for step in _DATA_STEPS.get(version, ()):
+                conn.execute(sa.text(step))
+    conn.execute(schema_version.delete())
+    conn.execute(schema_version.insert().values(version=SCHEMA_VERSION))
+    return found
