@@ -26,7 +26,7 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
         settings = settings_fn()
         require_fn(settings, "serve")
         from bot.slack import runtime
-        runtime.serve(settings, host=host, port=port or settings.port)
+        runtime.serve(settings, host=host, port=port if port is not None else settings.port)
 
     @main.command()
     @click.option("--no-clock", is_flag=True, help="Do not run the daily digest scheduler in this process.")
@@ -75,4 +75,4 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
         except ValueError as e:
             raise click.ClickException(str(e))
         click.echo(str(summary))
-        sys.exit(0 if not getattr(summary, "aborted", False) else 1)
+        sys.exit(1 if summary.stopped else 0)

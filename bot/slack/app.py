@@ -1,0 +1,127 @@
+"""Builds the Bolt ``App``: the Web API client, the listener pool, the listeners.
+
+The one place a Slack app object is put together (thin, as in Slack's
+bolt-python starter template): ``make_client`` → ``build_app`` →
+``register()`` of each listener module. Everything comes from ``Settings``;
+nothing here reads ``os.environ``. Bolt itself does read a few ``SLACK_*``
+variables: ``SLACK_SIGNING_SECRET`` only when no secret is passed (one always
+is), ``SLACK_BOT_TOKEN`` only to warn "As you gave `client` as well, `token`
+will be unused" (harmless), and ``SLACK_CLIENT_ID`` + ``SLACK_CLIENT_SECRET``
+together switch it to multi-workspace OAuth (slack_bolt/app/app.py) — which
+this single-token app does not support: leave those two unset.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from concurrent.futures import Executor, ThreadPoolExecutor
+from typing import TYPE_CHECKING, Callable
+
+from slack_bolt import App
+from slack_sdk import WebClient
+from slack_sdk.http_retry.builtin_handlers import (ConnectionErrorRetryHandler,
+                                                   RateLimitErrorRetryHandler)
+
+from bot.config import Settings
+from bot.slack import commands, events
+
+if TYPE_CHECKING:  # the service is the lead's; only its two methods are used
+    from bot.service import Service
+
+log = logging.getLogger(__name__)
+
+#: Listener threads. Bolt runs each listener on ``listener_executor``
+#: (default ``ThreadPoolExecutor(max_workers=5)``, slack_bolt/app/app.py) and
+#: a command's ``ack()`` runs inside its listener, so a full pool delays acks.
+#: DESIGN.md: 50 concurrent commands, every ack < 3 s; 14 spare for events
+#: and respond() calls sleeping on a 429 ``Retry-After``.
+LISTENER_THREADS = 64
+#: Listeners allowed in the service (search + render) at once. Search and
+#: rendering are pure-Python CPU work: beyond a few threads they only queue
+#: on the GIL, and 50 runnable CPU-bound threads starve the threads that are
+#: about to ``ack()``. Waiting on this semaphore costs no CPU, so acks stay
+#: fast while the replies are computed two at a time (one per core of the
+#: 2-core target; a second slot overlaps SQLite I/O). Measured on 2 cores,
+#: 50 concurrent signed ``/paper`` commands over the seeds, client in its
+#: own process, 8 rounds: ack p95 100–300 ms with 2 slots vs 480–630 ms
+#: unbounded; all 50 replies delivered within 0.5–0.8 s either way.
+WORK_SLOTS = 2
+#: 429 retries per Web API call (each sleeps ``Retry-After`` + <1 s).
+RATE_LIMIT_RETRIES = 2
+
+
+def make_client(settings: Settings) -> WebClient:
+    """A Web API client for the bot token, retrying connection errors and 429s.
+
+    Args:
+        settings: uses ``bot_token`` and ``api_url`` (ends in "/": slack_sdk
+            joins method names with ``urljoin``, PLATFORM-FACTS.md B).
+
+    Returns:
+        WebClient: with ``ConnectionErrorRetryHandler(1)`` (slack_sdk's
+        default) and ``RateLimitErrorRetryHandler(RATE_LIMIT_RETRIES)``
+        (opt-in, PLATFORM-FACTS.md C). Bolt copies these handlers into the
+        per-request ``client`` it passes to listeners.
+    """
+    return WebClient(
+        token=settings.bot_token or None,
+        base_url=settings.api_url,
+        retry_handlers=[ConnectionErrorRetryHandler(max_retry_count=1),
+                        RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES)],
+    )
+
+
+def build_app(settings: Settings, service: "Service", *, client: WebClient | None = None,
+              seen: Callable[[str], bool] | None = None,
+              listener_executor: Executor | None = None) -> App:
+    """The Bolt app with every listener registered.
+
+    Args:
+        settings: ``bot_token`` (via the client), ``signing_secret`` (HTTP
+            mode; unused in Socket Mode, where Bolt skips verification).
+        service: answers ``command(text, ctx)`` and ``mention(text, ctx)``.
+        client: the Web API client; default ``make_client(settings)``. Pass
+            the same client the service's ``SlackPoster`` uses.
+        seen: idempotency check for events, ``seen(key) -> True`` when
+            ``key`` was already handled (and records it). Default: an
+            in-memory ``events.SeenKeys`` (one process, lost on restart);
+            with the store: ``bot.slack.runtime.store_seen(store)``.
+        listener_executor: where listeners run; default a
+            ``ThreadPoolExecutor(LISTENER_THREADS)``. Tests pass their own to
+            wait for every listener with ``shutdown(wait=True)``.
+
+    Returns:
+        slack_bolt.App: ``process_before_response=False`` (never True on a
+        long-running server: the ack would wait for the whole listener),
+        listeners on a ``LISTENER_THREADS`` pool.
+
+    Raises:
+        slack_bolt.error.BoltError: ``auth.test`` rejected the token (Bolt
+            calls it once in the constructor).
+        slack_sdk.errors.SlackClientError / OSError: the Web API is unreachable.
+    """
+    client = client or make_client(settings)
+    app = App(
+        name="paperbot",
+        client=client,
+        signing_secret=settings.signing_secret,
+        process_before_response=False,
+        listener_executor=listener_executor or ThreadPoolExecutor(
+            max_workers=LISTENER_THREADS, thread_name_prefix="paperbot-listener"),
+    )
+    register_listeners(app, service, seen=seen)
+    return app
+
+
+def register_listeners(app: App, service: "Service", *,
+                       seen: Callable[[str], bool] | None = None) -> None:
+    """Wire every listener module to ``app`` (one ``register()`` per area).
+
+    Args:
+        app: the Bolt app.
+        service: see ``build_app``.
+        seen: see ``build_app``.
+    """
+    slots = threading.BoundedSemaphore(WORK_SLOTS)
+    commands.register(app, service, slots=slots)
+    events.register(app, service, seen=seen or events.SeenKeys().seen, slots=slots)

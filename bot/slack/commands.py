@@ -1,0 +1,132 @@
+"""The ``/paper`` slash command listener: ack, decode, ask the service, respond.
+
+One listener for every sub-command (the service parses the text, DESIGN.md
+"Slash command"). The flow reads like a sentence: ``ack()`` with no body at
+once (Slack's 3 s limit, PLATFORM-FACTS.md A), decode the text once, call
+``service.command``, render, ``respond()`` through the command's
+``response_url`` (usable 5 times in 30 min). Every failure after the ack
+becomes a short polite ephemeral message and a log line — never a
+traceback in Slack, and never an exception escaping the listener (Bolt then
+turns an already-acked request into a 404, PLATFORM-FACTS.md B).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from typing import TYPE_CHECKING, Any, Callable
+
+from slack_bolt import Ack, App, Respond
+from slack_sdk import WebClient
+
+from bot.models import Context
+from bot.ports import Message
+from bot.render import render
+from bot.slack.text import command_text, first_word
+
+if TYPE_CHECKING:
+    from bot.service import Service
+
+log = logging.getLogger(__name__)
+
+COMMAND = "/paper"
+#: Shown when anything fails after the ack (plain text; no detail leaks).
+SORRY = ("Sorry, something went wrong while answering that. "
+         "Please try again in a moment; if it keeps happening, tell whoever runs paperbot.")
+
+
+def register(app: App, service: "Service", *, slots: threading.Semaphore) -> None:
+    """Register the ``/paper`` listener on ``app``.
+
+    Args:
+        app: the Bolt app.
+        service: its ``command(text: str, ctx: Context) -> Reply`` answers.
+        slots: bounds how many listeners run the service at once (see
+            ``bot.slack.app.WORK_SLOTS``); the ack never waits for it.
+    """
+    app.command(COMMAND)(make_listener(service, slots))
+
+
+def make_listener(service: "Service", slots: threading.Semaphore) -> Callable[..., None]:
+    """The ``/paper`` listener bound to ``service`` (callable directly in tests).
+
+    Args:
+        service: answers ``command(text, ctx)``.
+        slots: held while the service and the renderer run.
+
+    Returns:
+        Callable: ``listener(ack, command, respond, client)`` with Bolt's
+        argument names.
+    """
+
+    def paper_command(ack: Ack, command: dict[str, Any], respond: Respond,
+                      client: WebClient) -> None:
+        ack()
+        try:
+            text = command_text(command.get("text", ""))
+            ctx = command_context(command, client, text)
+            with slots:
+                message = render(service.command(text, ctx))
+            send(respond, message)
+        except Exception:  # noqa: BLE001 — after ack nothing may escape (see module doc)
+            log.exception("/paper failed (team %s, channel %s, user %s)",
+                          command.get("team_id"), command.get("channel_id"),
+                          command.get("user_id"))
+            send(respond, Message(text=SORRY))
+
+    return paper_command
+
+
+def command_context(command: dict[str, Any], client: WebClient, text: str) -> Context:
+    """Who asked and where; the user's time zone only for ``subscribe``.
+
+    Args:
+        command: the slash-command payload (``team_id``, ``channel_id``,
+            ``user_id``, ``channel_name``).
+        client: Web API client for ``users.info`` (scope ``users:read``).
+        text: the decoded command text.
+
+    Returns:
+        Context: ``user_tz`` is the user's IANA zone (``users.info`` →
+        ``user.tz``) when the first word is "subscribe" and the lookup
+        works, else None (the service falls back to ``PAPERBOT_DEFAULT_TZ``).
+    """
+    user_id = command.get("user_id", "")
+    tz = user_time_zone(client, user_id) if first_word(text) == "subscribe" else None
+    return Context(team_id=command.get("team_id", ""), channel_id=command.get("channel_id", ""),
+                   user_id=user_id, user_tz=tz, channel_name=command.get("channel_name"))
+
+
+def user_time_zone(client: WebClient, user_id: str) -> str | None:
+    """The user's Slack time zone ("Europe/Berlin"), or None on any failure.
+
+    Source: ``users.info`` returns ``user.tz`` (docs.slack.dev/reference/
+    methods/users.info); needs the ``users:read`` scope.
+    """
+    if not user_id:
+        return None
+    try:
+        tz = client.users_info(user=user_id).get("user", {}).get("tz")
+    except Exception as exc:  # noqa: BLE001 — a missing zone only means "use the default"
+        log.info("users.info for %s failed (%s); using the default zone", user_id, exc)
+        return None
+    return tz if isinstance(tz, str) and tz else None
+
+
+def send(respond: Respond, message: Message) -> None:
+    """Post ``message`` through the command's ``response_url``.
+
+    ``response_type`` follows ``message.visibility`` ("ephemeral" or
+    "in_channel"); unfurls are off. ``message.thread`` is not sent: a
+    ``response_url`` reply has no ``ts`` to thread under. ``respond()`` does
+    not raise on HTTP errors (PLATFORM-FACTS.md B), so its status is logged.
+    """
+    try:
+        response = respond(text=message.text, blocks=list(message.blocks) or None,
+                           response_type=message.visibility,
+                           unfurl_links=False, unfurl_media=False)
+    except Exception:  # noqa: BLE001 — network errors: nothing else to tell the user through
+        log.exception("respond() to the response_url failed")
+        return
+    if response is not None and response.status_code != 200:
+        log.warning("response_url answered %s: %s", response.status_code,
+                    (response.body or "")[:200])

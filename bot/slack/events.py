@@ -1,0 +1,170 @@
+"""The ``app_mention`` listener: answer ``@paperbot …`` once, in the message's thread.
+
+Events are acked by Bolt before the listener runs (an auto-ack,
+PLATFORM-FACTS.md B), so the work here never races the 3 s limit. Slack
+retries an event it thinks was not received (``X-Slack-Retry-Num``, same
+``event_id``) and an edited message keeps its ``ts``; both are recognised
+through the injectable ``seen(key)`` check under two keys —
+``event:<event_id>`` and ``msg:<team>:<channel>:<ts>`` — so neither ever
+produces a second reply (DESIGN.md "Rules every message obeys").
+
+``answer_message`` is transport-neutral over one message-like event, so the
+later ``message.im`` (DM) listener reuses it.
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any, Callable
+
+from slack_bolt import App
+from slack_sdk import WebClient
+
+from bot.models import Context
+from bot.ports import Message, PostError
+from bot.render import render
+from bot.slack.commands import user_time_zone
+from bot.slack.poster import SlackPoster
+from bot.slack.text import first_word, mention_text
+
+if TYPE_CHECKING:
+    from bot.service import Service
+
+log = logging.getLogger(__name__)
+
+#: Subtypes answered; everything else (``message_changed`` edits,
+#: ``bot_message``, ``message_deleted``, canvas ``document_mention`` …) is
+#: ignored. Source: docs.slack.dev/reference/events/app_mention and the
+#: ``message`` subtypes list.
+ANSWERED_SUBTYPES = frozenset({None, "thread_broadcast", "file_share"})
+_UNBOUNDED = contextlib.nullcontext()
+SORRY = "Sorry, something went wrong while answering that. Please try again in a moment."
+
+
+class SeenKeys:
+    """A bounded, thread-safe, in-memory set of handled idempotency keys.
+
+    Stands in for ``Store.first_time(key)`` (which also survives restarts
+    and is shared between processes). Oldest keys are forgotten first.
+
+    Args:
+        max_keys: keys kept. Slack retries an event within about 6 minutes
+            (immediately, ~1 min, ~5 min; PLATFORM-FACTS.md A), so 10,000
+            covers far more than the events of that window.
+    """
+
+    def __init__(self, max_keys: int = 10_000) -> None:
+        self._keys: OrderedDict[str, None] = OrderedDict()
+        self._max = max_keys
+        self._lock = threading.Lock()
+
+    def seen(self, key: str) -> bool:
+        """Record ``key``; return True when it had been recorded before."""
+        with self._lock:
+            if key in self._keys:
+                return True
+            self._keys[key] = None
+            if len(self._keys) > self._max:
+                self._keys.popitem(last=False)
+            return False
+
+
+def register(app: App, service: "Service", *, seen: Callable[[str], bool],
+             slots: threading.Semaphore | None = None) -> None:
+    """Register the ``app_mention`` listener on ``app``.
+
+    Args:
+        app: the Bolt app.
+        service: its ``mention(text: str, ctx: Context) -> Reply`` answers.
+        seen: ``seen(key) -> bool``, True when ``key`` was handled before;
+            must record the key atomically (two retries may race).
+        slots: bounds concurrent service calls (``bot.slack.app.WORK_SLOTS``).
+    """
+    slots = slots or threading.BoundedSemaphore(1_000)
+
+    def app_mention(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
+        answer_message(body, event, service=service, poster=SlackPoster(client), seen=seen,
+                       time_zone=lambda user: user_time_zone(client, user), slots=slots)
+
+    app.event("app_mention")(app_mention)
+
+
+def idempotency_keys(body: dict[str, Any], event: dict[str, Any]) -> list[str]:
+    """The keys under which this event counts as handled.
+
+    Returns:
+        list[str]: ``["event:Ev123", "msg:T1:C1:1712345678.000100"]`` (either
+        is left out when its parts are missing).
+    """
+    keys = []
+    if body.get("event_id"):
+        keys.append(f"event:{body['event_id']}")
+    team = body.get("team_id") or event.get("team") or ""
+    if event.get("channel") and event.get("ts"):
+        keys.append(f"msg:{team}:{event['channel']}:{event['ts']}")
+    return keys
+
+
+def should_answer(event: dict[str, Any]) -> bool:
+    """False for bots (ours included), edits, deletions and other subtypes."""
+    if event.get("bot_id") or event.get("subtype") not in ANSWERED_SUBTYPES:
+        return False
+    return bool(event.get("channel") and event.get("ts"))
+
+
+def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Service",
+                   poster: SlackPoster, seen: Callable[[str], bool],
+                   time_zone: Callable[[str], str | None] = lambda user: None,
+                   slots: threading.Semaphore | None = None) -> bool:
+    """Answer one mention (or DM) in its thread, unless already answered.
+
+    Args:
+        body: the Events API envelope (``event_id``, ``team_id``, …).
+        event: ``body["event"]`` (``channel``, ``ts``, ``thread_ts``,
+            ``text``, ``user``).
+        service: answers ``mention(text, ctx)``.
+        poster: posts the rendered reply (``chat.postMessage``).
+        seen: the idempotency check (see ``register``).
+        time_zone: the user's IANA zone or None; asked only for
+            ``subscribe`` (``users.info``, see ``commands.user_time_zone``).
+        slots: held while the service and the renderer run (None: unbounded).
+
+    Returns:
+        bool: True when a reply was posted. False when ignored, already
+        answered, when ``seen`` raised (logged: without it a second reply
+        cannot be ruled out) or when posting failed (logged).
+    """
+    if not should_answer(event):
+        log.debug("ignored %s event (subtype %s)", event.get("type"), event.get("subtype"))
+        return False
+    keys = idempotency_keys(body, event)
+    try:
+        # Record every key (no short-circuit): the retry of an edit must find both.
+        duplicate = any([seen(key) for key in keys])
+    except Exception:  # noqa: BLE001 — e.g. the store is down: cannot tell, so never risk a 2nd reply
+        log.exception("idempotency check failed for %s; not answered", " ".join(keys))
+        return False
+    if duplicate:
+        log.info("%s already answered; skipped", " ".join(keys))
+        return False
+    channel = event["channel"]
+    thread_ts = event.get("thread_ts") or event["ts"]
+    user = event.get("user") or ""
+    try:
+        text = mention_text(event.get("text") or "")
+        tz = time_zone(user) if first_word(text) == "subscribe" else None
+        ctx = Context(team_id=body.get("team_id") or event.get("team") or "",
+                      channel_id=channel, user_id=user, user_tz=tz)
+        with slots or _UNBOUNDED:
+            message = render(service.mention(text, ctx))
+    except Exception:  # noqa: BLE001 — listeners must not raise; the user gets a short note
+        log.exception("mention failed (%s)", " ".join(keys))
+        message = Message(text=SORRY, visibility="in_channel")
+    try:
+        poster.post(channel, message, thread_ts=thread_ts)
+    except PostError as exc:
+        log.warning("reply to mention in %s failed: %s", channel, exc.code)
+        return False
+    return True

@@ -1,0 +1,148 @@
+"""``SlackPoster``: ``bot.ports.Poster`` over the Slack Web API.
+
+Posts a rendered ``Message`` with ``chat.postMessage`` (unfurls off), then
+its ``thread`` messages as replies in that thread, and turns Slack's errors
+into ``PostError(code)`` so the service and the digest never see slack_sdk
+types. Also finds the bot's own recent post in a channel
+(``conversations.history``) to reconcile a digest claim left by a crash.
+
+Rate limits: the ``WebClient`` built by ``bot.slack.app.make_client`` carries
+a ``RateLimitErrorRetryHandler`` that sleeps ``Retry-After`` seconds and
+retries (PLATFORM-FACTS.md C); a 429 that outlives the retries arrives here
+as ``SlackApiError`` with error ``ratelimited`` → ``PostError("ratelimited")``.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError, SlackClientError
+
+from bot.ports import Message, PostError
+
+log = logging.getLogger(__name__)
+
+#: Pages of ``conversations.history`` read when looking for our own post
+#: (200 messages a page, the method's maximum per Slack's docs).
+HISTORY_PAGES = 5
+HISTORY_PAGE_SIZE = 200
+
+
+def _error_code(exc: Exception) -> str:
+    """Slack's error string for ``exc`` ("is_archived"), or a generic code."""
+    if isinstance(exc, SlackApiError):
+        response = exc.response
+        code = response.get("error") if response is not None else None
+        if not code and response is not None and response.status_code == 429:
+            code = "ratelimited"
+        return str(code or "slack_api_error")
+    return "request_failed"
+
+
+class SlackPoster:
+    """Posts ``bot.ports.Message`` objects to Slack channels.
+
+    Args:
+        client: a ``slack_sdk.WebClient`` holding the bot token (scopes:
+            ``chat:write``; ``chat:write.public`` to post in public channels
+            the bot has not joined; ``channels:history`` / ``groups:history``
+            for ``find_recent_post``).
+
+    Thread safety: safe to share between threads (``WebClient`` is; the
+    cached bot identity is guarded by a lock).
+    """
+
+    def __init__(self, client: WebClient) -> None:
+        self._client = client
+        self._identity: tuple[str | None, str | None] | None = None
+        self._lock = threading.Lock()
+
+    def post(self, channel_id: str, message: Message, thread_ts: str | None = None) -> str:
+        """Post ``message``, then each of ``message.thread`` as thread replies.
+
+        Args:
+            channel_id: Slack channel id ("C0123").
+            message: the rendered message (text fallback + Block Kit dicts).
+            thread_ts: post as a reply in this thread (the parent's ``ts``),
+                or None for a new top-level message.
+
+        Returns:
+            str: the ``ts`` of the first message posted (the parent).
+
+        Raises:
+            PostError: the first message could not be posted; ``code`` is
+                Slack's error ("not_in_channel", "is_archived",
+                "channel_not_found", "invalid_auth", "ratelimited", …) or
+                "request_failed" for network errors. A failing *thread reply*
+                is logged and does not raise: the parent is already posted,
+                and raising would make a caller believe nothing was.
+        """
+        ts = self._post_one(channel_id, message, thread_ts)
+        reply_to = thread_ts or ts
+        for part in message.thread:
+            try:
+                self._post_one(channel_id, part, reply_to)
+            except PostError as exc:
+                log.warning("thread reply in %s (thread %s) failed: %s",
+                            channel_id, reply_to, exc.code)
+        return ts
+
+    def _post_one(self, channel_id: str, message: Message, thread_ts: str | None) -> str:
+        kwargs = message.payload()
+        if thread_ts:
+            kwargs["thread_ts"] = thread_ts
+        if not kwargs.get("blocks"):
+            kwargs.pop("blocks", None)
+        try:
+            response = self._client.chat_postMessage(channel=channel_id, **kwargs)
+        except (SlackApiError, SlackClientError, OSError) as exc:
+            raise PostError(_error_code(exc), type(exc).__name__) from exc
+        return str(response["ts"])
+
+    def _bot_identity(self) -> tuple[str | None, str | None]:
+        """(bot user id, bot id) from ``auth.test``, cached after success."""
+        with self._lock:
+            if self._identity is None:
+                result = self._client.auth_test()
+                self._identity = (result.get("user_id"), result.get("bot_id"))
+            return self._identity
+
+    def find_recent_post(self, channel_id: str, marker: str, oldest_ts: float) -> str | None:
+        """The ``ts`` of the bot's own post containing ``marker``, newest first.
+
+        Reads up to ``HISTORY_PAGES`` × ``HISTORY_PAGE_SIZE`` messages of
+        ``conversations.history`` newer than ``oldest_ts`` and matches
+        ``marker`` in the message ``text`` or its blocks.
+
+        Args:
+            channel_id: Slack channel id.
+            marker: a string the post is known to contain (e.g. a paper id).
+            oldest_ts: Unix time in seconds; older messages are not read.
+
+        Returns:
+            str | None: the message ``ts``; None when not found, or when
+            history cannot be read (missing ``*:history`` scope, bot not in
+            the channel, network error) — the caller then cannot know.
+        """
+        try:
+            user_id, bot_id = self._bot_identity()
+            cursor = None
+            for _ in range(HISTORY_PAGES):
+                response = self._client.conversations_history(
+                    channel=channel_id, oldest=f"{oldest_ts:.6f}",
+                    limit=HISTORY_PAGE_SIZE, cursor=cursor)
+                for msg in response.get("messages") or []:
+                    mine = ((bot_id and msg.get("bot_id") == bot_id)
+                            or (user_id and msg.get("user") == user_id))
+                    if mine and (marker in (msg.get("text") or "")
+                                 or marker in json.dumps(msg.get("blocks") or [])):
+                        return str(msg["ts"])
+                cursor = (response.get("response_metadata") or {}).get("next_cursor")
+                if not response.get("has_more") or not cursor:
+                    return None
+        except (SlackApiError, SlackClientError, OSError) as exc:
+            log.info("cannot read history of %s (%s); claim left as is",
+                     channel_id, _error_code(exc))
+        return None

@@ -1,0 +1,156 @@
+"""Production HTTP transport: Bolt's WSGI adapter served by waitress.
+
+Routes (DESIGN.md "CLI", ``paperbot serve``):
+
+- ``POST /slack/events`` — slash commands, Events API, interactivity; Bolt
+  verifies the signature and refuses (401) one that is wrong or older than
+  5 minutes before any listener runs (PLATFORM-FACTS.md A).
+- ``GET /healthz`` — ``200 ok`` (for the platform's health checks).
+- anything else — ``404``.
+
+Sizing: waitress holds a worker thread per request only until the
+listener's ``ack()`` (Bolt polls for it), so ``THREADS`` request threads
+plus ``bot.slack.app.LISTENER_THREADS`` listener threads take 50
+concurrent commands without queueing (DESIGN.md "Quality bars").
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any, Callable, Iterable
+
+import waitress
+from slack_bolt import App
+from slack_bolt.adapter.wsgi import SlackRequestHandler
+
+log = logging.getLogger(__name__)
+
+EVENTS_PATH = "/slack/events"
+HEALTH_PATH = "/healthz"
+#: Request threads (waitress default: 4).
+THREADS = 64
+#: Open connections before waitress stops accepting (default 100).
+CONNECTION_LIMIT = 1000
+#: Listen backlog (default 1024): a burst waits in the kernel, never refused.
+BACKLOG = 2048
+#: Largest body accepted, bytes. Slack's payloads are a few kB; a view
+#: submission with big inputs stays far below 1 MiB.
+MAX_BODY = 1 << 20
+
+StartResponse = Callable[..., Any]
+
+
+def wsgi_app(app: App) -> Callable[[dict, StartResponse], Iterable[bytes]]:
+    """The WSGI application: ``/healthz`` here, everything else to Bolt's adapter.
+
+    Args:
+        app: the Bolt app from ``bot.slack.app.build_app``.
+
+    Returns:
+        A PEP 3333 callable. Bolt's ``SlackRequestHandler`` answers
+        ``POST /slack/events`` and 404s every other path/method.
+    """
+    slack = SlackRequestHandler(app, path=EVENTS_PATH)
+
+    def application(environ: dict, start_response: StartResponse) -> Iterable[bytes]:
+        if environ.get("PATH_INFO") == HEALTH_PATH and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
+            body = b"ok" if environ["REQUEST_METHOD"] == "GET" else b""
+            start_response("200 OK", [("content-type", "text/plain; charset=utf-8"),
+                                      ("content-length", "2")])
+            return [body]
+        return slack(environ, start_response)
+
+    return application
+
+
+class HttpServer:
+    """A waitress server bound to a port; ``run()`` blocks, ``close()`` stops it.
+
+    Attributes:
+        host: the bound address ("127.0.0.1", "0.0.0.0").
+        port: the bound port (the real one when 0 was asked for).
+        url: ``http://host:port`` (for tests and logs).
+    """
+
+    def __init__(self, server: Any) -> None:
+        self._server = server
+        self._stopped = threading.Event()
+        self._running = False
+        self._loop_thread: int | None = None
+        self._detached: list[Any] = []
+        self.host: str = server.effective_host
+        self.port: int = int(server.effective_port)
+        self.url = f"http://{self.host}:{self.port}"
+
+    def run(self) -> None:
+        """Serve until ``close()`` (or KeyboardInterrupt). Blocks the calling thread."""
+        self._running = True
+        self._loop_thread = threading.get_ident()
+        try:
+            self._server.run()
+        finally:
+            self._running = False
+            for channel in self._detached:
+                _close(channel)
+            self._server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
+            self._stopped.set()
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop accepting, close every connection, stop the request threads.
+
+        Safe from any thread, from a signal handler interrupting ``run()``
+        (e.g. SIGTERM) and when ``run()`` never started. From another thread
+        it waits up to ``timeout`` seconds for ``run()`` to return.
+        """
+        server = self._server
+        if not self._running:
+            _close_all(server)
+            server.task_dispatcher.shutdown(cancel_pending=True, timeout=timeout)
+        elif threading.get_ident() == self._loop_thread:
+            # A signal handler interrupted run()'s select(): closing the
+            # sockets now would make the resumed select() fail (EBADF).
+            # Detach them; the loop ends on an empty map, run() closes them.
+            self._detached.extend(server._map.values())
+            server._map.clear()
+            server.trigger.pull_trigger()        # wake select(); takes no lock
+        else:
+            # Close on the loop's own thread: from here it would race select().
+            server.trigger.pull_trigger(lambda: _close_all(server))
+            self._stopped.wait(timeout)
+
+
+def _close(channel: Any) -> None:
+    try:
+        channel.close()
+    except OSError:
+        pass
+
+
+def _close_all(server: Any) -> None:
+    for channel in list(server._map.values()):
+        _close(channel)
+
+
+def make_server(app: App, host: str = "0.0.0.0", port: int = 3000, *,
+                threads: int = THREADS) -> HttpServer:
+    """Bind a production WSGI server for ``app`` (does not start serving).
+
+    Args:
+        app: the Bolt app.
+        host: address to bind; "0.0.0.0" in a container, "127.0.0.1" in tests.
+        port: TCP port; 0 picks a free one (see ``HttpServer.port``).
+        threads: request threads (default ``THREADS``).
+
+    Returns:
+        HttpServer: call ``run()`` (blocking; in a thread for tests) and
+        ``close()``.
+
+    Raises:
+        OSError: the port is taken or the address cannot be bound.
+    """
+    server = waitress.create_server(
+        wsgi_app(app), host=host, port=port, threads=threads,
+        connection_limit=CONNECTION_LIMIT, backlog=BACKLOG,
+        max_request_body_size=MAX_BODY, ident="paperbot", clear_untrusted_proxy_headers=True,
+    )
+    return HttpServer(server)

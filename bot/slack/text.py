@@ -1,0 +1,96 @@
+"""Pure text helpers for what Slack sends us: entity decoding and token stripping.
+
+Slack encodes exactly three characters in message and command text
+(``&`` → ``&amp;``, ``<`` → ``&lt;``, ``>`` → ``&gt;``) and writes mentions,
+channels, links and specials as ``<…>`` control sequences
+(PLATFORM-FACTS.md A, "Escaping and mention injection"; docs.slack.dev
+"Formatting message text"). Incoming text is therefore decoded exactly once
+here, and the service never sees a live control sequence from a mention.
+
+No third-party imports: the console and tests may use these freely.
+"""
+from __future__ import annotations
+
+import re
+
+_ENTITY = re.compile(r"&(amp|lt|gt);")
+_ENTITIES = {"amp": "&", "lt": "<", "gt": ">"}
+
+#: ``<@U…>`` / ``<@W…|name>`` user, ``<#C…>`` / ``<#C…|name>`` channel,
+#: ``<!here>`` / ``<!subteam^S…|@team>`` / ``<!date^…|…>`` specials, and
+#: ``<https://…|label>`` / ``<mailto:…>`` links. User-typed ``<`` and ``>``
+#: arrive as ``&lt;`` / ``&gt;``, so a literal ``<…>`` is always a token.
+_TOKEN = re.compile(r"<[^<>\n]*>")
+_SPACES = re.compile(r"\s+")
+
+
+def decode_entities(text: str) -> str:
+    """Decode Slack's three entities once, in one pass.
+
+    Args:
+        text: text as Slack sends it (``&lt;!channel&gt;``).
+
+    Returns:
+        str: the text as the user typed it (``<!channel>``). ``&amp;lt;``
+        becomes ``&lt;`` (one level only), never ``<``.
+    """
+    return _ENTITY.sub(lambda m: _ENTITIES[m.group(1)], text)
+
+
+def strip_tokens(text: str) -> str:
+    """Remove every ``<…>`` control sequence from still-encoded Slack text.
+
+    Removes user mentions (``<@U123>``, ``<@W123|ann>``), channel links
+    (``<#C123|general>``), specials (``<!channel>``, ``<!subteam^S1|@t>``)
+    and links (``<https://x|label>``), wherever they are in the message.
+    Must run *before* ``decode_entities``: afterwards a user-typed ``<x>``
+    would be indistinguishable from a token.
+
+    Args:
+        text: raw event text, e.g. ``"hey <@UBOT> KIStego <https://x|x>"``.
+
+    Returns:
+        str: the text without tokens, whitespace collapsed, stripped
+        (``"hey KIStego"``). Still entity-encoded.
+    """
+    return _SPACES.sub(" ", _TOKEN.sub(" ", text)).strip()
+
+
+def mention_text(raw: str) -> str:
+    """What a mention asks: tokens stripped, entities decoded once.
+
+    Args:
+        raw: the ``text`` of an ``app_mention`` event (or a DM), e.g.
+            ``"<@UBOT> show p7k2 &amp; more"``.
+
+    Returns:
+        str: e.g. ``"show p7k2 & more"``; ``""`` when only tokens were sent.
+    """
+    return decode_entities(strip_tokens(raw))
+
+
+def command_text(raw: str) -> str:
+    """A slash command's ``text`` decoded once, whitespace trimmed.
+
+    Args:
+        raw: the ``text`` form field of a slash command (``"search &lt;b&gt;"``).
+
+    Returns:
+        str: ``"search <b>"``. Control sequences are *kept* as text: a
+        slash command's ``<…>`` came from the user and is escaped again on
+        the way out by ``bot.render``.
+    """
+    return decode_entities(raw or "").strip()
+
+
+def first_word(text: str) -> str:
+    """The first whitespace-separated word, lower-cased, or ``""``.
+
+    Args:
+        text: decoded command text, e.g. ``"Subscribe 09:30 Europe/Berlin"``.
+
+    Returns:
+        str: ``"subscribe"``.
+    """
+    parts = text.split(None, 1)
+    return parts[0].lower() if parts else ""
