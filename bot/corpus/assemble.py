@@ -1,0 +1,91 @@
+"""One source record → one ``Paper``: clean, derive, key. Shared by every input format."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Iterable
+
+from bot.corpus.clean import Cleaned, clean, clean_text, has_markup
+from bot.corpus.derive import contribution_index, derive_title, tldr
+from bot.corpus.ids import IdKey, normalise_source_id, text_digest
+from bot.corpus.keywords import keywords, title_keywords
+from bot.corpus.names import find_name, title_name
+from bot.corpus.text import Doc
+from bot.corpus.urls import code_urls, find_urls, has_url
+from bot.models import Paper
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A paper plus what id assignment needs (its id is the base id until then)."""
+
+    paper: Paper
+    key: IdKey
+
+
+def make_entry(raw: str, *, title: str | None = None, source_id: object = None,
+               authors: Iterable[str] = (), url: str | None = None,
+               categories: Iterable[str] = (), venue: str = "", source: str = "",
+               extra_code_urls: Iterable[str] = ()) -> Entry | None:
+    """Build the ``Paper`` for one abstract; None when the abstract is empty.
+
+    Args:
+        raw: the abstract as found in the source (LaTeX/Markdown allowed).
+        title: the source's title, or None/"" to derive one (``title_derived``).
+        source_id: the source's own id (str or number), or None.
+        authors, url, categories, venue, source: copied (cleaned/stripped).
+        extra_code_urls: code links given by the source besides the abstract.
+
+    Returns:
+        ``Entry(paper, key)`` where ``paper.id`` is the base id (see
+        ``bot.corpus.ids``) — ``load_papers`` makes ids unique corpus-wide.
+    """
+    raw = " ".join(raw.split())  # once: cleaning and the id hash both start from it
+    extra = tuple(extra_code_urls)
+    cleaned = clean(raw) if has_markup(raw) else Cleaned(raw)
+    text = cleaned.text
+    if not text:
+        return None
+    doc = Doc(text)
+    given = clean_text(title) if title else ""
+    if given:
+        # Cheap path for titled sources (100k-paper corpora): name from the title only.
+        info = title_name(given)
+        name = info.name if info else None
+        contribution = contribution_index(doc)
+        final_title, derived = given, False
+        phrases = title_keywords(given, text, name=name)
+    else:
+        info = find_name(text, raw, None, doc.sents)
+        name = info.name if info else None
+        final_title, contribution = derive_title(doc, info)
+        if contribution is None:
+            contribution = contribution_index(doc)
+        derived = True
+        phrases = keywords(text, name=name)
+    digest = text_digest(raw, normalised=True)
+    sid = None if source_id is None or str(source_id).strip() == "" else str(source_id).strip()
+    normalised = normalise_source_id(sid)
+    base = normalised or "p" + digest[:4]
+    paper = Paper(
+        id=base,
+        title=final_title,
+        abstract=text,
+        title_derived=derived,
+        source_id=sid,
+        name=name,
+        authors=tuple(a for a in (str(x).strip() for x in authors) if a),
+        url=(url or "").strip() or None,
+        tldr=tldr(doc, contribution),
+        keywords=phrases,
+        code_urls=code_urls([*find_urls(text), *cleaned.link_urls, *extra])
+        if cleaned.link_urls or extra or has_url(text) else (),
+        venue=venue,
+        source=source,
+        categories=tuple(c for c in (str(x).strip() for x in categories) if c),
+    )
+    return Entry(paper, IdKey(base, digest, normalised is None, source))
+
+
+def with_id(paper: Paper, pid: str) -> Paper:
+    """``paper`` with its final id (the same object when unchanged)."""
+    return paper if paper.id == pid else replace(paper, id=pid)

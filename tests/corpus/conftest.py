@@ -1,0 +1,33 @@
+"""Fixtures for the corpus tests: the two real seed files, parsed once."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.corpus import load_papers
+
+SEEDS = Path(__file__).resolve().parents[2] / "seeds"
+SEED_FILES = sorted(SEEDS.glob("*.txt"))
+
+
+@pytest.fixture(scope="session")
+def seed_corpus():
+    """All seed papers, loaded from the two real files."""
+    return load_papers(SEED_FILES)
+
+
+@pytest.fixture(scope="session")
+def by_name(seed_corpus):
+    """Seed papers by their derived name."""
+    return {p.name: p for p in seed_corpus if p.name}
+
+
+@pytest.fixture(scope="session")
+def with_text(seed_corpus):
+    """``with_text(fragment)`` → the one seed paper whose abstract contains ``fragment``."""
+    def find(fragment: str):
+        found = [p for p in seed_corpus if fragment in p.abstract]
+        assert len(found) == 1, (fragment, [p.source for p in found])
+        return found[0]
+    return find
