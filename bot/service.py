@@ -163,6 +163,32 @@ class Service:
             return NoticeReply(text="The index has no papers yet.")
         return self.paper(self.rng.choice(ids), visibility=visibility)
 
+    def share(self, paper_id: str, ctx: Context) -> Reply:
+        """The paper posted visibly to the channel, naming who shared it (issue 5)."""
+        who = f"<@{ctx.user_id}>" if re.fullmatch(r"[UW][A-Z0-9]{1,20}", ctx.user_id or "") else "someone"
+        return self.paper(paper_id, visibility=IN_CHANNEL, headline=f"*Shared by* {who}")
+
+    def home(self, ctx: Context, is_member: Callable[[str], bool]):
+        """What the App Home shows for ``ctx.user_id``.
+
+        Args:
+            ctx: the viewer (team and user).
+            is_member: ``is_member(channel_id) -> bool`` — whether the viewer is
+                in that channel (the Slack layer asks Slack; errors → False).
+
+        Returns:
+            ``(today: Paper | None, day: date, channels: [(Subscription, next post | None)])``
+            — today's paper in ``PAPERBOT_DEFAULT_TZ``, then the team's
+            subscriptions (active and deactivated) the viewer is a member of.
+        """
+        from bot.digest import next_post_time
+        today, day = self.subs.paper_of_the_day(Context(ctx.team_id, "", ctx.user_id))
+        channels = []
+        for sub in self.store.subscriptions(team=ctx.team_id):
+            if is_member(sub.channel_id):
+                channels.append((sub, next_post_time(sub, self.now()) if sub.active else None))
+        return today, day, channels
+
     # ------------------------------------------------------------------ internals
     def _dispatch(self, cmd: parsing.Command, ctx: Context, prefix: str, visibility: str) -> Reply:
         if cmd.name == "help":

@@ -12,8 +12,9 @@ Routes:
 Answers ``auth.test``, ``chat.postMessage`` (a fresh ``ts`` each time, kept
 in that channel's history), ``chat.postEphemeral``, ``users.info``
 (``tz`` configurable per user), ``conversations.history`` (what was posted),
-``views.publish`` / ``views.update`` / ``views.open``; ``{"ok": true}`` for
-any other method.
+``users.conversations`` (``memberships`` per user, paginated by
+``member_page_size``), ``views.publish`` / ``views.update`` / ``views.open`` /
+``views.push``; ``{"ok": true}`` for any other method.
 """
 from __future__ import annotations
 
@@ -64,11 +65,16 @@ class FakeSlack:
     Attributes:
         user_tz: ``users.info`` time zone per user id (default "Europe/Berlin").
         history: messages per channel, newest last (chat.postMessage appends).
+        memberships: channel ids each user is a member of (``users.conversations``).
+        member_page_size: channels per ``users.conversations`` page (its
+            ``limit`` argument caps it further), so pagination can be tested.
     """
 
     def __init__(self) -> None:
         self.user_tz: dict[str, str] = {}
         self.history: dict[str, list[dict[str, Any]]] = {}
+        self.memberships: dict[str, list[str]] = {}
+        self.member_page_size = 100
         self._calls: list[Call] = []
         self._cond = threading.Condition()
         self._channel_errors: dict[tuple[str, str], str] = {}
@@ -226,11 +232,23 @@ class FakeSlack:
                         if float(m["ts"]) > oldest]
         return {"ok": True, "messages": list(reversed(messages)), "has_more": False}
 
+    def _api_users_conversations(self, body: dict) -> dict:
+        channels = self.memberships.get(str(body.get("user", "")), [])
+        start = int(body.get("cursor") or 0)
+        size = max(1, min(self.member_page_size, int(body.get("limit") or 100)))
+        page = channels[start:start + size]
+        more = start + size < len(channels)
+        return {"ok": True, "channels": [{"id": c, "is_channel": True} for c in page],
+                "response_metadata": {"next_cursor": str(start + size) if more else ""}}
+
     def _api_views_publish(self, body: dict) -> dict:
         return {"ok": True, "view": {"id": "V0HOME", **_view(body)}}
 
     def _api_views_open(self, body: dict) -> dict:
         return {"ok": True, "view": {"id": "V0MODAL", **_view(body)}}
+
+    def _api_views_push(self, body: dict) -> dict:
+        return {"ok": True, "view": {"id": "V0PUSHED", **_view(body)}}
 
     def _api_views_update(self, body: dict) -> dict:
         return {"ok": True, "view": {"id": body.get("view_id") or "V0MODAL", **_view(body)}}

@@ -23,9 +23,9 @@ from slack_sdk.http_retry.builtin_handlers import (ConnectionErrorRetryHandler,
                                                    RateLimitErrorRetryHandler)
 
 from bot.config import Settings
-from bot.slack import commands, events
+from bot.slack import actions, commands, events, home, messages
 
-if TYPE_CHECKING:  # the service is the lead's; only its two methods are used
+if TYPE_CHECKING:  # the service is the lead's; listeners call its public methods
     from bot.service import Service
 
 log = logging.getLogger(__name__)
@@ -115,7 +115,9 @@ def build_app(settings: Settings, service: "Service", *, client: WebClient | Non
 
 def register_listeners(app: App, service: "Service", *,
                        seen: Callable[[str], bool] | None = None) -> None:
-    """Wire every listener module to ``app`` (one ``register()`` per area).
+    """Wire every listener module to ``app`` (one ``register()`` per area):
+    ``/paper`` (commands), ``app_mention`` (events), DMs (messages), buttons
+    (actions), the App Home and the search modal (home).
 
     Args:
         app: the Bolt app.
@@ -123,5 +125,9 @@ def register_listeners(app: App, service: "Service", *,
         seen: see ``build_app``.
     """
     slots = threading.BoundedSemaphore(WORK_SLOTS)
+    seen = seen or events.SeenKeys().seen      # one check for mentions and DMs
     commands.register(app, service, slots=slots)
-    events.register(app, service, seen=seen or events.SeenKeys().seen, slots=slots)
+    events.register(app, service, seen=seen, slots=slots)
+    messages.register(app, service, seen=seen, slots=slots)
+    actions.register(app, service, slots=slots)
+    home.register(app, service, slots=slots)

@@ -1,8 +1,10 @@
 """Helpers for the Slack adapter tests: send what Slack sends, read what came back.
 
 ``SlackHarness`` wraps a running paperbot HTTP server and the fake Web API;
-``mention_event`` builds an ``app_mention``; ``wait_until`` polls (never a
-fixed sleep as an assertion); ``strings`` flattens a JSON body for checks.
+``mention_event`` builds an ``app_mention``, ``dm_event`` a ``message.im``,
+``block_actions`` / ``view_submission`` the interactivity payloads;
+``wait_until`` polls (never a fixed sleep as an assertion); ``strings``
+flattens a JSON body for checks.
 """
 from __future__ import annotations
 
@@ -129,6 +131,27 @@ class SlackHarness:
                             "X-Slack-Retry-Reason": "http_timeout"})
         return self.request("POST", "/slack/events", body, headers)
 
+    def interact(self, payload: dict[str, Any]) -> Response:
+        """POST an interactivity payload as Slack does: form field ``payload=`` holding
+        the urlencoded JSON, signed (PLATFORM-FACTS.md A/B, bolt's test_block_actions.py)."""
+        body = urlencode({"payload": json.dumps(payload)})
+        return self.request("POST", "/slack/events", body, signed_headers(SECRET, body))
+
+    def click(self, action_id: str, value: Any, **kwargs: Any) -> tuple[Response, str | None]:
+        """Click a button: a signed ``block_actions`` (see ``block_actions`` for ``kwargs``).
+
+        ``value`` is sent as is when a string, else as compact JSON. Unless
+        ``in_view`` is given, a fresh ``response_url`` on the fake is used.
+
+        Returns:
+            (response, response_url): the HTTP answer and where the reply goes
+            (None for a click inside a view).
+        """
+        if "response_url" not in kwargs and not kwargs.get("in_view"):
+            kwargs["response_url"] = self.fake.new_response_url()
+        payload = block_actions(action_id, value, **kwargs)
+        return self.interact(payload), payload.get("response_url")
+
     def replies(self, response_url: str, count: int = 1, timeout: float = 15) -> list[dict]:
         """Bodies posted to ``response_url`` (waits for ``count`` of them)."""
         path = urlsplit(response_url).path
@@ -141,6 +164,76 @@ def mention_event(text: str, *, ts: str, channel: str = "C0GENERAL", user: str =
     """An ``app_mention`` event as Slack sends it (docs.slack.dev/reference/events/app_mention)."""
     return {"type": "app_mention", "user": user, "text": text, "ts": ts, "channel": channel,
             "event_ts": ts, "team": TEAM_ID, **extra}
+
+
+def block_actions(action_id: str, value: Any, *, user: str = "U0ALICE",
+                  channel: str = "C0GENERAL", response_url: str | None = None,
+                  ephemeral: bool = True, in_view: str | None = None,
+                  view_id: str = "V0HOME") -> dict[str, Any]:
+    """A ``block_actions`` payload for one button click, as Slack sends it.
+
+    Shape: bolt-python ``tests/scenario_tests/test_block_actions.py`` and
+    docs.slack.dev "block_actions payload" (PLATFORM-FACTS.md A).
+
+    Args:
+        value: the button's value; a str is sent verbatim (to tamper with it).
+        ephemeral: the clicked message was ephemeral (search results) or not
+            (a digest post).
+        in_view: "home" or "modal": the click came from a view — then the
+            payload has a ``view`` and no ``channel`` nor ``response_url``.
+    """
+    raw = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+    payload: dict[str, Any] = {
+        "type": "block_actions", "token": "deprecated", "api_app_id": "A0PAPERBOT",
+        "user": {"id": user, "username": user.lower(), "name": user.lower(), "team_id": TEAM_ID},
+        "team": {"id": TEAM_ID, "domain": "paperbot-test"}, "enterprise": None,
+        "is_enterprise_install": False, "trigger_id": "1337.42.abcdef",
+        "actions": [{"action_id": action_id, "block_id": "b1", "type": "button", "value": raw,
+                     "text": {"type": "plain_text", "text": "Button", "emoji": True},
+                     "action_ts": f"{time.time():.6f}"}],
+        "state": {"values": {}},
+    }
+    if in_view:
+        payload["container"] = {"type": "view", "view_id": view_id}
+        payload["view"] = {"id": view_id, "type": in_view, "team_id": TEAM_ID, "blocks": [],
+                           "hash": "1765000000.abcdef", "state": {"values": {}},
+                           "callback_id": "" if in_view == "home" else "paper_modal"}
+    else:
+        payload["container"] = {"type": "message", "message_ts": "1765000000.000100",
+                                "channel_id": channel, "is_ephemeral": ephemeral}
+        payload["channel"] = {"id": channel, "name": "general"}
+        payload["response_url"] = response_url
+        if not ephemeral:
+            payload["message"] = {"type": "message", "ts": "1765000000.000100",
+                                  "user": BOT_USER_ID, "text": "Paper of the day", "blocks": []}
+    return payload
+
+
+def view_submission(query: str | None, *, user: str = "U0ALICE", view_id: str = "V0MODAL",
+                    callback_id: str = "search_modal") -> dict[str, Any]:
+    """A ``view_submission`` of the search modal with ``query`` typed in its input
+    (``None``: the input is missing from ``state``, as in a tampered payload)."""
+    values = {} if query is None else \
+        {"search_query": {"query": {"type": "plain_text_input", "value": query}}}
+    return {
+        "type": "view_submission", "token": "deprecated", "api_app_id": "A0PAPERBOT",
+        "team": {"id": TEAM_ID, "domain": "paperbot-test"}, "enterprise": None,
+        "is_enterprise_install": False, "trigger_id": "1337.43.abcdef",
+        "user": {"id": user, "username": user.lower(), "name": user.lower(), "team_id": TEAM_ID},
+        "view": {"id": view_id, "team_id": TEAM_ID, "type": "modal", "callback_id": callback_id,
+                 "hash": "1765000000.fedcba", "private_metadata": "", "blocks": [],
+                 "root_view_id": view_id, "app_id": "A0PAPERBOT", "bot_id": "BBOT",
+                 "title": {"type": "plain_text", "text": "Search papers"},
+                 "state": {"values": values}},
+        "response_urls": [],
+    }
+
+
+def dm_event(text: str, *, ts: str, channel: str = "D0ALICE", user: str = "U0ALICE",
+             **extra: Any) -> dict[str, Any]:
+    """A ``message.im`` event (a direct message to the bot), as Slack sends it."""
+    return {"type": "message", "channel_type": "im", "user": user, "text": text, "ts": ts,
+            "channel": channel, "event_ts": ts, "team": TEAM_ID, **extra}
 
 
 def wait_until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "condition") -> Any:

@@ -1,0 +1,277 @@
+"""Button clicks (``block_actions``): ack, read the button's value, ask the service, answer.
+
+Every button rendered by ``bot.render`` carries what it needs in its
+``value`` (compact JSON, ≤ 2,000 chars), so any process can answer it and
+nothing is kept between requests (issue 5). Each listener reads like a
+sentence: ``ack()`` at once (3 s limit, PLATFORM-FACTS.md A), parse the
+value, call the service, render, answer through the click's
+``response_url`` (5 uses in 30 min):
+
+====================  ===================  ======================================
+action id             value                answer
+====================  ===================  ======================================
+``paper_share``       ``{"id"}``           ``service.share`` → ``in_channel``, new message
+``paper_details``     ``{"id"}``           ``service.paper`` → ephemeral, new message
+``paper_similar``     ``{"id"}``           ``service.similar`` → ephemeral, new message
+``results_page``      ``{"q","o"[,"exact"]}`` ``service.search`` → replaces the results
+``paper_another``     ``{"id"}``           ``service.random_paper`` → ephemeral, new message
+``home_search``       any                  ``views.open`` of the search modal
+====================  ===================  ======================================
+
+A click inside a view (the Home tab, a modal) has no ``response_url``: its
+answer is shown in a modal (``bot.slack.home.show_in_view``). A value that
+is not what we render (bad JSON, not an object, wrong types, negative or
+non-integer offset, over-long query or id) gets a polite ephemeral
+explanation; any other failure a polite "sorry" — never an HTTP 500, never
+a traceback in Slack (an exception after ``ack()`` would turn the request
+into a 404, PLATFORM-FACTS.md B).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+from slack_bolt import Ack, App, Respond
+from slack_sdk import WebClient
+
+from bot.models import Context
+from bot.ports import Message
+from bot.render import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_PAGE,
+                        ACTION_SHARE, ACTION_SIMILAR, render)
+from bot.render.home import search_modal
+from bot.replies import EPHEMERAL, IN_CHANNEL, ErrorReply, Reply
+from bot.slack.commands import SORRY
+from bot.slack.home import show_in_view, valid_view
+
+if TYPE_CHECKING:
+    from bot.service import Service
+
+log = logging.getLogger(__name__)
+
+#: Longest query a page button may carry: the search cuts queries to 300
+#: characters (DESIGN.md), and a page button holds the query as run.
+QUERY_MAX = 300
+#: Longest paper id accepted (ids are short: "p7k2b", "2401.01234").
+ID_MAX = 200
+#: Deepest offset a page button may ask for (the search ranks 1,000 at most).
+OFFSET_MAX = 1000
+EXAMPLE = "/paper search sparse attention"
+
+
+class BadValue(ValueError):
+    """A button value we did not render; ``message`` is shown to the user."""
+
+    def __init__(self, message: str = "Sorry, I couldn't read that button — it may come "
+                                      "from an older message. Please run the search again.") -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Click:
+    """Who clicked, where: the parts of a ``block_actions`` payload we use.
+
+    Attributes:
+        team_id, channel_id, user_id: Slack ids (``channel_id`` is "" for a
+            click inside a view).
+        channel_name: e.g. "general", when Slack sends it.
+    """
+
+    team_id: str
+    channel_id: str
+    user_id: str
+    channel_name: str | None = None
+
+    @classmethod
+    def of(cls, body: dict[str, Any]) -> "Click":
+        """Read a ``block_actions`` payload (``team``, ``channel``, ``container``, ``user``)."""
+        user = body.get("user") or {}
+        channel = body.get("channel") or {}
+        container = body.get("container") or {}
+        return cls(team_id=(body.get("team") or {}).get("id") or user.get("team_id") or "",
+                   channel_id=channel.get("id") or container.get("channel_id") or "",
+                   user_id=user.get("id") or "", channel_name=channel.get("name"))
+
+    @property
+    def context(self) -> Context:
+        """The service's ``Context`` for this click (no ``user_tz``: never needed here)."""
+        return Context(team_id=self.team_id, channel_id=self.channel_id, user_id=self.user_id,
+                       channel_name=self.channel_name)
+
+
+# ---------------------------------------------------------------- reading values
+def read_value(action: dict[str, Any]) -> dict[str, Any]:
+    """The button's ``value`` as a JSON object.
+
+    Raises:
+        BadValue: missing, not JSON, or not an object.
+    """
+    raw = action.get("value")
+    if not isinstance(raw, str):
+        raise BadValue()
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        raise BadValue() from None
+    if not isinstance(value, dict):
+        raise BadValue()
+    return value
+
+
+def paper_id(value: dict[str, Any]) -> str:
+    """``value["id"]``: a non-empty string of ≤ ``ID_MAX`` visible characters.
+
+    Raises:
+        BadValue: missing, not a string, empty, too long or with spaces.
+    """
+    pid = value.get("id")
+    if not isinstance(pid, str) or not 0 < len(pid) <= ID_MAX or not pid.isprintable() \
+            or any(c.isspace() for c in pid):
+        raise BadValue()
+    return pid
+
+
+def page_request(value: dict[str, Any]) -> tuple[str, int, bool]:
+    """``(query, offset, exact)`` from a page button's ``{"q", "o", "exact"?}``.
+
+    Raises:
+        BadValue: ``q`` not a non-empty string of ≤ ``QUERY_MAX`` chars; ``o``
+            not an integer in 0..``OFFSET_MAX``; ``exact`` not 0/1/true/false.
+    """
+    query, offset, exact = value.get("q"), value.get("o"), value.get("exact", 0)
+    if not isinstance(query, str) or not query.strip() or len(query) > QUERY_MAX:
+        raise BadValue()
+    if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= OFFSET_MAX:
+        raise BadValue()
+    if exact not in (0, 1) or (not isinstance(exact, (bool, int))):
+        raise BadValue()
+    return query, offset, bool(exact)
+
+
+# ---------------------------------------------------------------- the buttons
+@dataclass(frozen=True)
+class Button:
+    """How one kind of button is answered.
+
+    Attributes:
+        answer: ``answer(service, value, click) -> Reply``; may raise BadValue.
+        in_channel: the answer may be posted visibly (when the reply says so).
+        replace_original: the answer replaces the message clicked.
+    """
+
+    answer: Callable[["Service", dict[str, Any], Click], Reply]
+    in_channel: bool = False
+    replace_original: bool = False
+
+
+def _share(service: "Service", value: dict[str, Any], click: Click) -> Reply:
+    if not click.channel_id:
+        raise BadValue("Share works from search results in a channel: "
+                       "try `/paper search …` there.")
+    return service.share(paper_id(value), click.context)
+
+
+def _page(service: "Service", value: dict[str, Any], click: Click) -> Reply:
+    query, offset, exact = page_request(value)
+    return service.search(query, offset=offset, exact=exact)
+
+
+def _another(service: "Service", value: dict[str, Any], click: Click) -> Reply:
+    return service.random_paper()
+
+
+BUTTONS: dict[str, Button] = {
+    ACTION_SHARE: Button(_share, in_channel=True),
+    ACTION_DETAILS: Button(lambda service, value, click: service.paper(paper_id(value))),
+    ACTION_SIMILAR: Button(lambda service, value, click: service.similar(paper_id(value))),
+    ACTION_PAGE: Button(_page, replace_original=True),
+    ACTION_ANOTHER: Button(_another),
+}
+
+
+def register(app: App, service: "Service", *, slots: threading.Semaphore) -> None:
+    """Register a listener for every button ``bot.render`` draws.
+
+    Args:
+        app: the Bolt app.
+        service: answers ``share``, ``paper``, ``similar``, ``search``,
+            ``random_paper``.
+        slots: bounds concurrent service calls (``bot.slack.app.WORK_SLOTS``);
+            never held during an ack or a Slack call.
+    """
+    for action_id, button in BUTTONS.items():
+        app.action(action_id)(make_listener(service, action_id, button, slots))
+    app.action(ACTION_HOME_SEARCH)(open_search)
+
+
+def make_listener(service: "Service", action_id: str, button: Button,
+                  slots: threading.Semaphore) -> Callable[..., None]:
+    """The listener for one button (Bolt arguments ``ack, body, action, respond, client``)."""
+
+    def on_click(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond,
+                 client: WebClient) -> None:
+        ack()
+        click = Click.of(body)
+        replace = False
+        try:
+            value = read_value(action)
+            with slots:
+                message = render(button.answer(service, value, click))
+            replace = button.replace_original
+        except BadValue as bad:
+            log.info("%s: unreadable button value from %s in %s", action_id, click.user_id,
+                     click.channel_id)
+            message = render(ErrorReply(message=bad.message, example=EXAMPLE))
+        except Exception:  # noqa: BLE001 — after ack nothing may escape (see module doc)
+            log.exception("%s failed (team %s, channel %s, user %s)", action_id,
+                          click.team_id, click.channel_id, click.user_id)
+            message = Message(text=SORRY)
+        visible = button.in_channel and message.visibility == IN_CHANNEL
+        answer(body, respond, client, message, in_channel=visible, replace_original=replace)
+
+    return on_click
+
+
+def answer(body: dict[str, Any], respond: Respond, client: WebClient, message: Message, *,
+           in_channel: bool = False, replace_original: bool = False) -> None:
+    """Send ``message`` back to the click: its ``response_url``, else a modal.
+
+    Args:
+        body: the ``block_actions`` payload.
+        respond: Bolt's ``respond`` for the click's ``response_url``.
+        client: Web API client (for views, when there is no ``response_url``).
+        message: the rendered answer.
+        in_channel: post visibly (``response_type: in_channel``); else ephemeral.
+        replace_original: replace the message clicked instead of adding one.
+
+    Never raises: failures are logged (``respond()`` reports HTTP errors in
+    its status, PLATFORM-FACTS.md B).
+    """
+    try:
+        if not body.get("response_url"):
+            show_in_view(client, body, message)
+            return
+        response = respond(text=message.text, blocks=list(message.blocks) or None,
+                           response_type=IN_CHANNEL if in_channel else EPHEMERAL,
+                           replace_original=replace_original,
+                           unfurl_links=False, unfurl_media=False)
+    except Exception:  # noqa: BLE001 — nothing else to tell the user through
+        log.exception("answering a button click failed")
+        return
+    if response is not None and response.status_code != 200:
+        log.warning("response_url answered %s: %s", response.status_code,
+                    (response.body or "")[:200])
+
+
+def open_search(ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient) -> None:
+    """*Search papers* (App Home): open the search modal with the click's ``trigger_id``."""
+    ack()
+    try:
+        client.views_open(trigger_id=body.get("trigger_id"), view=valid_view(search_modal()))
+    except Exception:  # noqa: BLE001 — e.g. an expired trigger_id (3 s)
+        log.exception("views.open of the search modal failed")
+        if body.get("response_url"):
+            answer(body, respond, client, Message(text=SORRY))

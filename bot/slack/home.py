@@ -1,0 +1,248 @@
+"""The App Home tab and the search modal, plus the view helpers the buttons use.
+
+- ``app_home_opened`` (tab "home") → ``service.home(ctx, is_member)`` →
+  ``bot.render.home.home_view`` → one ``views.publish``, on every open (the
+  "messages" tab is ignored). Membership comes from one paginated
+  ``users.conversations`` for the viewer, asked only when the team has a
+  subscription (``Membership``).
+- ``view_submission`` of the search modal (``SEARCH_MODAL_ID``): an empty
+  query → ``response_action: errors`` on the input; otherwise ack with
+  ``response_action: update`` (the modal says "Searching…"), run the search,
+  then ``views.update`` the same view with the results or the explanation.
+- ``valid_view`` / ``message_modal`` / ``show_in_view``: every view sent to
+  Slack passes slack_sdk's ``View`` validation and keeps ≤ 100 blocks
+  (PLATFORM-FACTS.md A); a button clicked inside the Home tab or a modal has
+  no ``response_url``, so its answer opens (or pushes) a modal instead.
+
+Nothing here raises out of a listener: failures are logged and, where the
+user is waiting, shown as a short polite sentence.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from typing import TYPE_CHECKING, Any
+
+from slack_bolt import Ack, App
+from slack_sdk import WebClient
+from slack_sdk.models.views import View
+
+from bot.models import Context
+from bot.ports import Message
+from bot.render import blocks as bk
+from bot.render.home import (MODAL_RESULTS, SEARCH_INPUT_ACTION, SEARCH_INPUT_BLOCK,
+                             SEARCH_MODAL_ID, VIEW_BLOCKS_MAX, home_view, search_modal)
+from bot.replies import ErrorReply, ResultsReply
+from bot.slack.commands import SORRY
+
+if TYPE_CHECKING:
+    from bot.service import Service
+
+log = logging.getLogger(__name__)
+
+SEARCHING = "Searching…"
+EMPTY_QUERY = "Type a few words to search for, e.g. sparse attention."
+#: The modal's input allows 300 characters (``search_modal``); a longer
+#: (tampered) value is cut to this for ``initial_value`` only — the search
+#: itself cuts at 300 with a note (DESIGN.md "Rules every message obeys").
+QUERY_SHOWN_MAX = 300
+#: ``users.conversations``: Slack recommends ``limit`` ≤ 200; 20 pages cover
+#: a viewer in 4,000 channels, beyond which the Home tab lists fewer.
+MEMBER_PAGE_SIZE = 200
+MEMBER_PAGES = 20
+#: Conversation types a subscription can live in. Scopes: ``channels:read``
+#: (public) and ``groups:read`` (private channels the bot is in).
+MEMBER_TYPES = "public_channel,private_channel"
+MODAL_TITLE = "paperbot"          # modal titles: ≤ 24 chars of plain text
+
+
+def register(app: App, service: "Service", *, slots: threading.Semaphore) -> None:
+    """Register the ``app_home_opened`` and search-modal submission listeners.
+
+    Args:
+        app: the Bolt app.
+        service: answers ``home(ctx, is_member)`` and ``search(q, …)``.
+        slots: bounds concurrent searches (``bot.slack.app.WORK_SLOTS``).
+    """
+    app.event("app_home_opened")(make_home_listener(service))
+    app.view(SEARCH_MODAL_ID)(make_search_listener(service, slots))
+
+
+# ---------------------------------------------------------------- App Home
+class Membership:
+    """``is_member(channel_id)`` for one viewer, from Slack, at most once per Home open.
+
+    The first call lists the viewer's channels with ``users.conversations``
+    (paginated, ``MEMBER_PAGES`` at most); later calls reuse that set. A
+    failing call counts as "not a member" for the channels not yet listed
+    (logged), so the Home tab still opens.
+
+    Args:
+        client: Web API client (bot token; scopes in ``MEMBER_TYPES``).
+        user_id: the viewer ("U0123").
+    """
+
+    def __init__(self, client: WebClient, user_id: str) -> None:
+        self._client = client
+        self._user = user_id
+        self._channels: set[str] | None = None
+
+    def __call__(self, channel_id: str) -> bool:
+        """True when the viewer is a member of ``channel_id`` ("C0123")."""
+        if self._channels is None:
+            self._channels = self._load()
+        return channel_id in self._channels
+
+    def _load(self) -> set[str]:
+        found: set[str] = set()
+        cursor = None
+        try:
+            for _ in range(MEMBER_PAGES):
+                response = self._client.users_conversations(
+                    user=self._user, types=MEMBER_TYPES, exclude_archived=False,
+                    limit=MEMBER_PAGE_SIZE, cursor=cursor)
+                found.update(c["id"] for c in response.get("channels") or [] if c.get("id"))
+                cursor = (response.get("response_metadata") or {}).get("next_cursor")
+                if not cursor:
+                    break
+        except Exception as exc:  # noqa: BLE001 — unknown membership only hides channels
+            log.warning("users.conversations for %s failed (%s); Home lists %d channel(s)",
+                        self._user, exc, len(found))
+        return found
+
+
+def make_home_listener(service: "Service"):
+    """The ``app_home_opened`` listener (Bolt arguments ``body, event, client``).
+
+    Service and rendering are light here (no search), so no work slot is
+    held — and none is held during the Slack calls.
+    """
+
+    def app_home_opened(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
+        if event.get("tab") == "messages":
+            return
+        user = event.get("user") or ""
+        team = body.get("team_id") or ""
+        if not user:
+            return
+        try:
+            today, day, channels = service.home(Context(team, "", user), Membership(client, user))
+            client.views_publish(user_id=user, view=valid_view(home_view(today, day, channels)))
+        except Exception:  # noqa: BLE001 — events are auto-acked; log and move on
+            log.exception("App Home for %s (team %s) not published", user, team)
+
+    return app_home_opened
+
+
+# ---------------------------------------------------------------- search modal
+def submitted_query(view: dict[str, Any]) -> str:
+    """The text typed in the modal's input, stripped ("" when missing or not text)."""
+    try:
+        value = view["state"]["values"][SEARCH_INPUT_BLOCK][SEARCH_INPUT_ACTION]["value"]
+    except (KeyError, TypeError):
+        return ""
+    return value.strip() if isinstance(value, str) else ""
+
+
+def modal_results(service: "Service", query: str) -> dict:
+    """The modal showing the first ``MODAL_RESULTS`` results for ``query``, or why not."""
+    shown = query[:QUERY_SHOWN_MAX]
+    reply = service.search(query, limit=MODAL_RESULTS)
+    if isinstance(reply, ResultsReply) and reply.page is not None:
+        return valid_view(search_modal(shown, page=reply.page))
+    if isinstance(reply, ErrorReply):
+        example = f" Example: {reply.example}" if reply.example else ""
+        return valid_view(search_modal(shown, error=reply.message + example))
+    return valid_view(search_modal(shown, error=SORRY))
+
+
+def make_search_listener(service: "Service", slots: threading.Semaphore):
+    """The search modal's ``view_submission`` listener (``ack, view, client``)."""
+
+    def search_submitted(ack: Ack, view: dict[str, Any], client: WebClient) -> None:
+        query = submitted_query(view)
+        if not query:
+            ack(response_action="errors", errors={SEARCH_INPUT_BLOCK: EMPTY_QUERY})
+            return
+        try:
+            searching = valid_view(search_modal(query[:QUERY_SHOWN_MAX], status=SEARCHING))
+        except Exception:  # noqa: BLE001 — still answer within 3 s, on the input
+            log.exception("search modal status view failed")
+            ack(response_action="errors", errors={SEARCH_INPUT_BLOCK: SORRY})
+            return
+        ack(response_action="update", view=searching)
+        try:
+            with slots:
+                result = modal_results(service, query)
+        except Exception:  # noqa: BLE001 — after the ack nothing may escape
+            log.exception("search modal failed for view %s", view.get("id"))
+            result = valid_view(search_modal(query[:QUERY_SHOWN_MAX], error=SORRY))
+        # No ``hash``: the "update" ack just replaced the view, so the hash
+        # in this payload is stale and Slack would answer ``hash_conflict``.
+        try:
+            client.views_update(view_id=view.get("id"), view=result)
+        except Exception:  # noqa: BLE001 — e.g. the user closed the modal meanwhile
+            log.warning("views.update of the search modal %s failed", view.get("id"),
+                        exc_info=True)
+
+    return search_submitted
+
+
+# ---------------------------------------------------------------- view helpers
+def valid_view(view: dict) -> dict:
+    """``view`` unchanged, once slack_sdk's ``View`` validation accepts it.
+
+    Raises:
+        slack_sdk.errors.SlackObjectFormationError: a limit is broken (title
+            > 24 chars, no blocks or more than ``VIEW_BLOCKS_MAX`` …).
+    """
+    View(**view).validate_json()
+    return view
+
+
+def message_modal(message: Message, title: str = MODAL_TITLE) -> dict:
+    """A rendered reply shown in a modal (answers to clicks in the Home tab or a modal).
+
+    *Share* buttons are dropped: a view has no channel to share into.
+
+    Args:
+        message: the rendered reply (its blocks, else its mrkdwn ``text``).
+        title: the modal title (≤ 24 chars).
+
+    Returns:
+        dict: a validated modal view (≤ ``VIEW_BLOCKS_MAX`` blocks).
+    """
+    blocks = [b for b in (_without_share(b) for b in message.blocks) if b is not None]
+    if not blocks:
+        blocks = [bk.section(message.text or SORRY)]
+    return valid_view(View(type="modal", title=title, close="Close",
+                           blocks=blocks[:VIEW_BLOCKS_MAX]).to_dict())
+
+
+def _without_share(block: dict) -> dict | None:
+    if block.get("type") != "actions":
+        return block
+    elements = [e for e in block.get("elements") or [] if e.get("action_id") != bk.ACTION_SHARE]
+    return dict(block, elements=elements) if elements else None
+
+
+def show_in_view(client: WebClient, body: dict[str, Any], message: Message) -> None:
+    """Show ``message`` to whoever clicked a button inside a view.
+
+    From the Home tab: ``views.open`` a modal (with the click's short-lived
+    ``trigger_id``). From a modal: ``views.push`` it on top; when Slack
+    refuses (three views stacked already), ``views.update`` the current one.
+
+    Raises:
+        slack_sdk.errors.SlackApiError / SlackClientError: Slack refused both.
+    """
+    modal = message_modal(message)
+    view = body.get("view") or {}
+    if view.get("type") != "modal":
+        client.views_open(trigger_id=body.get("trigger_id"), view=modal)
+        return
+    try:
+        client.views_push(trigger_id=body.get("trigger_id"), view=modal)
+    except Exception as exc:  # noqa: BLE001 — e.g. push_limit_reached
+        log.info("views.push failed (%s); replacing the current modal", exc)
+        client.views_update(view_id=view.get("id"), view=modal)

@@ -1,0 +1,67 @@
+"""Direct messages to the bot (``message.im``): answered like a mention, in the DM.
+
+A DM is read exactly as ``@paperbot …`` (``bot.slack.events.answer_message``:
+tokens stripped, entities decoded once, ``service.mention``), with the same
+idempotency check (``event:<event_id>`` and ``msg:<team>:<channel>:<ts>``),
+so a Slack retry or an edit never gets a second answer. Only plain user
+messages are answered: the bot's own and other bots' messages (``bot_id``,
+subtype ``bot_message``), edits (``message_changed``), deletions and other
+subtypes are ignored (``events.should_answer``), and so is every message
+outside a DM (``channel_type`` other than "im").
+
+Unlike a mention, the answer is a plain message in the DM — threaded only
+when the DM message itself was in a thread.
+"""
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any, Callable
+
+from slack_bolt import App
+from slack_sdk import WebClient
+
+from bot.ports import Message
+from bot.slack.commands import user_time_zone
+from bot.slack.events import answer_message
+from bot.slack.poster import SlackPoster
+
+if TYPE_CHECKING:
+    from bot.service import Service
+
+
+class _InThreadOnlyIf:
+    """A poster that threads the answer under ``thread_ts`` (None: top level).
+
+    ``answer_message`` replies in the event's thread, or under the message
+    itself; in a DM the message should only be threaded when it was in one.
+    """
+
+    def __init__(self, poster: SlackPoster, thread_ts: str | None) -> None:
+        self._poster = poster
+        self._thread_ts = thread_ts
+
+    def post(self, channel_id: str, message: Message, thread_ts: str | None = None) -> str:
+        """Post in ``channel_id``, ignoring ``thread_ts`` for the one fixed at creation."""
+        return self._poster.post(channel_id, message, thread_ts=self._thread_ts)
+
+
+def register(app: App, service: "Service", *, seen: Callable[[str], bool],
+             slots: threading.Semaphore | None = None) -> None:
+    """Register the ``message`` listener that answers DMs.
+
+    Args:
+        app: the Bolt app.
+        service: its ``mention(text, ctx)`` answers.
+        seen: the idempotency check shared with mentions (see
+            ``bot.slack.events.register``).
+        slots: bounds concurrent service calls (``bot.slack.app.WORK_SLOTS``).
+    """
+
+    def direct_message(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
+        if event.get("channel_type") != "im":
+            return
+        poster = _InThreadOnlyIf(SlackPoster(client), event.get("thread_ts"))
+        answer_message(body, event, service=service, poster=poster, seen=seen,
+                       time_zone=lambda user: user_time_zone(client, user), slots=slots)
+
+    app.event("message")(direct_message)

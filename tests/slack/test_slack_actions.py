@@ -1,0 +1,164 @@
+"""Buttons end to end: signed ``block_actions`` through the real HTTP server.
+
+Real waitress + Bolt + ``Service`` over the real seed index; the answers
+arrive at the fake Slack's ``response_url`` (issue 5 items 1–3 and 7).
+Button values are taken from the bot's own replies wherever possible, so
+the tests follow what a user actually clicks.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from slack_bolt.adapter.socket_mode.internals import run_bolt_app
+from slack_sdk.socket_mode.request import SocketModeRequest
+
+from bot.render import ACTION_ANOTHER, ACTION_DETAILS, ACTION_PAGE, ACTION_SHARE, ACTION_SIMILAR
+from tests.slack.slackkit import SlackHarness, block_actions, shown_strings
+
+
+def buttons(reply: dict, action_id: str) -> list[dict]:
+    """The parsed values of every ``action_id`` button in a reply's blocks."""
+    return [json.loads(e["value"]) for b in reply.get("blocks") or [] if b["type"] == "actions"
+            for e in b["elements"] if e.get("action_id") == action_id]
+
+
+def page_line(reply: dict) -> str:
+    """The "Showing a–b of n" line of a results reply."""
+    (line,) = [s for s in shown_strings(reply.get("blocks")) if s.startswith("Showing ")]
+    return line
+
+
+def kistego(slack: SlackHarness):
+    (paper,) = slack.index.by_name("KIStego")
+    return paper
+
+
+def test_share_posts_the_paper_visibly_naming_who_shared_it(slack: SlackHarness) -> None:
+    paper = kistego(slack)
+    response, url = slack.click(ACTION_SHARE, {"id": paper.id}, user="U0BOB")
+
+    assert (response.status, response.body) == (200, b"")        # ack() at once, no body
+    (reply,) = slack.replies(url)
+    assert reply["response_type"] == "in_channel"
+    assert reply["replace_original"] is False                      # the ephemeral results stay
+    assert "Shared by* <@U0BOB>" in json.dumps(reply["blocks"])
+    assert paper.id in json.dumps(reply["blocks"]) and paper.title[:40] in json.dumps(reply)
+    assert reply["unfurl_links"] is False
+
+
+def test_details_answers_the_full_paper_ephemerally(slack: SlackHarness) -> None:
+    paper = kistego(slack)
+    _, url = slack.click(ACTION_DETAILS, {"id": paper.id})
+    (reply,) = slack.replies(url)
+    assert reply["response_type"] == "ephemeral" and reply["replace_original"] is False
+    text = " ".join(shown_strings(reply["blocks"]))
+    assert paper.abstract[:60] in text                             # the abstract, not a snippet
+    assert buttons(reply, ACTION_SHARE) == [{"id": paper.id}]
+
+
+def test_similar_lists_other_papers_never_the_paper_itself(slack: SlackHarness) -> None:
+    (unisparse,) = slack.index.by_name("UniSparse")
+    _, url = slack.click(ACTION_SIMILAR, {"id": unisparse.id})
+    (reply,) = slack.replies(url)
+    assert reply["response_type"] == "ephemeral" and reply["replace_original"] is False
+    listed = [v["id"] for v in buttons(reply, ACTION_DETAILS)]
+    assert listed and unisparse.id not in listed
+    assert listed == [h.paper.id for h in slack.index.similar(unisparse.id, limit=5)]
+
+
+def test_next_and_previous_replace_the_results_in_place(slack: SlackHarness) -> None:
+    total = slack.index.search("learning", limit=5).total
+    assert total > 10                                              # three pages at least
+    _, url = slack.command("search learning")
+    (first,) = slack.replies(url)
+    assert buttons(first, ACTION_PAGE) == [{"q": "learning", "o": 5}]   # first page: Next only
+
+    _, url2 = slack.click(ACTION_PAGE, buttons(first, ACTION_PAGE)[0])
+    (second,) = slack.replies(url2)
+    assert second["replace_original"] is True and second["response_type"] == "ephemeral"
+    assert page_line(second).startswith(f"Showing 6–10 of {total}")
+    assert buttons(second, ACTION_PAGE) == [{"q": "learning", "o": 0}, {"q": "learning", "o": 10}]
+
+    last_offset = (total - 1) // 5 * 5
+    _, url3 = slack.click(ACTION_PAGE, {"q": "learning", "o": last_offset})
+    (last,) = slack.replies(url3)
+    assert page_line(last).startswith(f"Showing {last_offset + 1}–{total} of {total}")
+    previous = buttons(last, ACTION_PAGE)
+    assert previous == [{"q": "learning", "o": last_offset - 5}]   # last page: Previous only
+
+    _, url4 = slack.click(ACTION_PAGE, previous[0])
+    (back,) = slack.replies(url4)
+    assert back["replace_original"] is True
+    assert page_line(back).startswith(f"Showing {last_offset - 4}–{last_offset} of {total}")
+
+
+@pytest.mark.xfail(reason="Service.search(exact=True) passes correct=False, which "
+                          "SearchIndex.search does not accept yet (bot/service.py _search)")
+def test_search_instead_button_runs_the_query_as_typed(slack: SlackHarness) -> None:
+    _, url = slack.command("search attentoin")
+    (reply,) = slack.replies(url)
+    instead = [v for v in buttons(reply, ACTION_PAGE) if v.get("exact")]
+    assert instead == [{"q": "attentoin", "o": 0, "exact": 1}]
+    _, url2 = slack.click(ACTION_PAGE, instead[0])
+    (again,) = slack.replies(url2)
+    assert again["replace_original"] is True
+    assert "attentoin" in json.dumps(again["blocks"]) and "Sorry" not in again["text"]
+
+
+def test_another_paper_is_ephemeral_and_never_replaces_the_digest(slack: SlackHarness) -> None:
+    paper = kistego(slack)
+    _, url = slack.click(ACTION_ANOTHER, {"id": paper.id}, ephemeral=False)
+    (reply,) = slack.replies(url)
+    assert reply["response_type"] == "ephemeral" and reply["replace_original"] is False
+    shown = buttons(reply, ACTION_SHARE)                           # the random paper's buttons
+    assert len(shown) == 1 and shown[0]["id"] in slack.index.ids()
+
+
+@pytest.mark.parametrize("action_id, value, says", [
+    (ACTION_DETAILS, "{id: nope", "couldn't read that button"),            # bad JSON
+    (ACTION_SHARE, "[1, 2]", "couldn't read that button"),                  # not an object
+    (ACTION_SIMILAR, {"id": 42}, "couldn't read that button"),              # wrong type
+    (ACTION_DETAILS, {"id": "zz99nope"}, "no longer in the index"),         # unknown id
+    (ACTION_SHARE, {"id": "zz99nope"}, "no longer in the index"),
+    (ACTION_SIMILAR, {"id": "zz99nope"}, "found no paper"),
+    (ACTION_PAGE, {"q": "learning", "o": -5}, "couldn't read that button"),  # negative offset
+    (ACTION_PAGE, {"q": "learning", "o": "5"}, "couldn't read that button"),  # not an integer
+    (ACTION_PAGE, {"q": "learning", "o": 2.5}, "couldn't read that button"),
+    (ACTION_PAGE, {"q": "x" * 301, "o": 0}, "couldn't read that button"),  # over-long query
+    (ACTION_PAGE, {"q": "learning", "o": 0, "exact": "yes"}, "couldn't read that button"),
+    (ACTION_ANOTHER, "", "couldn't read that button"),
+])
+def test_tampered_values_get_a_polite_ephemeral_answer(slack: SlackHarness, action_id: str,
+                                                       value, says: str) -> None:
+    response, url = slack.click(action_id, value)
+    assert response.status == 200                                  # never a 500
+    (reply,) = slack.replies(url)
+    assert reply["response_type"] == "ephemeral"                   # never posted visibly
+    assert reply["replace_original"] is False                      # the results stay
+    assert says in reply["text"]
+    assert "Traceback" not in json.dumps(reply)
+
+
+def test_a_failing_service_gets_a_polite_sorry(slack_factory) -> None:
+    class Broken:
+        def __getattr__(self, name):
+            raise RuntimeError("index unavailable")
+
+    slack = slack_factory(service=Broken())
+    response, url = slack.click(ACTION_DETAILS, {"id": "p7k2b"})
+    assert response.status == 200
+    (reply,) = slack.replies(url)
+    assert reply["text"].startswith("Sorry, something went wrong")
+    assert reply["response_type"] == "ephemeral"
+
+
+def test_socket_mode_block_actions_are_acked_and_answered(slack: SlackHarness) -> None:
+    paper = kistego(slack)
+    url = slack.fake.new_response_url()
+    payload = block_actions(ACTION_SHARE, {"id": paper.id}, response_url=url, user="U0CAROL")
+    response = run_bolt_app(slack.app, SocketModeRequest("interactive", "env-act-1", payload))
+    assert response.status == 200 and not response.body
+    (reply,) = slack.replies(url)
+    assert reply["response_type"] == "in_channel"
+    assert "<@U0CAROL>" in json.dumps(reply["blocks"])
