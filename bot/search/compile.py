@@ -1,0 +1,280 @@
+"""Turning a ParsedQuery into a query ``Plan``, with the corpus-aware rewrites.
+
+* Compounds: ``test-time``, ``test time`` and ``testtime`` all become "the
+  words test and time, or the joined word testtime" when the corpus has the
+  hyphenated form (the generation's lexicon records it).
+* Acronyms: the corpus' "Mixture-of-Experts (MoE)" definitions (lexicon)
+  make ``MoE`` also search "mixture of experts", and back.
+* Prefixes: ``distill*`` expands over the unstemmed corpus vocabulary.
+* Unknown words (in no field's vocabulary) are reported for spelling.
+Each positive word, phrase or parenthesised group becomes one plan *group*.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.models import QueryError
+from bot.search.lexicon import Lexicon
+from bot.search.plan import AllOf, AnyOf, Phrase, Plan, Term
+from bot.search.query import Clause, ParsedQuery
+from bot.search.ranking import DEFAULT_FIELDS, Ranking, fold
+
+TEXT_FIELDS = ("title", "name", "abstract")
+#: Fields searched by added forms (acronym expansions, compound spellings).
+EXPANSION_FIELDS = ("title", "abstract")
+#: ``field:`` -> the index fields searched.
+FIELD_TARGETS = {None: DEFAULT_FIELDS, "title": ("title",),
+                 "name": ("name", "name_key"), "author": ("authors",), "venue": ("venue",)}
+MAX_RUN = 6  # longest word run matched against acronym expansions/compounds
+
+
+@dataclass
+class Compiled:
+    """A query ready to score.
+
+    Attributes:
+        plan: what to match and score.
+        highlight: analysed terms to mark in snippets.
+        unknown: positive words found in no field (corrected automatically).
+        unusual: positive words whose stem is known but whose spelling never
+            occurs ("distilation"): a suggestion only, results unchanged.
+    """
+
+    plan: Plan
+    highlight: set = field(default_factory=set)
+    unknown: list = field(default_factory=list)
+    unusual: list = field(default_factory=list)
+
+
+class Compiler:
+    """Compiles queries against one open searcher (one per search call).
+
+    Args:
+        searcher: an open Whoosh searcher of the generation.
+        lexicon: the generation's vocabulary, compounds and acronyms.
+        ranking: the query-time settings.
+    """
+
+    def __init__(self, searcher, lexicon: Lexicon, ranking: Ranking) -> None:
+        self.reader = searcher.reader()
+        self.text = searcher.schema["abstract"].analyzer
+        self.plain = searcher.schema["authors"].analyzer
+        self.lexicon = lexicon
+        self.acronyms = lexicon.acronyms
+        self.reverse = lexicon.reverse
+        self.r = ranking
+        self.highlight: set[str] = set()
+        self.unknown: list[Clause] = []
+        self.unusual: list[Clause] = []
+
+    def compile(self, parsed: ParsedQuery) -> Compiled:
+        """Raises QueryError when nothing positive is left to search for."""
+        plan = self._sequence(parsed.clauses)
+        if not plan.positive():
+            if not any(c.occur != "not" for c in parsed.clauses):
+                raise QueryError("Add a word to search for: -word and NOT only leave "
+                                 "papers out.", example="attention -sparse")
+            raise QueryError(f"\"{parsed.text}\" has only very common words or symbols, "
+                             "which are not searched; add a more specific word.")
+        return Compiled(plan, self.highlight, self.unknown, self.unusual)
+
+    # --- structure ---------------------------------------------------------
+
+    def _sequence(self, clauses) -> Plan:
+        plan = Plan()
+        for occur, node in self._clause_queries(clauses):
+            if occur == "not":
+                plan.excluded.append(node)
+            else:
+                plan.groups.append((node, occur == "must"))
+        return plan
+
+    def _clause_queries(self, clauses):
+        i = 0
+        while i < len(clauses):
+            c = clauses[i]
+            if _runnable(c):
+                j = i
+                while j < len(clauses) and _runnable(clauses[j]):
+                    j += 1
+                yield from self._run(clauses[i:j])
+                i = j
+                continue
+            i += 1
+            if c.kind == "group":
+                q = self._sequence(c.children)
+                q = q if q.positive() else None
+            elif c.kind == "phrase":
+                q = self._phrase(c)
+            elif c.prefix:
+                q = self._prefix(c)
+            else:
+                q = self._forms_query(self._word_forms(c), c)
+            if q is not None:
+                yield c.occur, q
+
+    def _run(self, words):
+        """Words in a row: join known compounds / acronym expansions first."""
+        i = 0
+        while i < len(words):
+            for n in range(min(MAX_RUN, len(words) - i), 1, -1):
+                seq = words[i:i + n]
+                forms = self._sequence_forms([w.text for w in seq])
+                if forms:
+                    occur = "must" if any(w.occur == "must" for w in seq) else "should"
+                    yield occur, self._forms_query(forms, None)
+                    i += n
+                    break
+            else:
+                q = self._forms_query(self._word_forms(words[i]), words[i])
+                if q is not None:
+                    yield words[i].occur, q
+                i += 1
+
+    # --- forms: alternative token sequences for one word or word run -------
+
+    def _sequence_forms(self, texts):
+        if any("-" in t for t in texts):
+            return None
+        norm = " ".join(fold(t) for t in texts)
+        key = self.reverse.get(norm)
+        if key is not None:
+            return [(self._stems(norm), 1.0), ([key], self.r.expansion_weight)]
+        if self.lexicon.compounds.get(norm.replace(" ", "")) == norm:
+            return [(self._stems(norm.replace(" ", "-")), 1.0),
+                    (self._stems(norm.replace(" ", "")), 1.0)]
+        return None
+
+    def _word_forms(self, c: Clause):
+        stems = self._stems(c.text)
+        if not stems:
+            return []
+        forms = [(stems, 1.0)]
+        low = fold(c.text)
+        w = self.r.expansion_weight
+        if "-" in c.text:
+            parts = [p for p in low.split("-") if p]
+            forms.append((self._stems("".join(parts)), 1.0))
+            key = self.reverse.get(" ".join(parts))
+            if key:
+                forms.append(([key], w))
+        elif len(stems) == 1:
+            for exp in self.acronyms.get(stems[0], ()):
+                forms.append((self._stems(exp), w))
+            parts = self.lexicon.compounds.get(low)
+            if parts:
+                forms.append((self._stems(parts.replace(" ", "-")), 1.0))
+        if c.occur != "not" and not c.field:
+            known = self._known(forms, c.text)
+            if known is None:
+                self.unknown.append(c)
+            elif known == "text" and low.isalpha() and low not in self.lexicon.df:
+                self.unusual.append(c)   # known stem, unseen spelling
+        return forms
+
+    def _known(self, forms, text) -> str | None:
+        """Where the word occurs: "names" (authors or a paper's name), "text"
+        (title/abstract, as stems) or None."""
+        if self._has("authors", self._plain(text)) or \
+                ("name_key", text.casefold()) in self.reader:
+            return "names"
+        for stems, _ in forms:
+            for f in TEXT_FIELDS:
+                if all((f, s) in self.reader for s in stems):
+                    return "text"
+        return None
+
+    def _has(self, fieldname, terms) -> bool:
+        """True when every term occurs in the field (so fields a word never
+        appears in stay out of the plan)."""
+        return bool(terms) and all((fieldname, t) in self.reader for t in terms)
+
+    # --- leaf queries -------------------------------------------------------
+
+    def _forms_query(self, forms, c: Clause | None, phrase: bool = False):
+        """Any form in any target field. ``forms[0]`` is what was typed;
+        added forms only search EXPANSION_FIELDS. Several tokens make a Phrase
+        for a quoted phrase, else all of them anywhere (unless
+        ``ranking.expansion_phrases``): a phrase is confirmed by re-reading
+        each candidate's stored text, too slow for common words at 100k."""
+        if not forms:
+            return None
+        targets = FIELD_TARGETS[c.field if c else None]
+        subs = []
+        weights = self.r.weights
+        phrase = phrase or self.r.expansion_phrases
+        for i, (stems, weight) in enumerate(forms):
+            if not stems:
+                continue
+            self.highlight.update(stems)
+            for f in targets:
+                if f in TEXT_FIELDS and (i == 0 or f in EXPANSION_FIELDS):
+                    subs.append(_seq(f, stems, weight * weights.get(f, 1.0), phrase))
+        if c is not None:
+            plain = self._plain(c.text)
+            for f in ("authors", "venue"):
+                if plain and f in targets and (c.field or self._has(f, plain)):
+                    subs.append(_seq(f, plain, weights.get(f, 1.0), phrase))
+            key = c.text.casefold()
+            if "name_key" in targets and (c.field or ("name_key", key) in self.reader):
+                subs.append(Term("name_key", key, weights.get("name_key", 1.0)))
+        if not subs:
+            return None
+        return AnyOf(tuple(subs)) if len(subs) > 1 else subs[0]
+
+    def _phrase(self, c: Clause):
+        stems = self._stems(c.text)
+        forms = [(stems, 1.0)] if stems else []
+        if not forms and not self._plain(c.text):
+            return None
+        return self._forms_query(forms, c, phrase=True)
+
+    def _prefix(self, c: Clause):
+        low = fold(c.text)
+        if c.field in ("author", "venue"):
+            name = "authors" if c.field == "author" else "venue"
+            terms = self._prefix_terms(name, low, self.r.prefix_max_terms)
+            subs = [Term(name, t) for t in terms]
+        else:
+            words = self.lexicon.prefix(low, self.r.prefix_max_terms)
+            stems = sorted({s for w in words for s in self._stems(w)})
+            subs = [q for s in stems for q in _flatten(self._forms_query([([s], 1.0)], c))]
+        return AnyOf(tuple(subs)) if subs else None
+
+    def _prefix_terms(self, fieldname, prefix, limit):
+        """Up to ``limit`` terms starting with ``prefix``, most frequent first."""
+        found = []
+        try:
+            for term in self.reader.expand_prefix(fieldname, prefix):
+                found.append(term.decode("utf-8") if isinstance(term, bytes) else term)
+                if len(found) > 20 * limit:
+                    break
+        except KeyError:  # field absent from this generation
+            return []
+        if len(found) > limit:
+            found.sort(key=lambda t: -self.reader.doc_frequency(fieldname, t))
+        return found[:limit]
+
+    def _stems(self, text):
+        return [t.text for t in self.text(text, mode="query")]
+
+    def _plain(self, text):
+        return [t.text for t in self.plain(text, mode="query")]
+
+
+def _runnable(c: Clause) -> bool:
+    return c.kind == "word" and c.field is None and not c.prefix and c.occur != "not"
+
+
+def _seq(fieldname, terms, boost, phrase):
+    if len(terms) == 1:
+        return Term(fieldname, terms[0], boost)
+    if phrase:
+        return Phrase(fieldname, tuple(terms), boost)
+    return AllOf(tuple(Term(fieldname, t, boost) for t in dict.fromkeys(terms)))
+
+
+def _flatten(node):
+    if node is None:
+        return []
+    return list(node.parts) if isinstance(node, AnyOf) else [node]

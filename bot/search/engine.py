@@ -1,0 +1,248 @@
+"""SearchIndex: the read side — search, lookups, similar papers.
+
+Every call reads ``DIR/CURRENT`` first, so a running bot sees a new build on
+its next call. Searchers are never refreshed (``Searcher.refresh()`` is broken
+in whoosh-reloaded 2.7.5; PLATFORM-FACTS.md D): a call borrows a searcher of
+the live generation — generations never change once published — from a small
+per-generation pool (opening one costs ~1.5 ms), uses it alone, copies results
+out as ``Paper`` objects and gives it back. One ``SearchIndex`` is safe to
+share between threads; opened indexes, lexicons and norms are cached per
+generation, and a generation's searchers close once it is two builds old.
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from pathlib import Path
+
+from whoosh import query as Q
+
+from bot.models import Hit, Paper, QueryError, SearchPage
+from bot.search import layout, query, rank, spelling
+from bot.search.compile import Compiler
+from bot.search.generation import Generation, open_generation
+from bot.search.ranking import DEFAULT, Ranking
+from bot.search.schema import paper_from_json
+from bot.search.scorer import MAX_PHRASE_CHECKS
+from bot.search.snippets import make_snippet
+
+#: Largest page and deepest result reachable by paging.
+MAX_LIMIT = 100
+MAX_DEPTH = 1000
+
+
+def _text(value) -> str:
+    return value.decode("utf-8") if isinstance(value, bytes) else str(value)
+
+
+class SearchIndex:
+    """Search and look up papers in the live generation of ``index_dir``.
+
+    Args:
+        index_dir: the index container directory (DESIGN.md layout).
+        ranking: query-time settings; ``ranking.DEFAULT`` when None.
+
+    Every method raises ``IndexMissing`` when the directory has no index.
+    """
+
+    def __init__(self, index_dir: Path, *, ranking: Ranking | None = None) -> None:
+        self.index_dir = Path(index_dir)
+        self.ranking = ranking or DEFAULT
+        self._cache: dict[str, Generation] = {}
+        self._lock = threading.Lock()
+
+    # --- generations ---------------------------------------------------------
+
+    def _generation(self) -> Generation:
+        path = layout.current_path(self.index_dir)
+        with self._lock:
+            gen = self._cache.get(path.name)
+            if gen is None:
+                gen = open_generation(path)
+                for old in [n for n in self._cache if n != path.name][:-1]:
+                    self._cache.pop(old).retire()   # keep the newest previous one only
+                self._cache[path.name] = gen
+            return gen
+
+    @contextlib.contextmanager
+    def _searcher(self):
+        """Yield ``(generation, searcher)`` for the live generation; the
+        searcher is this caller's alone until the block ends."""
+        gen = self._generation()
+        searcher = gen.acquire()
+        try:
+            yield gen, searcher
+        finally:
+            gen.release(searcher)
+
+    # --- search ----------------------------------------------------------------
+
+    def search(self, text: str, *, limit: int = 10, offset: int = 0,
+               correct: bool = True) -> SearchPage:
+        """Run a user query and return one page of results.
+
+        Args:
+            text: the query (see ``bot.search.query`` for the syntax); cut to
+                300 characters with a note.
+            limit: page size, 1..100.
+            offset: results to skip (0-based), at most 1000 - limit.
+            correct: False runs the query exactly as typed: no automatic
+                spelling correction and no suggestion ("search instead for",
+                and later pages of such a search).
+
+        Returns:
+            A ``SearchPage``: hits best first (ties by id), ``total``,
+            ``took_ms``; ``corrected_query`` + ``suggestion`` when the results
+            are for a spelling correction of unknown words.
+
+        Raises:
+            QueryError: the query cannot run (message + example for the user).
+        """
+        started = time.perf_counter()
+        limit = max(1, min(int(limit), MAX_LIMIT))
+        offset = max(0, min(int(offset), MAX_DEPTH - limit))
+        parsed = query.parse(text, max_clauses=self.ranking.max_clauses)
+        notes = list(parsed.notes)
+        with self._searcher() as (gen, searcher):
+            compiled, result, corrected, suggestion = self._ranked(
+                gen, searcher, parsed, offset + limit, correct)
+            if result.timed_out:
+                notes.append("The search took too long and was stopped; "
+                             "results may be incomplete.")
+            if result.phrase_capped:
+                notes.append(f"A phrase was checked in the best {MAX_PHRASE_CHECKS} "
+                             "matches only.")
+            page = result.scored[offset:offset + limit]
+            analyzer = searcher.schema["abstract"].analyzer
+            hits = []
+            for score, docnum in page:
+                paper = paper_from_json(searcher.stored_fields(docnum)["doc"])
+                snippet = make_snippet(paper.abstract, compiled.highlight, analyzer)
+                hits.append(Hit(paper, round(score, 6), snippet))
+            total = result.total
+        return SearchPage(query=parsed.text, total=total, offset=offset, limit=limit,
+                          hits=tuple(hits), took_ms=(time.perf_counter() - started) * 1000,
+                          suggestion=suggestion, corrected_query=corrected, notes=tuple(notes))
+
+    def _ranked(self, gen, searcher, parsed, want, correct=True):
+        """Compile and rank ``parsed``, or its spelling correction when words
+        no field knows have one (and it finds something).
+
+        Returns ``(compiled, result, corrected_query, suggestion)``.
+        """
+        r = self.ranking
+        compiled = Compiler(searcher, gen.lexicon, r).compile(parsed)
+        if not correct:
+            return compiled, rank.top(searcher, gen.norms, compiled, want, r), None, None
+        if compiled.unknown:
+            fixed = spelling.correct(gen.lexicon, parsed, compiled.unknown, r)
+            if fixed is not None:
+                compiled2 = Compiler(searcher, gen.lexicon, r).compile(
+                    query.parse(fixed, max_clauses=r.max_clauses))
+                found = rank.top(searcher, gen.norms, compiled2, want, r)
+                if found.scored:
+                    return compiled2, found, fixed, fixed
+        suggestion = None
+        if compiled.unusual and not compiled.unknown:
+            suggestion = spelling.hint(gen.lexicon, parsed, compiled.unusual, r)
+        return compiled, rank.top(searcher, gen.norms, compiled, want, r), None, suggestion
+
+    # --- lookups ---------------------------------------------------------------
+
+    def get(self, paper_id: str) -> Paper | None:
+        """The paper with this id (case-insensitive), or None."""
+        found = self._lookup("key", paper_id.strip().casefold(), 2)
+        exact = [p for p in found if p.id == paper_id.strip()]
+        return (exact or found or [None])[0]
+
+    def by_name(self, name: str) -> list[Paper]:
+        """Papers whose name equals ``name`` case-insensitively, sorted by id."""
+        return self._lookup("name_key", name.strip().casefold(), 50)
+
+    def _lookup(self, fieldname: str, value: str, limit: int) -> list[Paper]:
+        if not value:
+            return []
+        with self._searcher() as (_, searcher):
+            docnums = list(searcher.docs_for_query(Q.Term(fieldname, value)))[:limit]
+            papers = [paper_from_json(searcher.stored_fields(d)["doc"]) for d in docnums]
+        return sorted(papers, key=lambda p: p.id)
+
+    def resolve(self, text: str) -> tuple[Paper | None, list[Paper]]:
+        """What ``show``/``similar``/a mention mean by ``text`` (DESIGN.md).
+
+        Order: exact id (case-insensitive) -> source id -> unique name
+        (several papers with that name -> ``(None, those)``) -> best search
+        hit when it matches at least ``ranking.resolve_min_coverage`` of the
+        query's words (hits tied at the top score -> ``(None, those)``).
+        Never raises QueryError: text that is not a usable query gives
+        ``(None, [])``.
+        """
+        text = " ".join(text.split())
+        if not text:
+            return None, []
+        paper = self.get(text)
+        if paper is not None:
+            return paper, []
+        named = self._lookup("source_key", text.casefold(), 2) or self.by_name(text)
+        if len(named) == 1:
+            return named[0], []
+        if named:
+            return None, named
+        try:
+            parsed = query.parse(text, max_clauses=self.ranking.max_clauses)
+            with self._searcher() as (gen, searcher):
+                compiled = Compiler(searcher, gen.lexicon, self.ranking).compile(parsed)
+                result = rank.top(searcher, gen.norms, compiled, 5, self.ranking)
+                best = [d for s, d in result.scored if s == result.scored[0][0]] \
+                    if result.scored else []
+                if not best or result.coverage.get(best[0], 0.0) < \
+                        self.ranking.resolve_min_coverage:
+                    return None, []
+                papers = [paper_from_json(searcher.stored_fields(d)["doc"]) for d in best]
+        except QueryError:
+            return None, []
+        return (papers[0], []) if len(papers) == 1 else (None, papers)
+
+    def similar(self, paper_id: str, limit: int = 5, offset: int = 0) -> list[Hit]:
+        """Papers most like ``paper_id``'s abstract and title, best first.
+
+        The paper's top tf-idf terms (title terms weighted
+        ``ranking.similar_title_weight``) are searched as one weighted query;
+        the paper itself is never returned. Unknown id -> ``[]``.
+        """
+        limit = max(1, min(int(limit), MAX_LIMIT))
+        offset = max(0, min(int(offset), MAX_DEPTH - limit))
+        with self._searcher() as (gen, searcher):
+            docnums = list(searcher.docs_for_query(Q.Term("key", paper_id.strip().casefold())))
+            if not docnums:
+                return []
+            me = docnums[0]
+            paper = paper_from_json(searcher.stored_fields(me)["doc"])
+            compiled = rank.similar_plan(searcher, paper, self.ranking)
+            if compiled is None:
+                return []
+            result = rank.top(searcher, gen.norms, compiled, offset + limit + 1, self.ranking,
+                              exclude=me)
+            analyzer = searcher.schema["abstract"].analyzer
+            hits = []
+            for score, docnum in result.scored[offset:offset + limit]:
+                other = paper_from_json(searcher.stored_fields(docnum)["doc"])
+                hits.append(Hit(other, round(score, 6),
+                                make_snippet(other.abstract, compiled.highlight, analyzer)))
+        return hits
+
+    def ids(self) -> list[str]:
+        """Every paper id, sorted (cached per generation: ~0.1 s at 100k)."""
+        with self._searcher() as (gen, searcher):
+            if gen.ids is None:
+                reader = searcher.reader()
+                column = reader.column_reader("id")
+                deleted = gen.norms.deleted(reader)
+                gen.ids = sorted(_text(v) for d, v in enumerate(column) if d not in deleted)
+            return list(gen.ids)
+
+    def count(self) -> int:
+        """Number of papers in the live generation."""
+        with self._searcher() as (_, searcher):
+            return searcher.doc_count()

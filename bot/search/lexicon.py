@@ -1,0 +1,108 @@
+"""The corpus vocabulary kept beside each generation (``lexicon.json``).
+
+Collected during a build from the same analysis pass that feeds the index:
+
+* ``words``: unstemmed alphabetic words -> document frequency (title +
+  abstract) — for spelling correction and ``prefix*`` expansion;
+* ``compounds``: joined hyphenated words -> their parts ("testtime" ->
+  "test time") — so ``test time`` and ``testtime`` find ``test-time``;
+* ``acronyms``: acronym stem -> ``[expansion, count]`` pairs, most frequent
+  first ("moe" -> [["mixture of experts", 3]]), from ``bot.corpus.acronyms``.
+
+Kept out of Whoosh on purpose: Whoosh's own spelling field doubles the
+postings written and costs a file ``stat`` per posting of an unscored field
+(whoosh3 ``_cached_reader``), which made builds several times slower.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import Counter
+from pathlib import Path
+
+from bot.corpus import acronyms as corpus_acronyms
+from bot.search import layout
+from bot.search.ranking import STOP_WORDS, fold
+
+FILE = "lexicon.json"
+MAX_EXPANSIONS = 3
+
+
+class LexiconBuilder:
+    """Accumulates a lexicon over papers (one per build or add).
+
+    Args:
+        stem: the index analyzer's stem function (acronym keys are stems,
+            so "LLMs" and "LLM" share one entry).
+        existing: a loaded ``Lexicon`` to extend (``add_to_index``).
+    """
+
+    def __init__(self, stem, existing: "Lexicon | None" = None) -> None:
+        self.stem = stem
+        self.df: Counter = Counter(existing.df if existing else {})
+        self.compounds: dict[str, str] = dict(existing.compounds if existing else {})
+        self.pairs: Counter = Counter()
+        for key, pairs in (existing.counted if existing else {}).items():
+            for exp, count in pairs:
+                self.pairs[key, exp] += count
+
+    def add(self, abstract: str, tokens) -> None:
+        """Count one paper: its analysed ``words()`` tuples and acronyms."""
+        seen = set()
+        for word, _, _, _, parts in tokens:
+            if parts is not None and word not in self.compounds:
+                self.compounds[word] = parts
+            seen.add(word)
+        self.df.update(w for w in seen if w.isalpha())
+        for short, long in corpus_acronyms(abstract):
+            key = self.stem(fold(short))
+            exp = " ".join(fold(long).replace("-", " ").split())
+            if key and exp and key not in STOP_WORDS:
+                self.pairs[key, exp] += 1
+
+    def finish(self) -> dict:
+        """The JSON-ready lexicon."""
+        by_key: dict[str, list[tuple[int, str]]] = {}
+        for (key, exp), count in self.pairs.items():
+            by_key.setdefault(key, []).append((count, exp))
+        acronyms = {}
+        for key, items in by_key.items():
+            items.sort(key=lambda item: (-item[0], item[1]))
+            top = items[0][0]
+            acronyms[key] = [[e, c] for c, e in items[:MAX_EXPANSIONS] if c * 4 >= top]
+        return {"words": dict(self.df), "compounds": self.compounds, "acronyms": acronyms}
+
+
+class Lexicon:
+    """A loaded lexicon (read-only; shared between threads)."""
+
+    def __init__(self, data: dict) -> None:
+        self.df: dict[str, int] = data.get("words", {})
+        self.words: list[str] = sorted(self.df)
+        self.compounds: dict[str, str] = data.get("compounds", {})
+        self.counted: dict[str, list] = {   # (plain strings: an older format)
+            key: [(p, 1) if isinstance(p, str) else tuple(p) for p in pairs]
+            for key, pairs in data.get("acronyms", {}).items()}
+        self.acronyms = {key: [e for e, _ in pairs] for key, pairs in self.counted.items()}
+        best: dict[str, tuple] = {}
+        for key, pairs in self.counted.items():
+            for exp, count in pairs:   # the expansion's most frequent acronym
+                rank = (-count, len(key), key)
+                if exp not in best or rank < best[exp]:
+                    best[exp] = rank
+        self.reverse = {exp: rank[2] for exp, rank in best.items()}
+
+    @classmethod
+    def load(cls, generation: Path) -> "Lexicon":
+        """Read ``generation/lexicon.json`` (an empty lexicon when absent)."""
+        return cls(layout.read_json(generation / FILE, {}))
+
+    def prefix(self, prefix: str, limit: int) -> list[str]:
+        """Up to ``limit`` words starting with ``prefix``, most frequent first."""
+        words, df = self.words, self.df
+        i = bisect_left(words, prefix)
+        found = []
+        while i < len(words) and words[i].startswith(prefix) and len(found) < 50 * limit:
+            found.append(words[i])
+            i += 1
+        found.sort(key=lambda w: (-df[w], w))
+        return found[:limit]

@@ -1,0 +1,88 @@
+"""The Whoosh schema of a generation, and Paper <-> indexed document.
+
+A paper is indexed into searchable fields (title, name, abstract, authors,
+venue), exact lookup keys (id, case-folded id, source id, name) and
+one stored JSON blob holding everything needed to rebuild the ``Paper`` — one
+stored field keeps per-hit loading to a single small read at 100k papers.
+"""
+from __future__ import annotations
+
+import json
+
+from whoosh import fields
+
+from bot.models import Paper
+from bot.search import ranking
+
+def make_schema() -> fields.Schema:
+    """The schema every generation is built with (analyzers from ``ranking``)."""
+    text = ranking.text_analyzer()
+    plain = ranking.plain_analyzer()
+    return fields.Schema(
+        id=fields.ID(unique=True, sortable=True),
+        key=fields.ID(),                 # case-folded id, for get()
+        source_key=fields.ID(),          # case-folded source id
+        name_key=fields.ID(),            # case-folded whole name, for by_name()
+        # No positions (phrase=False): they made every posting block several
+        # times bigger to write and to decode; phrases are checked on the
+        # stored text instead (bot.search.scorer).
+        title=fields.TEXT(analyzer=text, phrase=False),
+        name=fields.TEXT(analyzer=text, phrase=False),
+        abstract=fields.TEXT(analyzer=text, phrase=False),
+        authors=fields.TEXT(analyzer=plain, phrase=False),
+        venue=fields.TEXT(analyzer=plain, phrase=False),
+        doc=fields.STORED(),
+    )
+
+
+def paper_to_document(paper: Paper, analyzer=None) -> tuple[dict, list]:
+    """Keyword arguments for ``writer.add_document`` / ``update_document``.
+
+    Args:
+        paper: the paper.
+        analyzer: the generation's text analyzer; title and abstract are
+            analysed once here and handed to Whoosh pre-analysed.
+
+    Returns:
+        ``(document, words)`` — ``words`` are the ``analyzer.words()``
+        tuples of title and abstract, for the lexicon.
+    """
+    analyzer = analyzer or ranking.text_analyzer()
+    title_words = list(analyzer.words(paper.title, compounds=True))
+    abstract_words = list(analyzer.words(paper.abstract, compounds=True))
+    doc = {
+        "id": paper.id,
+        "key": paper.id.casefold(),
+        "title": ranking.Analyzed(paper.title, title_words),
+        "abstract": ranking.Analyzed(paper.abstract, abstract_words),
+        "authors": "; ".join(paper.authors),
+        "venue": paper.venue,
+        "doc": paper_to_json(paper),
+    }
+    if paper.source_id:
+        doc["source_key"] = paper.source_id.casefold()
+    if paper.name:
+        doc["name"] = paper.name
+        doc["name_key"] = paper.name.casefold()
+    return doc, title_words + abstract_words
+
+
+_TUPLES = ("authors", "keywords", "code_urls", "categories")
+
+
+def paper_to_json(paper: Paper) -> str:
+    """Compact JSON of every Paper field (the stored blob)."""
+    data = {k: v for k, v in paper.__dict__.items() if v not in ("", (), None, False)}
+    for key in _TUPLES:
+        if key in data:
+            data[key] = list(data[key])
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def paper_from_json(blob: str) -> Paper:
+    """Inverse of :func:`paper_to_json`."""
+    data = json.loads(blob)
+    for key in _TUPLES:
+        if key in data:
+            data[key] = tuple(data[key])
+    return Paper(**data)

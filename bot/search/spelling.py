@@ -1,0 +1,83 @@
+"""Spelling correction of query words that appear nowhere in the corpus.
+
+Corrections come from the generation's unstemmed vocabulary (``Lexicon``):
+nearest edit distance first (Levenshtein automaton from ``whoosh.automata``,
+skipping through the sorted word list), then the most frequent word. Short
+words (< ``spell_min_chars``) and words with digits or non-Latin letters are
+left alone.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left
+
+from whoosh.automata.fsa import find_all_matches
+from whoosh.automata.lev import levenshtein_automaton
+
+from bot.search.lexicon import Lexicon
+from bot.search.query import Clause, ParsedQuery
+from bot.search.ranking import Ranking, fold
+
+
+def suggest(lexicon: Lexicon, word: str, r: Ranking) -> str | None:
+    """The best correction of one word, or None.
+
+    Args:
+        lexicon: the generation's vocabulary.
+        word: the word as typed.
+        r: spelling limits (``spell_min_chars``, ``spell_prefix``, max edits).
+    """
+    low = fold(word)
+    if len(low) < r.spell_min_chars or not low.isascii() or not low.isalpha():
+        return None
+    words = lexicon.words
+    if not words:
+        return None
+    for dist in range(1, r.spell_max_edits(low) + 1):
+        dfa = levenshtein_automaton(low, dist, r.spell_prefix).to_dfa()
+        found = [(-lexicon.df[w], w) for w in find_all_matches(dfa, _Skipper(words))
+                 if w != low]
+        if found:
+            return min(found)[1]
+    return None
+
+
+class _Skipper:
+    """Next word >= the automaton's candidate, by bisection in the sorted list."""
+
+    def __init__(self, words: list[str]) -> None:
+        self.words = words
+
+    def __call__(self, w: str) -> str | None:
+        i = bisect_left(self.words, w)
+        return self.words[i] if i < len(self.words) else None
+
+
+def correct(lexicon: Lexicon, parsed: ParsedQuery, unknown: list[Clause],
+            r: Ranking) -> str | None:
+    """``parsed.text`` with each unknown word replaced by its correction.
+
+    Returns None when no word could be corrected.
+    """
+    text = parsed.text
+    changed = False
+    for clause in sorted(unknown, key=lambda c: -c.span[0]):
+        fix = suggest(lexicon, clause.text, r)
+        if fix is not None:
+            start, end = clause.span
+            text = text[:start] + fix + text[end:]
+            changed = True
+    return text if changed else None
+
+
+def hint(lexicon: Lexicon, parsed: ParsedQuery, unusual: list[Clause], r: Ranking) -> str | None:
+    """A "did you mean" for words whose stem matched but whose spelling is
+    unseen ("distilation" -> "distillation"); None when the only difference
+    is an ending ("transformers" vs "transformer")."""
+    text, changed = parsed.text, False
+    for clause in sorted(unusual, key=lambda c: -c.span[0]):
+        fix = suggest(lexicon, clause.text, r)
+        low = fold(clause.text)
+        if fix is not None and not (fix.startswith(low) or low.startswith(fix)):
+            start, end = clause.span
+            text, changed = text[:start] + fix + text[end:], True
+    return text if changed else None
