@@ -80,7 +80,7 @@ def _results(reply: ResultsReply) -> Message:
         nav.append(bk.button("Next ›", ACTION_PAGE, _page_value(page, page.offset + page.limit)))
     if page.total:
         blocks.append(bk.context(f"Showing {first}–{last} of {page.total} · "
-                                 f"`/paper show <id>` for a paper in full"))
+                                 f"`/paper show &lt;id&gt;` for a paper in full"))
     if nav:
         blocks.append(bk.actions(*nav))
     text = head + "".join(f"\n{i}. {md.cut_escaped(h.paper.title, 150)} ({md.escape(h.paper.id)})"

@@ -56,7 +56,7 @@ def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription,
         blocks.append(bk.section(line))
     blocks.append(bk.divider())
     blocks.append(bk.section("*How to use paperbot*\n" + "\n".join(help_lines("/paper")[:6])))
-    blocks.append(bk.context("Mention `@paperbot <id | name | words>` in a channel, or write to me here."))
+    blocks.append(bk.context("Mention `@paperbot &lt;id | name | words&gt;` in a channel, or write to me here."))
     return View(type="home", blocks=blocks[:VIEW_BLOCKS_MAX]).to_dict()
 
 

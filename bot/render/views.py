@@ -24,7 +24,7 @@ QUERY_TIPS = ("Search tips: `\"exact phrase\"`, `-word` or `NOT word` to exclude
 
 def help_lines(prefix: str) -> list[str]:
     """Usage lines (mrkdwn) for ``prefix`` ("/paper" or "@paperbot")."""
-    return [f"`{prefix} {cmd}` — {desc.format(p=prefix)}" for cmd, desc in HELP_EXAMPLES]
+    return [f"`{prefix} {md.escape(cmd)}` — {desc.format(p=prefix)}" for cmd, desc in HELP_EXAMPLES]
 
 
 def help_message(prefix: str = "/paper", note: str | None = None,
@@ -37,7 +37,7 @@ def help_message(prefix: str = "/paper", note: str | None = None,
     if note:
         blocks.append(bk.section(md.escape(note)))
     blocks += [bk.section(intro), bk.section(body), bk.context(QUERY_TIPS),
-               bk.context("Mention `@paperbot <id | name | words>` in any channel to read a paper in a thread.")]
+               bk.context("Mention `@paperbot &lt;id | name | words&gt;` in any channel to read a paper in a thread.")]
     text = "\n".join(([md.escape(note)] if note else []) + [intro, body])
     return Message(text=text, blocks=tuple(blocks), visibility=visibility)
 

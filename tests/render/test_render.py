@@ -1,5 +1,6 @@
 """Rendering: escaping, Block Kit limits and text fallbacks for every reply type."""
 import json
+import re
 from datetime import date
 
 import pytest
@@ -128,3 +129,24 @@ def test_mrkdwn_helpers():
     assert md.link("https://github.com/a/b?x=1&y=2") == "<https://github.com/a/b?x=1&amp;y=2|github.com/a/b?x=1&amp;y=2>"
     assert md.link("https://x.org/a|b") == "https://x.org/a|b"
     assert len(md.cut_escaped("<" * 100, 50)) <= 50
+
+
+LIVE_OK = re.compile(r"^<(@[UW][A-Z0-9]+|#[CG][A-Z0-9]+|https?://[^\s<>|]+\|[^<>]*)>$")
+
+
+def _mrkdwn_strings(message: Message):
+    yield message.text
+    for b in message.blocks:
+        texts = [b.get("text")] + list(b.get("elements", [])) + list(b.get("fields", []) or [])
+        for t in texts:
+            if isinstance(t, dict) and t.get("type") == "mrkdwn":
+                yield t["text"]
+
+
+@pytest.mark.parametrize("reply", ALL, ids=lambda r: type(r).__name__)
+def test_every_angle_bracket_is_a_deliberate_token(reply):
+    message = render(reply)
+    for m in (message,) + message.thread:
+        for text in _mrkdwn_strings(m):
+            for token in re.findall(r"<[^>]*>", text):
+                assert LIVE_OK.match(token), (token, text[:200])

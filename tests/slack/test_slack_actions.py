@@ -93,8 +93,6 @@ def test_next_and_previous_replace_the_results_in_place(slack: SlackHarness) -> 
     assert page_line(back).startswith(f"Showing {last_offset - 4}–{last_offset} of {total}")
 
 
-@pytest.mark.xfail(reason="Service.search(exact=True) passes correct=False, which "
-                          "SearchIndex.search does not accept yet (bot/service.py _search)")
 def test_search_instead_button_runs_the_query_as_typed(slack: SlackHarness) -> None:
     _, url = slack.command("search attentoin")
     (reply,) = slack.replies(url)
