@@ -1,0 +1,105 @@
+"""The ``paperbot`` CLI as a user runs it: real subprocesses, real files."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = ROOT / "seeds"
+
+
+def run(args, tmp_path, stdin=None, env_extra=None):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "PAPERBOT_", "DATABASE_"))}
+    env.update({"PAPERBOT_SEEDS": str(SEEDS), "PAPERBOT_INDEX_DIR": str(tmp_path / "index"),
+                "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.db'}", "PYTHONPATH": str(ROOT)})
+    env.update(env_extra or {})
+    return subprocess.run([sys.executable, "-m", "bot", *args], input=stdin, capture_output=True,
+                          text=True, cwd=tmp_path, env=env, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def cli_dir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("cli")
+    r = run(["index", "build"], d)
+    assert r.returncode == 0, r.stderr
+    return d
+
+
+def test_console_piped_prints_kistego_first(cli_dir):
+    r = run(["console"], cli_dir, stdin="/paper search image steganography\n")
+    assert r.returncode == 0, r.stderr
+    first = next(line for line in r.stdout.splitlines() if line.startswith("*1. "))
+    assert "KIStego" in first
+    assert "Traceback" not in r.stdout + r.stderr
+
+
+def test_console_mention_more_and_bad_input(cli_dir):
+    lines = "@paperbot KIStego\n/paper search language models\nmore\n/paper search NOT NOT x\n/paper similar UniSparse\n"
+    r = run(["console"], cli_dir, stdin=lines)
+    assert r.returncode == 0 and "Traceback" not in r.stdout + r.stderr
+    assert "(reply in thread)" in r.stdout and "KIStego" in r.stdout
+    assert "Showing 6–" in r.stdout            # `more` moved to the next page
+    assert ":warning:" in r.stdout and "Papers like" in r.stdout
+
+
+def test_search_json_contract(cli_dir):
+    r = run(["search", "--json", "speculative decoding"], cli_dir)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert set(out) == {"query", "total", "took_ms", "suggestion", "corrected_query", "results"}
+    first = out["results"][0]
+    assert first["name"] == "SpecForge"
+    assert set(first) == {"id", "source_id", "title", "title_derived", "name", "authors", "venue", "url",
+                          "score", "snippet", "abstract", "code_urls"}
+    assert first["venue"] == "ICML 2026" and first["title_derived"] is True and "*" in first["snippet"]
+    scores = [x["score"] for x in out["results"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_search_stdin_one_json_line_per_query(cli_dir):
+    r = run(["search", "--json", "--limit", "3", "-"], cli_dir, stdin="chess\nNOT NOT x\n\nsteganografy\n")
+    lines = r.stdout.splitlines()
+    assert len(lines) == 4
+    docs = [json.loads(x) for x in lines]
+    assert "error" in docs[1] and docs[1]["query"] == "NOT NOT x"
+    assert len(docs[0]["results"]) <= 3
+    assert docs[3]["corrected_query"] and docs[3]["results"][0]["name"] == "KIStego"
+
+
+@pytest.mark.parametrize("command,names", [("serve", "SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET"),
+                                           ("socket", "SLACK_BOT_TOKEN, SLACK_APP_TOKEN"),
+                                           ("clock", "SLACK_BOT_TOKEN")])
+def test_missing_slack_variables_one_line_exit_2(tmp_path, command, names):
+    r = run([command], tmp_path, env_extra={"SLACK_BOT_TOKEN": ""})
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and names in r.stderr and "paperbot console" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_dotenv_found_from_working_directory(tmp_path):
+    (tmp_path / ".env").write_text("SLACK_BOT_TOKEN=xoxb-from-dotenv\n")
+    r = run(["serve"], tmp_path)
+    assert r.returncode == 2 and "SLACK_SIGNING_SECRET" in r.stderr and "SLACK_BOT_TOKEN" not in r.stderr
+
+
+def test_build_from_jsonl_and_explicit_index_is_never_auto_built(tmp_path):
+    src = tmp_path / "papers.jsonl"
+    src.write_text("\n".join(json.dumps({"id": f"x{i}", "title": f"Paper {i} on graph coloring",
+                                         "abstract": f"We colour graphs number {i} quickly.",
+                                         "authors": ["Ada Lovelace"]}) for i in range(5)))
+    r = run(["index", "build", "--source", str(src), "--index", str(tmp_path / "idx")], tmp_path)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(run(["search", "--index", str(tmp_path / "idx"), "--json", "graph"], tmp_path).stdout)
+    assert out["total"] == 5 and out["results"][0]["source_id"].startswith("x")
+    assert out["results"][0]["authors"] == ["Ada Lovelace"]
+    r = run(["search", "--index", str(tmp_path / "nowhere"), "--json", "graph"], tmp_path)
+    assert r.returncode != 0 and "Traceback" not in r.stderr and not (tmp_path / "nowhere" / "CURRENT").exists()
+
+
+def test_python_dash_m_bot_help_lists_commands(tmp_path):
+    r = run(["--help"], tmp_path)
+    for cmd in ("console", "index", "search", "serve", "socket", "clock", "digest"):
+        assert cmd in r.stdout

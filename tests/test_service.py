@@ -1,0 +1,134 @@
+"""The service over the real seed index and a real SQLite store."""
+from datetime import datetime, timedelta, timezone
+
+from bot import rotation
+from bot.models import Context
+from bot.render import render
+from bot.replies import (ErrorReply, HelpReply, NoticeReply, PaperReply, ResultsReply, SimilarReply,
+                         StatusReply)
+
+CTX = Context(team_id="T1", channel_id="C1", user_id="U1", user_tz="Europe/Berlin")
+
+
+def test_search_finds_kistego_first(service):
+    reply = service.command("search image steganography", CTX)
+    assert isinstance(reply, ResultsReply)
+    assert reply.page.hits[0].paper.name == "KIStego"
+    assert len(reply.page.hits) <= 5 and reply.page.total >= len(reply.page.hits)
+
+
+def test_bare_words_are_a_search_and_random_forests_too(service):
+    assert isinstance(service.command("speculative decoding", CTX), ResultsReply)
+    reply = service.command("random forests", CTX)
+    assert isinstance(reply, (ResultsReply, ErrorReply))
+    assert not isinstance(reply, PaperReply)
+
+
+def test_help_and_empty(service):
+    assert isinstance(service.command("", CTX), HelpReply)
+    assert isinstance(service.command("HELP", CTX), HelpReply)
+
+
+def test_search_without_words_explains(service):
+    reply = service.command("search", CTX)
+    assert isinstance(reply, ErrorReply) and "search" in reply.example
+
+
+def test_bad_queries_are_explained_never_raised(service):
+    for q in ["NOT NOT x", "x ANDNOT ANDNOT y", "(" * 2000 + "x", "*", "the of", "?", "title:"]:
+        reply = service.command(f"search {q}", CTX)
+        assert isinstance(reply, (ErrorReply, ResultsReply)), q
+        if isinstance(reply, ErrorReply):
+            assert reply.message and reply.example
+
+
+def test_show_by_name_and_id(service, seed_index):
+    reply = service.command("show UniSparse", CTX)
+    assert isinstance(reply, PaperReply) and reply.paper.name == "UniSparse"
+    by_id = service.command(f"show {reply.paper.id.upper()}", CTX)
+    assert isinstance(by_id, PaperReply) and by_id.paper.id == reply.paper.id
+    assert all(h.paper.id != reply.paper.id for h in reply.others)
+
+
+def test_show_unknown_is_polite(service):
+    reply = service.command("show zzqxv", CTX)
+    assert isinstance(reply, (NoticeReply, ErrorReply))
+
+
+def test_similar_never_returns_the_paper(service):
+    reply = service.command("similar KIStego", CTX)
+    assert isinstance(reply, SimilarReply) and reply.hits
+    assert all(h.paper.id != reply.paper.id for h in reply.hits)
+
+
+def test_mention_name_anywhere_and_subcommands(service):
+    reply = service.mention("what do you think of KIStego?", CTX)
+    assert isinstance(reply, PaperReply) and reply.paper.name == "KIStego"
+    assert reply.visibility == "in_channel"
+    assert isinstance(service.mention("help", CTX), HelpReply)
+
+
+def test_mention_free_words_best_match_with_others(service):
+    reply = service.mention("speculative decoding draft model", CTX)
+    assert isinstance(reply, PaperReply)
+    assert 1 <= len(reply.others) <= 3 and reply.others_label == "Other matches"
+
+
+def test_mention_without_confident_match_says_so(service):
+    reply = service.mention("sourdough bread recipes", CTX)
+    assert isinstance(reply, NoticeReply) and "confident" in reply.text
+
+
+def test_today_is_the_rotation_pick_and_stable(service, seed_index, clock):
+    first = service.command("today", CTX)
+    again = service.command("today", CTX)
+    assert isinstance(first, PaperReply) and first.paper.id == again.paper.id
+    assert first.paper.id == rotation.pick(clock.now.date(), seed_index.ids())
+    clock.now += timedelta(days=1)
+    assert service.command("today", CTX).paper.id != first.paper.id
+
+
+def test_random_returns_a_paper(service):
+    assert isinstance(service.command("random", CTX), PaperReply)
+
+
+def test_subscribe_posts_visible_confirmation_naming_user(service, poster, store):
+    reply = service.command("subscribe 9:30", CTX)
+    assert isinstance(reply, NoticeReply) and reply.visibility == "ephemeral"
+    sub = store.get_subscription("T1", "C1")
+    assert (sub.local_time, sub.tz) == ("09:30", "Europe/Berlin")  # the user's Slack zone
+    channel, message, _ = poster.posts[-1]
+    assert channel == "C1" and message.text.startswith("<@U1> ") and message.visibility == "in_channel"
+    service.command("subscribe America/New_York 21:00", CTX)
+    assert "changed" in poster.posts[-1][1].text and "09:30" in poster.posts[-1][1].text
+    status = service.command("status", CTX)
+    assert isinstance(status, StatusReply) and status.next_post is not None
+    assert status.next_post.tzinfo is not None and status.next_post.strftime("%H:%M") == "21:00"
+
+
+def test_subscribe_in_private_channel_says_invite_and_keeps_nothing(service, poster, store):
+    poster.fail["C1"] = "channel_not_found"
+    reply = service.command("subscribe", CTX)
+    assert isinstance(reply, ErrorReply) and "/invite @paperbot" in reply.message
+    assert store.get_subscription("T1", "C1") is None
+
+
+def test_subscribe_bad_time_or_zone_shows_the_form(service, store):
+    for arg in ("25:99", "Mars/Base"):
+        reply = service.command(f"subscribe {arg}", CTX)
+        assert isinstance(reply, ErrorReply) and "09:30" in reply.example
+    assert store.get_subscription("T1", "C1") is None
+
+
+def test_unsubscribe_and_status(service):
+    assert "no paper of the day" in service.command("unsubscribe", CTX).text
+    service.command("subscribe", CTX)
+    assert "Unsubscribed" in service.command("unsubscribe", CTX).text
+    assert service.command("status", CTX).subscription is None
+
+
+def test_every_reply_renders(service):
+    for text in ("search image steganography", "show UniSparse", "similar UniSparse", "today", "random",
+                 "help", "status", "search NOT NOT x"):
+        message = render(service.command(text, CTX))
+        assert message.text and message.blocks
