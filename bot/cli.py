@@ -30,11 +30,11 @@ def _settings() -> config.Settings:
         raise click.ClickException(str(e))
 
 
-def _require(settings: config.Settings, command: str) -> None:
+def _require(settings: config.Settings, command: str, shown: str | None = None) -> None:
     try:
         settings.require(command)
     except config.MissingSettings as e:
-        click.echo(f"paperbot {command}: missing {', '.join(e.names)} (set in the environment or .env; "
+        click.echo(f"paperbot {shown or command}: missing {', '.join(e.names)} (set in the environment or .env; "
                    f"see .env.example). To try the bot without Slack, run: paperbot console", err=True)
         sys.exit(2)
 
@@ -107,16 +107,21 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None) -> None:
     paths = list(sources) or wiring.seed_paths(settings)
     target = index_dir or settings.index_dir
     update, done = _progress("indexing")
+    # Sources are read inside the build's lock, so an `index add` cannot slip in
+    # between reading and switching CURRENT (and be lost).
+    source = wiring.LazyPapers(paths)
     try:
-        papers = corpus.load_papers(paths)
-        fingerprint = corpus.seeds_fingerprint(paths) if not sources and not index_dir else None
-        gen = search.build_index(target, papers, fingerprint=fingerprint,
-                                 progress=(lambda n: update(n, len(papers))) if update else None)
-    except (corpus.CorpusError, search.IndexBusy, OSError) as e:
+        fingerprint = corpus.seeds_fingerprint(paths) if not sources else None
+        gen = search.build_index(target, source, fingerprint=fingerprint,
+                                 progress=(lambda n: update(n, source.total)) if update else None)
+    except (corpus.CorpusError, search.IndexBusy, ValueError) as e:
         done()
         raise click.ClickException(str(e))
+    except OSError as e:
+        done()
+        raise click.ClickException(f"cannot write the index at {target}: {e.strerror or e}")
     done()
-    click.echo(f"indexed {len(papers)} papers into {target / gen}")
+    click.echo(f"indexed {_plural(source.total, 'paper')} into {target / gen}")
 
 
 @index.command("add")
@@ -132,15 +137,18 @@ def index_add(sources: tuple[Path, ...], index_dir: Path | None) -> None:
     try:
         papers = corpus.load_papers(list(sources))
         n = search.add_to_index(index_dir or settings.index_dir, papers)
-    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, OSError) as e:
+    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, ValueError) as e:
         raise click.ClickException(str(e))
-    click.echo(f"added or updated {n} papers")
+    except OSError as e:
+        raise click.ClickException(f"cannot write the index: {e.strerror or e}")
+    click.echo(f"added or updated {_plural(n, 'paper')}")
 
 
 @main.command("search")
 @click.option("--index", "index_dir", type=click.Path(path_type=Path), help="Index directory (default PAPERBOT_INDEX_DIR).")
-@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 1000), help="Results to print.")
-@click.option("--json", "as_json", is_flag=True, help="Print the JSON contract of DESIGN.md.")
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 100),
+              help="Results to print (at most 100).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per query (see README).")
 @click.argument("query", nargs=-1, required=True)
 def search_cmd(index_dir: Path | None, limit: int, as_json: bool, query: tuple[str, ...]) -> None:
     """Search the index. QUERY "-" reads one query per line from stdin.
@@ -172,8 +180,14 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, query: tuple[s
         if as_json:
             click.echo(json.dumps(page_json(page), ensure_ascii=False))
         else:
+            if text == "-":
+                click.echo(f"== {q}")
             _print_page(page)
     sys.exit(status)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _print_page(page) -> None:
@@ -181,7 +195,7 @@ def _print_page(page) -> None:
         click.echo(note)
     if page.corrected_query:
         click.echo(f"Showing results for {page.corrected_query}; search instead for {page.query}")
-    click.echo(f"{page.total} results ({page.took_ms:.1f} ms)")
+    click.echo(f"{_plural(page.total, 'result')} ({page.took_ms:.1f} ms)")
     for i, hit in enumerate(page.hits, 1):
         click.echo(f"{i:>3}. [{hit.paper.id}] {hit.paper.title}\n     {hit.snippet}")
 

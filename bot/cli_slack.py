@@ -12,6 +12,16 @@ from datetime import date
 import click
 
 
+def _run(fn, *args, **kwargs):
+    """Call a runtime entry point; a ``StartupError`` becomes one line, exit 1."""
+    from bot.slack.runtime import StartupError
+    try:
+        return fn(*args, **kwargs)
+    except StartupError as e:
+        click.echo(str(e), err=True)
+        sys.exit(1)
+
+
 def register(main: click.Group, settings_fn, require_fn) -> None:
     """Attach the Slack commands to the ``paperbot`` group."""
 
@@ -26,7 +36,7 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
         settings = settings_fn()
         require_fn(settings, "serve")
         from bot.slack import runtime
-        runtime.serve(settings, host=host, port=port if port is not None else settings.port)
+        _run(runtime.serve, settings, host=host, port=port if port is not None else settings.port)
 
     @main.command()
     @click.option("--no-clock", is_flag=True, help="Do not run the daily digest scheduler in this process.")
@@ -38,7 +48,7 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
         settings = settings_fn()
         require_fn(settings, "socket")
         from bot.slack import runtime
-        runtime.socket(settings, with_clock=not no_clock)
+        _run(runtime.socket, settings, with_clock=not no_clock)
 
     @main.command()
     def clock() -> None:
@@ -49,7 +59,7 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
         settings = settings_fn()
         require_fn(settings, "clock")
         from bot.slack import runtime
-        runtime.clock(settings)
+        _run(runtime.clock, settings)
 
     @main.group()
     def digest() -> None:
@@ -68,11 +78,11 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
         Example: paperbot digest send --date 2027-01-05 --force
         """
         settings = settings_fn()
-        require_fn(settings, "digest")
+        require_fn(settings, "digest", "digest send")
         from bot.slack import runtime
         try:
-            summary = runtime.digest_send(settings, day.date() if day else None, force)
+            summary = _run(runtime.digest_send, settings, day.date() if day else None, force)
         except ValueError as e:
             raise click.ClickException(str(e))
         click.echo(str(summary))
-        sys.exit(1 if summary.stopped else 0)
+        sys.exit(1 if summary.stopped or summary.failed else 0)

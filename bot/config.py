@@ -7,6 +7,7 @@ contract in DESIGN.md "Configuration".
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
@@ -91,7 +92,11 @@ def from_env(env: Mapping[str, str], cwd: Path | None = None) -> Settings:
     """Build ``Settings`` from environment-like ``env``; empty values count as unset.
 
     Relative paths resolve against ``cwd`` (default: the working directory).
-    Raises ValueError when ``PORT`` is not an integer.
+
+    Raises:
+        ValueError: ``PORT`` is not an integer, ``PAPERBOT_DEFAULT_TIME`` is
+            not HH:MM, or ``PAPERBOT_DEFAULT_TZ`` is not an IANA zone
+            (the message names the variable).
     """
     cwd = cwd or Path(os.getcwd())
 
@@ -107,6 +112,19 @@ def from_env(env: Mapping[str, str], cwd: Path | None = None) -> Settings:
         port = int(port_text)
     except ValueError:
         raise ValueError(f"PORT must be a number, got {port_text!r}") from None
+    default_time = get("PAPERBOT_DEFAULT_TIME", "09:00")
+    m = re.fullmatch(r"([01]?\d|2[0-3]):([0-5]\d)", default_time)
+    if not m:
+        raise ValueError(f"PAPERBOT_DEFAULT_TIME must be a 24-hour HH:MM time such as 09:00, "
+                         f"got {default_time!r}")
+    default_time = f"{int(m.group(1)):02d}:{m.group(2)}"
+    default_tz = get("PAPERBOT_DEFAULT_TZ", "UTC")
+    try:
+        from zoneinfo import ZoneInfo
+        ZoneInfo(default_tz)
+    except (ValueError, LookupError, OSError):  # ZoneInfoNotFoundError is a KeyError
+        raise ValueError(f"PAPERBOT_DEFAULT_TZ must be an IANA time zone such as Europe/Berlin, "
+                         f"got {default_tz!r}") from None
     return Settings(
         bot_token=get("SLACK_BOT_TOKEN"),
         signing_secret=get("SLACK_SIGNING_SECRET"),
@@ -115,7 +133,7 @@ def from_env(env: Mapping[str, str], cwd: Path | None = None) -> Settings:
         database_url=normalise_database_url(get("DATABASE_URL", "sqlite:///paperbot.db")),
         index_dir=_path(get("PAPERBOT_INDEX_DIR", "index"), cwd),
         seeds_dir=_path(get("PAPERBOT_SEEDS", "seeds"), cwd),
-        default_time=get("PAPERBOT_DEFAULT_TIME", "09:00"),
-        default_tz=get("PAPERBOT_DEFAULT_TZ", "UTC"),
+        default_time=default_time,
+        default_tz=default_tz,
         port=port,
     )

@@ -64,10 +64,11 @@ class Console:
         low = line.lower()
         if low in ("more", "next", "back", "previous", "prev"):
             return self._page(+1 if low in ("more", "next") else -1)
-        m = re.match(r"^share\s+(\S+)$", line, re.I)
-        if m:
-            return self._show(self.service.paper(m.group(1), visibility="in_channel",
-                                                 headline="*Shared by* <@U0CONSOLE>"))
+        if low == "share" or low.startswith("share "):
+            arg = line[5:].strip()
+            if not arg or " " in arg:
+                return "Usage: share <id> — shows what sharing that paper to the channel would post."
+            return self._show(self.service.share(arg, CONTEXT))
         if "@paperbot" in low:
             text = re.sub(r"@paperbot\b", " ", line, flags=re.I)
             return "(reply in thread)\n" + self._show(self.service.mention(text, CONTEXT))
@@ -81,6 +82,8 @@ class Console:
     def _page(self, step: int) -> str:
         if self.last is None:
             return "Nothing to page through yet: search first, e.g. `/paper search sparse attention`."
+        if step < 0 and self.last.offset == 0:
+            return "Already on the first page."
         offset = max(0, self.last.offset + step * PAGE_SIZE)
         reply = self.service.search(self.last.query, offset=offset, exact=True)
         if isinstance(reply, ResultsReply) and reply.page is not None:
@@ -91,19 +94,41 @@ class Console:
 
     @staticmethod
     def _show(reply) -> str:
-        return to_text(render(reply))
+        return to_text(render(reply)).replace(":warning:", "⚠")
+
+
+def _line_editor(stdin: TextIO) -> Callable[[], str]:
+    """``input()`` with line editing and history (readline) on a terminal;
+    returns "" at end of input, like ``readline()``."""
+    try:
+        import readline  # noqa: F401  (enables arrow keys and history for input())
+    except ImportError:
+        pass
+
+    def read() -> str:
+        try:
+            return input("paperbot> ") + "\n"
+        except EOFError:
+            return ""
+    return read
 
 
 def run(service: Service, stdin: TextIO, write: Callable[[str], None], interactive: bool) -> int:
     """Read ``stdin`` to the end (or ``quit``), printing each reply. Returns 0."""
     console = Console(service)
+    read = stdin.readline
     if interactive:
         write(INTRO + "\n")
+        read = _line_editor(stdin)
     while True:
-        if interactive:
-            write("paperbot> ")
-        line = stdin.readline()
+        try:
+            line = read()
+        except KeyboardInterrupt:  # Ctrl-C leaves quietly, like Ctrl-D
+            write("\n")
+            break
         if not line:
+            if interactive:
+                write("\n")
             break
         if line.strip().lower() in ("quit", "exit", ":q"):
             break

@@ -95,8 +95,8 @@ def _zones() -> dict[str, str]:
     return _ZONES
 
 
-def parse_subscribe(arg: str, default_time: str) -> tuple[str, str | None]:
-    """Parse ``[HH:MM] [zone]`` in either order → ``(time, zone or None)``.
+def parse_subscribe(arg: str, default_time: str | None) -> tuple[str | None, str | None]:
+    """Parse ``[HH:MM] [zone]`` in either order → ``(time or default_time, zone or None)``.
 
     Raises:
         SubscribeError: with a sentence showing the right form.

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import random
 import re
+from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Callable
 from zoneinfo import ZoneInfo
@@ -106,7 +107,9 @@ class Service:
         """The paper with exactly this id, in full; a polite notice when unknown."""
         paper = self.index.get(paper_id) if isinstance(paper_id, str) and paper_id else None
         if paper is None:
-            return NoticeReply(text="That paper is no longer in the index. Try `/paper search`.")
+            shown = paper_id if isinstance(paper_id, str) and len(paper_id) <= 40 else "that id"
+            return NoticeReply(text=f"I have no paper with the id “{shown}” (it may have left the "
+                                    "index). Try `/paper search <words>`.")
         return PaperReply(paper=paper, others=tuple(self._similar(paper.id, OTHER_MATCHES)),
                           headline=headline, visibility=visibility)
 
@@ -197,7 +200,13 @@ class Service:
             if not cmd.arg:
                 return ErrorReply(message="What should I search for?",
                                   example=f"{prefix} search sparse attention")
-            return self.search(cmd.arg)
+            reply = self.search(cmd.arg)
+            if cmd.cut and isinstance(reply, ResultsReply) and reply.page is not None:
+                note = f"Your query was cut to {parsing.MAX_INPUT} characters."
+                if note not in reply.page.notes:
+                    reply = ResultsReply(page=replace(reply.page, notes=(note,) + reply.page.notes),
+                                         visibility=reply.visibility)
+            return reply
         if cmd.name == "show":
             return self.show(cmd.arg, visibility=visibility)
         if cmd.name == "similar":

@@ -44,12 +44,22 @@ class Subscriptions:
         self.index, self.store, self.settings, self.poster, self.now = index, store, settings, poster, now
 
     def subscribe(self, arg: str, ctx: Context) -> Reply:
-        """``/paper subscribe [HH:MM] [zone]`` — create or change this channel's slot."""
+        """``/paper subscribe [HH:MM] [zone]`` — create or change this channel's slot.
+
+        Posts a channel-visible confirmation naming the user; returns an
+        ephemeral note with the next post time, or an ``ErrorReply`` (bad time
+        or zone; "/invite @paperbot" when the bot cannot post there).
+        """
         try:
-            hhmm, zone = parsing.parse_subscribe(arg, self.settings.default_time)
+            hhmm, zone = parsing.parse_subscribe(arg, None)
         except parsing.SubscribeError as e:
             return ErrorReply(message=str(e), example="/paper subscribe 09:30 Europe/Berlin")
-        zone = zone or parsing.canonical_zone(ctx.user_tz or "") or self.settings.default_tz
+        current = self.store.get_subscription(ctx.team_id, ctx.channel_id)
+        # A part left out keeps the channel's current value; a new subscription
+        # takes PAPERBOT_DEFAULT_TIME and the user's Slack zone (else the default).
+        hhmm = hhmm or (current.local_time if current else self.settings.default_time)
+        zone = zone or (current.tz if current else None) \
+            or parsing.canonical_zone(ctx.user_tz or "") or self.settings.default_tz
         new, previous = self.store.upsert_subscription(ctx.team_id, ctx.channel_id, hhmm, zone,
                                                        ctx.user_id, self.now())
         if previous is not None and previous.active:

@@ -32,12 +32,31 @@ def ensure_default_index(settings: Settings, progress=None) -> bool:
     """
     paths = seed_paths(settings)
     fingerprint = corpus.seeds_fingerprint(paths)
-    if search.stored_fingerprint(settings.index_dir) == fingerprint:
+    stored = search.stored_fingerprint(settings.index_dir)
+    if stored == fingerprint:
+        return False
+    if stored is None and (Path(settings.index_dir) / "CURRENT").exists():
+        # Built by `paperbot index build --source …`: the operator's corpus, not
+        # the seeds — never replace it implicitly.
+        log.info("keeping %s: it was built from explicit sources", settings.index_dir)
         return False
     log.info("building the default index from %s", ", ".join(map(str, paths)))
-    papers = corpus.load_papers(paths)
-    search.build_index(settings.index_dir, papers, fingerprint=fingerprint, progress=progress)
+    search.build_index(settings.index_dir, LazyPapers(paths), fingerprint=fingerprint, progress=progress)
     return True
+
+
+class LazyPapers:
+    """An iterable that reads ``paths`` only when iterated (inside the build's
+    lock); ``total`` is the number of papers once read."""
+
+    def __init__(self, paths: list[Path]) -> None:
+        self.paths = paths
+        self.total = 0
+
+    def __iter__(self):
+        papers = corpus.load_papers(self.paths)
+        self.total = len(papers)
+        return iter(papers)
 
 
 def open_store(settings: Settings) -> Store:

@@ -42,7 +42,7 @@ def test_console_mention_more_and_bad_input(cli_dir):
     assert r.returncode == 0 and "Traceback" not in r.stdout + r.stderr
     assert "(reply in thread)" in r.stdout and "KIStego" in r.stdout
     assert "Showing 6–" in r.stdout            # `more` moved to the next page
-    assert ":warning:" in r.stdout and "Papers like" in r.stdout
+    assert "⚠ " in r.stdout and ":warning:" not in r.stdout and "Papers like" in r.stdout
 
 
 def test_search_json_contract(cli_dir):

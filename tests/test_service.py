@@ -132,3 +132,13 @@ def test_every_reply_renders(service):
                  "help", "status", "search NOT NOT x"):
         message = render(service.command(text, CTX))
         assert message.text and message.blocks
+
+
+def test_subscribe_again_keeps_the_part_left_out(service, store):
+    service.command("subscribe 07:00 UTC", CTX)
+    service.command("subscribe Europe/Berlin", CTX)
+    sub = store.get_subscription("T1", "C1")
+    assert (sub.local_time, sub.tz) == ("07:00", "Europe/Berlin")
+    service.command("subscribe 21:15", CTX)
+    sub = store.get_subscription("T1", "C1")
+    assert (sub.local_time, sub.tz) == ("21:15", "Europe/Berlin")

@@ -36,6 +36,17 @@ def venue_from_header(header: str) -> str:
     return f"{m.group(1)} {m.group(2)}" if m else ""
 
 
+def _is_header(first: str) -> bool:
+    """The first paragraph is a header when it is one short line that names a
+    venue, or one very short line that is not a sentence (no final period) —
+    never a short abstract."""
+    if "\n" in first or len(first) > _HEADER_MAX:
+        return False
+    if venue_from_header(first):
+        return True
+    return len(first) <= 80 and not first.rstrip().endswith((".", "!", "?"))
+
+
 def split_seed_text(text: str) -> tuple[str, list[str]]:
     """Split a seed file's text into (venue, abstracts as raw paragraphs).
 
@@ -48,7 +59,7 @@ def split_seed_text(text: str) -> tuple[str, list[str]]:
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     paragraphs = [p.strip() for p in _PARAGRAPHS.split(text) if p.strip()]
     venue = ""
-    if paragraphs and "\n" not in paragraphs[0] and len(paragraphs[0]) <= _HEADER_MAX:
+    if paragraphs and _is_header(paragraphs[0]):
         header = paragraphs.pop(0)
         venue = venue_from_header(header)
     abstracts: list[str] = []

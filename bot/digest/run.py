@@ -153,6 +153,16 @@ class _Run:
             self.summary.reconciled += 1
 
 
+#: The console's team (``paperbot console``): its subscriptions live in the same
+#: database but are never posted to Slack.
+CONSOLE_TEAM = "T0CONSOLE"
+
+
+def _slack_subscriptions(store) -> list:
+    """Active subscriptions of real Slack teams (the console's are left out)."""
+    return [s for s in store.subscriptions(active_only=True) if s.team_id != CONSOLE_TEAM]
+
+
 def run_due(store, index, poster: Poster, now: datetime, *, render: Render | None = None,
             late_after: timedelta = LATE_AFTER, reconcile_after: timedelta = RECONCILE_AFTER,
             max_attempts: int = MAX_ATTEMPTS) -> DigestSummary:
@@ -173,7 +183,7 @@ def run_due(store, index, poster: Poster, now: datetime, *, render: Render | Non
     """
     run = _Run(store, index, poster, now, render)
     run.reconcile(now - reconcile_after)
-    subs = store.subscriptions(active_only=True)
+    subs = _slack_subscriptions(store)
     if not subs:
         return run.summary
     # local dates are at most a day behind the UTC date (UTC-12 is the westmost zone)
@@ -245,7 +255,7 @@ def send(store, index, poster: Poster, now: datetime, day: date | None = None,
     run.reconcile(now - RECONCILE_AFTER)
     plan = []
     refused = []
-    for sub in store.subscriptions(active_only=True):
+    for sub in _slack_subscriptions(store):
         try:
             today = local_date(now, zone(sub.tz))
         except (KeyError, ValueError) as exc:

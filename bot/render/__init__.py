@@ -54,7 +54,8 @@ def _results(reply: ResultsReply) -> Message:
     shown = page.corrected_query or page.query
     if page.total:
         first, last = page.offset + 1, page.offset + len(page.hits)
-        head = f"*{page.total} paper{'s' if page.total != 1 else ''}* match “{md.escape(shown)}”"
+        head = (f"*{page.total} papers* match “{md.escape(shown)}”" if page.total != 1
+                else f"*1 paper* matches “{md.escape(shown)}”")
     else:
         first = last = 0
         head = f"No paper matches “{md.escape(shown)}”. Try fewer or other words, e.g. `sparse attention`."

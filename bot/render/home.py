@@ -81,9 +81,12 @@ def search_modal(query: str = "", page: SearchPage | None = None, status: str | 
         blocks.append(bk.section(f":warning: {md.escape(error)}"))
     if page is not None:
         shown = page.corrected_query or page.query
-        blocks.append(bk.section(f"*{page.total} paper{'s' if page.total != 1 else ''}* match "
-                                 f"“{md.escape(shown)}”" if page.total else
-                                 f"No paper matches “{md.escape(shown)}”."))
+        if page.total:
+            verb = "matches" if page.total == 1 else "match"
+            blocks.append(bk.section(f"*{page.total} paper{'s' if page.total != 1 else ''}* {verb} "
+                                     f"“{md.escape(shown)}”"))
+        else:
+            blocks.append(bk.section(f"No paper matches “{md.escape(shown)}”."))
         if page.corrected_query:
             blocks.append(bk.context(f"Showing results for *{md.escape(page.corrected_query)}*; "
                                      f"you typed “{md.escape(page.query)}”."))

@@ -62,10 +62,10 @@ def build_index(index_dir: Path, papers: Iterable[Paper], *, fingerprint: str | 
     """
     index_dir = Path(index_dir)
     started = time.monotonic()
-    papers = iter(papers)
     with layout.locked(index_dir):
         gen = layout.new_generation(index_dir)
         try:
+            papers = iter(papers)  # inside the lock: a lazy source is read while we hold it
             head = list(itertools.islice(papers, PARALLEL_MIN))
             procs = min(MAX_PROCS, os.cpu_count() or 1) if len(head) >= PARALLEL_MIN else 1
             ix = whoosh_index.create_in(str(gen), make_schema())

@@ -38,12 +38,16 @@ class Compiled:
         unknown: positive words found in no field (corrected automatically).
         unusual: positive words whose stem is known but whose spelling never
             occurs ("distilation"): a suggestion only, results unchanged.
+        joined: how many word runs were read as one unit (an acronym's
+            expansion or a compound) — the engine retries word by word when
+            such a query finds nothing.
     """
 
     plan: Plan
     highlight: set = field(default_factory=set)
     unknown: list = field(default_factory=list)
     unusual: list = field(default_factory=list)
+    joined: int = 0
 
 
 class Compiler:
@@ -55,7 +59,10 @@ class Compiler:
         ranking: the query-time settings.
     """
 
-    def __init__(self, searcher, lexicon: Lexicon, ranking: Ranking) -> None:
+    def __init__(self, searcher, lexicon: Lexicon, ranking: Ranking, *,
+                 split_runs: bool = False) -> None:
+        self.split_runs = split_runs
+        self.joined = 0
         self.reader = searcher.reader()
         self.text = searcher.schema["abstract"].analyzer
         self.plain = searcher.schema["authors"].analyzer
@@ -76,7 +83,7 @@ class Compiler:
                                  "papers out.", example="attention -sparse")
             raise QueryError(f"\"{parsed.text}\" has only very common words or symbols, "
                              "which are not searched; add a more specific word.")
-        return Compiled(plan, self.highlight, self.unknown, self.unusual)
+        return Compiled(plan, self.highlight, self.unknown, self.unusual, self.joined)
 
     # --- structure ---------------------------------------------------------
 
@@ -117,10 +124,12 @@ class Compiler:
         """Words in a row: join known compounds / acronym expansions first."""
         i = 0
         while i < len(words):
-            for n in range(min(MAX_RUN, len(words) - i), 1, -1):
+            longest = 1 if self.split_runs else min(MAX_RUN, len(words) - i)
+            for n in range(longest, 1, -1):
                 seq = words[i:i + n]
                 forms = self._sequence_forms([w.text for w in seq])
                 if forms:
+                    self.joined += 1
                     occur = "must" if any(w.occur == "must" for w in seq) else "should"
                     yield occur, self._forms_query(forms, None)
                     i += n

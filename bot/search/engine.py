@@ -134,7 +134,7 @@ class SearchIndex:
         r = self.ranking
         compiled = Compiler(searcher, gen.lexicon, r).compile(parsed)
         if not correct:
-            return compiled, rank.top(searcher, gen.norms, compiled, want, r), None, None
+            return (*self._or_words(searcher, gen, parsed, compiled, want), None, None)
         if compiled.unknown:
             fixed = spelling.correct(gen.lexicon, parsed, compiled.unknown, r)
             if fixed is not None:
@@ -146,7 +146,20 @@ class SearchIndex:
         suggestion = None
         if compiled.unusual and not compiled.unknown:
             suggestion = spelling.hint(gen.lexicon, parsed, compiled.unusual, r)
-        return compiled, rank.top(searcher, gen.norms, compiled, want, r), None, suggestion
+        return (*self._or_words(searcher, gen, parsed, compiled, want), None, suggestion)
+
+    def _or_words(self, searcher, gen, parsed, compiled, want):
+        """Rank ``compiled``; when a word run read as one unit ("differential
+        privacy") leaves nothing, rank the words one by one instead, so word
+        order never empties the results. Returns ``(compiled, result)``."""
+        r = self.ranking
+        result = rank.top(searcher, gen.norms, compiled, want, r)
+        if result.total == 0 and compiled.joined:
+            loose = Compiler(searcher, gen.lexicon, r, split_runs=True).compile(parsed)
+            found = rank.top(searcher, gen.norms, loose, want, r)
+            if found.total:
+                return loose, found
+        return compiled, result
 
     # --- lookups ---------------------------------------------------------------
 

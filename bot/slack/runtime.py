@@ -7,9 +7,17 @@ Slack ``Poster`` and the digest clock are put together (DESIGN.md
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import signal
+import urllib.error
 from datetime import date
+
+from slack_bolt.error import BoltError
+from slack_sdk.errors import SlackApiError, SlackClientError
+
+from bot import corpus, search
+from bot.store import StoreError
 
 from bot import wiring
 from bot.clock import run_clock, start_clock
@@ -21,6 +29,47 @@ from bot.slack.server import make_server
 from bot.slack.socket import run_socket
 
 log = logging.getLogger(__name__)
+
+
+class _QuietTokenWarning(logging.Filter):
+    """Bolt reads SLACK_BOT_TOKEN from the environment by itself and then warns
+    that it is unused because we pass a configured client: noise, drop it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "`token` will be unused" not in record.getMessage()
+
+
+logging.getLogger("slack_bolt.App").addFilter(_QuietTokenWarning())
+
+
+class StartupError(Exception):
+    """The process cannot start; ``str(e)`` is one line for the operator."""
+
+
+@contextlib.contextmanager
+def startup(what: str):
+    """Turn the errors a misconfigured start raises into one ``StartupError`` line.
+
+    Covers: unreadable seeds (``CorpusError``), a build in progress
+    (``IndexBusy``), the database (``StoreError``), a rejected token (Bolt's
+    ``auth.test`` → ``BoltError``/``SlackApiError``) and an unreachable Web API.
+    """
+    try:
+        yield
+    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, StoreError) as e:
+        raise StartupError(f"paperbot {what}: {e}") from None
+    except SlackApiError as e:
+        code = e.response.get("error") if e.response is not None else "error"
+        raise StartupError(f"paperbot {what}: Slack refused the token ({code}); check SLACK_BOT_TOKEN "
+                           "/ SLACK_APP_TOKEN") from None
+    except BoltError as e:
+        text = str(e)
+        hint = "invalid_auth" if "invalid_auth" in text else text.splitlines()[0][:160]
+        raise StartupError(f"paperbot {what}: Slack refused the token ({hint}); check SLACK_BOT_TOKEN") from None
+    except (urllib.error.URLError, SlackClientError, ConnectionError) as e:
+        reason = getattr(e, "reason", None) or e
+        raise StartupError(f"paperbot {what}: cannot reach the Slack Web API ({reason}); "
+                           "check SLACK_API_URL and the network") from None
 
 
 def _parts(settings: Settings):
@@ -50,9 +99,17 @@ def build(settings: Settings):
 
 
 def serve(settings: Settings, host: str, port: int) -> None:
-    """``paperbot serve``: HTTP on ``host:port`` until SIGTERM/Ctrl-C. Never runs the clock."""
-    app, _, _ = build(settings)
-    server = make_server(app, host=host, port=port)
+    """``paperbot serve``: HTTP on ``host:port`` until SIGTERM/Ctrl-C. Never runs the clock.
+
+    Raises:
+        StartupError: bad configuration (one line for the operator).
+    """
+    with startup("serve"):
+        app, _, _ = build(settings)
+        try:
+            server = make_server(app, host=host, port=port)
+        except OSError as e:
+            raise StartupError(f"paperbot serve: cannot listen on {host}:{port} ({e.strerror or e})") from None
     signal.signal(signal.SIGTERM, lambda *_: server.close())
     log.warning("paperbot serving on http://%s:%s/slack/events", host, server.port)
     try:
@@ -63,10 +120,14 @@ def serve(settings: Settings, host: str, port: int) -> None:
 
 def socket(settings: Settings, with_clock: bool = True) -> None:
     """``paperbot socket``: Socket Mode, plus the digest clock unless ``with_clock`` is False."""
-    app, service, poster = build(settings)
+    with startup("socket"):
+        app, service, poster = build(settings)
     scheduler = start_clock(make_job(service.store, service.index, poster)) if with_clock else None
     try:
-        run_socket(app, settings.app_token)
+        with startup("socket"):
+            run_socket(app, settings.app_token)
+    except KeyboardInterrupt:
+        pass
     finally:
         if scheduler is not None:
             scheduler.shutdown(wait=False)
@@ -74,7 +135,9 @@ def socket(settings: Settings, with_clock: bool = True) -> None:
 
 def clock(settings: Settings) -> None:
     """``paperbot clock``: the digest scheduler alone, in the foreground."""
-    _, poster, service = _parts(settings)
+    with startup("clock"):
+        _, poster, service = _parts(settings)
+    log.warning("paperbot clock: posting due papers of the day (checks every 30 s; Ctrl-C to stop)")
     run_clock(make_job(service.store, service.index, poster))
 
 
@@ -85,5 +148,6 @@ def digest_send(settings: Settings, day: date | None, force: bool):
         bot.digest.DigestDateError (a ValueError): a date other than a
             channel's today or yesterday without ``force``.
     """
-    _, poster, service = _parts(settings)
-    return send(service.store, service.index, poster, utc_now(), day=day, force=force)
+    with startup("digest send"):
+        _, poster, service = _parts(settings)
+        return send(service.store, service.index, poster, utc_now(), day=day, force=force)

@@ -39,9 +39,20 @@ class Store(SubscriptionStore, DeliveryStore):
     """
 
     def __init__(self, database_url: str) -> None:
-        self._engine = make_engine(database_url)
-        with transaction(self._engine, write=True) as conn:
-            self.migrated_from = migrate(conn)
+        try:
+            self._engine = make_engine(database_url)
+            with transaction(self._engine, write=True) as conn:
+                self.migrated_from = migrate(conn)
+        except StoreError:
+            raise
+        except ModuleNotFoundError as e:  # e.g. psycopg without the [postgres] extra
+            raise StoreError(f"DATABASE_URL needs the Python module {e.name!r}; for PostgreSQL "
+                             "install paperbot with: pip install '.[postgres]'") from None
+        except sa.exc.ArgumentError as e:
+            raise StoreError(f"DATABASE_URL is not a database URL SQLAlchemy understands ({e})") from None
+        except sa.exc.SQLAlchemyError as e:
+            reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0][:200]
+            raise StoreError(f"cannot open the database at DATABASE_URL: {reason}") from None
 
     @property
     def dialect(self) -> str:

@@ -170,3 +170,11 @@ def test_resolve_on_seeds(seed_index):
     assert seed_index.resolve("sparse attention")[0] == uni
     assert seed_index.resolve("random forests") == (None, [])
     assert seed_index.resolve("?") == (None, [])
+
+
+def test_word_order_never_empties_the_results(seed_index):
+    # "differential privacy" is read as one unit (the corpus defines DP); when the
+    # unit leaves nothing, the words are searched one by one, as in the other order.
+    a = seed_index.search("differential privacy -synthetic", limit=50)
+    b = seed_index.search("privacy differential -synthetic", limit=50)
+    assert a.total > 0 and ids(a) == ids(b)

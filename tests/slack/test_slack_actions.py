@@ -117,8 +117,8 @@ def test_another_paper_is_ephemeral_and_never_replaces_the_digest(slack: SlackHa
     (ACTION_DETAILS, "{id: nope", "couldn't read that button"),            # bad JSON
     (ACTION_SHARE, "[1, 2]", "couldn't read that button"),                  # not an object
     (ACTION_SIMILAR, {"id": 42}, "couldn't read that button"),              # wrong type
-    (ACTION_DETAILS, {"id": "zz99nope"}, "no longer in the index"),         # unknown id
-    (ACTION_SHARE, {"id": "zz99nope"}, "no longer in the index"),
+    (ACTION_DETAILS, {"id": "zz99nope"}, "I have no paper with the id"),         # unknown id
+    (ACTION_SHARE, {"id": "zz99nope"}, "I have no paper with the id"),
     (ACTION_SIMILAR, {"id": "zz99nope"}, "found no paper"),
     (ACTION_PAGE, {"q": "learning", "o": -5}, "couldn't read that button"),  # negative offset
     (ACTION_PAGE, {"q": "learning", "o": "5"}, "couldn't read that button"),  # not an integer
