@@ -21,6 +21,7 @@ from bot import config, corpus, search, wiring
 from bot.jsonshape import error_json, page_json
 from bot.models import QueryError
 from bot.parsing import MAX_INPUT
+from bot.store import StoreError
 
 
 def _settings() -> config.Settings:
@@ -80,7 +81,7 @@ def console() -> None:
     write = lambda s: (sys.stdout.write(s), sys.stdout.flush())
     try:
         service = wiring.build_service(settings, ConsolePoster(write))
-    except (corpus.CorpusError, search.IndexBusy) as e:
+    except (corpus.CorpusError, search.IndexBusy, StoreError) as e:
         raise click.ClickException(str(e))
     sys.exit(run(service, sys.stdin, write, interactive=sys.stdin.isatty()))
 

@@ -103,3 +103,23 @@ def test_python_dash_m_bot_help_lists_commands(tmp_path):
     r = run(["--help"], tmp_path)
     for cmd in ("console", "index", "search", "serve", "socket", "clock", "digest"):
         assert cmd in r.stdout
+
+
+def test_default_index_built_from_explicit_sources_is_kept(tmp_path):
+    src = tmp_path / "mine.jsonl"
+    src.write_text(json.dumps({"id": "m1", "title": "Laundry folding robots", "abstract": "Robots fold laundry."}))
+    assert run(["index", "build", "--source", str(src)], tmp_path).returncode == 0
+    out = json.loads(run(["search", "--json", "laundry"], tmp_path).stdout)
+    assert out["total"] == 1 and out["results"][0]["source_id"] == "m1"
+
+
+@pytest.mark.parametrize("var,value", [("PAPERBOT_DEFAULT_TZ", "Nowhere/Land"), ("PAPERBOT_DEFAULT_TIME", "7am")])
+def test_bad_defaults_are_named_in_one_line(tmp_path, var, value):
+    r = run(["console"], tmp_path, stdin="/paper help\n", env_extra={var: value})
+    assert r.returncode == 1 and var in r.stderr and "Traceback" not in r.stderr
+
+
+def test_unreachable_database_is_one_line(tmp_path):
+    r = run(["console"], tmp_path, stdin="/paper help\n",
+            env_extra={"DATABASE_URL": "postgresql://nobody@127.0.0.1:9/none"})
+    assert r.returncode == 1 and "DATABASE_URL" in r.stderr and "Traceback" not in r.stderr

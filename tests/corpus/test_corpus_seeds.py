@@ -183,3 +183,12 @@ def test_tldr_and_keywords(seed_corpus, with_text):
     moe = with_text("Mixture-of-Experts (MoE) models")
     assert moe.keywords[0] == "Mixture-of-Experts (MoE)"
     assert "routing decisions" in moe.keywords
+
+
+def test_a_file_without_header_keeps_its_first_abstract():
+    from bot.corpus import parse_seed_text
+    text = ("We propose a method. It works.\n\nA second abstract about graphs. Done.\n\n"
+            "A third abstract about attention.")
+    assert len(parse_seed_text(text, "plain.txt")) == 3
+    assert len(parse_seed_text("Only one abstract about sparse attention methods.", "one.txt")) == 1
+    assert len(parse_seed_text("My reading list\n\nAn abstract about graph networks.", "h.txt")) == 1
