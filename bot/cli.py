@@ -40,6 +40,19 @@ def _require(settings: config.Settings, command: str, shown: str | None = None) 
         sys.exit(2)
 
 
+def _stop_on_sigterm() -> None:
+    """Make SIGTERM (docker stop, systemd) unwind like Ctrl-C, so a build's
+    cleanup runs: worker processes are stopped and the lock is released."""
+    import signal
+    parent = os.getpid()
+
+    def handler(signum, frame):
+        if os.getpid() != parent:  # a forked build worker being stopped: exit quietly
+            os._exit(128 + signum)
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, handler)
+
+
 def _progress(label: str):
     """A progress callback drawing a bar on a terminal (stderr), else silent."""
     if not sys.stderr.isatty():
@@ -105,6 +118,7 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None) -> None:
     Example: paperbot index build --source corpus.jsonl --index /tmp/idx
     """
     settings = _settings()
+    _stop_on_sigterm()
     paths = list(sources) or wiring.seed_paths(settings)
     target = index_dir or settings.index_dir
     update, done = _progress("indexing")
@@ -135,6 +149,7 @@ def index_add(sources: tuple[Path, ...], index_dir: Path | None) -> None:
     Example: paperbot index add --source new-papers.jsonl
     """
     settings = _settings()
+    _stop_on_sigterm()
     try:
         papers = corpus.load_papers(list(sources))
         n = search.add_to_index(index_dir or settings.index_dir, papers)

@@ -104,11 +104,15 @@ def parse_subscribe(arg: str, default_time: str | None) -> tuple[str | None, str
     time_value, zone = None, None
     for part in arg.split():
         t = parse_time(part)
-        if t and time_value is None:
+        if t:
+            if time_value is not None:
+                raise SubscribeError("Give one time only, e.g. 09:30 (and optionally one zone).")
             time_value = t
             continue
         z = canonical_zone(part)
-        if z and zone is None:
+        if z:
+            if zone is not None:
+                raise SubscribeError("Give one time zone only, e.g. Europe/Berlin.")
             zone = z
             continue
         if re.match(r"^\d", part):

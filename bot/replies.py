@@ -17,9 +17,16 @@ IN_CHANNEL = "in_channel"
 
 @dataclass(frozen=True)
 class Reply:
-    """Base of every reply. ``visibility`` is "ephemeral" or "in_channel"."""
+    """Base of every reply.
+
+    Attributes:
+        visibility: "ephemeral" or "in_channel".
+        note: a short plain-text note shown under the reply (e.g. "Your input
+            was cut to 300 characters."), or None.
+    """
 
     visibility: str = EPHEMERAL
+    note: str | None = None
 
 
 @dataclass(frozen=True)

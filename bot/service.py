@@ -59,7 +59,7 @@ class Service:
         """Answer ``/paper <text>`` (``text`` already entity-decoded). Never raises
         for bad input: returns an ``ErrorReply`` explaining it."""
         cmd = parsing.parse_command(text)
-        return self._dispatch(cmd, ctx, prefix="/paper", visibility=EPHEMERAL)
+        return _with_cut_note(cmd, self._dispatch(cmd, ctx, prefix="/paper", visibility=EPHEMERAL))
 
     def mention(self, text: str, ctx: Context) -> Reply:
         """Answer ``@paperbot <text>`` (tokens stripped, entity-decoded).
@@ -69,8 +69,10 @@ class Service:
         """
         cmd = parsing.parse_command(text)
         if cmd.name != "search":
-            return self._dispatch(cmd, ctx, prefix="@paperbot", visibility=IN_CHANNEL)
-        return self.read_paper(cmd.arg, visibility=IN_CHANNEL)
+            reply = self._dispatch(cmd, ctx, prefix="@paperbot", visibility=IN_CHANNEL)
+        else:
+            reply = self.read_paper(cmd.arg, visibility=IN_CHANNEL)
+        return _with_cut_note(cmd, reply)
 
     # ------------------------------------------------------------------ operations
     def search(self, query: str, offset: int = 0, limit: int = PAGE_SIZE,
@@ -142,9 +144,9 @@ class Service:
                                   others_label="Similar papers", visibility=visibility)
         try:
             page = self._search(words, 0, OTHER_MATCHES + 1, exact=False)
-        except QueryError:
-            page = None
-        if page is None or not page.hits or not _confident(page, words):
+        except QueryError as e:
+            return ErrorReply(message=e.message, example=f"@paperbot {e.example}", visibility=visibility)
+        if not page.hits or not _confident(page, words):
             return NoticeReply(text=f"I'm not confident any paper matches “{parsing_escape(words)}”. "
                                     "Try other words, an id, or `/paper search`.", visibility=visibility)
         best, others = page.hits[0], page.hits[1:]
@@ -200,13 +202,7 @@ class Service:
             if not cmd.arg:
                 return ErrorReply(message="What should I search for?",
                                   example=f"{prefix} search sparse attention")
-            reply = self.search(cmd.arg)
-            if cmd.cut and isinstance(reply, ResultsReply) and reply.page is not None:
-                note = f"Your query was cut to {parsing.MAX_INPUT} characters."
-                if note not in reply.page.notes:
-                    reply = ResultsReply(page=replace(reply.page, notes=(note,) + reply.page.notes),
-                                         visibility=reply.visibility)
-            return reply
+            return self.search(cmd.arg)
         if cmd.name == "show":
             return self.show(cmd.arg, visibility=visibility)
         if cmd.name == "similar":
@@ -236,27 +232,49 @@ class Service:
             return []
 
 
+def _with_cut_note(cmd: parsing.Command, reply: Reply) -> Reply:
+    """Add "cut to 300 characters" to any reply to an over-long input
+    (DESIGN.md "Rules": cut there, with a note, everywhere)."""
+    if not cmd.cut:
+        return reply
+    note = f"Your input was cut to {parsing.MAX_INPUT} characters."
+    page = getattr(reply, "page", None)
+    if page is not None and any("cut" in n for n in page.notes):
+        return reply
+    return replace(reply, note=note)
+
+
 def _unique(papers: list[Paper]) -> Paper | None:
     return papers[0] if len(papers) == 1 else None
 
 
 _STOP = frozenset("a an and are as at be by for from has have in is it its of on or that the this "
                   "to was were what which who will with about any paper papers you your me i we "
-                  "there please find show tell know think".split())
+                  "there please find show tell know think hi hello hey thanks thank can could "
+                  "would should do does did how why when where here our us my some one".split())
+
+
+_GREETINGS = frozenset("hi hello hey thanks thank morning evening night bye cheers yo lol".split())
 
 
 def _confident(page: SearchPage, words: str) -> bool:
-    """A match is confident when the best paper contains at least half of the
-    query's content words (prefix match of 5 letters, to allow for stemming)."""
+    """A match is confident when the best paper has (as whole words, allowing
+    for endings: the first 5 letters) nearly all of the query's content words:
+    1 of 1, 2 of 2, 2 of 3, 3 of 4, 4 of 5 … (ceil of 2/3). Small talk such as
+    "hello world" is therefore not answered with a paper."""
+    import math
     if page.corrected_query:
         words = page.corrected_query
-    terms = {w for w in re.findall(r"[a-z0-9]+", words.lower()) if w not in _STOP and len(w) > 1}
-    if not terms:
-        return False
+    typed = re.findall(r"[a-z0-9]+", words.lower())
+    terms = {w for w in typed if w not in _STOP and len(w) > 1}
+    if not terms or (len(terms) <= 2 and _GREETINGS.intersection(typed)):
+        return False  # small talk ("hello world", "thanks a lot") is not a paper request
     p = page.hits[0].paper
     text = " ".join([p.title, p.name or "", p.abstract, " ".join(p.keywords)]).lower()
-    found = sum(1 for t in terms if t[:5] in text)
-    return found * 2 >= len(terms)
+    vocab = set(re.findall(r"[a-z0-9]+", text))
+    prefixes = {w[:5] for w in vocab}
+    found = sum(1 for t in terms if t in vocab or (len(t) >= 5 and t[:5] in prefixes))
+    return found >= max(1, math.ceil(len(terms) * 2 / 3))
 
 
 def parsing_escape(text: str) -> str:

@@ -67,3 +67,11 @@ def test_strip_mention_tokens_anywhere():
     raw = "hey <@U0BOT> look at <#C123|general> <https://x.org|this> <!channel> &lt;b&gt; KIStego"
     assert strip_mention_tokens(raw) == "hey look at general this &lt;b&gt; KIStego"
     assert strip_mention_tokens("<@U0BOT>") == ""
+
+
+@pytest.mark.parametrize("arg,fragment", [("Europe/Berlin Asia/Tokyo", "one time zone"),
+                                          ("09:30 09:45", "one time")])
+def test_subscribe_two_times_or_zones_say_so(arg, fragment):
+    with pytest.raises(SubscribeError) as e:
+        parse_subscribe(arg, "09:00")
+    assert fragment in str(e.value)

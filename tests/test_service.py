@@ -142,3 +142,19 @@ def test_subscribe_again_keeps_the_part_left_out(service, store):
     service.command("subscribe 21:15", CTX)
     sub = store.get_subscription("T1", "C1")
     assert (sub.local_time, sub.tz) == ("21:15", "Europe/Berlin")
+
+
+def test_small_talk_and_bad_queries_in_mentions(service):
+    for text in ("hello world", "what time is the meeting", "thanks a lot", "<!channel> zzqqx"):
+        reply = service.mention(text, CTX)
+        assert isinstance(reply, NoticeReply) and "confident" in reply.text, text
+    reply = service.mention("NOT NOT x", CTX)
+    assert isinstance(reply, ErrorReply) and reply.example.startswith("@paperbot ")
+
+
+def test_cut_note_on_every_surface(service):
+    long = "sparse attention " * 40
+    for reply in (service.command(f"search {long}", CTX), service.mention(long, CTX),
+                  service.command(f"similar {long}", CTX), service.command("the " * 100, CTX)):
+        text = render(reply).text + " ".join(getattr(getattr(reply, "page", None), "notes", ()) or ())
+        assert "cut to 300 characters" in text, type(reply).__name__

@@ -19,6 +19,8 @@ while "$5", "50%", "A*" and "C++" in ordinary text survive. How:
 """
 from __future__ import annotations
 
+import unicodedata
+
 import re
 from dataclasses import dataclass
 
@@ -99,6 +101,8 @@ def clean(raw: str) -> Cleaned:
         ``Cleaned(text, link_urls)``. Example: ``"We present \\\\textbf{AAD-1},
         an \\\\textbf{A}symmetric …"`` → ``"We present AAD-1, an Asymmetric …"``.
     """
+    if not raw.isascii():
+        raw = unicodedata.normalize("NFC", raw)  # "spa\u0301rse" → "spárse", as queries are
     if not has_markup(raw):
         return Cleaned(" ".join(raw.split()))
     try:

@@ -56,6 +56,10 @@ def normalise_source_id(source_id: object) -> str | None:
     return text or None
 
 
+#: Longest product id taken from a source id (longer ones are shortened + hashed).
+ID_MAX = 64
+
+
 def paper_id_for(raw_text: str | None, source_id: str | None) -> str:
     """The base id of one paper (before collision lengthening; see module docstring).
 
@@ -70,6 +74,11 @@ def paper_id_for(raw_text: str | None, source_id: str | None) -> str:
         ValueError: when neither a source id nor non-blank text is given.
     """
     normalised = normalise_source_id(source_id)
+    if normalised and len(normalised) > ID_MAX:
+        # Still derived from (and stable with) the source id, but short enough to
+        # type and to fit in a Slack button value (≤ 2000 chars).
+        import hashlib
+        return normalised[:ID_MAX - 9].rstrip(".-") + "-" + hashlib.sha256(normalised.encode()).hexdigest()[:8]
     if normalised:
         return normalised
     if raw_text is None or not raw_text.strip():

@@ -130,7 +130,7 @@ def _json_items(stream: IO[bytes], stats: LoadStats, path: Path) -> Iterator[tup
         return
     try:
         items = json.loads(data)
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:
         raise CorpusError(f"{path}: not valid JSON ({e})") from e
     yield from enumerate(items, 1)
 
@@ -196,7 +196,7 @@ def entries_from_items(name: str, items: list[tuple[int, object]]) -> tuple[list
         if isinstance(item, bytes):
             try:
                 item = json.loads(item)
-            except ValueError:  # JSONDecodeError and UnicodeDecodeError
+            except (ValueError, RecursionError):  # JSONDecodeError, UnicodeDecodeError, nesting
                 bad += 1
                 continue
         if not isinstance(item, dict):

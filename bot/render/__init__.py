@@ -40,13 +40,20 @@ def render(reply: Reply) -> Message:
     fn = _RENDERERS.get(type(reply))
     if fn is None:
         raise TypeError(f"no renderer for {type(reply).__name__}")
-    return fn(reply)
+    message = fn(reply)
+    if reply.note:
+        note = md.escape(reply.note)
+        message = Message(text=f"{message.text}\n_{note}_"[:TEXT_MAX],
+                          blocks=tuple(bk.fit(list(message.blocks)[: bk.MESSAGE_BLOCKS_MAX - 1]
+                                              + [bk.context(note)])),
+                          visibility=message.visibility, thread=message.thread)
+    return message
 
 
 def _message(blocks: list[dict], text: str, visibility: str,
              thread: tuple[Message, ...] = ()) -> Message:
-    return Message(text=md.cut(text, TEXT_MAX), blocks=tuple(blocks[: bk.MESSAGE_BLOCKS_MAX]),
-                   visibility=visibility, thread=thread)
+    kept = bk.fit(blocks)[: bk.MESSAGE_BLOCKS_MAX]
+    return Message(text=md.cut(text, TEXT_MAX), blocks=tuple(kept), visibility=visibility, thread=thread)
 
 
 def _results(reply: ResultsReply) -> Message:

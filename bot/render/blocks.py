@@ -9,6 +9,7 @@ message (100 in a modal or Home tab), section text ≤ 3000 characters, header
 from __future__ import annotations
 
 import json
+import re
 
 from slack_sdk.models.blocks import (ActionsBlock, ButtonElement, ContextBlock, DividerBlock,
                                      HeaderBlock, MarkdownTextObject, PlainTextObject, SectionBlock)
@@ -22,6 +23,8 @@ BUTTON_TEXT_MAX = 75    # Slack: button text ≤ 75 chars
 VALUE_MAX = 2000        # Slack: button value ≤ 2000 chars
 MESSAGE_BLOCKS_MAX = 50  # Slack: ≤ 50 blocks per message
 ABSTRACT_MAX = 2800     # an abstract section, leaving room for a label
+URL_MAX = 500           # longer code URLs are not shown (Slack allows 3000 in a button)
+MESSAGE_CHARS_MAX = 11_000  # all block text; Slack refuses ~13.2k (bolt-js#2509, PLATFORM-FACTS A)
 
 # action_id values: the Slack adapter (bot.slack.actions) routes on these.
 ACTION_SHARE = "paper_share"
@@ -54,6 +57,22 @@ def context(*parts: str) -> dict:
     return ContextBlock(elements=elements).to_dict()
 
 
+def fit(blocks: list[dict | None], limit: int = MESSAGE_CHARS_MAX) -> list[dict]:
+    """Drop ``None`` blocks and keep the message's total text under ``limit``
+    characters: blocks past the budget are left out and a note says so."""
+    out, used = [], 0
+    for b in blocks:
+        if b is None:
+            continue
+        size = len(json.dumps(b, ensure_ascii=False))
+        if used + size > limit:
+            out.append(context("(Shortened to fit Slack's message size.)"))
+            break
+        out.append(b)
+        used += size
+    return out
+
+
 def divider() -> dict:
     """A divider block."""
     return DividerBlock().to_dict()
@@ -73,15 +92,21 @@ def button(label: str, action_id: str, value: dict, style: str | None = None) ->
                          action_id=action_id, value=data, style=style)
 
 
-def actions(*buttons: ButtonElement, block_id: str | None = None) -> dict:
-    """An actions block of up to 25 buttons (Slack's limit)."""
+def actions(*buttons: ButtonElement, block_id: str | None = None) -> dict | None:
+    """An actions block of up to 25 buttons (Slack's limit); None without buttons."""
+    if not buttons:
+        return None
     return ActionsBlock(elements=list(buttons)[:25], block_id=block_id).to_dict()
 
 
 def paper_buttons(paper: Paper, *, share: bool = True, details: bool = True,
                   similar: bool = True) -> list[ButtonElement]:
-    """Share / Details / Similar buttons for one paper (value ``{"id": …}``)."""
+    """Share / Details / Similar buttons for one paper (value ``{"id": …}``);
+    none for an id too long to carry in a button (ids are ≤ 64 chars from
+    ``bot.corpus``, so only a hand-made index could have one)."""
     out = []
+    if len(paper.id) > 200:
+        return out
     if share:
         out.append(button("Share", ACTION_SHARE, {"id": paper.id}, style="primary"))
     if details:
@@ -95,18 +120,19 @@ def meta_line(paper: Paper) -> str:
     """``id`` · name · venue · authors — escaped mrkdwn for a context block."""
     parts = [f"`{md.escape(paper.id)}`"]
     if paper.name:
-        parts.append(md.escape(paper.name))
+        parts.append(md.cut_escaped(paper.name, 100))
     if paper.venue:
-        parts.append(md.escape(paper.venue))
+        parts.append(md.cut_escaped(paper.venue, 100))
     if paper.authors:
-        names = ", ".join(paper.authors[:4]) + (" et al." if len(paper.authors) > 4 else "")
-        parts.append(md.escape(names))
+        names = ", ".join(md.cut(a, 80) for a in paper.authors[:4]) + (" et al." if len(paper.authors) > 4 else "")
+        parts.append(md.cut_escaped(names, 300))
     return " · ".join(parts)
 
 
 def code_line(paper: Paper) -> str:
     """Code links as mrkdwn (escaped, safe URLs only), or "" when there are none."""
-    links = [md.link(u) for u in paper.code_urls if md.is_safe_url(u)][:3]
+    links = [md.link(u, md.cut(re.sub(r"^https?://", "", u), 60)) for u in paper.code_urls
+             if md.is_safe_url(u) and len(u) <= URL_MAX][:3]
     return ("Code: " + " · ".join(links)) if links else ""
 
 
@@ -117,7 +143,8 @@ def hit_text(rank: int, hit: Hit) -> str:
     lines = [f"*{rank}. {title}*", md.snippet(hit.snippet) if hit.snippet else md.cut_escaped(p.tldr, 300)]
     tail = [f"`{md.escape(p.id)}`"]
     if p.authors:
-        tail.append(md.cut_escaped(", ".join(p.authors[:3]) + (" et al." if len(p.authors) > 3 else ""), 150))
+        tail.append(md.cut_escaped(", ".join(md.cut(a, 60) for a in p.authors[:3])
+                                   + (" et al." if len(p.authors) > 3 else ""), 150))
     code = code_line(p)
     if code:
         tail.append(code)
@@ -144,8 +171,8 @@ def paper_blocks(paper: Paper, *, abstract: bool = True) -> list[dict]:
     code = code_line(paper)
     if code:
         extra.append(code)
-    if paper.url:
-        extra.append("Paper: " + md.link(paper.url))
+    if paper.url and len(paper.url) <= URL_MAX:
+        extra.append("Paper: " + md.link(paper.url, md.cut(re.sub(r"^https?://", "", paper.url), 60)))
     if extra:
         blocks.append(context(*extra))
     return blocks

@@ -57,7 +57,7 @@ def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription,
     blocks.append(bk.divider())
     blocks.append(bk.section("*How to use paperbot*\n" + "\n".join(help_lines("/paper")[:6])))
     blocks.append(bk.context("Mention `@paperbot &lt;id | name | words&gt;` in a channel, or write to me here."))
-    return View(type="home", blocks=blocks[:VIEW_BLOCKS_MAX]).to_dict()
+    return View(type="home", blocks=[b for b in blocks if b][:VIEW_BLOCKS_MAX]).to_dict()
 
 
 def search_modal(query: str = "", page: SearchPage | None = None, status: str | None = None,

@@ -16,6 +16,8 @@ PLATFORM-FACTS.md D):
 """
 from __future__ import annotations
 
+import unicodedata
+
 import re
 from dataclasses import dataclass, field, replace
 
@@ -81,7 +83,7 @@ def parse(text: str, *, max_clauses: int = 32) -> ParsedQuery:
         QueryError: empty input, unbalanced quotes or parentheses, misplaced
             operators, unknown or empty fields, refused wildcards.
     """
-    text, notes = cut(text)
+    text, notes = cut(unicodedata.normalize("NFC", text or ""))
     if not text:
         raise QueryError("Type some words to search for.")
     clauses = _Parser(text).parse()

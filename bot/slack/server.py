@@ -15,6 +15,7 @@ concurrent commands without queueing (DESIGN.md "Quality bars").
 """
 from __future__ import annotations
 
+import io
 import logging
 import threading
 from typing import Any, Callable, Iterable
@@ -22,6 +23,7 @@ from typing import Any, Callable, Iterable
 import waitress
 from slack_bolt import App
 from slack_bolt.adapter.wsgi import SlackRequestHandler
+from slack_sdk.signature import SignatureVerifier
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +53,7 @@ def wsgi_app(app: App) -> Callable[[dict, StartResponse], Iterable[bytes]]:
         ``POST /slack/events`` and 404s every other path/method.
     """
     slack = SlackRequestHandler(app, path=EVENTS_PATH)
+    verifier = SignatureVerifier(getattr(app, "_signing_secret", "") or "")
 
     def application(environ: dict, start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("PATH_INFO") == HEALTH_PATH and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
@@ -58,9 +61,44 @@ def wsgi_app(app: App) -> Callable[[dict, StartResponse], Iterable[bytes]]:
             start_response("200 OK", [("content-type", "text/plain; charset=utf-8"),
                                       ("content-length", "2")])
             return [body]
-        return slack(environ, start_response)
+        if environ.get("PATH_INFO") == EVENTS_PATH and environ.get("REQUEST_METHOD") == "POST":
+            # Verify the signature before Bolt parses the body: Bolt parses first,
+            # and an unsigned malformed body ("{not json") made it answer 500.
+            raw = _read_body(environ)
+            if not _signed(verifier, raw, environ):
+                return _plain(start_response, "401 Unauthorized", b'{"error":"invalid request"}')
+            environ["wsgi.input"] = io.BytesIO(raw)
+            environ["CONTENT_LENGTH"] = str(len(raw))
+        try:
+            return slack(environ, start_response)
+        except Exception:  # a signed but malformed body: never a 500 with a traceback
+            log.warning("could not handle a request to %s", environ.get("PATH_INFO"), exc_info=True)
+            return _plain(start_response, "400 Bad Request", b'{"error":"bad request"}')
 
     return application
+
+
+def _signed(verifier: SignatureVerifier, raw: bytes, environ: dict) -> bool:
+    """True when the request carries a valid, fresh (≤ 5 min) Slack signature."""
+    try:
+        return verifier.is_valid(body=raw.decode("utf-8"),
+                                 timestamp=environ.get("HTTP_X_SLACK_REQUEST_TIMESTAMP", ""),
+                                 signature=environ.get("HTTP_X_SLACK_SIGNATURE", ""))
+    except (ValueError, TypeError):  # missing or non-numeric timestamp, non-UTF-8 body
+        return False
+
+
+def _read_body(environ: dict) -> bytes:
+    try:
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    return environ["wsgi.input"].read(length) if length > 0 else b""
+
+
+def _plain(start_response: StartResponse, status: str, body: bytes) -> Iterable[bytes]:
+    start_response(status, [("content-type", "application/json"), ("content-length", str(len(body)))])
+    return [body]
 
 
 class HttpServer:

@@ -150,3 +150,21 @@ def test_every_angle_bracket_is_a_deliberate_token(reply):
         for text in _mrkdwn_strings(m):
             for token in re.findall(r"<[^>]*>", text):
                 assert LIVE_OK.match(token), (token, text[:200])
+
+
+def test_huge_fields_stay_within_the_message_budget():
+    long_url = "https://github.com/" + "a" * 2500
+    big = paper(authors=tuple("Author " + "x" * 500 for _ in range(30)), code_urls=(long_url,),
+                name="N" * 500, abstract="y " * 5000)
+    hits = tuple(Hit(big, 1.0, "s" * 3000) for _ in range(5))
+    for reply in (ResultsReply(page=SearchPage("q", 5, 0, 5, hits, 1.0)), PaperReply(paper=big),
+                  DigestReply(paper=big, day=date(2026, 12, 1))):
+        m = render(reply)
+        assert len(json.dumps(list(m.blocks), ensure_ascii=False)) < 12_000
+        assert long_url not in json.dumps(list(m.blocks))
+
+
+def test_an_id_too_long_for_a_button_renders_without_buttons():
+    p = paper(id="i" * 2100)
+    m = render(ResultsReply(page=SearchPage("q", 1, 0, 5, (Hit(p, 1.0, "x"),), 1.0)))
+    assert all(len(e.get("value", "")) <= 2000 for b in m.blocks for e in b.get("elements", []))

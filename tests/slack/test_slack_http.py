@@ -12,6 +12,8 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
+import pytest
+
 from tests.fakeslack import BOT_USER_ID, TEAM_ID
 from tests.signing import JSON, signed_headers
 from tests.slack.slackkit import SECRET, SlackHarness, mention_event, shown_strings
@@ -188,3 +190,19 @@ def test_url_verification_challenge_is_echoed(slack: SlackHarness) -> None:
     response = slack.request("POST", "/slack/events", body, signed_headers(SECRET, body, content_type=JSON))
     assert response.status == 200
     assert json.loads(response.body) == {"challenge": "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P"}
+
+
+@pytest.mark.parametrize("body,headers", [
+    ("{not json", {"Content-Type": "application/json"}),
+    ("[1,2]", {"Content-Type": "application/json"}),
+    ("null", {"Content-Type": "application/json"}),
+    ("payload=%7Bnot", {"Content-Type": "application/x-www-form-urlencoded"}),
+    ("payload=[1]", {"Content-Type": "application/x-www-form-urlencoded"}),
+    ("command=%2Fpaper&text=x", {"Content-Type": "application/x-www-form-urlencoded",
+                                 "X-Slack-Request-Timestamp": "abc", "X-Slack-Signature": "v0=00"}),
+])
+def test_unsigned_malformed_bodies_are_401_never_500(slack_factory, body, headers) -> None:
+    slack = slack_factory()
+    response = slack.request("POST", "/slack/events", body, headers)
+    assert response.status == 401
+    assert slack.fake.calls("chat.postMessage") == []
