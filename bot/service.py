@@ -90,18 +90,9 @@ class Service:
 
     def show(self, text: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
         """One paper in full from an id, a name or words (DESIGN.md resolution order)."""
-        if not text.strip():
-            return ErrorReply(message="Which paper? Give an id, a method name or a few words.",
-                              example="/paper show UniSparse")
-        try:
-            paper, choices = self.index.resolve(text)
-        except QueryError as e:
-            return ErrorReply(message=e.message, example=f"/paper show {e.example}")
-        if paper is None and choices:
-            return PickListReply(query=text, papers=tuple(choices), visibility=visibility)
-        if paper is None:
-            return NoticeReply(text=f"I found no paper for “{parsing_escape(text)}”. "
-                                    "Try `/paper search <words>`.", visibility=EPHEMERAL)
+        paper = self._resolve(text, "show", visibility)
+        if not isinstance(paper, Paper):
+            return paper
         return PaperReply(paper=paper, others=tuple(self._similar(paper.id, OTHER_MATCHES)),
                           others_label="Similar papers", headline=headline, visibility=visibility)
 
@@ -117,19 +108,28 @@ class Service:
 
     def similar(self, text: str, visibility: str = EPHEMERAL) -> Reply:
         """Papers like the one ``text`` resolves to (``SimilarReply``)."""
+        paper = self._resolve(text, "similar", visibility)
+        if not isinstance(paper, Paper):
+            return paper
+        return SimilarReply(paper=paper, hits=tuple(self._similar(paper.id, SIMILAR_LIMIT)),
+                            visibility=visibility)
+
+    def _resolve(self, text: str, verb: str, visibility: str) -> Paper | Reply:
+        """``text`` → the paper (exact id → unique name → best match), or the reply
+        to give instead: an explanation, a pick list, or "no paper"."""
         if not text.strip():
-            return ErrorReply(message="Papers similar to which one? Give an id or a name.",
-                              example="/paper similar UniSparse")
+            return ErrorReply(message="Which paper? Give an id, a method name or a few words.",
+                              example=f"/paper {verb} UniSparse")
         try:
             paper, choices = self.index.resolve(text)
         except QueryError as e:
-            return ErrorReply(message=e.message, example=f"/paper similar {e.example}")
+            return ErrorReply(message=e.message, example=f"/paper {verb} {e.example}")
         if paper is None and choices:
             return PickListReply(query=text, papers=tuple(choices), visibility=visibility)
         if paper is None:
-            return NoticeReply(text=f"I found no paper for “{parsing_escape(text)}”.")
-        return SimilarReply(paper=paper, hits=tuple(self._similar(paper.id, SIMILAR_LIMIT)),
-                            visibility=visibility)
+            return NoticeReply(text=f"I found no paper for “{parsing_escape(text)}”. "
+                                    "Try `/paper search <words>`.")
+        return paper
 
     def read_paper(self, text: str, visibility: str = IN_CHANNEL) -> Reply:
         """Mention/DM reading: id or name anywhere in the text → that paper; else
