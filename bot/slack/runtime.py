@@ -79,6 +79,10 @@ def _parts(settings: Settings):
     return client, poster, service
 
 
+def _exit_quietly(signum, frame) -> None:
+    raise SystemExit(0)
+
+
 def store_seen(store):
     """The idempotency check for events, backed by the store: ``seen(key)`` is
     True when ``key`` was already handled (by any process, before any restart)
@@ -138,6 +142,7 @@ def clock(settings: Settings) -> None:
     with startup("clock"):
         _, poster, service = _parts(settings)
     log.warning("paperbot clock: posting due papers of the day (checks every 30 s; Ctrl-C to stop)")
+    signal.signal(signal.SIGTERM, _exit_quietly)  # platforms stop processes with SIGTERM
     run_clock(make_job(service.store, service.index, poster))
 
 
