@@ -6,6 +6,7 @@ removes the partial generation.
 """
 from __future__ import annotations
 
+import gc
 import itertools
 import logging
 import os
@@ -32,7 +33,9 @@ PROGRESS_EVERY = 100
 #: and no compound segment file — a reader copies a compound file's postings
 #: into memory (``BufferFile`` wraps it in ``BytesIO``: ~300 MB per open
 #: reader at 100k papers); separate files are read on demand.
-WRITER_ARGS = {"limitmb": 256, "compound": False}
+#: 1024 MB: big enough that a 100k build spills few runs (measured 76 -> 55 s
+#: CPU per 20k papers, /work/scratch/bench/FINDINGS.md B).
+WRITER_ARGS = {"limitmb": 1024, "compound": False}
 #: Builds of at least this many papers index in parallel (Whoosh MpWriter,
 #: one segment per process: measured ~2x on 2 cores; not used for small
 #: builds, where MpWriter is known to misbehave — PLATFORM-FACTS.md D).
@@ -71,27 +74,18 @@ def build_index(index_dir: Path, papers: Iterable[Paper], *, fingerprint: str | 
             ix = whoosh_index.create_in(str(gen), make_schema())
             analyzer = ix.schema["abstract"].analyzer
             lexicon = LexiconBuilder(analyzer.stem)
+            gc_was_on = gc.isenabled()
+            gc.disable()  # millions of small objects, no cycles: ~7 % of a build
             if procs > 1:
                 writer = ix.writer(procs=procs, multisegment=True, **WRITER_ARGS)
             else:
                 writer = ix.writer(**WRITER_ARGS)
             try:
-                seen: set[str] = set()
-                n = 0
-                for paper in itertools.chain(head, papers):
-                    if paper.id in seen:
-                        raise ValueError(f"Two papers have the id {paper.id!r}.")
-                    seen.add(paper.id)
-                    doc, words = paper_to_document(paper, analyzer)
-                    writer.add_document(**doc)
-                    lexicon.add(paper.abstract, words)
-                    n += 1
-                    if progress is not None and n % PROGRESS_EVERY == 0:
-                        progress(n)
-            except BaseException:
-                _cancel(writer)
-                raise
-            writer.commit()
+                n = _add_all(writer, itertools.chain(head, papers), analyzer, lexicon, progress)
+                writer.commit()
+            finally:
+                if gc_was_on:
+                    gc.enable()
             with ix.reader() as reader:
                 if reader.doc_count() != n:  # a worker process died (MpWriter hides it)
                     raise RuntimeError(f"The index build lost papers ({reader.doc_count()} "
@@ -109,6 +103,27 @@ def build_index(index_dir: Path, papers: Iterable[Paper], *, fingerprint: str | 
     log.info("built %s: %d papers in %.1f s (%d process(es))", gen.name, n,
              time.monotonic() - started, procs)
     return gen.name
+
+
+def _add_all(writer, papers, analyzer, lexicon, progress) -> int:
+    """Add every paper (ids must be unique); cancel the writer on failure."""
+    seen: set[str] = set()
+    n = 0
+    try:
+        for paper in papers:
+            if paper.id in seen:
+                raise ValueError(f"Two papers have the id {paper.id!r}.")
+            seen.add(paper.id)
+            doc, words = paper_to_document(paper, analyzer)
+            writer.add_document(**doc)
+            lexicon.add(paper.abstract, words)
+            n += 1
+            if progress is not None and n % PROGRESS_EVERY == 0:
+                progress(n)
+    except BaseException:
+        _cancel(writer)
+        raise
+    return n
 
 
 def _cancel(writer) -> None:
@@ -155,6 +170,8 @@ def add_to_index(index_dir: Path, papers: Iterable[Paper]) -> int:
             try:
                 for paper in papers:
                     doc, words = paper_to_document(paper, analyzer)
+                    if "all" not in ix.schema:  # a generation built before `all`
+                        doc.pop("all")
                     writer.update_document(**doc)
                     lexicon.add(paper.abstract, words)
                     n += 1

@@ -19,9 +19,11 @@ from bot.search.plan import AllOf, AnyOf, Phrase, Plan, Term
 from bot.search.query import Clause, ParsedQuery
 from bot.search.ranking import DEFAULT_FIELDS, Ranking, fold
 
-TEXT_FIELDS = ("title", "name", "abstract")
+TEXT_FIELDS = ("all", "title", "name", "abstract")
 #: Fields searched by added forms (acronym expansions, compound spellings).
-EXPANSION_FIELDS = ("title", "abstract")
+EXPANSION_FIELDS = ("all", "title", "abstract")
+#: Free text in a generation built before the ``all`` field existed.
+OLD_DEFAULT_FIELDS = ("title", "abstract", "authors", "name_key")
 #: ``field:`` -> the index fields searched.
 FIELD_TARGETS = {None: DEFAULT_FIELDS, "title": ("title",),
                  "name": ("name", "name_key"), "author": ("authors",), "venue": ("venue",)}
@@ -65,6 +67,7 @@ class Compiler:
         self.joined = 0
         self.reader = searcher.reader()
         self.text = searcher.schema["abstract"].analyzer
+        self.has_all = "all" in searcher.schema
         self.plain = searcher.schema["authors"].analyzer
         self.lexicon = lexicon
         self.acronyms = lexicon.acronyms
@@ -209,6 +212,8 @@ class Compiler:
         if not forms:
             return None
         targets = FIELD_TARGETS[c.field if c else None]
+        if targets == DEFAULT_FIELDS and not self.has_all:
+            targets = OLD_DEFAULT_FIELDS
         subs = []
         weights = self.r.weights
         phrase = phrase or self.r.expansion_phrases

@@ -11,7 +11,7 @@ from whoosh import index as whoosh_index
 
 from bot.search import layout
 from bot.search.lexicon import Lexicon
-from bot.search.norms import Norms
+from bot.search.norms import SCORED_FIELDS, Norms
 
 #: Idle searchers kept per generation (each holds open files, no big memory).
 MAX_IDLE_SEARCHERS = 8
@@ -66,7 +66,7 @@ def _opened(searcher):
             leaf.stored_fields(0)
             if leaf.has_column("id"):
                 leaf.column_reader("id")
-            for name in ("title", "name", "abstract", "authors", "venue"):
+            for name in SCORED_FIELDS:
                 leaf.doc_field_length(0, name)
     return searcher
 

@@ -11,7 +11,7 @@ from array import array
 from pathlib import Path
 
 #: Fields whose per-document lengths a build saves (``len-<field>.bin``).
-SCORED_FIELDS = ("title", "name", "abstract", "authors", "venue")
+SCORED_FIELDS = ("all", "title", "name", "abstract", "authors", "venue")
 
 
 class Norms:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from math import log
 
 from whoosh.analysis import Composable, Token
 from whoosh.lang.porter import stem as porter_stem
@@ -168,9 +169,20 @@ class Analyzed(str):
         return (Analyzed, (str(self), self.tokens))
 
 
+def idf(n: int, df: int, kind: str = "bm25") -> float:
+    """Inverse document frequency: ``"bm25"`` = Lucene's ``ln(1 + (N - df + .5) /
+    (df + .5))``; ``"whoosh"`` = ``ln(N / (df + 1)) + 1``."""
+    if kind == "whoosh":
+        return log(n / (df + 1)) + 1
+    return log(1 + (n - df + 0.5) / (df + 0.5))
+
+
 def text_analyzer() -> PaperAnalyzer:
-    """Analyzer of title, name and abstract (index-time setting)."""
-    return PaperAnalyzer()
+    """Analyzer of title, name, abstract and all (index-time setting).
+
+    Porter2 and single-character tokens kept (digits, "T cells"): SciFact
+    train nDCG@10 0.6937 -> 0.6966 -> 0.6992 (FINDINGS.md A #1-#3)."""
+    return PaperAnalyzer(minsize=1, stemmer="porter2")
 
 
 def plain_analyzer() -> PaperAnalyzer:
@@ -180,7 +192,13 @@ def plain_analyzer() -> PaperAnalyzer:
 
 #: Fields searched by words without a ``field:`` prefix. ``authors`` and
 #: ``name_key`` (the whole name) only join a query when the word occurs there.
-DEFAULT_FIELDS = ("title", "abstract", "authors", "name_key")
+#: ``all`` is title x TITLE_REPEAT + abstract as one field: one BM25 field
+#: beat title and abstract scored apart (SciFact train nDCG@10 0.694 vs 0.669,
+#: /work/scratch/bench/FINDINGS.md A #1, #8).
+DEFAULT_FIELDS = ("all", "authors", "name_key")
+#: How often the title is repeated in ``all`` (index-time; train 0.7037 with 4
+#: vs 0.6976 with 1, FINDINGS.md A #5/#8).
+TITLE_REPEAT = 4
 
 
 @dataclass(frozen=True)
@@ -190,6 +208,11 @@ class Ranking:
     Attributes:
         k1, b: BM25F term-frequency saturation and length normalisation
             (Whoosh's BM25F formula, computed by ``bot.search.scorer``).
+        idf: ``"bm25"`` (Lucene's) or ``"whoosh"`` (``bot.search.scorer.idf``).
+        common_df: "common terms": an optional query word found in more than
+            this share of the papers only adds score to papers that match a
+            rarer word (0 turns it off; Lucene's CommonTermsQuery).
+        common_min_docs: ... and in more than this many papers.
         field_b: per-field ``b`` overriding ``b`` (titles are short).
         weights: per-field query weight (multiplies that field's BM25 score;
             fields' scores add up); ``name_key`` is the exact whole-name match.
@@ -218,15 +241,24 @@ class Ranking:
             results may be incomplete).
     """
 
+    # SciFact numbers below: nDCG@10 on train (809 queries; choices made on
+    # train only), measured through this product (/work/scratch/rank/evalsf.py)
+    # unless FINDINGS.md (/work/scratch/bench) is cited.
+    # k1/b 1.2/0.75: train 0.6987; 0.9/0.6: 0.6959; 1.5/0.8: 0.6975
     k1: float = 1.2
     b: float = 0.75
+    idf: str = "bm25"  # Lucene idf: train 0.6462 -> 0.6502 (Whoosh idf "whoosh")
+    common_df: float = 0.05  # common-terms rule: train 0.6970 -> 0.6987
+    common_min_docs: int = 100  # small corpora: every word is "common" (off)
     field_b: dict = field(default_factory=lambda: {"title": 0.5, "name": 0.3})
     weights: dict = field(default_factory=lambda: {
         "title": 2.0, "name": 2.0, "name_key": 3.0, "abstract": 1.0,
         "authors": 1.5, "venue": 1.0})
-    expansion_weight: float = 0.8
+    # acronym expansions hurt SciFact (FINDINGS.md A #8d): with coord 0,
+    # weight 0.8 -> 0.3 gave train 0.6668 -> 0.6896 (porter, before minsize=1)
+    expansion_weight: float = 0.3
     expansion_phrases: bool = False
-    coord: float = 1.0
+    coord: float = 0.0  # coordination 1.0 vs 0: train 0.6792 vs 0.6987
     prf_docs: int = 0
     prf_terms: int = 10
     prf_weight: float = 0.3

@@ -29,6 +29,9 @@ def make_schema() -> fields.Schema:
         title=fields.TEXT(analyzer=text, phrase=False),
         name=fields.TEXT(analyzer=text, phrase=False),
         abstract=fields.TEXT(analyzer=text, phrase=False),
+        # the free-text field: title repeated ``ranking.TITLE_REPEAT`` times,
+        # then the abstract (not stored; see ``all_text``)
+        all=fields.TEXT(analyzer=text, phrase=False),
         authors=fields.TEXT(analyzer=plain, phrase=False),
         venue=fields.TEXT(analyzer=plain, phrase=False),
         doc=fields.STORED(),
@@ -55,6 +58,8 @@ def paper_to_document(paper: Paper, analyzer=None) -> tuple[dict, list]:
         "key": paper.id.casefold(),
         "title": ranking.Analyzed(paper.title, title_words),
         "abstract": ranking.Analyzed(paper.abstract, abstract_words),
+        "all": ranking.Analyzed(all_text(paper.title, paper.abstract),
+                                title_words * ranking.TITLE_REPEAT + abstract_words),
         "authors": "; ".join(paper.authors),
         "venue": paper.venue,
         "doc": paper_to_json(paper),
@@ -65,6 +70,12 @@ def paper_to_document(paper: Paper, analyzer=None) -> tuple[dict, list]:
         doc["name"] = paper.name
         doc["name_key"] = paper.name.casefold()
     return doc, title_words + abstract_words
+
+
+def all_text(title: str, abstract: str) -> str:
+    """The ``all`` field's text for phrase checks (title once is enough:
+    a phrase never spans the " . " between the copies)."""
+    return f"{title} . {abstract}"
 
 
 _TUPLES = ("authors", "keywords", "code_urls", "categories")

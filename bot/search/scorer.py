@@ -8,7 +8,8 @@ exact totals and coordination over every match for free.
 
 Formula (Whoosh's BM25F, so its documentation applies): per field,
 ``boost * idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avg_len))`` with
-``idf = ln(N / (df + 1)) + 1``; scores of all matching terms add up.
+``idf`` = Lucene's BM25 idf by default (``ranking.idf``); scores of all
+matching terms add up.
 """
 from __future__ import annotations
 
@@ -17,11 +18,11 @@ import json
 import time
 from dataclasses import dataclass, field
 from itertools import accumulate
-from math import log
 
 from bot.search.norms import Norms, leaves
 from bot.search.plan import AllOf, AnyOf, Phrase, Plan, Term
-from bot.search.ranking import Ranking
+from bot.search.ranking import Ranking, idf
+from bot.search.schema import all_text
 
 #: Most candidates whose stored text is read to confirm a phrase.
 MAX_PHRASE_CHECKS = 400
@@ -63,7 +64,7 @@ class Scorer:
         total, matched = self._plan(plan)
         if exclude is not None:
             total.pop(exclude, None)
-        n = len(plan.groups)
+        n = len(_unique(plan.groups))
         if self.r.coord and n > 1:
             c = self.r.coord
             total = {d: s * (matched[d] / n) ** c for d, s in total.items()}
@@ -82,10 +83,11 @@ class Scorer:
 
     def _plan(self, plan: Plan):
         got_all = []
-        for node, must in plan.groups:
+        for node, must in _unique(plan.groups):
             got: dict = {}
             self._into(node, got)
             got_all.append((got, must))
+        self._common_terms(got_all)
         # the biggest first: copying a dict is C speed, adding into one is not
         got_all.sort(key=lambda item: -len(item[0]))
         total: dict = dict(got_all[0][0]) if got_all else {}
@@ -106,6 +108,23 @@ class Scorer:
         for d in drop:
             total.pop(d, None)
         return total, matched
+
+    def _common_terms(self, got_all: list) -> None:
+        """Lucene's "common terms" rule (Whoosh ``AndMaybe``): an optional group
+        matching more than ``ranking.common_df`` of all papers (and more than
+        ``common_min_docs``) only adds score to papers that match a rarer
+        group. No-op with required groups."""
+        if not self.r.common_df or any(must for _, must in got_all):
+            return
+        limit = max(self.r.common_df * self.total_docs, self.r.common_min_docs)
+        common = [got for got, _ in got_all if len(got) > limit]
+        rare = [got for got, _ in got_all if got and len(got) <= limit]
+        if not common or not rare:
+            return
+        keep = set().union(*rare)
+        for got in common:
+            for d in [d for d in got if d not in keep]:
+                del got[d]
 
     def _into(self, node, acc: dict) -> None:
         if isinstance(node, Term):
@@ -180,7 +199,7 @@ class Scorer:
         k1 = self.r.k1
         b = self.r.field_b.get(term.field, self.r.b)
         norms = self.norms.get(reader, term.field, k1, b)
-        c = term.boost * (log(self.total_docs / (df + 1)) + 1) * (k1 + 1)
+        c = term.boost * idf(self.total_docs, df, self.r.idf) * (k1 + 1)
         fresh = not acc  # one term's blocks never share a document
         get = acc.get
         for ids, weights in self._blocks(term.field, term.text):
@@ -226,6 +245,15 @@ class Scorer:
                 yield ids, weights
 
 
+def _unique(groups: list) -> list:
+    """``groups`` without repeats (a word typed twice counts once)."""
+    out: list = []
+    for g in groups:
+        if g not in out:
+            out.append(g)
+    return out
+
+
 def _add(acc: dict, got: dict) -> None:
     """``acc += got`` per document."""
     if not acc:
@@ -239,6 +267,8 @@ def _add(acc: dict, got: dict) -> None:
 def _field_text(paper: dict, fieldname: str) -> str:
     if fieldname == "authors":
         return "; ".join(paper.get("authors", ()))
+    if fieldname == "all":
+        return all_text(paper.get("title") or "", paper.get("abstract") or "")
     return paper.get(fieldname) or ""
 
 

@@ -32,7 +32,7 @@ def whoosh_scores(path, field, text, r):
 @pytest.mark.parametrize("field, text", [("abstract", "attent"), ("abstract", "graph"),
                                          ("title", "attent")])
 def test_term_scores_match_whoosh_bm25f(many, field, text):
-    r = Ranking(coord=0.0)
+    r = Ranking(coord=0.0, idf="whoosh")  # Whoosh's own idf, to compare exactly
     expected = whoosh_scores(many, field, text, r)
     path = layout.current_path(many)
     ix = whoosh_index.open_dir(str(path))
@@ -73,3 +73,11 @@ def test_deleted_documents_never_score(many):
             Plan(groups=[(Term("abstract", "attent"), False)])).scores
         ids = {s.stored_fields(d)["doc"].split('"id":"')[1].split('"')[0] for d in got}
     assert "m001" not in ids and len(ids) == 299
+
+
+def test_bm25_idf_is_lucenes():
+    from math import log
+    from bot.search.scorer import idf
+    assert idf(1000, 10) == pytest.approx(log(1 + (1000 - 10 + 0.5) / 10.5))
+    assert idf(1000, 10, "whoosh") == pytest.approx(log(1000 / 11) + 1)
+    assert idf(1000, 999) > 0  # never negative, unlike Robertson's idf
