@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.fakeslack import TEAM_ID, FakeSlack      # noqa: E402
 from tests.signing import signed_headers           # noqa: E402
+from report import publish  # benchmarks/report.py (scripts run from benchmarks/)
 
 SECRET = "bench-signing-secret-0123456789abcdef"
 QUERIES = ["search image steganography", "search sparse attention", "search speculative decoding",
@@ -210,12 +211,7 @@ def main() -> None:
         f"  {'PASS' if refused_reset == 0 and not errors else 'FAIL'}  no connection refused/reset (no errors)   "
         f"{sum(errors.values())} errors",
     ]
-    report = "\n".join(lines) + "\n"
-    print(report)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(report, encoding="utf-8")
-        args.out.with_suffix(".json").write_text(json.dumps({
+    publish(lines, args.out, {
             "started": started, "concurrency": args.concurrency, "rounds": args.rounds,
             "loadavg_start": load_start, "loadavg_end": load_end, "startup_s": round(startup_s, 2),
             "ack_ms": {"p50": round(percentile(acks, 50), 2), "p95": round(p95, 2), "max": round(max(acks), 2)}
@@ -223,7 +219,7 @@ def main() -> None:
             "statuses": {str(k): v for k, v in statuses.items()}, "errors": dict(errors),
             "replies": len(replies), "requests": len(every),
             "pass": {"every_ack_under_3s": under_3s, "p95_under_500ms": p95 < 500, "no_conn_errors": not errors},
-        }, indent=2) + "\n", encoding="utf-8")
+        })
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ import tempfile
 import time
 from dataclasses import fields
 from pathlib import Path
+from report import publish  # benchmarks/report.py (scripts run from benchmarks/)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -217,18 +218,13 @@ def main() -> None:
         "ranking parameters in use (bot.search.ranking.Ranking defaults):",
         *ranking_defaults(),
     ]
-    report = "\n".join(lines) + "\n"
-    print(report)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(report, encoding="utf-8")
-        args.out.with_suffix(".json").write_text(json.dumps({
+    publish(lines, args.out, {
             "data": str(data), "documents": n_docs, "smoke_subset": bool(args.docs), "build_s": round(build_s, 2),
             "search_s": round(search_s, 2), "results": results, "rejected": errors,
             "corrected": corrected, "references": dict((n, v) for n, v in REFERENCES),
             "target": TARGET, "done_bar": DONE_BAR,
             "ranking": {f.name: repr(getattr(Ranking(), f.name)) for f in fields(Ranking)},
-        }, indent=2) + "\n", encoding="utf-8")
+        })
 
 
 if __name__ == "__main__":

@@ -40,6 +40,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from report import publish  # benchmarks/report.py (scripts run from benchmarks/)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -310,17 +311,12 @@ def main() -> None:
     ]
     if not targets:
         lines.append("  (none)")
-    report = "\n".join(lines) + "\n"
-    print(report)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(report, encoding="utf-8")
-        args.out.with_suffix(".json").write_text(json.dumps({
+    publish(lines, args.out, {
             "started": started, "data": str(args.data_dir), "docs": n, "queries": len(queries),
             "loadavg_start": load_start, "loadavg_end": load_end, "cpus": os.cpu_count(),
             "paperbot": {**wb, **ws}, "fts5": {**fb, **fs}, "p95_ratio": round(ratio, 3),
             "targets": [{"target": t, "pass": ok, "measured": got} for t, ok, got in targets],
-        }, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        })
 
 
 if __name__ == "__main__":
