@@ -4,7 +4,9 @@ injected clock and a recording ``Poster``.
 """
 from __future__ import annotations
 
+import os
 import random
+import uuid
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -18,6 +20,27 @@ from bot.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"
+#: The local PostgreSQL server (this machine's kind runs one; override for others).
+PG_DSN = os.environ.get("PAPERBOT_TEST_PG_DSN", "host=127.0.0.1 port=5432 dbname=test user=postgres")
+PG_URL = os.environ.get("PAPERBOT_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+@pytest.fixture
+def pg_schema():
+    """(url, schema, dsn): a new empty PostgreSQL schema, dropped afterwards;
+    skipped, saying why, only when PostgreSQL is unreachable."""
+    import psycopg
+    try:
+        conn = psycopg.connect(PG_DSN, autocommit=True, connect_timeout=3)
+    except Exception as exc:  # noqa: BLE001 — any failure to connect means "not available"
+        pytest.skip(f"PostgreSQL unreachable at {PG_DSN}: {exc}")
+    schema = f"pbtest_{uuid.uuid4().hex[:12]}"
+    conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield f"{PG_URL}?options=-csearch_path%3D{schema}", schema, PG_DSN
+    finally:
+        conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        conn.close()
 
 
 class RecordingPoster:

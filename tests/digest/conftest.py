@@ -4,12 +4,10 @@ only when PostgreSQL is unreachable). Helpers live in ``digestkit``.
 """
 from __future__ import annotations
 
-import uuid
-
 import pytest
 
 from bot.models import Paper
-from tests.digest.digestkit import PG_DSN, PG_URL, ListIndex, make_papers
+from tests.digest.digestkit import ListIndex, make_papers
 
 
 @pytest.fixture
@@ -23,20 +21,9 @@ def index(papers) -> ListIndex:
 
 
 @pytest.fixture
-def pg_url():
+def pg_url(pg_schema) -> str:
     """A PostgreSQL URL confined to a new schema; skipped only when unreachable."""
-    import psycopg
-    try:
-        conn = psycopg.connect(PG_DSN, autocommit=True, connect_timeout=3)
-    except Exception as exc:  # noqa: BLE001 — any failure to connect means "not available"
-        pytest.skip(f"PostgreSQL unreachable at {PG_DSN}: {exc}")
-    schema = f"pbtest_{uuid.uuid4().hex[:12]}"
-    conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"{PG_URL}?options=-csearch_path%3D{schema}"
-    finally:
-        conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
-        conn.close()
+    return pg_schema[0]
 
 
 @pytest.fixture

@@ -14,8 +14,6 @@ from pathlib import Path
 from bot.models import Paper
 from bot.ports import Message, PostError
 
-PG_DSN = os.environ.get("PAPERBOT_TEST_PG_DSN", "host=127.0.0.1 port=5432 dbname=test user=postgres")
-PG_URL = os.environ.get("PAPERBOT_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 MARKER = re.compile(r"potd-(\d{4}-\d{2}-\d{2})-([a-z0-9]+)")
 #: Token-shaped strings the fake posters hold, as a real client would.
 BOT_TOKEN = "xoxb-1111-2222-fakefakefakefake"
