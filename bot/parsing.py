@@ -1,4 +1,5 @@
-"""Pure parsing of what users type: sub-commands, subscribe arguments, mentions.
+"""Pure parsing of what users type: sub-commands and subscribe arguments
+(mention tokens are stripped by ``bot.slack.text``, where Slack's formats live).
 
 Rules: DESIGN.md "Interfaces" — "Slash command `/paper`" and "Mentions".
 No Slack, SQL or Whoosh types here.
@@ -17,8 +18,6 @@ WITH_ARGUMENT = ("search", "show", "similar", "subscribe")
 ALONE_ONLY = ("today", "random", "unsubscribe", "status", "help")
 
 _TIME = re.compile(r"^([01]?\d|2[0-3])[:.h]([0-5]\d)$")
-_MENTION_TOKENS = re.compile(r"<(?:@[UWB][A-Z0-9]+(?:\|[^>]*)?|#C[A-Z0-9]+(?:\|([^>]*))?|![^>]*|"
-                             r"(?:https?|mailto):[^>|]*(?:\|([^>]*))?)>")
 
 
 @dataclass(frozen=True)
@@ -120,15 +119,3 @@ def parse_subscribe(arg: str, default_time: str | None) -> tuple[str | None, str
         raise SubscribeError(f"“{part}” is not a time zone I know. Use an IANA name such as "
                              "Europe/Berlin or America/New_York.")
     return time_value or default_time, zone
-
-
-def strip_mention_tokens(text: str) -> str:
-    """Remove Slack tokens from raw (still entity-encoded) event text.
-
-    ``<@U…>`` (users, the bot itself), ``<!channel>`` and other specials are
-    dropped; ``<#C…|name>`` and ``<url|label>`` keep their label only
-    (DESIGN.md "Mentions"). Returns the remaining text, spaces folded.
-    """
-    def repl(m: re.Match) -> str:
-        return m.group(1) or m.group(2) or " "
-    return " ".join(_MENTION_TOKENS.sub(repl, text or "").split())

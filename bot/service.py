@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 from bot import parsing
 from bot.config import Settings
+from bot.digest import next_post_time
 from bot.models import Context, Hit, Paper, QueryError, SearchPage
 from bot.ports import Poster
 from bot.replies import (EPHEMERAL, IN_CHANNEL, ErrorReply, HelpReply, NoticeReply, PaperReply,
@@ -127,7 +128,7 @@ class Service:
         if paper is None and choices:
             return PickListReply(query=text, papers=tuple(choices), visibility=visibility)
         if paper is None:
-            return NoticeReply(text=f"I found no paper for “{parsing_escape(text)}”. "
+            return NoticeReply(text=f"I found no paper for “{_quote(text)}”. "
                                     "Try `/paper search <words>`.")
         return paper
 
@@ -147,7 +148,7 @@ class Service:
         except QueryError as e:
             return ErrorReply(message=e.message, example=f"@paperbot {e.example}", visibility=visibility)
         if not page.hits or not _confident(page, words):
-            return NoticeReply(text=f"I'm not confident any paper matches “{parsing_escape(words)}”. "
+            return NoticeReply(text=f"I'm not confident any paper matches “{_quote(words)}”. "
                                     "Try other words, an id, or `/paper search`.", visibility=visibility)
         best, others = page.hits[0], page.hits[1:]
         return PaperReply(paper=best.paper, others=tuple(others), others_label="Other matches",
@@ -186,7 +187,6 @@ class Service:
             — today's paper in ``PAPERBOT_DEFAULT_TZ``, then the team's
             subscriptions (active and deactivated) the viewer is a member of.
         """
-        from bot.digest import next_post_time
         today, day = self.subs.paper_of_the_day(Context(ctx.team_id, "", ctx.user_id))
         channels = []
         for sub in self.store.subscriptions(team=ctx.team_id):
@@ -220,9 +220,7 @@ class Service:
         return HelpReply(prefix=prefix)
 
     def _search(self, query: str, offset: int, limit: int, exact: bool) -> SearchPage:
-        if exact:
-            return self.index.search(query, limit=limit, offset=offset, correct=False)
-        return self.index.search(query, limit=limit, offset=offset)
+        return self.index.search(query, limit=limit, offset=offset, correct=not exact)
 
     def _similar(self, paper_id: str, limit: int) -> list[Hit]:
         try:
@@ -277,6 +275,6 @@ def _confident(page: SearchPage, words: str) -> bool:
     return found >= max(1, math.ceil(len(terms) * 2 / 3))
 
 
-def parsing_escape(text: str) -> str:
-    """Quote user text inside a NoticeReply: cut to 80 characters (escaped by render)."""
+def _quote(text: str) -> str:
+    """User text quoted inside a NoticeReply, cut to 80 characters (render escapes it)."""
     return text if len(text) <= 80 else text[:79] + "…"

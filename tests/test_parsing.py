@@ -2,7 +2,7 @@
 import pytest
 
 from bot.parsing import (MAX_INPUT, SubscribeError, canonical_zone, parse_command, parse_subscribe,
-                         parse_time, strip_mention_tokens)
+                         parse_time)
 
 
 @pytest.mark.parametrize("text,name,arg", [
@@ -61,12 +61,6 @@ def test_canonical_zone():
     assert canonical_zone("europe/berlin") == "Europe/Berlin"
     assert canonical_zone("Berlin") is None
     assert canonical_zone("") is None
-
-
-def test_strip_mention_tokens_anywhere():
-    raw = "hey <@U0BOT> look at <#C123|general> <https://x.org|this> <!channel> &lt;b&gt; KIStego"
-    assert strip_mention_tokens(raw) == "hey look at general this &lt;b&gt; KIStego"
-    assert strip_mention_tokens("<@U0BOT>") == ""
 
 
 @pytest.mark.parametrize("arg,fragment", [("Europe/Berlin Asia/Tokyo", "one time zone"),
