@@ -24,7 +24,7 @@ from bot.search.compile import Compiler
 from bot.search.generation import Generation, open_generation
 from bot.search.ranking import DEFAULT, Ranking
 from bot.search.schema import paper_from_json
-from bot.search.scorer import MAX_PHRASE_CHECKS
+from bot.search.phrases import MAX_PHRASE_CHECKS
 from bot.search.snippets import make_snippet
 
 #: Largest page and deepest result reachable by paging.

@@ -14,19 +14,14 @@ matching terms add up.
 from __future__ import annotations
 
 import heapq
-import json
 import time
 from dataclasses import dataclass, field
 from itertools import accumulate
 
 from bot.search.norms import Norms, leaves
+from bot.search.phrases import phrase_docs
 from bot.search.plan import AllOf, AnyOf, Phrase, Plan, Term
 from bot.search.ranking import Ranking, idf
-from bot.search.schema import all_text
-
-#: Most candidates whose stored text is read to confirm a phrase.
-MAX_PHRASE_CHECKS = 400
-
 
 @dataclass
 class Scores:
@@ -173,20 +168,9 @@ class Scorer:
         _add(acc, keep)
 
     def _phrase_docs(self, node: Phrase, candidates: dict) -> list[int]:
-        """Candidates whose stored field text has the phrase's terms in a row.
-
-        The index keeps no positions, so the text is re-read and analysed,
-        best-scoring candidates first, at most ``MAX_PHRASE_CHECKS`` of them.
-        """
-        if len(candidates) > MAX_PHRASE_CHECKS:
-            self.phrase_capped = True
-        best = heapq.nlargest(MAX_PHRASE_CHECKS, candidates, key=candidates.get)
-        analyzer = self.searcher.schema[node.field].analyzer
-        found = []
-        for d in best:
-            text = _field_text(json.loads(self.searcher.stored_fields(d)["doc"]), node.field)
-            if _has_run(analyzer, text, node.terms):
-                found.append(d)
+        """Candidates that really hold the phrase (``bot.search.phrases``)."""
+        found, capped = phrase_docs(self.searcher, node, candidates)
+        self.phrase_capped = self.phrase_capped or capped
         return found
 
     def _term(self, term: Term, acc: dict, only: dict | None = None) -> None:
@@ -262,32 +246,6 @@ def _add(acc: dict, got: dict) -> None:
     get = acc.get
     for d, s in got.items():
         acc[d] = get(d, 0.0) + s
-
-
-def _field_text(paper: dict, fieldname: str) -> str:
-    if fieldname == "authors":
-        return "; ".join(paper.get("authors", ()))
-    if fieldname == "all":
-        return all_text(paper.get("title") or "", paper.get("abstract") or "")
-    return paper.get(fieldname) or ""
-
-
-def _has_run(analyzer, text: str, terms: tuple[str, ...]) -> bool:
-    """True when ``terms`` occur at consecutive token positions of ``text``.
-
-    Words are only stemmed when their first two letters could start the
-    wanted term (stemmers change endings only).
-    """
-    words = [w for w, _, _, _, parts in analyzer.words(text) if parts is None]
-    n, first = len(terms), terms[0]
-    head = first[:2]
-    stem = analyzer.stem
-    for i in range(len(words) - n + 1):
-        w = words[i]
-        if w[:2] == head and stem(w) == first and all(
-                stem(words[i + k]) == terms[k] for k in range(1, n)):
-            return True
-    return False
 
 
 def top(scores: dict, want: int, key_of) -> list[tuple[float, int]]:
