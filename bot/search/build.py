@@ -1,15 +1,16 @@
 """Writing generations: full builds, incremental adds, the stored fingerprint.
 
-Both writers hold ``DIR/LOCK``, write a *new* generation, and only then point
+A full build writes its segments with ``bot.search.bulk`` (in parallel through
+``bot.search.fanout``); an add uses Whoosh's own writer (few papers, and it
+must replace documents). Both hold ``DIR/LOCK``, write a *new* generation, and only then point
 CURRENT at it, so a failure at any point leaves the live index untouched and
 removes the partial generation.
 """
 from __future__ import annotations
 
+import functools
 import gc
-import itertools
 import logging
-import os
 import shutil
 import time
 from datetime import datetime, timezone
@@ -17,9 +18,11 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from whoosh import index as whoosh_index
+from whoosh.index import TOC
 
 from bot.models import Paper
-from bot.search import layout
+from bot.search import fanout, layout
+from bot.search.bulk import INDEXNAME, SegmentBuilder
 from bot.search.lexicon import FILE as LEXICON_FILE
 from bot.search.lexicon import Lexicon, LexiconBuilder
 from bot.search.schema import make_schema, paper_to_document
@@ -29,16 +32,13 @@ log = logging.getLogger(__name__)
 
 #: How often (in papers) ``progress`` is called during a build.
 PROGRESS_EVERY = 100
-#: Whoosh writer options: memory before spilling to disk (MB per process),
-#: and no compound segment file — a reader copies a compound file's postings
-#: into memory (``BufferFile`` wraps it in ``BytesIO``: ~300 MB per open
-#: reader at 100k papers); separate files are read on demand.
-#: 1024 MB: big enough that a 100k build spills few runs (measured 76 -> 55 s
-#: CPU per 20k papers, /work/scratch/bench/FINDINGS.md B).
+#: Whoosh writer options for ``add_to_index``: memory before spilling to disk
+#: (MB), and no compound segment file — a reader copies a compound file's
+#: postings into memory (``BufferFile`` wraps it in ``BytesIO``: ~300 MB per
+#: open reader at 100k papers); separate files are read on demand.
 WRITER_ARGS = {"limitmb": 1024, "compound": False}
-#: Builds of at least this many papers index in parallel (Whoosh MpWriter,
-#: one segment per process: measured ~2x on 2 cores; not used for small
-#: builds, where MpWriter is known to misbehave — PLATFORM-FACTS.md D).
+#: Builds of at least this many papers write one segment per process
+#: (``bot.search.fanout``), up to ``MAX_PROCS``; smaller ones run in-process.
 PARALLEL_MIN = 5000
 MAX_PROCS = 2
 
@@ -47,47 +47,51 @@ def build_index(index_dir: Path, papers: Iterable[Paper], *, fingerprint: str | 
                 progress: Callable[[int], None] | None = None) -> str:
     """Build a new generation from ``papers`` and make it the live one.
 
+    Segments are written by ``bot.search.bulk.SegmentBuilder`` (the files
+    Whoosh's own writer produces, several times faster), one per process for
+    builds of ``PARALLEL_MIN`` papers or more.
+
     Args:
         index_dir: the container directory (created when missing).
-        papers: the whole corpus; ids must be unique. Streamed (only the first
-            ``PARALLEL_MIN`` are held, to choose the writer).
+        papers: the whole corpus; ids must be unique. Read once, inside the
+            build lock, and held in memory.
         fingerprint: stored in the generation's meta (see ``stored_fingerprint``).
-        progress: called as ``progress(n_done)`` every ``PROGRESS_EVERY``
-            papers and once at the end.
+        progress: called as ``progress(n_done)`` about every ``PROGRESS_EVERY``
+            papers (every ``fanout.POLL_S`` s with several processes) and
+            once at the end.
 
     Returns:
         The new generation's name (``"gen-<UTC timestamp>"``).
 
     Raises:
         IndexBusy: another build or add is running on ``index_dir``.
-        ValueError: two papers share an id. Any exception from ``papers``
-            propagates; in every failure case CURRENT is untouched.
+        ValueError: two papers share an id.
+        fanout.WorkerFailed: a build process raised or died. Any exception
+            from ``papers`` propagates; in every failure case CURRENT is
+            untouched and the partial generation is removed.
     """
     index_dir = Path(index_dir)
     started = time.monotonic()
     with layout.locked(index_dir):
         gen = layout.new_generation(index_dir)
         try:
-            papers = iter(papers)  # inside the lock: a lazy source is read while we hold it
-            head = list(itertools.islice(papers, PARALLEL_MIN))
-            procs = min(MAX_PROCS, os.cpu_count() or 1) if len(head) >= PARALLEL_MIN else 1
+            papers = list(papers)  # inside the lock: a lazy source is read while we hold it
+            _check_unique(papers)
+            n = len(papers)
             ix = whoosh_index.create_in(str(gen), make_schema())
-            analyzer = ix.schema["abstract"].analyzer
-            lexicon = LexiconBuilder(analyzer.stem)
-            gc_was_on = gc.isenabled()
-            gc.disable()  # millions of small objects, no cycles: ~7 % of a build
-            if procs > 1:
-                writer = ix.writer(procs=procs, multisegment=True, **WRITER_ARGS)
-            else:
-                writer = ix.writer(**WRITER_ARGS)
-            try:
-                n = _add_all(writer, itertools.chain(head, papers), analyzer, lexicon, progress)
-                writer.commit()
-            finally:
-                if gc_was_on:
-                    gc.enable()
+            procs = fanout.usable_processes(MAX_PROCS if n >= PARALLEL_MIN else 1)
+            chunk = functools.partial(_write_chunk, gen, ix, papers)
+            progress = _changes_only(progress)
+            results = fanout.run_chunks(chunk, n, procs, progress)
+            segments = [segment for segment, _ in results]
+            lexicon = LexiconBuilder(ix.schema["abstract"].analyzer.stem)
+            for _, state in results:
+                lexicon.merge(state)
+            TOC(ix.schema, segments, ix.latest_generation() + 1).write(ix.storage, INDEXNAME)
+            shutil.rmtree(gen / f"{INDEXNAME}.tmp", ignore_errors=True)  # writers' scratch
+            ix = whoosh_index.open_dir(str(gen))
             with ix.reader() as reader:
-                if reader.doc_count() != n:  # a worker process died (MpWriter hides it)
+                if reader.doc_count() != n:
                     raise RuntimeError(f"The index build lost papers ({reader.doc_count()} "
                                        f"of {n} written); run it again.")
                 save_lengths(gen, reader)
@@ -105,33 +109,53 @@ def build_index(index_dir: Path, papers: Iterable[Paper], *, fingerprint: str | 
     return gen.name
 
 
-def _add_all(writer, papers, analyzer, lexicon, progress) -> int:
-    """Add every paper (ids must be unique); cancel the writer on failure."""
+def _changes_only(progress: Callable[[int], None] | None) -> Callable[[int], None] | None:
+    """``progress`` without repeated values (workers are polled)."""
+    if progress is None:
+        return None
+    last = [-1]
+
+    def report(done: int) -> None:
+        if done != last[0]:
+            last[0] = done
+            progress(done)
+    return report
+
+
+def _check_unique(papers: list[Paper]) -> None:
     seen: set[str] = set()
-    n = 0
+    for paper in papers:
+        if paper.id in seen:
+            raise ValueError(f"Two papers have the id {paper.id!r}.")
+        seen.add(paper.id)
+
+
+def _write_chunk(gen: Path, ix, papers: list[Paper], start: int, end: int,
+                 tick: Callable[[int], None]):
+    """Write ``papers[start:end]`` as one segment; returns ``(segment, lexicon state)``."""
+    analyzer = ix.schema["abstract"].analyzer
+    lexicon = LexiconBuilder(analyzer.stem)
+    builder = SegmentBuilder(gen, ix.schema)
+    gc_was_on = gc.isenabled()
+    gc.disable()  # millions of small objects, no cycles: ~7 % of a build
     try:
-        for paper in papers:
-            if paper.id in seen:
-                raise ValueError(f"Two papers have the id {paper.id!r}.")
-            seen.add(paper.id)
+        for i in range(start, end):
+            paper = papers[i]
             doc, words = paper_to_document(paper, analyzer)
-            writer.add_document(**doc)
+            builder.add(doc)
             lexicon.add(paper.abstract, words)
-            n += 1
-            if progress is not None and n % PROGRESS_EVERY == 0:
-                progress(n)
-    except BaseException:
-        _cancel(writer)
-        raise
-    return n
+            if (i - start + 1) % PROGRESS_EVERY == 0:
+                tick(PROGRESS_EVERY)
+        if (end - start) % PROGRESS_EVERY:
+            tick((end - start) % PROGRESS_EVERY)
+        return builder.finish(), lexicon.state()
+    finally:
+        if gc_was_on:
+            gc.enable()
 
 
 def _cancel(writer) -> None:
-    """Cancel a writer; stop MpWriter's worker processes too (its own cancel()
-    only flips a flag in the parent's copy, leaving the workers blocked)."""
-    for task in getattr(writer, "tasks", ()):
-        task.terminate()
-        task.join()
+    """Cancel a Whoosh writer (releases its lock and temporary files)."""
     writer.cancel()
 
 

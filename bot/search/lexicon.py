@@ -59,6 +59,18 @@ class LexiconBuilder:
             if key and exp and key not in STOP_WORDS:
                 self.pairs[key, exp] += 1
 
+    def state(self) -> dict:
+        """The counts so far (picklable; see ``merge``)."""
+        return {"df": self.df, "compounds": self.compounds, "pairs": self.pairs}
+
+    def merge(self, state: dict) -> None:
+        """Add another builder's ``state()`` (a later chunk of the same build:
+        its compounds only fill words not seen yet, as ``add`` would)."""
+        self.df.update(state["df"])
+        for word, parts in state["compounds"].items():
+            self.compounds.setdefault(word, parts)
+        self.pairs.update(state["pairs"])
+
     def finish(self) -> dict:
         """The JSON-ready lexicon."""
         by_key: dict[str, list[tuple[int, str]]] = {}

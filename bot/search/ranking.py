@@ -128,6 +128,22 @@ class PaperAnalyzer(Composable):
                     pos += 1
                 offset += len(part) + 1
 
+    def terms(self, value: str) -> list[str]:
+        """The indexed term texts of ``value`` in order — exactly the token
+        texts ``__call__`` yields in index mode (``Analyzed`` values reuse their
+        words); used by the bulk segment writer (``bot.search.bulk``)."""
+        if isinstance(value, Analyzed):
+            if value.terms is None:
+                value.terms = self._terms(value.tokens)
+            return value.terms
+        return self._terms(self.words(value))
+
+    def _terms(self, items) -> list[str]:
+        if not self.is_morph:
+            return [text for text, _, _, _, parts in items if parts is None]
+        cache, stem = _STEM_CACHES[self.stemmer], self.stem
+        return [cache.get(text) or stem(text) for text, _, _, _, parts in items if parts is None]
+
     def __call__(self, value, positions=False, chars=False, keeporiginal=False,
                  removestops=True, start_pos=0, start_char=0, tokenize=True,
                  mode="", no_morph=False, nomorph=False, **kwargs):
@@ -159,14 +175,18 @@ class Analyzed(str):
     the same pass also feeds the spelling vocabulary)."""
 
     tokens: list
+    #: the indexed terms (``PaperAnalyzer.terms``), computed on first use or
+    #: given (the ``all`` field reuses its title's and abstract's)
+    terms: list | None
 
-    def __new__(cls, text: str, tokens: list) -> "Analyzed":
+    def __new__(cls, text: str, tokens: list, terms: list | None = None) -> "Analyzed":
         obj = super().__new__(cls, text)
         obj.tokens = tokens
+        obj.terms = terms
         return obj
 
     def __reduce__(self):
-        return (Analyzed, (str(self), self.tokens))
+        return (Analyzed, (str(self), self.tokens, self.terms))
 
 
 def idf(n: int, df: int, kind: str = "bm25") -> float:

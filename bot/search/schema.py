@@ -53,13 +53,18 @@ def paper_to_document(paper: Paper, analyzer=None) -> tuple[dict, list]:
     analyzer = analyzer or ranking.text_analyzer()
     title_words = list(analyzer.words(paper.title, compounds=True))
     abstract_words = list(analyzer.words(paper.abstract, compounds=True))
+    title = ranking.Analyzed(paper.title, title_words)
+    abstract = ranking.Analyzed(paper.abstract, abstract_words)
+    all_terms = None
+    if hasattr(analyzer, "terms"):   # stem each word once for all three fields
+        all_terms = analyzer.terms(title) * ranking.TITLE_REPEAT + analyzer.terms(abstract)
     doc = {
         "id": paper.id,
         "key": paper.id.casefold(),
-        "title": ranking.Analyzed(paper.title, title_words),
-        "abstract": ranking.Analyzed(paper.abstract, abstract_words),
+        "title": title,
+        "abstract": abstract,
         "all": ranking.Analyzed(all_text(paper.title, paper.abstract),
-                                title_words * ranking.TITLE_REPEAT + abstract_words),
+                                title_words * ranking.TITLE_REPEAT + abstract_words, all_terms),
         "authors": "; ".join(paper.authors),
         "venue": paper.venue,
         "doc": paper_to_json(paper),

@@ -171,6 +171,8 @@ def test_parallel_build_for_big_corpora(tmp_path, monkeypatch):
     from bot.search import build as build_module
     monkeypatch.setattr(build_module, "PARALLEL_MIN", 300)
     monkeypatch.setattr(build_module, "MAX_PROCS", 2)
+    # as `paperbot index build` runs: one thread (fork is refused otherwise)
+    monkeypatch.setattr("bot.search.fanout.threading.active_count", lambda: 1)
     many = [paper(f"b{i:04d}", f"paper {i} about topic{i % 7} and attention") for i in range(900)]
     seen = []
     build_index(tmp_path / "ix", many, progress=seen.append)
@@ -186,3 +188,14 @@ def test_time_limit_gives_partial_results_with_a_note(small_dir):
     from bot.search import Ranking
     page = SearchIndex(small_dir, ranking=Ranking(time_limit_s=0.0)).search("attention models")
     assert any("took too long" in note for note in page.notes)
+
+
+def test_builds_in_a_threaded_process_stay_in_process(tmp_path, monkeypatch):
+    """A running bot (threads) never forks: one segment, same results."""
+    from bot.search import build as build_module
+    monkeypatch.setattr(build_module, "PARALLEL_MIN", 300)
+    monkeypatch.setattr("bot.search.fanout.threading.active_count", lambda: 5)
+    many = [paper(f"b{i:04d}", f"paper {i} about topic{i % 7}") for i in range(400)]
+    build_index(tmp_path / "ix", many)
+    assert len(list(layout.current_path(tmp_path / "ix").glob("*.trm"))) == 1
+    assert SearchIndex(tmp_path / "ix").count() == 400

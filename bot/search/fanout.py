@@ -1,0 +1,126 @@
+"""Running a build's chunks on several processes, with one progress count.
+
+A full build splits the papers into contiguous chunks; each chunk becomes one
+Whoosh segment written by its own forked process (the papers are inherited
+through ``fork``, not pickled), and the segments are listed in chunk order,
+so docnums follow the input order. Only the small results (a segment object
+and a lexicon) travel back through a pipe.
+
+``fork`` is used only when the calling process runs a single thread (as in
+``bot.corpus.parallel``): a forked copy of a threaded server could inherit a
+held lock. Otherwise, or for one chunk, everything runs in-process.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from multiprocessing.connection import wait
+from typing import Any, Callable
+
+#: ``fn(start, end, tick)``: index items ``[start, end)``, calling
+#: ``tick(k)`` after each ``k`` more items; returns a picklable result.
+ChunkFn = Callable[[int, int, Callable[[int], None]], Any]
+
+#: How often (seconds) the parent reports progress while workers run.
+POLL_S = 0.5
+
+
+class WorkerFailed(RuntimeError):
+    """A build worker raised or died; the message says which and why."""
+
+
+def usable_processes(wanted: int) -> int:
+    """``wanted`` capped by the CPUs, or 1 when fork is unsafe or missing."""
+    if wanted <= 1 or threading.active_count() > 1:
+        return 1
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return max(1, min(wanted, os.cpu_count() or 1))
+
+
+def run_chunks(fn: ChunkFn, total: int, procs: int,
+               progress: Callable[[int], None] | None = None) -> list[Any]:
+    """Run ``fn`` over ``procs`` contiguous chunks of ``range(total)``.
+
+    Args:
+        fn: the chunk function (see ``ChunkFn``).
+        total: number of items.
+        procs: processes to use (1 = in this process; see ``usable_processes``).
+        progress: called with the number of items done so far, from this
+            process only (every ``POLL_S`` s while workers run).
+
+    Returns:
+        The chunks' results, in chunk order.
+
+    Raises:
+        WorkerFailed: a worker raised (its message is kept) or died (e.g.
+            killed for memory); the other workers are stopped first.
+        Any exception of ``fn`` itself when ``procs`` is 1.
+    """
+    procs = max(1, min(procs, total))
+    bounds = [(total * i // procs, total * (i + 1) // procs) for i in range(procs)]
+    if procs == 1:
+        done = 0
+
+        def tick(k: int) -> None:
+            nonlocal done
+            done += k
+            if progress is not None:
+                progress(done)
+        return [fn(0, total, tick)]
+
+    context = multiprocessing.get_context("fork")
+    counter = context.Value("q", 0)
+    workers, pipes = [], []
+    try:
+        for start, end in bounds:
+            receive, send = context.Pipe(duplex=False)
+            worker = context.Process(target=_work, args=(fn, start, end, counter, send),
+                                     name=f"paperbot-build-{start}", daemon=True)
+            worker.start()
+            send.close()
+            workers.append(worker)
+            pipes.append(receive)
+        results: dict[int, Any] = {}
+        waiting = dict(enumerate(pipes))
+        while waiting:
+            for pipe in wait(list(waiting.values()), timeout=POLL_S):
+                i = next(k for k, p in waiting.items() if p is pipe)
+                del waiting[i]
+                try:
+                    ok, value = pipe.recv()
+                except EOFError:
+                    workers[i].join(5)
+                    raise WorkerFailed(f"an index build worker died (exit code "
+                                       f"{workers[i].exitcode}); run the build again.") from None
+                if not ok:
+                    raise WorkerFailed(value)
+                results[i] = value
+            if progress is not None:
+                progress(counter.value)
+        for worker in workers:
+            worker.join()
+        return [results[i] for i in range(procs)]
+    finally:
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()
+                worker.join()
+        for pipe in pipes:
+            pipe.close()
+
+
+def _work(fn: ChunkFn, start: int, end: int, counter, send) -> None:
+    """Worker body: run the chunk, send ``(True, result)`` or ``(False, message)``."""
+    def tick(k: int) -> None:
+        with counter.get_lock():
+            counter.value += k
+    try:
+        result = fn(start, end, tick)
+    except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises
+        send.send((False, f"{type(exc).__name__}: {exc}"))
+    else:
+        send.send((True, result))
+    finally:
+        send.close()
