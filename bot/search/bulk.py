@@ -37,6 +37,8 @@ from whoosh.util.numeric import byte_to_length, length_to_byte
 BLOCK = 128
 #: Whoosh's main index name inside a generation directory.
 INDEXNAME = "MAIN"
+#: ``pack_uint(f)`` for the frequencies almost every posting has.
+_PACKED = [pack_uint(f) for f in range(1024)]
 
 
 def stored_length(length: int) -> int:
@@ -144,9 +146,14 @@ class SegmentBuilder:
                 for term in sorted(self._fast[name]):
                     flat = self._fast[name][term]
                     ids, freqs = flat[0::2], flat[1::2]
+                    # weight = frequency x field boost, value = packed frequency
+                    # (whoosh.formats.Frequency), mapped in C where possible
+                    weights = (list(map(float, freqs)) if boost == 1.0
+                               else [f * boost for f in freqs])
+                    values = (list(map(_PACKED.__getitem__, freqs)) if max(freqs) < len(_PACKED)
+                              else [pack_uint(f) for f in freqs])
                     writer.start_term(term.encode("utf-8"))
-                    _write_term(writer._postwriter, ids, [f * boost for f in freqs],
-                                [pack_uint(f) for f in freqs], lengths)
+                    _write_term(writer._postwriter, ids, weights, values, lengths)
                     writer.finish_term()
             else:
                 for tbytes in sorted(self._other[name]):
@@ -173,12 +180,11 @@ def _write_term(postwriter: W3PostingsWriter, ids: list[int], weights: list[floa
         block_weights = weights[start:end]
         postwriter._ids = array("I", block_ids)
         postwriter._weights = array("f", block_weights)
-        postwriter._values = [v for v in values[start:end] if v]
+        postwriter._values = list(filter(None, values[start:end]))  # as add_posting keeps them
         postwriter._maxweight = max(0, max(block_weights))
         if lengths is not None:
-            block_lengths = [lengths[d] for d in block_ids]
-            nonzero = [x for x in block_lengths if x]
-            postwriter._minlength = min(nonzero) if nonzero else None
+            block_lengths = list(map(lengths.__getitem__, block_ids))
+            postwriter._minlength = min(filter(None, block_lengths), default=None)
             postwriter._maxlength = max(block_lengths)
         else:
             postwriter._minlength, postwriter._maxlength = None, 0
