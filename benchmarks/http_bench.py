@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import json
 import math
 import os
 import platform

@@ -20,7 +20,6 @@ from dotenv import find_dotenv, load_dotenv
 from bot import config, corpus, search, wiring
 from bot.jsonshape import error_json, page_json
 from bot.models import QueryError
-from bot.parsing import MAX_INPUT
 from bot.store import StoreError
 
 

@@ -7,7 +7,6 @@ its required variables first (one line, exit 2), then hands over to
 from __future__ import annotations
 
 import sys
-from datetime import date
 
 import click
 

@@ -5,7 +5,7 @@ carries plain Python values only, so it can cross threads and processes.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 
 

@@ -6,7 +6,7 @@ Leaf module: no third-party imports.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 
 from bot.models import Hit, Paper, SearchPage, Subscription

@@ -12,7 +12,6 @@ import re
 from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Callable
-from zoneinfo import ZoneInfo
 
 from bot import parsing
 from bot.config import Settings

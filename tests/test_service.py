@@ -1,5 +1,5 @@
 """The service over the real seed index and a real SQLite store."""
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 
 from bot import rotation
 from bot.models import Context

@@ -57,7 +57,7 @@ def test_jsonl_fields_and_bad_lines(tmp_path):
 
 
 def test_gzip_csv_and_json_array(tmp_path):
-    gz = _write_jsonl(tmp_path / "a.jsonl.gz", [{"id": "a1", "title": "T", "abstract": ABSTRACT}],
+    _write_jsonl(tmp_path / "a.jsonl.gz", [{"id": "a1", "title": "T", "abstract": ABSTRACT}],
                       opener=gzip.open)
     with open(tmp_path / "b.csv", "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
