@@ -22,7 +22,7 @@ from bot.models import Hit, Paper, QueryError, SearchPage
 from bot.search import layout, query, rank, spelling
 from bot.search.compile import Compiler
 from bot.search.generation import Generation, open_generation
-from bot.search.ranking import DEFAULT, Ranking
+from bot.search.ranking import DEFAULT, DEFAULT_FIELDS, Ranking
 from bot.search.schema import paper_from_json
 from bot.search.phrases import MAX_PHRASE_CHECKS
 from bot.search.snippets import make_snippet
@@ -254,6 +254,19 @@ class SearchIndex:
                 deleted = gen.norms.deleted(reader)
                 gen.ids = sorted(_text(v) for d, v in enumerate(column) if d not in deleted)
             return list(gen.ids)
+
+    def warm(self) -> None:
+        """Open the live generation now — lexicon, a searcher, the BM25 norms
+        of the fields a plain search scores — so the first search after
+        start-up does not pay for it (~0.9 s at 100k papers, mostly reading
+        ``lexicon.json``). No-op when there is no index yet."""
+        try:
+            with self._searcher() as (gen, searcher):
+                for name in DEFAULT_FIELDS:
+                    b = self.ranking.field_b.get(name, self.ranking.b)
+                    gen.norms.get(searcher.reader(), name, self.ranking.k1, b)
+        except layout.IndexMissing:
+            pass
 
     def count(self) -> int:
         """Number of papers in the live generation."""

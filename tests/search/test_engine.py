@@ -172,3 +172,23 @@ def test_search_survives_very_long_and_odd_input(small):
     page = small.search(" ".join(["attention"] * 2000))
     assert ids(page)[0] in {"p1", "p6"}
     assert small.search(" OR ".join(["attention"] * 400) + " OR molecules").total >= 1
+
+
+def test_warm_opens_the_generation_and_the_default_norms(small_dir, tmp_path):
+    from bot.search.ranking import DEFAULT_FIELDS
+    index = SearchIndex(small_dir)
+    index.warm()
+    (gen,) = index._cache.values()
+    assert {key[0] for key in gen.norms._norms} == set(DEFAULT_FIELDS)
+    SearchIndex(tmp_path / "none").warm()           # no index yet: nothing to do, no error
+
+
+def test_lengths_of_an_unscored_field_are_zeros_without_asking_whoosh(small_dir):
+    from bot.search.norms import doc_lengths
+    with SearchIndex(small_dir)._searcher() as (_, searcher):
+        reader = searcher.reader()
+        assert not reader.schema["name_key"].scorable and reader.schema["title"].scorable
+        zeros = doc_lengths(reader, "name_key")
+        assert list(zeros) == [reader.doc_field_length(d, "name_key") or 0
+                               for d in range(reader.doc_count_all())] == [0] * len(SMALL)
+        assert any(doc_lengths(reader, "title"))
