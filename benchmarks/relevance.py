@@ -134,7 +134,7 @@ def main() -> None:
                     help="smoke test only: index just the first N documents plus every judged one")
     args = ap.parse_args()
 
-    data = args.data_dir
+    data = args.data_dir.resolve()  # the CLI runs in a temporary working directory
     corpus = data / "corpus.jsonl"
     splits = {name: read_qrels(data / "qrels" / f"{name}.tsv") for name in ("train", "test")}
     queries = {}
@@ -156,7 +156,7 @@ def main() -> None:
                 for n, line in enumerate(f):
                     if n < args.docs or json.loads(line)["_id"] in judged_docs:
                         out.write(line)
-        index_dir = args.index or tmp / "index"
+        index_dir = args.index.resolve() if args.index else tmp / "index"
         n_docs = sum(1 for _ in open(source, encoding="utf-8"))
         print(f"indexing {n_docs} documents …", file=sys.stderr)
         build_s = build(source, index_dir, tmp)
