@@ -152,7 +152,7 @@ class Compiler:
         key = self.reverse.get(norm)
         if key is not None:
             return [(self._stems(norm), 1.0), ([key], self.r.expansion_weight)]
-        if self.lexicon.compounds.get(norm.replace(" ", "")) == norm:
+        if self.lexicon.split_form(norm.replace(" ", ""), self.r.compound_min_share) == norm:
             return [(self._stems(norm.replace(" ", "-")), 1.0),
                     (self._stems(norm.replace(" ", "")), 1.0)]
         return None
@@ -173,7 +173,7 @@ class Compiler:
         elif len(stems) == 1:
             for exp in self.acronyms.get(stems[0], ()):
                 forms.append((self._stems(exp), w))
-            parts = self.lexicon.compounds.get(low)
+            parts = self.lexicon.split_form(low, self.r.compound_min_share)
             if parts:
                 forms.append((self._stems(parts.replace(" ", "-")), 1.0))
         if c.occur != "not" and not c.field:

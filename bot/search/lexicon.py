@@ -6,6 +6,8 @@ Collected during a build from the same analysis pass that feeds the index:
   abstract) — for spelling correction and ``prefix*`` expansion;
 * ``compounds``: joined hyphenated words -> their parts ("testtime" ->
   "test time") — so ``test time`` and ``testtime`` find ``test-time``;
+* ``compound_df``: joined word -> papers where it is written hyphenated
+  (``split_form`` ignores a rare hyphenation of a common word: "net-works");
 * ``acronyms``: acronym stem -> ``[expansion, count]`` pairs, most frequent
   first ("moe" -> [["mixture of experts", 3]]), from ``bot.corpus.acronyms``.
 
@@ -40,6 +42,9 @@ class LexiconBuilder:
         self.stem = stem
         self.df: Counter = Counter(existing.df if existing else {})
         self.compounds: dict[str, str] = dict(existing.compounds if existing else {})
+        self.compound_df: Counter = Counter(existing.compound_df or {} if existing else {})
+        # an older lexicon has no counts: partial ones would hide its compounds
+        self._counted = existing is None or existing.compound_df is not None
         self.pairs: Counter = Counter()
         for key, pairs in (existing.counted if existing else {}).items():
             for exp, count in pairs:
@@ -47,12 +52,15 @@ class LexiconBuilder:
 
     def add(self, abstract: str, tokens) -> None:
         """Count one paper: its analysed ``words()`` tuples and acronyms."""
-        seen = set()
+        seen, joined = set(), set()
         for word, _, _, _, parts in tokens:
-            if parts is not None and word not in self.compounds:
-                self.compounds[word] = parts
+            if parts is not None:
+                joined.add(word)
+                if word not in self.compounds:
+                    self.compounds[word] = parts
             seen.add(word)
         self.df.update(w for w in seen if w.isalpha())
+        self.compound_df.update(joined)
         for short, long in corpus_acronyms(abstract):
             key = self.stem(fold(short))
             exp = " ".join(fold(long).replace("-", " ").split())
@@ -61,7 +69,8 @@ class LexiconBuilder:
 
     def state(self) -> dict:
         """The counts so far (picklable; see ``merge``)."""
-        return {"df": self.df, "compounds": self.compounds, "pairs": self.pairs}
+        return {"df": self.df, "compounds": self.compounds, "compound_df": self.compound_df,
+                "pairs": self.pairs}
 
     def merge(self, state: dict) -> None:
         """Add another builder's ``state()`` (a later chunk of the same build:
@@ -69,6 +78,7 @@ class LexiconBuilder:
         self.df.update(state["df"])
         for word, parts in state["compounds"].items():
             self.compounds.setdefault(word, parts)
+        self.compound_df.update(state["compound_df"])
         self.pairs.update(state["pairs"])
 
     def finish(self) -> dict:
@@ -81,7 +91,10 @@ class LexiconBuilder:
             items.sort(key=lambda item: (-item[0], item[1]))
             top = items[0][0]
             acronyms[key] = [[e, c] for c, e in items[:MAX_EXPANSIONS] if c * 4 >= top]
-        return {"words": dict(self.df), "compounds": self.compounds, "acronyms": acronyms}
+        data = {"words": dict(self.df), "compounds": self.compounds, "acronyms": acronyms}
+        if self._counted:
+            data["compound_df"] = dict(self.compound_df)
+        return data
 
 
 class Lexicon:
@@ -91,6 +104,8 @@ class Lexicon:
         self.df: dict[str, int] = data.get("words", {})
         self.words: list[str] = sorted(self.df)
         self.compounds: dict[str, str] = data.get("compounds", {})
+        # None: a lexicon written before the counts (every compound is used)
+        self.compound_df: dict[str, int] | None = data.get("compound_df")
         self.counted: dict[str, list] = {   # (plain strings: an older format)
             key: [(p, 1) if isinstance(p, str) else tuple(p) for p in pairs]
             for key, pairs in data.get("acronyms", {}).items()}
@@ -107,6 +122,19 @@ class Lexicon:
     def load(cls, generation: Path) -> "Lexicon":
         """Read ``generation/lexicon.json`` (an empty lexicon when absent)."""
         return cls(layout.read_json(generation / FILE, {}))
+
+    def split_form(self, joined: str, min_share: float) -> str | None:
+        """The parts of ``joined`` ("testtime" -> "test time") when its
+        hyphenated spelling is a real variant: written hyphenated in at least
+        ``min_share`` of the papers that have the word at all (``df`` counts
+        both spellings). "networks" is hyphenated as "net-works" in 2 of
+        12,091 arXiv papers, so a search for it does not also match every
+        paper with "net" and "work" (a fresh-user finding at 100k papers)."""
+        parts = self.compounds.get(joined)
+        if parts is None or self.compound_df is None:
+            return parts
+        return parts if self.compound_df.get(joined, 0) >= min_share * self.df.get(joined, 0) \
+            else None
 
     def prefix(self, prefix: str, limit: int) -> list[str]:
         """Up to ``limit`` words starting with ``prefix``, most frequent first."""

@@ -2,7 +2,8 @@
 
 Corrections come from the generation's unstemmed vocabulary (``Lexicon``):
 nearest edit distance first (Levenshtein automaton from ``whoosh.automata``,
-skipping through the sorted word list), then the most frequent word. Short
+skipping through the sorted word list; a swap of neighbouring letters also
+counts as one edit), then the most frequent word. Short
 words (< ``spell_min_chars``) and words with digits or non-Latin letters are
 left alone.
 """
@@ -34,11 +35,21 @@ def suggest(lexicon: Lexicon, word: str, r: Ranking) -> str | None:
         return None
     for dist in range(1, r.spell_max_edits(low) + 1):
         dfa = levenshtein_automaton(low, dist, r.spell_prefix).to_dfa()
-        found = [(-lexicon.df[w], w) for w in find_all_matches(dfa, _Skipper(words))
-                 if w != low]
+        found = {w for w in find_all_matches(dfa, _Skipper(words)) if w != low}
+        if dist == 1:   # a swap of two neighbours is one edit too (Damerau)
+            found.update(w for w in transpositions(low) if w in lexicon.df)
         if found:
-            return min(found)[1]
+            return min(found, key=lambda w: (-lexicon.df[w], w))
     return None
+
+
+def transpositions(word: str) -> set[str]:
+    """``word`` with two neighbouring letters swapped, every way ("nueral" ->
+    {"unerla", "neural", "nuearl", ...}). Levenshtein distance counts a swap as
+    two edits, so without these "nueral" was corrected to "numeral" (one
+    insertion) rather than "neural" (a fresh-user finding at 100k papers)."""
+    return {word[:i] + word[i + 1] + word[i] + word[i + 2:]
+            for i in range(len(word) - 1) if word[i] != word[i + 1]}
 
 
 class _Skipper:

@@ -192,3 +192,28 @@ def test_lengths_of_an_unscored_field_are_zeros_without_asking_whoosh(small_dir)
         assert list(zeros) == [reader.doc_field_length(d, "name_key") or 0
                                for d in range(reader.doc_count_all())] == [0] * len(SMALL)
         assert any(doc_lengths(reader, "title"))
+
+
+def test_a_swap_of_two_letters_is_one_edit(tmp_path):
+    """"nueral" is "neural" with two letters swapped; "numeral" is one insertion
+    away. The corpus's usual word wins (a fresh-user finding on 100k papers)."""
+    papers = [paper(f"n{i}", f"Neural networks number {i} learn graph features.") for i in range(5)]
+    papers.append(paper("m1", "A numeral system for counting; graphs of numerals."))
+    build_index(tmp_path, papers)
+    page = SearchIndex(tmp_path).search("nueral netwroks")
+    assert page.corrected_query == "neural networks"
+    assert set(ids(page)) == {f"n{i}" for i in range(5)}
+
+
+def test_a_rare_hyphenation_does_not_split_a_common_word(tmp_path):
+    """"networks" written once as "net-works" must not make every paper with
+    "net" and "work" match "networks"; "test-time" stays findable as "testtime"."""
+    papers = [paper(f"g{i}", f"Graph networks {i} for molecules.") for i in range(12)]
+    papers += [paper("h1", "Neural net-works with a twist."),
+               paper("w1", "Our prior work on the net gain of trading."),
+               paper("t1", "Test-time adaptation of models.")]
+    build_index(tmp_path, papers)
+    index = SearchIndex(tmp_path)
+    assert "w1" not in ids(index.search("networks", limit=50))
+    assert ids(index.search("testtime")) == ["t1"]
+    assert ids(index.search("test time")) == ["t1"]
