@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -52,20 +53,33 @@ def _stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, handler)
 
 
+#: Long-running commands: their log lines carry time and logger name.
+SERVER_COMMANDS = ("serve", "socket", "clock", "digest")
+
+
 def _progress(label: str):
-    """A progress callback drawing a bar on a terminal (stderr), else silent."""
+    """A progress display on a terminal (stderr), else silent.
+
+    Returns ``(update, done)``: ``update(n_done, total)`` redraws one line —
+    "reading the sources…" until the first call, then a bar with the elapsed
+    seconds, and once every paper is in, a note that the index files are
+    being written (a quarter of a large build); ``done()`` ends the line.
+    """
     if not sys.stderr.isatty():
         return None, lambda: None
-    state = {"n": 0}
+    started = time.monotonic()
+    click.echo("reading the sources…", err=True, nl=False)
 
     def update(done: int, total: int | None = None) -> None:
-        state["n"] = done
+        secs = f"{time.monotonic() - started:.0f} s"
         if total:
             width = 30
             filled = int(width * done / max(total, 1))
-            click.echo(f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}", err=True, nl=False)
+            tail = " · writing the index files…" if done >= total else ""
+            line = f"{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {secs}{tail}"
         else:
-            click.echo(f"\r{label} {done} papers", err=True, nl=False)
+            line = f"{label} {done} papers {secs}"
+        click.echo(f"\r{line:<79}", err=True, nl=False)
 
     return update, lambda: click.echo("", err=True)
 
@@ -78,8 +92,12 @@ def main(verbose: bool) -> None:
     Example: paperbot console
     """
     load_dotenv(find_dotenv(usecwd=True))
+    # Servers log with time and source; one-shot commands print plain notes
+    # ("WARNING: papers.jsonl: skipped 1 without abstract, 0 unreadable").
+    server = click.get_current_context().invoked_subcommand in SERVER_COMMANDS
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+                        if server or verbose else "%(levelname)s: %(message)s")
 
 
 @main.command()
@@ -149,14 +167,19 @@ def index_add(sources: tuple[Path, ...], index_dir: Path | None) -> None:
     """
     settings = _settings()
     _stop_on_sigterm()
+    target = index_dir or settings.index_dir
     try:
         papers = corpus.load_papers(list(sources))
-        n = search.add_to_index(index_dir or settings.index_dir, papers)
+        created = not search.has_index(target)
+        n = search.add_to_index(target, papers)
     except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, ValueError) as e:
         raise click.ClickException(str(e))
     except OSError as e:
         raise click.ClickException(f"cannot write the index: {e.strerror or e}")
-    click.echo(f"added or updated {_plural(n, 'paper')}")
+    if created:
+        click.echo(f"there was no index in {target}: created one with {_plural(n, 'paper')}")
+    else:
+        click.echo(f"added or updated {_plural(n, 'paper')} in {target}")
 
 
 @main.command("search")

@@ -97,6 +97,18 @@ def test_build_from_jsonl_and_explicit_index_is_never_auto_built(tmp_path):
     assert out["results"][0]["authors"] == ["Ada Lovelace"]
     r = run(["search", "--index", str(tmp_path / "nowhere"), "--json", "graph"], tmp_path)
     assert r.returncode != 0 and "Traceback" not in r.stderr and not (tmp_path / "nowhere" / "CURRENT").exists()
+    assert f"paperbot index build --index {tmp_path / 'nowhere'}" in r.stdout + r.stderr
+
+
+def test_index_add_says_when_it_creates_an_index_and_notes_are_plain(tmp_path):
+    src = tmp_path / "add.jsonl"
+    src.write_text(json.dumps({"id": "a1", "abstract": "Robots fold laundry."}) + "\n"
+                   + json.dumps({"id": "a2", "abstract": ""}) + "\n")
+    r = run(["index", "add", "--source", str(src), "--index", str(tmp_path / "typo")], tmp_path)
+    assert r.returncode == 0 and r.stdout.startswith(f"there was no index in {tmp_path / 'typo'}")
+    assert r.stderr.startswith("WARNING: add.jsonl: skipped 1 without abstract"), r.stderr
+    r = run(["index", "add", "--source", str(src), "--index", str(tmp_path / "typo")], tmp_path)
+    assert r.stdout.startswith("added or updated 1 paper in ")
 
 
 def test_python_dash_m_bot_help_lists_commands(tmp_path):

@@ -61,16 +61,16 @@ def _results(reply: ResultsReply) -> Message:
     shown = page.corrected_query or page.query
     if page.total:
         first, last = page.offset + 1, page.offset + len(page.hits)
-        head = (f"*{page.total} papers* match “{md.escape(shown)}”" if page.total != 1
-                else f"*1 paper* matches “{md.escape(shown)}”")
+        head = (f"*{page.total} papers* match {md.quoted(shown)}" if page.total != 1
+                else f"*1 paper* matches {md.quoted(shown)}")
     else:
         first = last = 0
-        head = f"No paper matches “{md.escape(shown)}”. Try fewer or other words, e.g. `sparse attention`."
+        head = f"No paper matches {md.quoted(shown)}. Try fewer or other words, e.g. `sparse attention`."
     blocks = [bk.section(head)]
     notes = list(page.notes)
     if page.corrected_query:
         notes.insert(0, f"Showing results for *{md.escape(page.corrected_query)}*; "
-                        f"search instead for “{md.escape(page.query)}”.")
+                        f"search instead for {md.quoted(page.query)}.")
     elif page.suggestion:
         notes.insert(0, f"Did you mean *{md.escape(page.suggestion)}*?")
     if notes:
@@ -135,7 +135,7 @@ def _similar(reply: SimilarReply) -> Message:
 
 
 def _pick(reply: PickListReply) -> Message:
-    head = f"Several papers match “{md.escape(reply.query)}”. Which one?"
+    head = f"Several papers match {md.quoted(reply.query)}. Which one?"
     blocks = [bk.section(head)]
     for p in reply.papers[:10]:
         blocks.append(bk.section(f"• *{md.cut_escaped(p.title, 200)}* `{md.escape(p.id)}`"))

@@ -84,12 +84,12 @@ def search_modal(query: str = "", page: SearchPage | None = None, status: str | 
         if page.total:
             verb = "matches" if page.total == 1 else "match"
             blocks.append(bk.section(f"*{page.total} paper{'s' if page.total != 1 else ''}* {verb} "
-                                     f"“{md.escape(shown)}”"))
+                                     f"{md.quoted(shown)}"))
         else:
-            blocks.append(bk.section(f"No paper matches “{md.escape(shown)}”."))
+            blocks.append(bk.section(f"No paper matches {md.quoted(shown)}."))
         if page.corrected_query:
             blocks.append(bk.context(f"Showing results for *{md.escape(page.corrected_query)}*; "
-                                     f"you typed “{md.escape(page.query)}”."))
+                                     f"you typed {md.quoted(page.query)}."))
         for i, hit in enumerate(page.hits[:MODAL_RESULTS], start=1):
             blocks.append(bk.section(bk.hit_text(i, hit)))
     return View(type="modal", callback_id=SEARCH_MODAL_ID, title=PlainTextObject(text="Search papers"),

@@ -20,6 +20,14 @@ def escape(text: str) -> str:
     return html.escape(text or "", quote=False)
 
 
+def quoted(text: str) -> str:
+    """``text`` escaped inside curly double quotes, or single ones when it
+    holds double quotes itself (a phrase search: ‘“exact phrase” test-time’)."""
+    if any(q in text for q in '"“”'):
+        return f"‘{escape(text)}’"
+    return f"“{escape(text)}”"
+
+
 def unescape(text: str) -> str:
     """Decode Slack's three entities once (``&lt;`` ``&gt;`` ``&amp;``).
 

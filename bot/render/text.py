@@ -46,8 +46,12 @@ def to_text(message: Message) -> str:
         elif kind == "section":
             if block.get("text"):
                 lines.append(md.plain(block["text"]["text"]))
-        elif kind == "context":
-            lines.append("  " + "  ".join(md.plain(e.get("text", "")) for e in block.get("elements", [])))
+        elif kind == "context":   # Slack shows the elements side by side
+            parts = [md.plain(e.get("text", "")) for e in block.get("elements", [])]
+            if sum(len(p) for p in parts) <= 100:
+                lines.append("  " + " · ".join(parts))
+            else:
+                lines += ["  " + p for p in parts]
         elif kind == "actions":
             hints = [_button_hint(e) for e in block.get("elements", []) if e.get("type") == "button"]
             if hints:

@@ -217,6 +217,11 @@ def add_to_index(index_dir: Path, papers: Iterable[Paper]) -> int:
     return n
 
 
+def has_index(index_dir: Path) -> bool:
+    """True when ``index_dir`` holds a live generation (CURRENT names one)."""
+    return layout.current_name(Path(index_dir)) is not None
+
+
 def stored_fingerprint(index_dir: Path) -> str | None:
     """The fingerprint the live generation was built with, or None (no index,
     or built without one)."""

@@ -82,7 +82,8 @@ def current_path(index_dir: Path) -> Path:
     name = current_name(index_dir)
     if name is None or not (index_dir / name / META).is_file():
         raise IndexMissing(
-            f"No search index in {index_dir}; build it with `paperbot index build`.")
+            f"No search index in {index_dir}; build it with "
+            f"`paperbot index build --index {index_dir}`.")
     return index_dir / name
 
 

@@ -129,6 +129,18 @@ def test_mrkdwn_helpers():
     assert md.link("https://github.com/a/b?x=1&y=2") == "<https://github.com/a/b?x=1&amp;y=2|github.com/a/b?x=1&amp;y=2>"
     assert md.link("https://x.org/a|b") == "https://x.org/a|b"
     assert len(md.cut_escaped("<" * 100, 50)) <= 50
+    assert md.quoted("a<b") == "“a&lt;b”"
+    assert md.quoted("“exact phrase” test-time") == "‘“exact phrase” test-time’"
+    assert md.quoted('"x" y') == "‘\"x\" y’"
+
+
+def test_to_text_context_elements_are_separated():
+    from bot.models import Paper
+    from bot.render.blocks import paper_blocks
+    paper = Paper(id="p1", title="T", abstract="A.", keywords=("sparse attention",) * 3,
+                  code_urls=("https://github.com/x/y",))
+    out = to_text(Message(text="t", blocks=tuple(paper_blocks(paper))))
+    assert "Keywords: sparse attention, sparse attention, sparse attention · Code: github.com/x/y" in out
 
 
 LIVE_OK = re.compile(r"^<(@[UW][A-Z0-9]+|#[CG][A-Z0-9]+|https?://[^\s<>|]+\|[^<>]*)>$")
