@@ -1,6 +1,7 @@
 """One source record → one ``Paper``: clean, derive, key. Shared by every input format."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Iterable
 
@@ -12,6 +13,22 @@ from bot.corpus.names import find_name, title_name
 from bot.corpus.text import Doc
 from bot.corpus.urls import code_urls, find_urls, has_url
 from bot.models import Paper
+
+
+#: Control characters (but tab/newline/CR, which are whitespace) and lone
+#: UTF-16 surrogates ("\\ud800" in JSON): never valid in a paper's text, and a
+#: surrogate cannot even be encoded as UTF-8 (it crashed builds and searches).
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_SURROGATES = re.compile(r"[\ud800-\udfff]")
+
+
+def safe_text(value: object) -> str:
+    """``value`` as text without control characters (→ space) or lone
+    surrogates (→ U+FFFD, the replacement character)."""
+    text = value if isinstance(value, str) else "" if value is None else str(value)
+    if text.isascii():
+        return _CONTROLS.sub(" ", text)
+    return _SURROGATES.sub("\ufffd", _CONTROLS.sub(" ", text))
 
 
 @dataclass(frozen=True)
@@ -39,8 +56,10 @@ def make_entry(raw: str, *, title: str | None = None, source_id: object = None,
         ``Entry(paper, key)`` where ``paper.id`` is the base id (see
         ``bot.corpus.ids``) — ``load_papers`` makes ids unique corpus-wide.
     """
-    raw = " ".join(raw.split())  # once: cleaning and the id hash both start from it
-    extra = tuple(extra_code_urls)
+    raw = " ".join(safe_text(raw).split())  # once: cleaning and the id hash both start from it
+    title = safe_text(title)
+    source_id = None if source_id is None else safe_text(source_id)
+    extra = tuple(safe_text(u) for u in extra_code_urls)
     cleaned = clean(raw) if has_markup(raw) else Cleaned(raw)
     text = cleaned.text
     if not text:
@@ -73,15 +92,15 @@ def make_entry(raw: str, *, title: str | None = None, source_id: object = None,
         title_derived=derived,
         source_id=sid,
         name=name,
-        authors=tuple(a for a in (str(x).strip() for x in authors) if a),
-        url=(url or "").strip() or None,
+        authors=tuple(a for a in (safe_text(x).strip() for x in authors) if a),
+        url=safe_text(url).strip() or None,
         tldr=tldr(doc, contribution),
         keywords=phrases,
         code_urls=code_urls([*find_urls(text), *cleaned.link_urls, *extra])
         if cleaned.link_urls or extra or has_url(text) else (),
-        venue=venue,
-        source=source,
-        categories=tuple(c for c in (str(x).strip() for x in categories) if c),
+        venue=safe_text(venue),
+        source=safe_text(source),
+        categories=tuple(c for c in (safe_text(x).strip() for x in categories) if c),
     )
     return Entry(paper, IdKey(base, digest, normalised is None, source))
 

@@ -72,7 +72,7 @@ def _runs(toks: list[str], low: list[str]) -> list[tuple[int, int]]:
     are dropped ("sparsity interacts" → "sparsity").
     """
     stop = _STOP
-    content = [w[0].isalnum() and w not in stop and len(w) > 1 and not w.endswith("ly")
+    content = [w[:1].isalnum() and w not in stop and len(w) > 1 and not w.endswith("ly")
                and not w.isdigit() for w in low]
     mask = "".join(".x"[c] for c in content)
     out: list[tuple[int, int]] = []
@@ -128,7 +128,7 @@ def keywords(text: str, *, name: str | None = None, limit: int = 6) -> tuple[str
         at most two phrases share a word.
     """
     toks = _TOKEN.findall(text)
-    low = " ".join(toks).lower().split(" ")
+    low = " ".join(toks).lower().split(" ") if toks else []   # "".split(" ") is [""]
     chosen: list[str] = []
     keys: list[str] = []
     skip = {_norm(name)} if name else set()

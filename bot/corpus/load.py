@@ -173,7 +173,9 @@ def load_papers(paths: Iterable[Path | str], *, stats: LoadStats | None = None,
     if stats.duplicates:
         log.info("dropped %d exact duplicate papers", stats.duplicates)
     if not papers:
-        raise CorpusError("no papers found in " + ", ".join(str(p) for p in paths))
+        raise CorpusError("no papers found in " + ", ".join(str(p) for p in paths)
+                          + " (records need an \"abstract\" or \"text\" field; a CSV file "
+                          "needs a header row naming it, comma-separated)")
     return papers
 
 

@@ -15,6 +15,7 @@ import csv
 import gzip
 import io
 import json
+import logging
 import re
 import sys
 from dataclasses import dataclass, field
@@ -28,6 +29,8 @@ RECORD_SUFFIXES = (".jsonl", ".ndjson", ".json", ".csv")
 _ARXIV_ID = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$")
 _AUTHOR_SPLIT = re.compile(r"\s*(?:,|;|\band\b|&)\s*")
 _CATEGORY_SPLIT = re.compile(r"[\s,;]+")
+
+log = logging.getLogger(__name__)
 
 csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
 
@@ -202,7 +205,13 @@ def entries_from_items(name: str, items: list[tuple[int, object]]) -> tuple[list
         if not isinstance(item, dict):
             bad += 1
             continue
-        entry = record_entry(item, f"{name}#{number}")
+        try:
+            entry = record_entry(item, f"{name}#{number}")
+        except Exception as exc:  # noqa: BLE001 - a record we cannot parse is counted, never fatal
+            log.warning("%s#%s: unreadable record skipped (%s: %s)", name, number,
+                        type(exc).__name__, exc)
+            bad += 1
+            continue
         if entry is None:
             skipped += 1
         else:

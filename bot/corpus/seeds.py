@@ -10,11 +10,14 @@ from 1.
 """
 from __future__ import annotations
 
+import logging
 import re
 
 from bot.corpus.assemble import Entry, make_entry, with_id
 from bot.corpus.ids import assign_ids
 from bot.models import Paper
+
+log = logging.getLogger(__name__)
 
 _VENUE = re.compile(r"(?<![A-Za-z])([A-Z][A-Za-z]*[A-Z](?:-[A-Z]+)?)\s*['’]?\s*((?:19|20)\d{2})(?!\d)")
 _PARAGRAPHS = re.compile(r"\n[ \t\u3000]*\n")
@@ -77,7 +80,11 @@ def seed_entries(text: str, file_name: str) -> list[Entry]:
     venue, abstracts = split_seed_text(text)
     entries = []
     for n, raw in enumerate(abstracts, 1):
-        entry = make_entry(raw, venue=venue, source=f"{file_name}#{n}")
+        try:
+            entry = make_entry(raw, venue=venue, source=f"{file_name}#{n}")
+        except Exception as exc:  # noqa: BLE001 - one odd paragraph never stops a build
+            log.warning("%s#%d: paragraph skipped (%s: %s)", file_name, n, type(exc).__name__, exc)
+            continue
         if entry is not None:
             entries.append(entry)
     return entries

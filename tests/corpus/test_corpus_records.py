@@ -152,3 +152,33 @@ def test_real_scifact_slice(tmp_path):
         assert 0 < len(p.tldr) <= 300
         assert all(part in p.abstract for part in sentences(p.tldr.rstrip("…")))  # extractive
         assert 1 <= len(p.keywords) <= 6
+
+
+def test_hostile_text_is_made_safe_and_odd_records_never_stop_a_file(tmp_path, monkeypatch):
+    """One-letter abstracts crashed keyword extraction; a lone surrogate ("\\ud800"
+    in JSON) could not be hashed, indexed or printed; NUL bytes survived."""
+    rows = [{"id": "one", "abstract": letter} for letter in ("Œ", "é", "_", "Ω")]
+    rows += ['{"id": "sur\\ud800", "title": "T\\udfff", "abstract": "Lone \\ud800 surrogate.",'
+             ' "authors": ["A\\ud800"]}',
+             {"id": "nul", "title": "nul\u0000title", "abstract": "Has a NUL\u0000 byte."},
+             {"id": "ok", "abstract": ABSTRACT}]
+    papers = load_papers([_write_jsonl(tmp_path / "h.jsonl", rows)])
+    assert len(papers) == 7
+    for p in papers:
+        for text in (p.id, p.title, p.abstract, p.tldr, *p.authors, *p.keywords):
+            text.encode("utf-8")                   # no lone surrogate anywhere
+            assert "\x00" not in text
+    by_source = {p.source_id: p for p in papers}
+    assert by_source["nul"].title == "nul title" and by_source["sur\ufffd"].authors == ("A\ufffd",)
+
+    import bot.corpus.records as records
+
+    def broken(rec, source):
+        if rec.get("id") == "ok":
+            raise RuntimeError("a bug in one record's parsing")
+        return real(rec, source)
+    real = records.record_entry
+    monkeypatch.setattr(records, "record_entry", broken)
+    stats = LoadStats()
+    papers = load_papers([tmp_path / "h.jsonl"], stats=stats)
+    assert len(papers) == 6 and stats.bad_lines == 1
