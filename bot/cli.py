@@ -149,9 +149,12 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None) -> None:
     except (corpus.CorpusError, search.IndexBusy, ValueError) as e:
         done()
         raise click.ClickException(str(e))
+    except search.WorkerFailed as e:
+        done()
+        raise click.ClickException(f"the index build failed ({e}); the old index is untouched")
     except OSError as e:
         done()
-        raise click.ClickException(f"cannot write the index at {target}: {e.strerror or e}")
+        raise click.ClickException(_write_error(target, e))
     done()
     click.echo(f"indexed {_plural(source.total, 'paper')} into {target / gen}")
 
@@ -175,11 +178,18 @@ def index_add(sources: tuple[Path, ...], index_dir: Path | None) -> None:
     except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, ValueError) as e:
         raise click.ClickException(str(e))
     except OSError as e:
-        raise click.ClickException(f"cannot write the index: {e.strerror or e}")
+        raise click.ClickException(_write_error(target, e))
     if created:
         click.echo(f"there was no index in {target}: created one with {_plural(n, 'paper')}")
     else:
         click.echo(f"added or updated {_plural(n, 'paper')} in {target}")
+
+
+def _write_error(target: Path, e: OSError) -> str:
+    """One line for an OSError while writing the index at ``target``."""
+    if target.exists() and not target.is_dir():
+        return f"--index {target} is a file; give a directory (it is created when missing)"
+    return f"cannot write the index at {target}: {e.strerror or e}"
 
 
 @main.command("search")

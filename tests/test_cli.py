@@ -135,3 +135,11 @@ def test_unreachable_database_is_one_line(tmp_path):
     r = run(["console"], tmp_path, stdin="/paper help\n",
             env_extra={"DATABASE_URL": "postgresql://nobody@127.0.0.1:9/none"})
     assert r.returncode == 1 and "DATABASE_URL" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_index_pointing_at_a_file_is_one_line(tmp_path):
+    (tmp_path / "afile").write_text("not a directory")
+    r = run(["index", "build", "--index", str(tmp_path / "afile")], tmp_path)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.strip() == f"Error: --index {tmp_path / 'afile'} is a file; give a directory " \
+                               "(it is created when missing)"

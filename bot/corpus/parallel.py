@@ -20,6 +20,7 @@ from typing import Iterable, Iterator
 
 from bot.corpus.assemble import Entry
 from bot.corpus.records import LoadStats, entries_from_items, finish_file, raw_items
+from bot.procs import die_with_parent
 
 MIN_BYTES = 4_000_000
 BATCH = 1000
@@ -69,7 +70,8 @@ def parallel_file_entries(paths: list[Path], stats: LoadStats, workers: int) -> 
         CorpusError: as ``bot.corpus.records.raw_items`` (reading happens here).
     """
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                             initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
         for path in paths:
             pending: deque[Future] = deque()
             skipped = bad = 0

@@ -7,7 +7,8 @@ Public API (INTERFACES.md "bot.search"):
 * ``build_index(index_dir, papers, *, fingerprint=None, progress=None)``,
   ``add_to_index(index_dir, papers)``, ``has_index(index_dir)``,
   ``stored_fingerprint(index_dir)``.
-* ``IndexMissing``, ``IndexBusy``; bad queries raise ``bot.models.QueryError``.
+* ``IndexMissing``, ``IndexBusy``, ``WorkerFailed`` (a build process failed);
+  bad queries raise ``bot.models.QueryError``.
 * ``Ranking``: every query-time tunable (see ``ranking``).
 
 Modules, in the order a search uses them: ``layout`` (generations, CURRENT,
@@ -23,8 +24,9 @@ processes);
 """
 from bot.search.build import add_to_index, build_index, has_index, stored_fingerprint
 from bot.search.engine import SearchIndex
+from bot.search.fanout import WorkerFailed
 from bot.search.layout import IndexBusy, IndexMissing
 from bot.search.ranking import Ranking
 
 __all__ = ["SearchIndex", "build_index", "add_to_index", "has_index", "stored_fingerprint",
-           "IndexMissing", "IndexBusy", "Ranking"]
+           "IndexMissing", "IndexBusy", "WorkerFailed", "Ranking"]

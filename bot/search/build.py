@@ -101,7 +101,7 @@ def build_index(index_dir: Path, papers: Iterable[Paper], *, fingerprint: str | 
                 progress(n)
             previous = layout.publish(index_dir, gen)
         except BaseException:
-            shutil.rmtree(gen, ignore_errors=True)
+            layout.discard(index_dir, gen)
             raise
         layout.remove_unused(index_dir, keep={gen.name, previous or gen.name})
     log.info("built %s: %d papers in %.1f s (%d process(es))", gen.name, n,
@@ -211,7 +211,7 @@ def add_to_index(index_dir: Path, papers: Iterable[Paper]) -> int:
                         added=meta.get("added", 0) + n)
             previous = layout.publish(index_dir, gen)
         except BaseException:
-            shutil.rmtree(gen, ignore_errors=True)
+            layout.discard(index_dir, gen)
             raise
         layout.remove_unused(index_dir, keep={gen.name, previous or gen.name})
     return n

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import threading
 from multiprocessing.connection import wait
 from typing import Any, Callable
+
+from bot.procs import die_with_parent
 
 #: ``fn(start, end, tick)``: index items ``[start, end)``, calling
 #: ``tick(k)`` after each ``k`` more items; returns a picklable result.
@@ -54,8 +57,10 @@ def run_chunks(fn: ChunkFn, total: int, procs: int,
         The chunks' results, in chunk order.
 
     Raises:
-        WorkerFailed: a worker raised (its message is kept) or died (e.g.
-            killed for memory); the other workers are stopped first.
+        OSError, ValueError: a worker raised one (re-raised as is).
+        WorkerFailed: a worker raised anything else (its type and message
+            are kept) or died (e.g. killed for memory); the other workers
+            are stopped first.
         Any exception of ``fn`` itself when ``procs`` is 1.
     """
     procs = max(1, min(procs, total))
@@ -74,9 +79,12 @@ def run_chunks(fn: ChunkFn, total: int, procs: int,
     counter = context.Value("q", 0)
     workers, pipes = [], []
     try:
+        parent = os.getpid()
         for start, end in bounds:
             receive, send = context.Pipe(duplex=False)
-            worker = context.Process(target=_work, args=(fn, start, end, counter, send),
+            inherited = (*pipes, receive)   # read ends the child must not keep open
+            worker = context.Process(target=_work,
+                                     args=(fn, start, end, counter, send, parent, inherited),
                                      name=f"paperbot-build-{start}", daemon=True)
             worker.start()
             send.close()
@@ -95,7 +103,7 @@ def run_chunks(fn: ChunkFn, total: int, procs: int,
                     raise WorkerFailed(f"an index build worker died (exit code "
                                        f"{workers[i].exitcode}); run the build again.") from None
                 if not ok:
-                    raise WorkerFailed(value)
+                    raise value
                 results[i] = value
             if progress is not None:
                 progress(counter.value)
@@ -111,16 +119,38 @@ def run_chunks(fn: ChunkFn, total: int, procs: int,
             pipe.close()
 
 
-def _work(fn: ChunkFn, start: int, end: int, counter, send) -> None:
-    """Worker body: run the chunk, send ``(True, result)`` or ``(False, message)``."""
+def _work(fn: ChunkFn, start: int, end: int, counter, send, parent: int,
+          inherited: tuple) -> None:
+    """Worker body: run the chunk, send ``(True, result)`` or ``(False, error)``.
+
+    The error is the exception itself for ``OSError`` and ``ValueError`` (the
+    CLI explains those in one line, e.g. a full disk), else ``WorkerFailed``
+    naming it. The worker dies with the parent (``bot.procs``) and closes the
+    pipe ends it inherited, so a lost parent never leaves it blocked.
+    """
+    die_with_parent(parent)
+    for pipe in inherited:
+        pipe.close()
+
     def tick(k: int) -> None:
         with counter.get_lock():
             counter.value += k
     try:
         result = fn(start, end, tick)
     except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises
-        send.send((False, f"{type(exc).__name__}: {exc}"))
+        send.send((False, _portable(exc)))
     else:
         send.send((True, result))
     finally:
         send.close()
+
+
+def _portable(exc: BaseException) -> BaseException:
+    """``exc`` when the parent can re-raise it as is, else ``WorkerFailed``."""
+    if isinstance(exc, (OSError, ValueError)):
+        try:
+            pickle.loads(pickle.dumps(exc))
+            return exc
+        except Exception:  # noqa: BLE001 - an exception that does not pickle
+            pass
+    return WorkerFailed(f"{type(exc).__name__}: {exc}")

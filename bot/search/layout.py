@@ -21,6 +21,7 @@ import contextlib
 import fcntl
 import json
 import os
+import re
 import shutil
 from datetime import datetime, timezone
 from pathlib import Path
@@ -30,6 +31,9 @@ CURRENT = "CURRENT"
 LOCK = "LOCK"
 PREFIX = "gen-"
 META = "meta.json"
+#: The names ``new_generation`` makes; only these are ever deleted (a folder
+#: the user keeps in DIR, say "gen-figures", is left alone).
+GENERATION_NAME = re.compile(r"gen-\d{8}T\d{12}Z(?:-\d+)?")
 
 
 class IndexMissing(Exception):
@@ -105,12 +109,24 @@ def publish(index_dir: Path, generation: Path) -> str | None:
     """Point CURRENT at ``generation`` atomically; return the previous name."""
     previous = current_name(index_dir)
     tmp = index_dir / f".{CURRENT}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(generation.name + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, index_dir / CURRENT)
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(generation.name + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, index_dir / CURRENT)
+    except BaseException:
+        tmp.unlink(missing_ok=True)   # e.g. a full disk: leave no stray temp file
+        raise
     return previous
+
+
+def discard(index_dir: Path, generation: Path) -> None:
+    """Delete a generation a failed build or add was writing — unless CURRENT
+    already names it (an interrupt right after ``publish`` must not delete
+    the live index)."""
+    if current_name(index_dir) != generation.name:
+        shutil.rmtree(generation, ignore_errors=True)
 
 
 def remove_unused(index_dir: Path, keep: set[str]) -> list[str]:
@@ -122,7 +138,7 @@ def remove_unused(index_dir: Path, keep: set[str]) -> list[str]:
     """
     removed = []
     for child in index_dir.iterdir():
-        if child.is_dir() and child.name.startswith(PREFIX) and child.name not in keep:
+        if child.name not in keep and GENERATION_NAME.fullmatch(child.name) and child.is_dir():
             shutil.rmtree(child, ignore_errors=True)
             removed.append(child.name)
     return removed

@@ -149,3 +149,88 @@ def test_a_failing_worker_fails_the_build_and_keeps_the_old_index(tmp_path, seed
         build_index(tmp_path, seed_papers)
     assert (tmp_path / "CURRENT").read_text() == before
     assert len(list(tmp_path.glob("gen-*"))) == 1
+
+
+def test_a_worker_os_error_comes_back_as_itself(tmp_path, seed_papers, monkeypatch):
+    """A full disk in a worker is an OSError for the CLI to explain in one line."""
+    import errno
+    monkeypatch.setattr("bot.search.build.PARALLEL_MIN", 10)
+    monkeypatch.setattr(fanout, "usable_processes", lambda wanted: 2)
+
+    def full(paper, analyzer=None):
+        if paper.id == seed_papers[-1].id:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return paper_to_document(paper, analyzer)
+    monkeypatch.setattr("bot.search.build.paper_to_document", full)
+    with pytest.raises(OSError) as info:
+        build_index(tmp_path, seed_papers)
+    assert info.value.errno == errno.ENOSPC and not list(tmp_path.glob("gen-*"))
+
+
+KILL_SCRIPT = """
+import sys, time
+from pathlib import Path
+import bot.search.build as build
+from bot.search import fanout
+from tests.search.searchkit import paper
+build.PARALLEL_MIN = 10
+fanout.usable_processes = lambda wanted: 2
+real = build.paper_to_document
+def slow(p, analyzer=None):
+    time.sleep(0.05)
+    return real(p, analyzer)
+build.paper_to_document = slow
+print("building", flush=True)
+build.build_index(Path(sys.argv[1]), [paper(f"k{i}", f"paper {i} on things") for i in range(600)])
+"""
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_workers_die_with_a_killed_parent_and_free_the_lock(tmp_path):
+    """kill -9 of `paperbot index build` (an out-of-memory kill) must not leave
+    workers holding DIR/LOCK (an adversarial finding: every later build failed)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from bot.search import layout
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-c", KILL_SCRIPT, str(tmp_path / "ix")], cwd=root,
+                            stdout=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(root)})
+    assert proc.stdout.readline().strip() == "building"
+    deadline = time.monotonic() + 20
+    while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    workers = _children(proc.pid)
+    assert len(workers) == 2
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while any(map(_alive, workers)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(map(_alive, workers))
+    with layout.locked(tmp_path / "ix"):   # IndexBusy if a worker still held it
+        pass

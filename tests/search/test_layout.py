@@ -199,3 +199,37 @@ def test_builds_in_a_threaded_process_stay_in_process(tmp_path, monkeypatch):
     build_index(tmp_path / "ix", many)
     assert len(list(layout.current_path(tmp_path / "ix").glob("*.trm"))) == 1
     assert SearchIndex(tmp_path / "ix").count() == 400
+
+
+def test_only_generations_this_code_names_are_ever_deleted(tmp_path):
+    keep = tmp_path / "gen-figures"
+    keep.mkdir()
+    (keep / "plot.png").write_text("important")
+    build_index(tmp_path, [paper("k1", "one paper")])
+    build_index(tmp_path, [paper("k1", "one paper")])
+    build_index(tmp_path, [paper("k1", "one paper")])
+    assert (keep / "plot.png").read_text() == "important"
+    assert len([p for p in tmp_path.glob("gen-2*")]) == 2      # the live one and the previous
+
+
+def test_an_interrupt_right_after_publishing_keeps_the_live_generation(tmp_path, monkeypatch):
+    real = layout.os.replace
+
+    def replace_then_interrupt(src, dst):
+        real(src, dst)
+        if str(dst).endswith("CURRENT"):
+            raise KeyboardInterrupt
+    monkeypatch.setattr(layout.os, "replace", replace_then_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        build_index(tmp_path, [paper("k1", "one paper about kernels")])
+    monkeypatch.undo()
+    assert SearchIndex(tmp_path).search("kernels").total == 1
+
+
+def test_a_failed_publish_leaves_no_temp_file(tmp_path, monkeypatch):
+    def no_space(src, dst):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(layout.os, "replace", no_space)
+    with pytest.raises(OSError):
+        build_index(tmp_path, [paper("k1", "one paper")])
+    assert [p.name for p in tmp_path.iterdir()] == ["LOCK"]

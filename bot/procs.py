@@ -1,0 +1,33 @@
+"""Forked helper processes (corpus parsing, index building) die with their parent.
+
+A forked child inherits the parent's open files — among them the index
+directory's ``LOCK`` — so a child left running after its parent was killed
+(``kill -9``, an out-of-memory kill, a platform's hard stop) would hold the
+lock and block every later build. Linux can deliver a signal to a child when
+its parent exits (``prctl(PR_SET_PDEATHSIG)``, man 2 prctl); elsewhere the
+children still end when their work or their pipes do.
+"""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import signal
+import sys
+
+#: ``PR_SET_PDEATHSIG`` from <linux/prctl.h>.
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent_pid: int) -> None:
+    """Call first thing in a forked child: SIGKILL this process when the
+    parent exits (Linux; a no-op elsewhere), and exit at once when the parent
+    ``parent_pid`` is already gone (it died between fork and this call)."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent_pid:
+        os._exit(1)
