@@ -10,7 +10,6 @@ children still end when their work or their pipes do.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import signal
 import sys
@@ -22,10 +21,17 @@ PR_SET_PDEATHSIG = 1
 def die_with_parent(parent_pid: int) -> None:
     """Call first thing in a forked child: SIGKILL this process when the
     parent exits (Linux; a no-op elsewhere), and exit at once when the parent
-    ``parent_pid`` is already gone (it died between fork and this call)."""
+    ``parent_pid`` is already gone (it died between fork and this call).
+
+    Ctrl-C reaches the whole process group: the child ignores SIGINT and
+    takes SIGTERM's default action, so only the parent unwinds (it stops its
+    children) and no child prints a traceback.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
         try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            libc = ctypes.CDLL(None, use_errno=True)   # the process' own symbols: libc's
             libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
         except (OSError, AttributeError):
             pass

@@ -15,10 +15,12 @@ import os
 import threading
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from bot.corpus.assemble import Entry
+from bot.corpus.errors import CorpusError
 from bot.corpus.records import LoadStats, entries_from_items, finish_file, raw_items
 from bot.procs import die_with_parent
 
@@ -72,19 +74,36 @@ def parallel_file_entries(paths: list[Path], stats: LoadStats, workers: int) -> 
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context,
                              initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
-        for path in paths:
-            pending: deque[Future] = deque()
-            skipped = bad = 0
+        try:
+            yield from _parse_files(pool, paths, stats, workers)
+        except BrokenProcessPool as e:
+            raise CorpusError("a parsing worker process died (killed, or out of memory?); "
+                              "run the command again") from e
+        except BaseException:
+            # Ctrl-C or an error: stop the workers now, so leaving the pool
+            # (and the interpreter's exit, which joins them) never waits.
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()
+            raise
 
-            def drain(keep: int) -> Iterator[Entry]:
-                nonlocal skipped, bad
-                while len(pending) > keep:
-                    entries, s, b = pending.popleft().result()
-                    skipped, bad = skipped + s, bad + b
-                    yield from entries
 
-            for batch in _batches(path, stats):
-                pending.append(pool.submit(entries_from_items, path.name, batch))
-                yield from drain(2 * workers)
-            yield from drain(0)
-            finish_file(path, stats, skipped, bad)
+def _parse_files(pool: ProcessPoolExecutor, paths: list[Path], stats: LoadStats,
+                 workers: int) -> Iterator[Entry]:
+    """The entries of ``paths`` in file order, batches parsed by ``pool``
+    (at most ``2 x workers`` batches in flight)."""
+    for path in paths:
+        pending: deque[Future] = deque()
+        skipped = bad = 0
+
+        def drain(keep: int) -> Iterator[Entry]:
+            nonlocal skipped, bad
+            while len(pending) > keep:
+                entries, s, b = pending.popleft().result()
+                skipped, bad = skipped + s, bad + b
+                yield from entries
+
+        for batch in _batches(path, stats):
+            pending.append(pool.submit(entries_from_items, path.name, batch))
+            yield from drain(2 * workers)
+        yield from drain(0)
+        finish_file(path, stats, skipped, bad)

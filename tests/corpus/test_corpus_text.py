@@ -78,3 +78,37 @@ def test_parallel_parser_matches_sequential(tmp_path: Path):
     parallel = [e.paper for e in parallel_file_entries([path], par_stats, 2)]
     assert parallel == sequential and len(parallel) == 2500
     assert (par_stats.bad_lines, par_stats.files) == (seq_stats.bad_lines, seq_stats.files) == (3, 1)
+
+
+def _die(*args):
+    """Stands in for a parsing worker killed mid-batch (out of memory, kill -9)."""
+    import os
+    os._exit(9)
+
+
+def test_a_dead_parsing_worker_is_one_corpus_error(tmp_path: Path, monkeypatch):
+    import bot.corpus.parallel as parallel
+    from bot.corpus import CorpusError
+    path = tmp_path / "many.jsonl"
+    path.write_text("".join(json.dumps({"id": f"x{i}", "abstract": f"Case {i}."}) + "\n"
+                            for i in range(1500)), encoding="utf-8")
+    monkeypatch.setattr(parallel, "entries_from_items", _die)
+    with pytest.raises(CorpusError, match="a parsing worker process died"):
+        list(parallel_file_entries([path], LoadStats(), 2))
+
+
+def test_forked_helpers_leave_ctrl_c_to_the_parent():
+    import multiprocessing
+    import os
+    import signal
+    from bot.procs import die_with_parent
+    context = multiprocessing.get_context("fork")
+    result = context.Queue()
+
+    def child(parent):
+        die_with_parent(parent)
+        result.put((signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)))
+    process = context.Process(target=child, args=(os.getpid(),))
+    process.start()
+    assert result.get(timeout=10) == (signal.SIG_IGN, signal.SIG_DFL)
+    process.join(10)
