@@ -188,7 +188,7 @@ def index_add(sources: tuple[Path, ...], index_dir: Path | None) -> None:
 def _write_error(target: Path, e: OSError) -> str:
     """One line for an OSError while writing the index at ``target``."""
     if target.exists() and not target.is_dir():
-        return f"--index {target} is a file; give a directory (it is created when missing)"
+        return f"the index directory {target} is a file; give a directory (it is created when missing)"
     return f"cannot write the index at {target}: {e.strerror or e}"
 
 

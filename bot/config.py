@@ -95,8 +95,8 @@ def from_env(env: Mapping[str, str], cwd: Path | None = None) -> Settings:
 
     Raises:
         ValueError: ``PORT`` is not an integer, ``PAPERBOT_DEFAULT_TIME`` is
-            not HH:MM, or ``PAPERBOT_DEFAULT_TZ`` is not an IANA zone
-            (the message names the variable).
+            not HH:MM, ``PAPERBOT_DEFAULT_TZ`` is not an IANA zone, or
+            ``PAPERBOT_INDEX_DIR`` is a file (the message names the variable).
     """
     cwd = cwd or Path(os.getcwd())
 
@@ -125,13 +125,17 @@ def from_env(env: Mapping[str, str], cwd: Path | None = None) -> Settings:
     except (ValueError, LookupError, OSError):  # ZoneInfoNotFoundError is a KeyError
         raise ValueError(f"PAPERBOT_DEFAULT_TZ must be an IANA time zone such as Europe/Berlin, "
                          f"got {default_tz!r}") from None
+    index_dir = _path(get("PAPERBOT_INDEX_DIR", "index"), cwd)
+    if index_dir.exists() and not index_dir.is_dir():
+        raise ValueError(f"PAPERBOT_INDEX_DIR must be a directory (created when missing), "
+                         f"got the file {str(index_dir)!r}")
     return Settings(
         bot_token=get("SLACK_BOT_TOKEN"),
         signing_secret=get("SLACK_SIGNING_SECRET"),
         app_token=get("SLACK_APP_TOKEN"),
         api_url=api_url,
         database_url=normalise_database_url(get("DATABASE_URL", "sqlite:///paperbot.db")),
-        index_dir=_path(get("PAPERBOT_INDEX_DIR", "index"), cwd),
+        index_dir=index_dir,
         seeds_dir=_path(get("PAPERBOT_SEEDS", "seeds"), cwd),
         default_time=default_time,
         default_tz=default_tz,

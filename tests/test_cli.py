@@ -141,5 +141,10 @@ def test_index_pointing_at_a_file_is_one_line(tmp_path):
     (tmp_path / "afile").write_text("not a directory")
     r = run(["index", "build", "--index", str(tmp_path / "afile")], tmp_path)
     assert r.returncode == 1 and "Traceback" not in r.stderr
-    assert r.stderr.strip() == f"Error: --index {tmp_path / 'afile'} is a file; give a directory " \
-                               "(it is created when missing)"
+    assert r.stderr.strip() == f"Error: the index directory {tmp_path / 'afile'} is a file; " \
+                               "give a directory (it is created when missing)"
+    r = run(["search", "graph"], tmp_path, env_extra={"PAPERBOT_INDEX_DIR": str(tmp_path / "afile")})
+    assert r.returncode == 1 and "PAPERBOT_INDEX_DIR must be a directory" in r.stderr
+    assert "Traceback" not in r.stderr
+    r = run(["search", "--index", str(tmp_path / "afile"), "graph"], tmp_path)
+    assert r.returncode == 1 and "is a file, not an index directory" in r.stderr

@@ -20,15 +20,19 @@ from bot.models import Paper
 #: surrogate cannot even be encoded as UTF-8 (it crashed builds and searches).
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _SURROGATES = re.compile(r"[\ud800-\udfff]")
+#: Bidirectional embedding/override/isolate controls: they can make a title
+#: display reversed or hide text in Slack and terminals; dropped.
+_BIDI = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
 
 
 def safe_text(value: object) -> str:
-    """``value`` as text without control characters (→ space) or lone
-    surrogates (→ U+FFFD, the replacement character)."""
+    """``value`` as text without control characters (→ space), lone
+    surrogates (→ U+FFFD, the replacement character) or bidirectional
+    override/isolate characters (dropped)."""
     text = value if isinstance(value, str) else "" if value is None else str(value)
     if text.isascii():
         return _CONTROLS.sub(" ", text)
-    return _SURROGATES.sub("\ufffd", _CONTROLS.sub(" ", text))
+    return _BIDI.sub("", _SURROGATES.sub("\ufffd", _CONTROLS.sub(" ", text)))
 
 
 @dataclass(frozen=True)

@@ -218,8 +218,12 @@ def add_to_index(index_dir: Path, papers: Iterable[Paper]) -> int:
 
 
 def has_index(index_dir: Path) -> bool:
-    """True when ``index_dir`` holds a live generation (CURRENT names one)."""
-    return layout.current_name(Path(index_dir)) is not None
+    """True when ``index_dir`` holds a usable live generation."""
+    try:
+        layout.current_path(Path(index_dir))
+    except layout.IndexMissing:
+        return False
+    return True
 
 
 def stored_fingerprint(index_dir: Path) -> str | None:

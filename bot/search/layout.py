@@ -84,6 +84,8 @@ def current_path(index_dir: Path) -> Path:
         IndexMissing: no CURRENT, or it names a generation that is gone.
     """
     name = current_name(index_dir)
+    if index_dir.exists() and not index_dir.is_dir():
+        raise IndexMissing(f"{index_dir} is a file, not an index directory.")
     if name is None or not (index_dir / name / META).is_file():
         raise IndexMissing(
             f"No search index in {index_dir}; build it with "

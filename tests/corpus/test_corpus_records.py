@@ -160,7 +160,7 @@ def test_hostile_text_is_made_safe_and_odd_records_never_stop_a_file(tmp_path, m
     rows = [{"id": "one", "abstract": letter} for letter in ("Œ", "é", "_", "Ω")]
     rows += ['{"id": "sur\\ud800", "title": "T\\udfff", "abstract": "Lone \\ud800 surrogate.",'
              ' "authors": ["A\\ud800"]}',
-             {"id": "nul", "title": "nul\u0000title", "abstract": "Has a NUL\u0000 byte."},
+             {"id": "nul", "title": "nul\u0000title\u202e", "abstract": "Has a NUL\u0000 byte."},
              {"id": "ok", "abstract": ABSTRACT}]
     papers = load_papers([_write_jsonl(tmp_path / "h.jsonl", rows)])
     assert len(papers) == 7
