@@ -18,6 +18,7 @@ from bot.search.lexicon import Lexicon
 from bot.search.plan import AllOf, AnyOf, Phrase, Plan, Term
 from bot.search.query import Clause, ParsedQuery
 from bot.search.ranking import DEFAULT_FIELDS, Ranking, fold
+from bot.search.spelling import RARE_DF
 
 TEXT_FIELDS = ("all", "title", "name", "abstract")
 #: Fields searched by added forms (acronym expansions, compound spellings).
@@ -38,7 +39,8 @@ class Compiled:
         plan: what to match and score.
         highlight: analysed terms to mark in snippets.
         unknown: positive words found in no field (corrected automatically).
-        unusual: positive words whose stem is known but whose spelling never
+        unusual: positive words whose stem is known but whose spelling is
+            rare (``spelling.RARE_DF`` papers: a typo in one abstract) or never
             occurs ("distilation"): a suggestion only, results unchanged.
         joined: how many word runs were read as one unit (an acronym's
             expansion or a compound) — the engine retries word by word when
@@ -180,8 +182,9 @@ class Compiler:
             known = self._known(forms, c.text)
             if known is None:
                 self.unknown.append(c)
-            elif known == "text" and low.isalpha() and low not in self.lexicon.df:
-                self.unusual.append(c)   # known stem, unseen spelling
+            elif known == "text" and low.isalpha() and \
+                    self.lexicon.df.get(low, 0) <= RARE_DF:
+                self.unusual.append(c)   # known stem, unseen or rare spelling
         return forms
 
     def _known(self, forms, text) -> str | None:

@@ -19,6 +19,13 @@ from bot.search.query import Clause, ParsedQuery
 from bot.search.ranking import Ranking, fold
 
 
+#: A spelling found in at most this many papers may itself be a typo: it gets
+#: a "did you mean" when a word one or two edits away is ``RARE_RATIO`` times
+#: as common ("tranformer", in one arXiv abstract, vs "transformer" in 1,500).
+RARE_DF = 2
+RARE_RATIO = 20
+
+
 def suggest(lexicon: Lexicon, word: str, r: Ranking) -> str | None:
     """The best correction of one word, or None.
 
@@ -82,13 +89,16 @@ def correct(lexicon: Lexicon, parsed: ParsedQuery, unknown: list[Clause],
 
 def hint(lexicon: Lexicon, parsed: ParsedQuery, unusual: list[Clause], r: Ranking) -> str | None:
     """A "did you mean" for words whose stem matched but whose spelling is
-    unseen ("distilation" -> "distillation"); None when the only difference
-    is an ending ("transformers" vs "transformer")."""
+    unseen ("distilation" -> "distillation") or rare next to a common one
+    ("tranformer" -> "transformer", ``RARE_RATIO``); None when the only
+    difference is an ending ("transformers" vs "transformer")."""
     text, changed = parsed.text, False
     for clause in sorted(unusual, key=lambda c: -c.span[0]):
         fix = suggest(lexicon, clause.text, r)
         low = fold(clause.text)
-        if fix is not None and not (fix.startswith(low) or low.startswith(fix)):
+        seen = lexicon.df.get(low, 0)
+        if fix is not None and not (fix.startswith(low) or low.startswith(fix)) and \
+                (not seen or lexicon.df.get(fix, 0) >= RARE_RATIO * seen):
             start, end = clause.span
             text, changed = text[:start] + fix + text[end:], True
     return text if changed else None

@@ -217,3 +217,13 @@ def test_a_rare_hyphenation_does_not_split_a_common_word(tmp_path):
     assert "w1" not in ids(index.search("networks", limit=50))
     assert ids(index.search("testtime")) == ["t1"]
     assert ids(index.search("test time")) == ["t1"]
+
+
+def test_a_typo_printed_in_one_abstract_still_gets_a_suggestion(tmp_path):
+    """"tranformer" occurs once (a typo in a paper); "transformer" in 40 papers."""
+    papers = [paper(f"t{i}", f"A transformer model number {i}.") for i in range(40)]
+    papers.append(paper("typo", "Our tranformer is small."))
+    build_index(tmp_path, papers)
+    page = SearchIndex(tmp_path).search("tranformer")
+    assert ids(page) == ["typo"] and page.suggestion == "transformer"
+    assert SearchIndex(tmp_path).search("transformer").suggestion is None
