@@ -1,5 +1,5 @@
 """``python -m bot`` — the same as the ``paperbot`` console script."""
-from bot.cli import main
+from bot.entry import main
 
 if __name__ == "__main__":
     main()

@@ -148,3 +148,15 @@ def test_index_pointing_at_a_file_is_one_line(tmp_path):
     assert "Traceback" not in r.stderr
     r = run(["search", "--index", str(tmp_path / "afile"), "graph"], tmp_path)
     assert r.returncode == 1 and "is a file, not an index directory" in r.stderr
+
+
+def test_ctrl_c_while_importing_exits_quietly(tmp_path):
+    """bot.entry's import-time handler: status 130 and no traceback (a Ctrl-C
+    half a second after `paperbot ...` printed one from inside SQLAlchemy)."""
+    code = ("import os, signal, time, bot.entry as e\n"
+            "signal.signal(signal.SIGINT, e._quiet_exit)\n"
+            "os.kill(os.getpid(), signal.SIGINT)\n"
+            "time.sleep(5)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    assert (r.returncode, r.stderr) == (130, "")
