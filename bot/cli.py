@@ -243,6 +243,8 @@ def _print_page(page) -> None:
         click.echo(note)
     if page.corrected_query:
         click.echo(f"Showing results for {page.corrected_query}; search instead for {page.query}")
+    elif page.suggestion:
+        click.echo(f"Did you mean {page.suggestion}?")
     click.echo(f"{_plural(page.total, 'result')} ({page.took_ms:.1f} ms)")
     for i, hit in enumerate(page.hits, 1):
         click.echo(f"{i:>3}. [{hit.paper.id}] {hit.paper.title}\n     {hit.snippet}")

@@ -160,3 +160,8 @@ def test_ctrl_c_while_importing_exits_quietly(tmp_path):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                        env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
     assert (r.returncode, r.stderr) == (130, "")
+
+
+def test_plain_search_shows_a_suggestion(cli_dir):
+    r = run(["search", "distilation"], cli_dir)
+    assert r.returncode == 0 and "Did you mean distillation?" in r.stdout

@@ -136,7 +136,7 @@ class SearchIndex:
         if not correct:
             return (*self._or_words(searcher, gen, parsed, compiled, want), None, None)
         if compiled.unknown:
-            fixed = spelling.correct(gen.lexicon, parsed, compiled.unknown, r)
+            fixed = spelling.correct(gen.lexicon, parsed, compiled.unknown, r, compiled.unusual)
             if fixed is not None:
                 compiled2 = Compiler(searcher, gen.lexicon, r).compile(
                     query.parse(fixed, max_clauses=r.max_clauses))

@@ -71,20 +71,26 @@ class _Skipper:
 
 
 def correct(lexicon: Lexicon, parsed: ParsedQuery, unknown: list[Clause],
-            r: Ranking) -> str | None:
-    """``parsed.text`` with each unknown word replaced by its correction.
+            r: Ranking, unusual: list[Clause] = ()) -> str | None:
+    """``parsed.text`` with each unknown word replaced by its correction, and
+    each unusual word by the one ``hint`` would suggest ("difusion modles" ->
+    "diffusion models": "difusion" shares its stem with "DiFuse", so only
+    "modles" is unknown).
 
-    Returns None when no word could be corrected.
+    Returns None when no unknown word could be corrected.
     """
-    text = parsed.text
-    changed = False
-    for clause in sorted(unknown, key=lambda c: -c.span[0]):
+    fixes = {}
+    for clause in unknown:
         fix = suggest(lexicon, clause.text, r)
         if fix is not None:
-            start, end = clause.span
-            text = text[:start] + fix + text[end:]
-            changed = True
-    return text if changed else None
+            fixes[clause.span] = fix
+    if not fixes:
+        return None
+    for clause in unusual:
+        fix = _better_spelling(lexicon, clause, r)
+        if fix is not None:
+            fixes[clause.span] = fix
+    return _replace(parsed.text, fixes)
 
 
 def hint(lexicon: Lexicon, parsed: ParsedQuery, unusual: list[Clause], r: Ranking) -> str | None:
@@ -92,13 +98,26 @@ def hint(lexicon: Lexicon, parsed: ParsedQuery, unusual: list[Clause], r: Rankin
     unseen ("distilation" -> "distillation") or rare next to a common one
     ("tranformer" -> "transformer", ``RARE_RATIO``); None when the only
     difference is an ending ("transformers" vs "transformer")."""
-    text, changed = parsed.text, False
-    for clause in sorted(unusual, key=lambda c: -c.span[0]):
-        fix = suggest(lexicon, clause.text, r)
-        low = fold(clause.text)
-        seen = lexicon.df.get(low, 0)
-        if fix is not None and not (fix.startswith(low) or low.startswith(fix)) and \
-                (not seen or lexicon.df.get(fix, 0) >= RARE_RATIO * seen):
-            start, end = clause.span
-            text, changed = text[:start] + fix + text[end:], True
-    return text if changed else None
+    fixes = {}
+    for clause in unusual:
+        fix = _better_spelling(lexicon, clause, r)
+        if fix is not None:
+            fixes[clause.span] = fix
+    return _replace(parsed.text, fixes) if fixes else None
+
+
+def _better_spelling(lexicon: Lexicon, clause: Clause, r: Ranking) -> str | None:
+    fix = suggest(lexicon, clause.text, r)
+    low = fold(clause.text)
+    seen = lexicon.df.get(low, 0)
+    if fix is not None and not (fix.startswith(low) or low.startswith(fix)) and \
+            (not seen or lexicon.df.get(fix, 0) >= RARE_RATIO * seen):
+        return fix
+    return None
+
+
+def _replace(text: str, fixes: dict[tuple[int, int], str]) -> str:
+    """``text`` with each ``(start, end)`` span replaced, last span first."""
+    for (start, end), fix in sorted(fixes.items(), reverse=True):
+        text = text[:start] + fix + text[end:]
+    return text

@@ -227,3 +227,13 @@ def test_a_typo_printed_in_one_abstract_still_gets_a_suggestion(tmp_path):
     page = SearchIndex(tmp_path).search("tranformer")
     assert ids(page) == ["typo"] and page.suggestion == "transformer"
     assert SearchIndex(tmp_path).search("transformer").suggestion is None
+
+
+def test_a_correction_also_fixes_a_word_that_only_shares_a_stem(tmp_path):
+    """"difusion" stems like the name "DiFuse" (so it is not unknown); when
+    another word needs correcting anyway, it is corrected too."""
+    papers = [paper(f"d{i}", f"Diffusion models number {i} generate images.") for i in range(30)]
+    papers.append(paper("df", "DiFuse estimates depth with models.", name="DiFuse"))
+    build_index(tmp_path, papers)
+    page = SearchIndex(tmp_path).search("difusion modles")
+    assert page.corrected_query == "diffusion models" and page.total >= 30
