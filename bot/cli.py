@@ -111,6 +111,7 @@ def console() -> None:
     write = lambda s: (sys.stdout.write(s), sys.stdout.flush())
     try:
         service = wiring.build_service(settings, ConsolePoster(write))
+        service.index.warm()
     except (corpus.CorpusError, search.IndexBusy, StoreError) as e:
         raise click.ClickException(str(e))
     sys.exit(run(service, sys.stdin, write, interactive=sys.stdin.isatty()))

@@ -77,5 +77,4 @@ def build_service(settings: Settings, poster: Poster | None = None, *, index_dir
     if index_dir is None and ensure_index:
         ensure_default_index(settings)
     index = search.SearchIndex(index_dir or settings.index_dir)
-    index.warm()   # the first command after start-up is then as fast as the others
     return Service(index, open_store(settings), settings, poster=poster)

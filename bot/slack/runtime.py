@@ -97,6 +97,7 @@ def build(settings: Settings):
     raises (e.g. ``auth.test`` rejected the token).
     """
     client, poster, service = _parts(settings)
+    service.index.warm()   # the first command after start-up is then as fast as the others
     store = service.store
     app = build_app(settings, service, client=client, seen=store_seen(store))
     return app, service, poster
