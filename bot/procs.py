@@ -10,12 +10,21 @@ children still end when their work or their pipes do.
 from __future__ import annotations
 
 import ctypes
+import multiprocessing
 import os
 import signal
 import sys
+import threading
 
 #: ``PR_SET_PDEATHSIG`` from <linux/prctl.h>.
 PR_SET_PDEATHSIG = 1
+
+
+def fork_is_safe() -> bool:
+    """True when forking helpers is safe here: the platform has ``fork`` and
+    this process runs a single thread (a forked copy of a threaded server
+    could inherit a lock some other thread holds)."""
+    return threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
 
 
 def die_with_parent(parent_pid: int) -> None:

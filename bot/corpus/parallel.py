@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import threading
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -22,7 +21,7 @@ from typing import Iterable, Iterator
 from bot.corpus.assemble import Entry
 from bot.corpus.errors import CorpusError
 from bot.corpus.records import LoadStats, entries_from_items, finish_file, raw_items
-from bot.procs import die_with_parent
+from bot.procs import die_with_parent, fork_is_safe
 
 MIN_BYTES = 4_000_000
 BATCH = 1000
@@ -40,7 +39,7 @@ def worker_count(paths: Iterable[Path]) -> int:
         (Measured on the 2-core box with 102,289 arXiv records: 20 s with 2
         workers against 34 s in-process, other jobs running.)
     """
-    if threading.active_count() > 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if not fork_is_safe():
         return 0
     cpus = os.cpu_count() or 1
     if cpus < 2:

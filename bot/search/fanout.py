@@ -15,11 +15,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
-import threading
 from multiprocessing.connection import wait
 from typing import Any, Callable
 
-from bot.procs import die_with_parent
+from bot.procs import die_with_parent, fork_is_safe
 
 #: ``fn(start, end, tick)``: index items ``[start, end)``, calling
 #: ``tick(k)`` after each ``k`` more items; returns a picklable result.
@@ -35,9 +34,7 @@ class WorkerFailed(RuntimeError):
 
 def usable_processes(wanted: int) -> int:
     """``wanted`` capped by the CPUs, or 1 when fork is unsafe or missing."""
-    if wanted <= 1 or threading.active_count() > 1:
-        return 1
-    if "fork" not in multiprocessing.get_all_start_methods():
+    if wanted <= 1 or not fork_is_safe():
         return 1
     return max(1, min(wanted, os.cpu_count() or 1))
 
