@@ -86,7 +86,7 @@ def make_entry(raw: str, *, title: str | None = None, source_id: object = None,
         derived = True
         phrases = keywords(text, name=name)
     digest = text_digest(raw, normalised=True)
-    sid = None if source_id is None or str(source_id).strip() == "" else str(source_id).strip()
+    sid = (source_id or "").strip() or None
     normalised = normalise_source_id(sid)
     base = normalised or "p" + digest[:4]
     paper = Paper(

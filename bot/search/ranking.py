@@ -139,10 +139,8 @@ class PaperAnalyzer(Composable):
         return self._terms(self.words(value))
 
     def _terms(self, items) -> list[str]:
-        if not self.is_morph:
-            return [text for text, _, _, _, parts in items if parts is None]
-        cache, stem = _STEM_CACHES[self.stemmer], self.stem
-        return [cache.get(text) or stem(text) for text, _, _, _, parts in items if parts is None]
+        stem = self.stem   # cached; returns the word itself without a stemmer
+        return [stem(text) for text, _, _, _, parts in items if parts is None]
 
     def __call__(self, value, positions=False, chars=False, keeporiginal=False,
                  removestops=True, start_pos=0, start_char=0, tokenize=True,
