@@ -154,11 +154,6 @@ def _write_chunk(gen: Path, ix, papers: list[Paper], start: int, end: int,
             gc.enable()
 
 
-def _cancel(writer) -> None:
-    """Cancel a Whoosh writer (releases its lock and temporary files)."""
-    writer.cancel()
-
-
 def add_to_index(index_dir: Path, papers: Iterable[Paper]) -> int:
     """Add or update ``papers`` (same id = replace) without a full rebuild.
 
@@ -200,7 +195,7 @@ def add_to_index(index_dir: Path, papers: Iterable[Paper]) -> int:
                     lexicon.add(paper.abstract, words)
                     n += 1
             except BaseException:
-                _cancel(writer)
+                writer.cancel()   # releases Whoosh's lock and temporary files
                 raise
             writer.commit()
             with ix.reader() as reader:
