@@ -30,7 +30,7 @@ schedulers (FAQ), though the store's claims keep even two from double-posting.
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timezone
+from datetime import timezone
 from typing import Callable
 
 from apscheduler.executors.pool import ThreadPoolExecutor
@@ -39,6 +39,8 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.interval import IntervalTrigger
+
+from bot.slots import utc_now
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +67,7 @@ def schedule_digest(scheduler: BaseScheduler, job: Callable[[], object], *,
     """
     if interval_s <= 0:
         raise ValueError("interval_s must be positive")
-    extra = {"next_run_time": datetime.now(timezone.utc)} if run_now else {}
+    extra = {"next_run_time": utc_now()} if run_now else {}
     return scheduler.add_job(
         job, IntervalTrigger(seconds=interval_s, timezone=timezone.utc), id=JOB_ID,
         name="paper of the day", replace_existing=True, coalesce=True, max_instances=1,

@@ -1,8 +1,9 @@
 """Settings: one immutable object built from a mapping of environment variables.
 
-Only the entry points (``bot.cli``, ``bot.slack.app``) pass ``os.environ`` in;
-everything else receives a ``Settings``. Variable names and defaults are the
-contract in DESIGN.md "Configuration".
+Only the CLI (``bot.cli``) reads ``os.environ`` and passes it in; everything
+else, ``bot.slack.app`` included, receives a ``Settings`` (a structure test
+holds this; docs/architecture.md "Layers"). Variable names and defaults are the
+contract in docs/interfaces.md "Configuration".
 """
 from __future__ import annotations
 

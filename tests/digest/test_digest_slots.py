@@ -1,4 +1,4 @@
-"""Slot arithmetic (``bot.digest.slots``): parsing and edge zones."""
+"""Slot arithmetic (``bot.slots``): parsing and edge zones."""
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta, timezone
@@ -6,7 +6,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.digest.slots import due_today, next_post_time, parse_hhmm, slot_instant
+from bot.slots import due_today, next_post_time, parse_hhmm, slot_instant
 from bot.models import Subscription
 
 UTC = timezone.utc
