@@ -82,6 +82,6 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
         try:
             summary = _run(runtime.digest_send, settings, day.date() if day else None, force)
         except ValueError as e:
-            raise click.ClickException(str(e))
+            raise click.ClickException(str(e)) from None
         click.echo(str(summary))
         sys.exit(1 if summary.stopped or summary.failed else 0)

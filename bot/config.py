@@ -15,7 +15,7 @@ from typing import Mapping
 
 SLACK_DEFAULT_API_URL = "https://slack.com/api/"
 
-#: Slack variables each command needs (DESIGN.md "Configuration").
+#: Slack variables each command needs (docs/interfaces.md "Configuration").
 REQUIRED_BY_COMMAND: dict[str, tuple[str, ...]] = {
     "serve": ("SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET"),
     "socket": ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN"),

@@ -18,7 +18,7 @@ CONSOLE_TEAM = "T0CONSOLE"
 
 @dataclass(frozen=True)
 class Paper:
-    """One paper of the corpus (DESIGN.md "Data").
+    """One paper of the corpus (docs/interfaces.md "Data").
 
     Attributes:
         id: the product's id — stable across rebuilds and re-orderings, unique,

@@ -27,7 +27,7 @@ __all__ = ["render", "render_digest", "to_text", "escape", "ACTION_SHARE", "ACTI
            "digest_marker"]
 
 escape = md.escape
-TEXT_MAX = 3900         # fallback text; Slack advises ≤ 4,000 chars (PLATFORM-FACTS A)
+TEXT_MAX = 3900         # fallback text; Slack advises ≤ 4,000 chars (docs/platform-facts.md)
 
 
 def render(reply: Reply) -> Message:

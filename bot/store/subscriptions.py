@@ -48,7 +48,7 @@ class SubscriptionStore:
 
         ``updated_at`` moves to ``now`` only when the slot (time, zone) or the
         active flag changes: the digest counts a slot only from then on, so a
-        subscription made after today's slot starts tomorrow (DESIGN.md "Digest
+        subscription made after today's slot starts tomorrow (docs/interfaces.md "Digest
         rules"). ``subscribed_by`` always becomes ``user_id``.
 
         Args:
