@@ -106,11 +106,11 @@ def search_all(index_dir: Path, queries: list[str], workdir: Path) -> tuple[list
     done = subprocess.run(cmd, cwd=workdir, env=_env(), input="".join(q + "\n" for q in queries),
                           capture_output=True, text=True)
     took = time.perf_counter() - t0
-    lines = [l for l in done.stdout.splitlines() if l.strip()]
+    lines = [line for line in done.stdout.splitlines() if line.strip()]
     if len(lines) != len(queries):
         sys.exit(f"paperbot search gave {len(lines)} JSON lines for {len(queries)} queries "
                  f"(exit {done.returncode}): {done.stderr[-2000:]}")
-    return [json.loads(l) for l in lines], took
+    return [json.loads(line) for line in lines], took
 
 
 def ranking_defaults() -> list[str]:

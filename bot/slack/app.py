@@ -30,10 +30,21 @@ if TYPE_CHECKING:  # the service is the lead's; listeners call its public method
 
 log = logging.getLogger(__name__)
 
+
+class _QuietTokenWarning(logging.Filter):
+    """Bolt reads SLACK_BOT_TOKEN from the environment by itself and then warns
+    that it is unused because we pass a configured client: noise, drop it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "`token` will be unused" not in record.getMessage()
+
+
+logging.getLogger("slack_bolt.App").addFilter(_QuietTokenWarning())
+
 #: Listener threads. Bolt runs each listener on ``listener_executor``
 #: (default ``ThreadPoolExecutor(max_workers=5)``, slack_bolt/app/app.py) and
 #: a command's ``ack()`` runs inside its listener, so a full pool delays acks.
-#: DESIGN.md: 50 concurrent commands, every ack < 3 s; 14 spare for events
+#: docs/interfaces.md: 50 concurrent commands, every ack < 3 s; 14 spare for events
 #: and respond() calls sleeping on a 429 ``Retry-After``.
 LISTENER_THREADS = 64
 #: Listeners allowed in the service (search + render) at once. Search and
@@ -55,12 +66,12 @@ def make_client(settings: Settings) -> WebClient:
 
     Args:
         settings: uses ``bot_token`` and ``api_url`` (ends in "/": slack_sdk
-            joins method names with ``urljoin``, PLATFORM-FACTS.md B).
+            joins method names with ``urljoin``, docs/platform-facts.md).
 
     Returns:
         WebClient: with ``ConnectionErrorRetryHandler(1)`` (slack_sdk's
         default) and ``RateLimitErrorRetryHandler(RATE_LIMIT_RETRIES)``
-        (opt-in, PLATFORM-FACTS.md C). Bolt copies these handlers into the
+        (opt-in, docs/platform-facts.md). Bolt copies these handlers into the
         per-request ``client`` it passes to listeners.
     """
     return WebClient(
@@ -85,7 +96,7 @@ def build_app(settings: Settings, service: "Service", *, client: WebClient | Non
         seen: idempotency check for events, ``seen(key) -> True`` when
             ``key`` was already handled (and records it). Default: an
             in-memory ``events.SeenKeys`` (one process, lost on restart);
-            with the store: ``bot.slack.runtime.store_seen(store)``.
+            with the store: ``bot.runtime.store_seen(store)``.
         listener_executor: where listeners run; default a
             ``ThreadPoolExecutor(LISTENER_THREADS)``. Tests pass their own to
             wait for every listener with ``shutdown(wait=True)``.
