@@ -86,6 +86,8 @@ class SearchPage:
             query instead of ``query``.
         notes: short user-facing notes (e.g. "Your query was cut to 300
             characters.").
+        confident: the best hit contains nearly all of the query's content
+            words, so a mention may answer with it (``bot.search.results.confident``).
     """
 
     query: str
@@ -97,6 +99,7 @@ class SearchPage:
     suggestion: str | None = None
     corrected_query: str | None = None
     notes: tuple[str, ...] = ()
+    confident: bool = False
 
     @property
     def has_next(self) -> bool:

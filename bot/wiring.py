@@ -37,8 +37,8 @@ def ensure_default_index(settings: Settings, progress=None) -> bool:
     paths = seed_paths(settings)
     fingerprint = corpus.seeds_fingerprint(paths)
     stored = search.stored_fingerprint(settings.index_dir)
-    if stored == fingerprint:
-        return False
+    if stored == fingerprint and search.opens(settings.index_dir):
+        return False   # (an index this code cannot open is rebuilt like changed seeds)
     if stored is None and (Path(settings.index_dir) / "CURRENT").exists():
         # Built by `paperbot index build --source …`: the operator's corpus, not
         # the seeds — never replace it implicitly.
