@@ -2,8 +2,8 @@
 
 Each command parses options, builds objects through ``bot.wiring`` and turns
 library errors into one clear line (``click.ClickException``, exit 1) or, for
-missing Slack variables, one line and exit status 2 (DESIGN.md
-"Configuration"). Option > environment variable > default. ``.env`` is found
+missing Slack variables, one line and exit status 2 (docs/interfaces.md
+"Environment variables"). Option > environment variable > default. ``.env`` is found
 from the working directory.
 """
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Only the entry points (``bot.cli``, ``bot.slack.app``) pass ``os.environ`` in;
 everything else receives a ``Settings``. Variable names and defaults are the
-contract in DESIGN.md "Configuration".
+contract in docs/interfaces.md "Environment variables".
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Mapping
 
 SLACK_DEFAULT_API_URL = "https://slack.com/api/"
 
-#: Slack variables each command needs (DESIGN.md "Configuration").
+#: Slack variables each command needs (docs/interfaces.md "Environment variables").
 REQUIRED_BY_COMMAND: dict[str, tuple[str, ...]] = {
     "serve": ("SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET"),
     "socket": ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN"),

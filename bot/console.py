@@ -2,7 +2,7 @@
 
 Reads lines like ``/paper search chess`` or ``@paperbot KIStego`` from a
 stream (interactive or piped) and prints each reply as text through the same
-``Service`` and ``bot.render`` code the Slack app uses (DESIGN.md "CLI").
+``Service`` and ``bot.render`` code the Slack app uses (docs/interfaces.md "CLI").
 Acts as team ``T0CONSOLE``, channel ``C0CONSOLE``, user ``U0CONSOLE``.
 """
 from __future__ import annotations

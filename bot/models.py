@@ -11,7 +11,7 @@ from datetime import date, datetime
 
 @dataclass(frozen=True)
 class Paper:
-    """One paper of the corpus (DESIGN.md "Data").
+    """One paper of the corpus (docs/interfaces.md "Papers").
 
     Attributes:
         id: the product's id — stable across rebuilds and re-orderings, unique,

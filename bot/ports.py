@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-#: Per-channel errors that deactivate a subscription (DESIGN.md "Digest rules").
+#: Per-channel errors that deactivate a subscription (docs/interfaces.md "Paper of the day").
 CHANNEL_ERRORS = frozenset({"not_in_channel", "channel_not_found", "is_archived"})
 #: Workspace-wide errors: stop the whole run, deactivate nothing.
 WORKSPACE_ERRORS = frozenset({"invalid_auth", "token_revoked", "account_inactive",

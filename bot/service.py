@@ -2,7 +2,7 @@
 
 ``Service`` is the one object the Slack listeners, the console and the CLI
 call. It talks to the search index, the store and a ``Poster`` through their
-own interfaces — no Slack, SQL or Whoosh types here (DESIGN.md "Architecture").
+own interfaces — no Slack, SQL or Whoosh types here (docs/architecture.md "Layers").
 """
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ class Service:
         return ResultsReply(page=page)
 
     def show(self, text: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
-        """One paper in full from an id, a name or words (DESIGN.md resolution order)."""
+        """One paper in full from an id, a name or words (resolution order: docs/interfaces.md "/paper slash command")."""
         paper = self._resolve(text, "show", visibility)
         if not isinstance(paper, Paper):
             return paper
@@ -231,7 +231,7 @@ class Service:
 
 def _with_cut_note(cmd: parsing.Command, reply: Reply) -> Reply:
     """Add "cut to 300 characters" to any reply to an over-long input
-    (DESIGN.md "Rules": cut there, with a note, everywhere)."""
+    (docs/interfaces.md "Rules every reply obeys": cut there, with a note, everywhere)."""
     if not cmd.cut:
         return reply
     note = f"Your input was cut to {parsing.MAX_INPUT} characters."

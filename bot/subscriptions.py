@@ -1,5 +1,5 @@
 """Channel subscriptions from the user's side: subscribe, unsubscribe, status,
-and today's paper for a channel (issue 3 item 2; DESIGN.md "Digest rules").
+and today's paper for a channel (issue 3 item 2; docs/interfaces.md "Paper of the day").
 
 The channel-visible confirmation of a subscribe is posted through the
 ``Poster`` (``chat.postMessage``): that post is also the check that the bot

@@ -28,7 +28,7 @@ __all__ = ["render", "render_digest", "to_text", "escape", "ACTION_SHARE", "ACTI
 
 escape = md.escape
 PAGE_SIZE = 5           # results per Slack page (issue 2: "top 5")
-TEXT_MAX = 3900         # fallback text; Slack advises ≤ 4,000 chars (PLATFORM-FACTS A)
+TEXT_MAX = 3900         # fallback text; Slack advises ≤ 4,000 chars (docs/platform-facts.md)
 
 
 def render(reply: Reply) -> Message:

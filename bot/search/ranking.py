@@ -199,7 +199,7 @@ def text_analyzer() -> PaperAnalyzer:
     """Analyzer of title, name, abstract and all (index-time setting).
 
     Porter2 and single-character tokens kept (digits, "T cells"): SciFact
-    train nDCG@10 0.6937 -> 0.6966 -> 0.6992 (FINDINGS.md A #1-#3)."""
+    train nDCG@10 0.6937 -> 0.6966 -> 0.6992 (benchmarks/relevance.py)."""
     return PaperAnalyzer(minsize=1, stemmer="porter2")
 
 
@@ -212,10 +212,10 @@ def plain_analyzer() -> PaperAnalyzer:
 #: ``name_key`` (the whole name) only join a query when the word occurs there.
 #: ``all`` is title x TITLE_REPEAT + abstract as one field: one BM25 field
 #: beat title and abstract scored apart (SciFact train nDCG@10 0.694 vs 0.669,
-#: /work/scratch/bench/FINDINGS.md A #1, #8).
+#: measured with benchmarks/relevance.py).
 DEFAULT_FIELDS = ("all", "authors", "name_key")
 #: How often the title is repeated in ``all`` (index-time; train 0.7037 with 4
-#: vs 0.6976 with 1, FINDINGS.md A #5/#8).
+#: vs 0.6976 with 1, benchmarks/relevance.py).
 TITLE_REPEAT = 4
 
 
@@ -261,8 +261,8 @@ class Ranking:
     """
 
     # SciFact numbers below: nDCG@10 on train (809 queries; choices made on
-    # train only), measured through this product (/work/scratch/rank/evalsf.py)
-    # unless FINDINGS.md (/work/scratch/bench) is cited.
+    # train only), measured through this product with benchmarks/relevance.py
+    # (BEIR SciFact train judgments).
     # k1/b 1.2/0.75: train 0.6987; 0.9/0.6: 0.6959; 1.5/0.8: 0.6975
     k1: float = 1.2
     b: float = 0.75
@@ -273,7 +273,7 @@ class Ranking:
     weights: dict = field(default_factory=lambda: {
         "title": 2.0, "name": 2.0, "name_key": 3.0, "abstract": 1.0,
         "authors": 1.5, "venue": 1.0})
-    # acronym expansions hurt SciFact (FINDINGS.md A #8d): with coord 0,
+    # acronym expansions hurt SciFact (benchmarks/relevance.py): with coord 0,
     # weight 0.8 -> 0.3 gave train 0.6668 -> 0.6896 (porter, before minsize=1)
     expansion_weight: float = 0.3
     expansion_phrases: bool = False

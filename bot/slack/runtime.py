@@ -2,8 +2,8 @@
 ``digest send`` — each builds its objects from ``Settings`` and runs.
 
 The one place the Slack transports, the store-backed idempotency check, the
-Slack ``Poster`` and the digest clock are put together (DESIGN.md
-"Architecture": entry points build objects).
+Slack ``Poster`` and the digest clock are put together (docs/architecture.md
+"Layers": entry points build objects).
 """
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def _exit_quietly(signum, frame) -> None:
 def store_seen(store):
     """The idempotency check for events, backed by the store: ``seen(key)`` is
     True when ``key`` was already handled (by any process, before any restart)
-    and records it otherwise (DESIGN.md "Rules": retries never answer twice)."""
+    and records it otherwise (docs/interfaces.md "Mentions and direct messages")."""
     return lambda key: not store.first_time(key)
 
 
