@@ -3,7 +3,7 @@
 Each command parses options, builds objects through ``bot.wiring`` and turns
 library errors into one clear line (``click.ClickException``, exit 1) or, for
 missing Slack variables, one line and exit status 2 (docs/interfaces.md
-"Configuration"). Option > environment variable > default. ``.env`` is found
+"Environment variables"). Option > environment variable > default. ``.env`` is found
 from the working directory. The only module that reads ``os.environ``
 (docs/architecture.md "Layers").
 """

@@ -3,7 +3,7 @@
 Only the CLI (``bot.cli``) reads ``os.environ`` and passes it in; everything
 else, ``bot.slack.app`` included, receives a ``Settings`` (a structure test
 holds this; docs/architecture.md "Layers"). Variable names and defaults are the
-contract in docs/interfaces.md "Configuration".
+contract in docs/interfaces.md "Environment variables".
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import Mapping
 
 SLACK_DEFAULT_API_URL = "https://slack.com/api/"
 
-#: Slack variables each command needs (docs/interfaces.md "Configuration").
+#: Slack variables each command needs (docs/interfaces.md "Environment variables").
 REQUIRED_BY_COMMAND: dict[str, tuple[str, ...]] = {
     "serve": ("SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET"),
     "socket": ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN"),

@@ -18,7 +18,7 @@ CONSOLE_TEAM = "T0CONSOLE"
 
 @dataclass(frozen=True)
 class Paper:
-    """One paper of the corpus (docs/interfaces.md "Data").
+    """One paper of the corpus (docs/interfaces.md "Papers").
 
     Attributes:
         id: the product's id — stable across rebuilds and re-orderings, unique,
@@ -153,7 +153,7 @@ class Subscription:
 
 
 class DeliveryState(StrEnum):
-    """The state of a paper-of-the-day delivery row (docs/architecture.md "Digest").
+    """The state of a paper-of-the-day delivery row (docs/architecture.md "The path of a digest").
 
     ``CLAIMED``: a process owns the post; ``POSTED``: done, with ``message_ts``;
     ``FAILED``: Slack refused it (nothing was posted; may be claimed again);

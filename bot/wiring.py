@@ -28,7 +28,7 @@ def ensure_default_index(settings: Settings, progress=None) -> bool:
     """Build the default index when it is missing or was built from other seeds.
 
     Only the *default* index (``PAPERBOT_INDEX_DIR``) is ever built
-    implicitly (docs/interfaces.md). Returns True when a build ran.
+    implicitly (docs/interfaces.md "Index directory layout"). Returns True when a build ran.
 
     Raises:
         corpus.CorpusError: when the seeds cannot be read.

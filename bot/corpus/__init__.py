@@ -6,7 +6,7 @@ Owns everything between raw input and ``bot.models.Paper``: reading files
 keywords (``derive``, ``names``, ``keywords``, ``text``), code links
 (``urls``) and stable ids (``ids``). Pure: no index, no database, no Slack.
 
-Public API (INTERFACES.md "bot.corpus"): ``load_papers``, ``iter_records``,
+Public API (docs/architecture.md "Layers"): ``load_papers``, ``iter_records``,
 ``parse_seed_text``, ``clean_text``, ``seeds_fingerprint``, ``paper_id_for``,
 ``acronyms``, ``CorpusError``, plus ``LoadStats`` for skip counts.
 """

@@ -1,6 +1,6 @@
 """JSON Lines, JSON and CSV sources (``.gz`` too), streamed record by record.
 
-Fields (DESIGN.md "Data"), case-insensitive for CSV headers: ``id`` or
+Fields (docs/interfaces.md "CLI", source formats), case-insensitive for CSV headers: ``id`` or
 ``_id``; ``title``; ``abstract`` or ``text``; ``authors`` (a list — of names
 or of ``{"name": …}`` — or a string "A, B and C" / "A; B"); ``url``;
 ``categories`` (a list or a space/comma-separated string); ``venue``;

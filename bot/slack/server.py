@@ -1,17 +1,17 @@
 """Production HTTP transport: Bolt's WSGI adapter served by waitress.
 
-Routes (DESIGN.md "CLI", ``paperbot serve``):
+Routes (docs/interfaces.md "CLI", ``paperbot serve``):
 
 - ``POST /slack/events`` — slash commands, Events API, interactivity; Bolt
   verifies the signature and refuses (401) one that is wrong or older than
-  5 minutes before any listener runs (PLATFORM-FACTS.md A).
+  5 minutes before any listener runs (docs/platform-facts.md "Slack request signing").
 - ``GET /healthz`` — ``200 ok`` (for the platform's health checks).
 - anything else — ``404``.
 
 Sizing: waitress holds a worker thread per request only until the
 listener's ``ack()`` (Bolt polls for it), so ``THREADS`` request threads
 plus ``bot.slack.app.LISTENER_THREADS`` listener threads take 50
-concurrent commands without queueing (DESIGN.md "Quality bars").
+concurrent commands without queueing (docs/interfaces.md "Quality bars").
 """
 from __future__ import annotations
 

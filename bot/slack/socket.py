@@ -4,7 +4,7 @@ Uses Bolt's built-in-client handler (``slack_bolt.adapter.socket_mode``,
 no extra dependency). Bolt skips signature checks in Socket Mode and copies
 the envelope's ``retry_attempt`` / ``retry_reason`` into the
 ``X-Slack-Retry-*`` headers, so the listeners behave as over HTTP
-(PLATFORM-FACTS.md A, B). Needs an app-level token (``xapp-…``, scope
+(docs/platform-facts.md "Socket Mode", "Bolt"). Needs an app-level token (``xapp-…``, scope
 ``connections:write``).
 """
 from __future__ import annotations

@@ -133,7 +133,7 @@ class SlackHarness:
 
     def interact(self, payload: dict[str, Any]) -> Response:
         """POST an interactivity payload as Slack does: form field ``payload=`` holding
-        the urlencoded JSON, signed (PLATFORM-FACTS.md A/B, bolt's test_block_actions.py)."""
+        the urlencoded JSON, signed (docs/platform-facts.md "Slack payloads", bolt's test_block_actions.py)."""
         body = urlencode({"payload": json.dumps(payload)})
         return self.request("POST", "/slack/events", body, signed_headers(SECRET, body))
 
@@ -173,7 +173,7 @@ def block_actions(action_id: str, value: Any, *, user: str = "U0ALICE",
     """A ``block_actions`` payload for one button click, as Slack sends it.
 
     Shape: bolt-python ``tests/scenario_tests/test_block_actions.py`` and
-    docs.slack.dev "block_actions payload" (PLATFORM-FACTS.md A).
+    docs.slack.dev "block_actions payload" (docs/platform-facts.md "Slack payloads").
 
     Args:
         value: the button's value; a str is sent verbatim (to tamper with it).

@@ -2,7 +2,7 @@
 
 Real waitress server + real Bolt app + real ``Service`` over a real Whoosh
 index of the seeds and a real SQLite store; the fake Web API records what
-the bot sends (issue 2 item 7; DESIGN.md "Rules every message obeys").
+the bot sends (docs/interfaces.md "Rules every reply obeys").
 """
 from __future__ import annotations
 
