@@ -188,7 +188,8 @@ def index_add(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: 
     except OSError as e:
         raise click.ClickException(_write_error(target, e))
     if created:
-        click.echo(f"there was no index in {target}: created one with {_plural(n, 'paper')}{_left_out(stats)}")
+        click.echo(f"there was no index in {target}: created one with {_plural(n, 'paper')}"
+                   f"{_left_out(stats)}")
     else:
         click.echo(f"added or updated {_plural(n, 'paper')} in {target}{_left_out(stats)}")
 

@@ -16,7 +16,8 @@ repository — and ``link_key`` maps each form to one canonical key:
   repository names the repository.
 
 Sources: <https://info.arxiv.org/help/arxiv_identifier.html>,
-<https://blog.arxiv.org/2022/02/17/new-arxiv-articles-are-now-automatically-assigned-dois>, docs/platform-facts.md "OpenReview and arXiv".
+<https://blog.arxiv.org/2022/02/17/new-arxiv-articles-are-now-automatically-assigned-dois>,
+docs/platform-facts.md "OpenReview and arXiv".
 ``paper_link_keys`` gives a paper's keys; ``link_lookup`` builds key → paper id for a
 corpus. Pure: standard library only.
 """

@@ -137,7 +137,8 @@ def note_status(content: dict, invitations: object = None) -> str:
     venue = " ".join(_text(content.get("venue")).split()).lower()
     if venue:
         return _status_word(venue) or "accepted"
-    names = [invitations] if isinstance(invitations, str) else invitations if isinstance(invitations, list) else []
+    names = [invitations] if isinstance(invitations, str) else \
+        invitations if isinstance(invitations, list) else []
     for name in names:
         found = _status_word(str(name).rsplit("/", 1)[-1].lower().replace("_", " "))
         if found and found != "submitted":

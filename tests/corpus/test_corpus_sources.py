@@ -153,3 +153,20 @@ def test_cli_builds_an_accepted_list_and_search_shows_the_forum_link(tmp_path):
     assert top["source_id"] == "Zq7RtY0kWe" and top["authors"] == ["Ines Carvalho", "Dev Patel"]
     gone = runner.invoke(main, ["search", "--index", index, "--json", "curriculum dropout"], env=env)
     assert "Rj2Pd8sVn1" not in gone.output
+
+
+def test_cli_index_add_accepted_only_adds_the_accepted_notes(tmp_path):
+    from bot.cli import main
+    runner = CliRunner()
+    env = {"PAPERBOT_INDEX_DIR": str(tmp_path / "default"), "DATABASE_URL": f"sqlite:///{tmp_path}/db"}
+    index = str(tmp_path / "idx")
+    first = runner.invoke(main, ["index", "add", "--source", str(RESPONSE), "--accepted-only",
+                                 "--index", index], env=env)
+    assert first.exit_code == 0, first.output
+    assert "created one with 1 paper (left out as not accepted: 1 submitted)" in first.output
+    more = runner.invoke(main, ["index", "add", "--source", str(API1), "--accepted-only", "--index", index],
+                         env=env)
+    assert "added or updated 1 paper in" in more.output and "1 unknown, 1 withdrawn" in more.output
+    found = runner.invoke(main, ["search", "--index", index, "--json", "sea ice radar"], env=env)
+    ids = [r["source_id"] for r in json.loads(found.output)["results"]]
+    assert ids[0] == "HkxQ1a2b3C" and "Gh7Ew1Rs3Y" not in ids
