@@ -4,7 +4,7 @@ Fields (docs/interfaces.md "CLI", source formats), case-insensitive for CSV head
 ``_id``; ``title``; ``abstract`` or ``text``; ``authors`` (a list — of names
 or of ``{"name": …}`` — or a string "A, B and C" / "A; B"); ``url``;
 ``categories`` (a list or a space/comma-separated string); ``venue``;
-optional ``code_urls``/``code_url``/``code``. A record without abstract text
+optional ``code_urls``/``code_url``/``code`` and ``doi``. A record without abstract text
 is skipped and counted, and so is a line that is not a JSON object — one bad
 line never stops a file. Papers with an arXiv id and categories but no url
 get ``https://arxiv.org/abs/<id>``. OpenReview notes (also as ``{"notes": [...]}``) and
@@ -25,7 +25,7 @@ from typing import IO, Iterator
 
 from bot.corpus.assemble import Entry, make_entry
 from bot.corpus.errors import CorpusError
-from bot.corpus.sources import normalise_record
+from bot.corpus.sources import first_doi, normalise_record
 
 RECORD_SUFFIXES = (".jsonl", ".ndjson", ".json", ".csv")
 _ARXIV_ID = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$")
@@ -127,7 +127,7 @@ def record_entry(rec: dict, source: str) -> Entry | None:
                       venue=" ".join(_text(rec.get("venue")).split()), source=source,
                       extra_code_urls=code, given_tldr=_text(rec.get("tldr")),
                       given_keywords=_listish(rec.get("keywords")) if own_shape else (),
-                      doi=rec.get("doi"), status=rec.get("status"))
+                      doi=first_doi(rec.get("doi")), status=rec.get("status"))
 
 
 def _jsonl_items(stream: IO[bytes]) -> Iterator[tuple[int, bytes]]:

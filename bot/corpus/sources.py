@@ -158,6 +158,16 @@ def _status_word(text: str) -> str | None:
     return None
 
 
+def first_doi(value: object) -> str | None:
+    """The first DOI in a field ("10.1103/X 10.1016/Y" → "10.1103/X"), or None.
+
+    The snapshot's ``doi`` may list several, separated by spaces
+    (<https://info.arxiv.org/help/bib_feed.html>).
+    """
+    found = _DOI.search(_text(value))
+    return found.group(0).rstrip(".,;") if found else None
+
+
 def _arxiv(rec: dict) -> dict:
     out = dict(rec)
     arxiv_id = _text(rec.get("id")).strip()
@@ -174,7 +184,6 @@ def _arxiv(rec: dict) -> dict:
             out["authors"] = names
     if not _text(rec.get("url")).strip() and arxiv_id:
         out["url"] = f"https://arxiv.org/abs/{arxiv_id}"
-    doi = _DOI.search(_text(rec.get("doi")))
-    out["doi"] = doi.group(0).rstrip(".,;") if doi else None
+    out["doi"] = first_doi(rec.get("doi"))
     out["status"] = None
     return out

@@ -170,3 +170,13 @@ def test_cli_index_add_accepted_only_adds_the_accepted_notes(tmp_path):
     found = runner.invoke(main, ["search", "--index", index, "--json", "sea ice radar"], env=env)
     ids = [r["source_id"] for r in json.loads(found.output)["results"]]
     assert ids[0] == "HkxQ1a2b3C" and "Gh7Ew1Rs3Y" not in ids
+
+
+def test_a_plain_record_keeps_its_first_doi_and_ignores_junk(tmp_path):
+    path = tmp_path / "plain.jsonl"
+    path.write_text(json.dumps({"id": "x1", "title": "T", "abstract": "Some abstract text here.",
+                                "doi": "10.1016/j.x.2020.1 10.1016/j.y.2021.2"}) + "\n"
+                    + json.dumps({"id": "x2", "title": "U", "abstract": "Other abstract text here.",
+                                  "doi": ["not", "a", "doi"]}) + "\n")
+    papers, _ = _load(path)
+    assert papers["x1"].doi == "10.1016/j.x.2020.1" and papers["x2"].doi is None
