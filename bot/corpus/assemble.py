@@ -107,7 +107,7 @@ def make_entry(raw: str, *, title: str | None = None, source_id: object = None,
         name=name,
         authors=tuple(a for a in (safe_text(x).strip() for x in authors) if a),
         url=safe_text(url).strip() or None,
-        tldr=clean_text(safe_text(given_tldr)) or tldr(doc, contribution),
+        tldr=(clean_text(safe_text(given_tldr)) if given_tldr else "") or tldr(doc, contribution),
         keywords=_given(given_keywords) or phrases,
         code_urls=code_urls([*find_urls(text), *cleaned.link_urls, *extra])
         if cleaned.link_urls or extra or has_url(text) else (),
