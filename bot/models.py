@@ -36,6 +36,7 @@ class Paper:
         venue: e.g. "ICML 2026".
         source: where it came from, ``"<file name>#<paragraph or line number>"``.
         categories: source categories (arXiv ``cs.LG`` …), may be empty.
+        doi: the DOI ("10.1103/PhysRevD.76.013009") when the source gives one, else None.
     """
 
     id: str
@@ -52,6 +53,7 @@ class Paper:
     venue: str = ""
     source: str = ""
     categories: tuple[str, ...] = ()
+    doi: str | None = None
 
 
 @dataclass(frozen=True)

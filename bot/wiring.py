@@ -51,14 +51,17 @@ def ensure_default_index(settings: Settings, progress=None) -> bool:
 
 class LazyPapers:
     """An iterable that reads ``paths`` only when iterated (inside the build's
-    lock); ``total`` is the number of papers once read."""
+    lock); ``total`` is the number of papers once read, ``stats`` the load's
+    ``corpus.LoadStats``; ``accepted_only`` as for ``corpus.load_papers``."""
 
-    def __init__(self, paths: list[Path]) -> None:
+    def __init__(self, paths: list[Path], accepted_only: bool = False) -> None:
         self.paths = paths
         self.total = 0
+        self.accepted_only = accepted_only
+        self.stats = corpus.LoadStats()
 
     def __iter__(self):
-        papers = corpus.load_papers(self.paths)
+        papers = corpus.load_papers(self.paths, stats=self.stats, accepted_only=self.accepted_only)
         self.total = len(papers)
         return iter(papers)
 
