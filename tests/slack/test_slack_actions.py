@@ -67,6 +67,7 @@ def test_similar_lists_other_papers_never_the_paper_itself(slack: SlackHarness) 
     assert listed == [h.paper.id for h in slack.index.similar(unisparse.id, limit=5)]
 
 
+@pytest.mark.slack_rejects  # until the middle page's buttons are fixed (issue 9)
 def test_next_and_previous_replace_the_results_in_place(slack: SlackHarness) -> None:
     total = slack.index.search("learning", limit=5).total
     assert total > 10                                              # three pages at least
