@@ -16,14 +16,16 @@ from bot.ports import Message
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
 from bot.render.blocks import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_PAGE,
-                               ACTION_SHARE, ACTION_SIMILAR)
+                               ACTION_PAGE_INSTEAD, ACTION_PAGE_PREVIOUS, ACTION_SHARE,
+                               ACTION_SIMILAR, PAGE_ACTIONS)
 from bot.render.text import to_text
 from bot.replies import (EPHEMERAL, IN_CHANNEL, DigestReply, ErrorReply, HelpReply, NoticeReply,
                          PaperReply, PickListReply, Reply, ResultsReply, SimilarReply, StatusReply)
 from bot.render import views as _views
 
 __all__ = ["render", "render_digest", "to_text", "escape", "ACTION_SHARE", "ACTION_DETAILS",
-           "ACTION_SIMILAR", "ACTION_PAGE", "ACTION_ANOTHER", "ACTION_HOME_SEARCH", "PAGE_SIZE",
+           "ACTION_SIMILAR", "ACTION_PAGE", "ACTION_PAGE_PREVIOUS",
+           "ACTION_PAGE_INSTEAD", "PAGE_ACTIONS", "ACTION_ANOTHER", "ACTION_HOME_SEARCH", "PAGE_SIZE",
            "digest_marker"]
 
 escape = md.escape
@@ -80,10 +82,10 @@ def _results(reply: ResultsReply) -> Message:
         blocks.append(bk.actions(*bk.paper_buttons(hit.paper)))
     nav = []
     if page.corrected_query:
-        nav.append(bk.button(f"Search “{md.cut(page.query, 40)}” instead", ACTION_PAGE,
+        nav.append(bk.button(f"Search “{md.cut(page.query, 40)}” instead", ACTION_PAGE_INSTEAD,
                              {"q": page.query, "o": 0, "exact": 1}))
     if page.has_previous:
-        nav.append(bk.button("‹ Previous", ACTION_PAGE, _page_value(page, page.offset - page.limit)))
+        nav.append(bk.button("‹ Previous", ACTION_PAGE_PREVIOUS, _page_value(page, page.offset - page.limit)))
     if page.has_next:
         nav.append(bk.button("Next ›", ACTION_PAGE, _page_value(page, page.offset + page.limit)))
     if page.total:

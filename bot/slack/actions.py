@@ -13,7 +13,7 @@ action id             value                answer
 ``paper_share``       ``{"id"}``           ``service.share`` → ``in_channel``, new message
 ``paper_details``     ``{"id"}``           ``service.paper`` → ephemeral, new message
 ``paper_similar``     ``{"id"}``           ``service.similar`` → ephemeral, new message
-``results_page``      ``{"q","o"[,"exact"]}`` ``service.search`` → replaces the results
+``results_page*``     ``{"q","o"[,"exact"]}`` ``service.search`` → replaces the results
 ``paper_another``     ``{"id"}``           ``service.random_paper`` → ephemeral, new message
 ``home_search``       any                  ``views.open`` of the search modal
 ====================  ===================  ======================================
@@ -39,8 +39,8 @@ from slack_sdk import WebClient
 
 from bot.models import Context
 from bot.ports import Message
-from bot.render import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_PAGE,
-                        ACTION_SHARE, ACTION_SIMILAR, render)
+from bot.render import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_SHARE,
+                        ACTION_SIMILAR, PAGE_ACTIONS, render)
 from bot.render.home import search_modal
 from bot.replies import EPHEMERAL, IN_CHANNEL, ErrorReply, Reply
 from bot.slack.commands import SORRY
@@ -187,7 +187,7 @@ BUTTONS: dict[str, Button] = {
     ACTION_SHARE: Button(_share, in_channel=True),
     ACTION_DETAILS: Button(lambda service, value, click: service.paper(paper_id(value))),
     ACTION_SIMILAR: Button(lambda service, value, click: service.similar(paper_id(value))),
-    ACTION_PAGE: Button(_page, replace_original=True),
+    **{page: Button(_page, replace_original=True) for page in PAGE_ACTIONS},  # Next, Previous, Instead
     ACTION_ANOTHER: Button(_another),
 }
 

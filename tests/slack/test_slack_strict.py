@@ -15,12 +15,10 @@ import json
 import time
 from datetime import datetime, timezone
 
-import pytest
-
 from bot.config import Settings
 from bot.digest import send
-from bot.render import ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_PAGE, ACTION_SHARE, \
-    ACTION_SIMILAR
+from bot.render import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_SHARE,
+                        ACTION_SIMILAR, PAGE_ACTIONS)
 from bot.slack.app import make_client
 from bot.slack.poster import SlackPoster
 from tests.fakeslack import BOT_USER_ID
@@ -29,7 +27,7 @@ from tests.slack.slackkit import BOT_TOKEN, SlackHarness, dm_event, mention_even
 
 def page_buttons(reply: dict) -> list[dict]:
     return [json.loads(e["value"]) for b in reply.get("blocks") or [] if b["type"] == "actions"
-            for e in b["elements"] if e.get("action_id") == ACTION_PAGE]
+            for e in b["elements"] if e.get("action_id") in PAGE_ACTIONS]
 
 
 def accepted(slack: SlackHarness, what: str) -> None:
@@ -42,23 +40,17 @@ def reply_to(slack: SlackHarness, url: str) -> dict:
     return reply
 
 
-@pytest.mark.slack_rejects
-@pytest.mark.xfail(strict=True, reason="issue 9: two results_page buttons share one actions block "
-                                       "(duplicate action_id); bot/render fix follows")
 def test_every_page_of_a_three_page_search_is_accepted(slack: SlackHarness) -> None:
     assert 10 < slack.index.search("learning", limit=5).total <= 15     # exactly three pages
     _, url = slack.command("search learning")
     page, seen = reply_to(slack, url), 1
     while (nxt := [v for v in page_buttons(page) if v["o"] > (seen - 1) * 5]):
-        _, url = slack.click(ACTION_PAGE, nxt[0])
+        _, url = slack.click(PAGE_ACTIONS[0], nxt[0])
         page, seen = reply_to(slack, url), seen + 1
         accepted(slack, f"page {seen}")
     assert seen == 3
 
 
-@pytest.mark.slack_rejects
-@pytest.mark.xfail(strict=True, reason="issue 9: two results_page buttons share one actions block "
-                                       "(duplicate action_id); bot/render fix follows")
 def test_a_corrected_search_and_its_search_instead_are_accepted(slack: SlackHarness) -> None:
     _, url = slack.command("search lerning")            # corrected to "learning", 3 pages
     first = reply_to(slack, url)
@@ -66,8 +58,8 @@ def test_a_corrected_search_and_its_search_instead_are_accepted(slack: SlackHarn
     instead = [v for v in page_buttons(first) if v.get("exact")]
     nxt = [v for v in page_buttons(first) if not v.get("exact")]
     assert instead and nxt                               # both buttons on one page
-    for value in (instead[0], nxt[0]):
-        _, url = slack.click(ACTION_PAGE, value)
+    for action_id, value in (("results_page_instead", instead[0]), ("results_page", nxt[0])):
+        _, url = slack.click(action_id, value)
         reply_to(slack, url)
         accepted(slack, f"page for {value}")
 
