@@ -3,7 +3,8 @@
 Posts a rendered ``Message`` with ``chat.postMessage`` (unfurls off), then
 its ``thread`` messages as replies in that thread, and turns Slack's errors
 into ``PostError(code)`` so the service and the digest never see slack_sdk
-types. Also finds the bot's own recent post in a channel
+types. A message Slack refuses (``invalid_blocks`` …) is logged with Slack's
+reasons and posted again as its plain text (``bot.slack.fallback``). Also finds the bot's own recent post in a channel
 (``conversations.history``) to reconcile a digest claim left by a crash.
 
 Rate limits: the ``WebClient`` built by ``bot.slack.app.make_client`` carries
@@ -21,6 +22,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
 from bot.ports import Message, PostError
+from bot.slack.fallback import plain, refusal
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +98,14 @@ class SlackPoster:
         if not kwargs.get("blocks"):
             kwargs.pop("blocks", None)
         try:
-            response = self._client.chat_postMessage(channel=channel_id, **kwargs)
+            try:
+                response = self._client.chat_postMessage(channel=channel_id, **kwargs)
+            except SlackApiError as exc:
+                if not kwargs.get("blocks") or not refusal(exc, f"chat.postMessage in {channel_id}"):
+                    raise
+                kwargs = dict(kwargs, text=plain(message).text)   # the user still gets an answer
+                kwargs.pop("blocks")
+                response = self._client.chat_postMessage(channel=channel_id, **kwargs)
         except (SlackApiError, SlackClientError, OSError) as exc:
             raise PostError(_error_code(exc), type(exc).__name__) from exc
         return str(response["ts"])

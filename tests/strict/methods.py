@@ -102,13 +102,13 @@ class SlackMethods:
                 "response_metadata": {"next_cursor": str(start + size) if more else ""}}
 
     def _view_call(self, method: str, body: dict, view_id: str, *, trigger: bool) -> dict:
+        problem = check_view(body.get("view"), method=method)
+        if problem:     # checked first: a refused view leaves the trigger unspent (unverified)
+            return self._reject(method, body, *problem)
         if trigger:
             error = self.triggers.use(body.get("trigger_id"))   # [trigger-id]
             if error:
                 return self._reject(method, body, error, [])
-        problem = check_view(body.get("view"), method=method)
-        if problem:
-            return self._reject(method, body, *problem)
         return {"ok": True, "view": {"id": view_id, **(decoded(body.get("view")) or {})}}
 
     def _api_views_publish(self, body: dict) -> dict:
