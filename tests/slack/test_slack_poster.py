@@ -88,8 +88,6 @@ def test_unreachable_api_is_a_post_error() -> None:
     assert err.value.code == "request_failed"
 
 
-@pytest.mark.slack_rejects
-@pytest.mark.xfail(strict=True, reason="issue 9: the manifests lack channels:history")
 def test_find_recent_post_finds_only_our_own_post(poster: SlackPoster, fake_slack: FakeSlack) -> None:
     fake_slack.history["C1"] = [{"type": "message", "ts": "1765000000.000001", "user": "U0ALICE",
                                  "text": "potd-2026-12-01-p7k2 quoted by a human"}]
@@ -103,7 +101,6 @@ def test_find_recent_post_finds_only_our_own_post(poster: SlackPoster, fake_slac
     assert poster.find_recent_post("C1", "potd-2026-12-01-p7k2", float(ts) + 1) is None
 
 
-@pytest.mark.slack_rejects  # missing_scope until the manifests ask for channels:history
 def test_find_recent_post_is_none_when_history_is_unreadable(poster: SlackPoster, fake_slack: FakeSlack) -> None:
     poster.post("C0PRIV", Message(text="potd-x"))
     fake_slack.fail_channel("C0PRIV", "not_in_channel", methods=("conversations.history",))
