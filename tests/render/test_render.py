@@ -73,6 +73,17 @@ def test_slack_would_accept_every_rendering(reply):
 
 
 @pytest.mark.parametrize("reply", ALL, ids=lambda r: type(r).__name__)
+def test_fallback_text_is_for_people(reply):
+    """Notifications, the sidebar and screen readers show ``text``: no markers
+    or block ids in it (issue 9 point 6)."""
+    m = render(reply)
+    for part in (m, *m.thread):
+        ids = {b["block_id"] for b in part.blocks if b.get("block_id")}
+        assert not re.search(r"\[?potd-\d{4}-\d\d-\d\d", part.text), part.text
+        assert not any(i in part.text for i in ids), part.text
+
+
+@pytest.mark.parametrize("reply", ALL, ids=lambda r: type(r).__name__)
 def test_no_live_control_sequences(reply):
     text = _all_text(render(reply))
     for live in ("<!channel>", "<!here>", "<@U123>", "<https://evil.example|click>", "<Name>", "javascript:"):
@@ -129,8 +140,10 @@ def test_every_results_page_passes_slacks_block_rules(offset: int, corrected: st
 def test_digest_has_marker_thread_and_full_abstract():
     p = paper(abstract="Short abstract about <!here> things.")
     m = render_digest(p, date(2026, 12, 1))
-    assert "potd-2026-12-01-p001" in m.text
+    assert m.text == f"Paper of the day: {md.escape(p.title)}"        # what a notification shows
     assert m.blocks[0]["block_id"] == "potd-2026-12-01-p001"
+    assert m.metadata == {"event_type": "paperbot_digest", "event_payload": {
+        "marker": "potd-2026-12-01-p001", "day": "2026-12-01", "paper_id": "p001"}}
     assert "Paper of the day · 2026-12-01" in m.blocks[0]["text"]["text"]
     assert m.visibility == "in_channel" and len(m.thread) == 1
     assert "&lt;!here&gt;" in m.thread[0].blocks[0]["text"]["text"]

@@ -101,6 +101,13 @@ def test_find_recent_post_finds_only_our_own_post(poster: SlackPoster, fake_slac
     assert poster.find_recent_post("C1", "potd-2026-12-01-p7k2", float(ts) + 1) is None
 
 
+def test_find_recent_post_finds_a_marker_kept_only_in_metadata(poster: SlackPoster,
+                                                               fake_slack: FakeSlack) -> None:
+    meta = {"event_type": "paperbot_digest", "event_payload": {"marker": "potd-2026-12-01-p9"}}
+    ts = poster.post("C2", Message(text="Paper of the day: A title", metadata=meta))
+    assert poster.find_recent_post("C2", "potd-2026-12-01-p9", 0.0) == ts
+
+
 def test_find_recent_post_is_none_when_history_is_unreadable(poster: SlackPoster, fake_slack: FakeSlack) -> None:
     poster.post("C0PRIV", Message(text="potd-x"))
     fake_slack.fail_channel("C0PRIV", "not_in_channel", methods=("conversations.history",))
