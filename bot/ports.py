@@ -33,17 +33,24 @@ class Message:
         blocks: Block Kit blocks as dicts (built with ``slack_sdk.models.blocks``).
         visibility: "ephemeral" or "in_channel".
         thread: messages to post as replies in this message's thread after it.
+        metadata: Slack message metadata ``{"event_type": str, "event_payload":
+            dict}`` for machine-readable markers, or None. Never shown to people;
+            posting it needs no extra scope (docs/slack-rules.md [metadata]).
     """
 
     text: str
     blocks: tuple[dict, ...] = ()
     visibility: str = "ephemeral"
     thread: tuple["Message", ...] = field(default_factory=tuple)
+    metadata: dict | None = None
 
     def payload(self) -> dict:
         """The JSON body for ``chat.postMessage`` / ``respond`` (no channel)."""
-        return {"text": self.text, "blocks": list(self.blocks),
+        body = {"text": self.text, "blocks": list(self.blocks),
                 "unfurl_links": False, "unfurl_media": False}
+        if self.metadata:
+            body["metadata"] = self.metadata
+        return body
 
 
 class PostError(Exception):

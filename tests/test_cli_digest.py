@@ -33,34 +33,43 @@ def subscribed(tmp_path):
     return tmp_path
 
 
+@pytest.fixture
+def strict_slack():
+    """The strict fake Slack; the test fails if Slack would have refused a call."""
+    with FakeSlack() as fake:
+        yield fake
+    assert fake.rejections == [], fake.rejections
+
+
 def parents(fake):
     return [c for c in fake.calls("chat.postMessage") if not c.body.get("thread_ts")]
 
 
-def test_digest_send_twice_posts_once_per_channel(subscribed):
-    with FakeSlack() as fake:
-        first = digest_send(subscribed, fake)
-        assert first.returncode == 0, first.stderr
-        assert first.stdout.startswith("posted 3, skipped 0, failed 0")
-        second = digest_send(subscribed, fake)
-        assert second.stdout.startswith("posted 0, skipped 3")
-        assert sorted(c.body["channel"] for c in parents(fake)) == ["C1", "C2", "C3"]
-        assert all(c.body.get("unfurl_links") is False for c in parents(fake))
+def test_digest_send_twice_posts_once_per_channel(subscribed, strict_slack):
+    fake = strict_slack
+    first = digest_send(subscribed, fake)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.startswith("posted 3, skipped 0, failed 0")
+    second = digest_send(subscribed, fake)
+    assert second.stdout.startswith("posted 0, skipped 3")
+    assert sorted(c.body["channel"] for c in parents(fake)) == ["C1", "C2", "C3"]
+    assert all(c.body.get("unfurl_links") is False for c in parents(fake))
 
 
-def test_digest_send_forced_date_twice_posts_once(subscribed):
-    with FakeSlack() as fake:
-        refused = digest_send(subscribed, fake, "--date", "2027-01-05")
-        assert refused.returncode != 0 and "--force" in refused.stderr and "Traceback" not in refused.stderr
-        assert digest_send(subscribed, fake, "--date", "2027-01-05", "--force").stdout.startswith("posted 3")
-        assert digest_send(subscribed, fake, "--date", "2027-01-05", "--force").stdout.startswith("posted 0")
-        assert len(parents(fake)) == 3
-        assert all("2027-01-05" in c.body["text"] for c in parents(fake))
+def test_digest_send_forced_date_twice_posts_once(subscribed, strict_slack):
+    fake = strict_slack
+    refused = digest_send(subscribed, fake, "--date", "2027-01-05")
+    assert refused.returncode != 0 and "--force" in refused.stderr and "Traceback" not in refused.stderr
+    assert digest_send(subscribed, fake, "--date", "2027-01-05", "--force").stdout.startswith("posted 3")
+    assert digest_send(subscribed, fake, "--date", "2027-01-05", "--force").stdout.startswith("posted 0")
+    assert len(parents(fake)) == 3
+    assert all(c.body["metadata"]["event_payload"]["day"] == "2027-01-05" for c in parents(fake))
+    assert all(c.body["text"].startswith("Paper of the day: ") for c in parents(fake))
 
 
-def test_no_token_in_the_database(subscribed):
-    with FakeSlack() as fake:
-        digest_send(subscribed, fake)
+def test_no_token_in_the_database(subscribed, strict_slack):
+    fake = strict_slack
+    digest_send(subscribed, fake)
     for f in subscribed.glob("bot.db*"):
         data = f.read_bytes()
         assert b"xoxb-" not in data and b"xapp-" not in data

@@ -30,7 +30,12 @@ MESSAGE_CHARS_MAX = 11_000  # all block text; Slack refuses ~13.2k (bolt-js#2509
 ACTION_SHARE = "paper_share"
 ACTION_DETAILS = "paper_details"
 ACTION_SIMILAR = "paper_similar"
-ACTION_PAGE = "results_page"
+ACTION_PAGE = "results_page"                      # Next ›
+ACTION_PAGE_PREVIOUS = "results_page_previous"    # ‹ Previous
+ACTION_PAGE_INSTEAD = "results_page_instead"      # Search "…" instead
+#: Every page button: same value shape, same answer. Distinct ids because
+#: Slack refuses a block whose elements share an action_id (docs/slack-rules.md [action-id]).
+PAGE_ACTIONS = (ACTION_PAGE, ACTION_PAGE_PREVIOUS, ACTION_PAGE_INSTEAD)
 ACTION_ANOTHER = "paper_another"
 ACTION_HOME_SEARCH = "home_search"
 

@@ -16,6 +16,7 @@ import logging
 import threading
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Callable
+from urllib.error import URLError
 
 from slack_bolt import App
 from slack_sdk import WebClient
@@ -69,15 +70,21 @@ def make_client(settings: Settings) -> WebClient:
             joins method names with ``urljoin``, docs/platform-facts.md).
 
     Returns:
-        WebClient: with ``ConnectionErrorRetryHandler(1)`` (slack_sdk's
-        default) and ``RateLimitErrorRetryHandler(RATE_LIMIT_RETRIES)``
-        (opt-in, docs/platform-facts.md "slack_sdk"). Bolt copies these handlers into the
+        WebClient: with ``ConnectionErrorRetryHandler(1)`` for errors raised
+        before Slack could have the request (``URLError``: refused, DNS, a
+        failed send) and ``RateLimitErrorRetryHandler(RATE_LIMIT_RETRIES)``.
+        A connection dropped *after* the request was sent
+        (``RemoteDisconnected``, ``ConnectionResetError`` — slack_sdk's default
+        retries them) is not retried: Slack may have posted the message, and
+        a retry would post it twice (tests/slack/test_slack_digest_recovery.py);
+        the caller sees ``PostError("request_failed")`` and the digest
+        reconciles the claim later. Bolt copies these handlers into the
         per-request ``client`` it passes to listeners.
     """
     return WebClient(
         token=settings.bot_token or None,
         base_url=settings.api_url,
-        retry_handlers=[ConnectionErrorRetryHandler(max_retry_count=1),
+        retry_handlers=[ConnectionErrorRetryHandler(max_retry_count=1, error_types=[URLError]),
                         RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES)],
     )
 

@@ -25,7 +25,7 @@ from bot.slack.events import SeenKeys
 from bot.slack.poster import SlackPoster
 from bot.slack.server import make_server
 from bot.store import Store
-from tests.fakeslack import FakeSlack
+from tests.fakeslack import MANIFESTS, FakeSlack
 from tests.slack.slackkit import SlackHarness, make_settings
 
 
@@ -37,11 +37,16 @@ def clean_slack_env(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.delenv(name)
 
 
-@pytest.fixture
-def fake_slack():
-    """A started ``FakeSlack``; stopped after the test."""
-    with FakeSlack() as fake:
+@pytest.fixture(params=MANIFESTS, ids=[m.name for m in MANIFESTS])
+def fake_slack(request: pytest.FixtureRequest):
+    """A started strict ``FakeSlack`` whose token has one manifest's scopes (each
+    test runs under ``manifest.yml`` and ``manifest.http.yml``); stopped after
+    the test, which fails if Slack would have refused any call — unless the
+    test is marked ``@pytest.mark.slack_rejects`` (it provokes refusals on purpose)."""
+    with FakeSlack(request.param) as fake:
         yield fake
+    if request.node.get_closest_marker("slack_rejects") is None:
+        assert fake.rejections == [], f"Slack would have refused: {fake.rejections}"
 
 
 @pytest.fixture

@@ -108,7 +108,7 @@ class SlackHarness:
             "channel_id": channel, "channel_name": "general", "user_id": user,
             "user_name": user.lower(), "command": "/paper", "text": text,
             "api_app_id": "A0PAPERBOT", "is_enterprise_install": "false",
-            "response_url": response_url, "trigger_id": "1.2.3",
+            "response_url": response_url, "trigger_id": self.fake.new_trigger_id(),
         })
         headers = (signed_headers(SECRET, body, age_s=age_s) if signed
                    else {"Content-Type": "application/x-www-form-urlencoded"})
@@ -133,7 +133,11 @@ class SlackHarness:
 
     def interact(self, payload: dict[str, Any]) -> Response:
         """POST an interactivity payload as Slack does: form field ``payload=`` holding
-        the urlencoded JSON, signed (docs/platform-facts.md "Slack payloads", bolt's test_block_actions.py)."""
+        the urlencoded JSON, signed (docs/platform-facts.md "Slack payloads", bolt's
+        test_block_actions.py). A ``trigger_id`` in it is replaced by a fresh one from
+        the fake (changing ``payload``)."""
+        if "trigger_id" in payload:
+            payload["trigger_id"] = self.fake.new_trigger_id()
         body = urlencode({"payload": json.dumps(payload)})
         return self.request("POST", "/slack/events", body, signed_headers(SECRET, body))
 
