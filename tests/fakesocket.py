@@ -1,8 +1,8 @@
 """A fake Slack Socket Mode endpoint on a free loopback port: ``apps.connections.open`` plus
 the websocket it hands out, written with the standard library (RFC 6455 framing).
 
-What it does, after Slack's Socket Mode page (https://docs.slack.dev/apis/events-api/using-socket-mode,
-"Connecting", "Acknowledge events", "Disconnects"; ``docs/platform-facts.md``):
+What it does, after Slack's Socket Mode page (https://docs.slack.dev/apis/events-api/using-socket-mode;
+``docs/platform-facts.md``):
 
 - ``POST /api/apps.connections.open`` with an ``xapp-`` token answers
   ``{"ok": true, "url": "ws://127.0.0.1:<port>/link?ticket=<n>"}``; any other token

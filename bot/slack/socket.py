@@ -17,7 +17,7 @@ until the pongs are missed, 4 ping intervals later), so ``_Client`` also polls
 the socket for the peer's shutdown (Linux ``POLLRDHUP``, poll(2)) every
 ``EOF_CHECK_S`` and reconnects at once. The one reason it must not reconnect on is
 ``link_disabled``: Socket Mode was switched off in the app settings
-(https://docs.slack.dev/apis/events-api/using-socket-mode, "Disconnects"), and
+(https://docs.slack.dev/apis/events-api/using-socket-mode), and
 the client would otherwise keep reconnecting. ``run_socket`` then logs one
 ERROR and raises ``SocketModeDisabled``.
 """
