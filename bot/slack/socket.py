@@ -13,7 +13,9 @@ after a close frame, when Slack sends a ``disconnect`` message (reasons
 ``warning``, ``refresh_requested``), and when no pong came back for four ping
 intervals. It does not notice a TCP connection the server shut without a close
 frame (its receive loop reads the end of the stream as "no data yet" and spins
-until the pongs are missed, 4 ping intervals later), so ``_Client`` also polls
+until the pongs are missed, 4 ping intervals later; treating an empty read as
+closed was tried upstream and reverted, https://github.com/slackapi/python-slack-sdk/pull/1246
+and /pull/1269), so ``_Client`` also polls
 the socket for the peer's shutdown (Linux ``POLLRDHUP``, poll(2)) every
 ``EOF_CHECK_S`` and reconnects at once. The one reason it must not reconnect on is
 ``link_disabled``: Socket Mode was switched off in the app settings
