@@ -45,6 +45,8 @@ class Settings:
         default_time: "HH:MM" for ``/paper subscribe`` without a time.
         default_tz: IANA zone used when the user's zone is unknown.
         port: HTTP port for ``serve`` (``PORT``, default 3000).
+        dyno: the platform's process name (``DYNO``, e.g. "web.1") when running
+            on Heroku or a look-alike, else "" (README "Heroku-style platforms").
     """
 
     bot_token: str = ""
@@ -57,6 +59,7 @@ class Settings:
     default_time: str = "09:00"
     default_tz: str = "UTC"
     port: int = 3000
+    dyno: str = ""
 
     def __repr__(self) -> str:  # never print secrets
         return (f"Settings(api_url={self.api_url!r}, database_url=<hidden>, "
@@ -141,4 +144,5 @@ def from_env(env: Mapping[str, str], cwd: Path | None = None) -> Settings:
         default_time=default_time,
         default_tz=default_tz,
         port=port,
+        dyno=get("DYNO"),
     )
