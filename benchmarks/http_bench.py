@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.fakeslack import TEAM_ID, FakeSlack      # noqa: E402
 from tests.signing import signed_headers           # noqa: E402
-from report import publish  # benchmarks/report.py (scripts run from benchmarks/)
+from report import publish  # noqa: E402  (benchmarks/report.py; scripts run from benchmarks/)
 
 SECRET = "bench-signing-secret-0123456789abcdef"
 QUERIES = ["search image steganography", "search sparse attention", "search speculative decoding",

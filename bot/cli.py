@@ -2,9 +2,10 @@
 
 Each command parses options, builds objects through ``bot.wiring`` and turns
 library errors into one clear line (``click.ClickException``, exit 1) or, for
-missing Slack variables, one line and exit status 2 (DESIGN.md
+missing Slack variables, one line and exit status 2 (docs/interfaces.md
 "Configuration"). Option > environment variable > default. ``.env`` is found
-from the working directory.
+from the working directory. The only module that reads ``os.environ``
+(docs/architecture.md "Layers").
 """
 from __future__ import annotations
 
@@ -24,11 +25,16 @@ from bot.models import QueryError
 from bot.store import StoreError
 
 
+#: ``--index DIR`` of the index and search commands (default ``PAPERBOT_INDEX_DIR``).
+index_option = click.option("--index", "index_dir", type=click.Path(path_type=Path),
+                            help="Index directory (default PAPERBOT_INDEX_DIR).")
+
+
 def _settings() -> config.Settings:
     try:
         return config.from_env(os.environ)
     except ValueError as e:
-        raise click.ClickException(str(e))
+        raise click.ClickException(str(e)) from None
 
 
 def _require(settings: config.Settings, command: str, shown: str | None = None) -> None:
@@ -108,12 +114,16 @@ def console() -> None:
     """
     from bot.console import ConsolePoster, run
     settings = _settings()
-    write = lambda s: (sys.stdout.write(s), sys.stdout.flush())
+
+    def write(text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
     try:
         service = wiring.build_service(settings, ConsolePoster(write))
         service.index.warm()
     except (corpus.CorpusError, search.IndexBusy, StoreError) as e:
-        raise click.ClickException(str(e))
+        raise click.ClickException(str(e)) from None
     sys.exit(run(service, sys.stdin, write, interactive=sys.stdin.isatty()))
 
 
@@ -129,7 +139,7 @@ def index() -> None:
 @click.option("--source", "sources", multiple=True, type=click.Path(path_type=Path),
               help="Seed text file or folder, JSON Lines or CSV (.gz too). Repeatable. "
                    "Default: PAPERBOT_SEEDS.")
-@click.option("--index", "index_dir", type=click.Path(path_type=Path), help="Index directory (default PAPERBOT_INDEX_DIR).")
+@index_option
 def index_build(sources: tuple[Path, ...], index_dir: Path | None) -> None:
     """Build a new index generation and switch to it atomically.
 
@@ -149,13 +159,13 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None) -> None:
                                  progress=(lambda n: update(n, source.total)) if update else None)
     except (corpus.CorpusError, search.IndexBusy, ValueError) as e:
         done()
-        raise click.ClickException(str(e))
+        raise click.ClickException(str(e)) from None
     except search.WorkerFailed as e:
         done()
-        raise click.ClickException(f"the index build failed ({e}); the old index is untouched")
+        raise click.ClickException(f"the index build failed ({e}); the old index is untouched") from None
     except OSError as e:
         done()
-        raise click.ClickException(_write_error(target, e))
+        raise click.ClickException(_write_error(target, e)) from None
     done()
     click.echo(f"indexed {_plural(source.total, 'paper')} into {target / gen}")
 
@@ -163,7 +173,7 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None) -> None:
 @index.command("add")
 @click.option("--source", "sources", multiple=True, required=True, type=click.Path(path_type=Path),
               help="File or folder to add (same formats as build). Repeatable.")
-@click.option("--index", "index_dir", type=click.Path(path_type=Path), help="Index directory (default PAPERBOT_INDEX_DIR).")
+@index_option
 def index_add(sources: tuple[Path, ...], index_dir: Path | None) -> None:
     """Add or update documents without a full rebuild.
 
@@ -177,9 +187,9 @@ def index_add(sources: tuple[Path, ...], index_dir: Path | None) -> None:
         created = not search.has_index(target)
         n = search.add_to_index(target, papers)
     except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, ValueError) as e:
-        raise click.ClickException(str(e))
+        raise click.ClickException(str(e)) from None
     except OSError as e:
-        raise click.ClickException(_write_error(target, e))
+        raise click.ClickException(_write_error(target, e)) from None
     if created:
         click.echo(f"there was no index in {target}: created one with {_plural(n, 'paper')}")
     else:
@@ -194,7 +204,7 @@ def _write_error(target: Path, e: OSError) -> str:
 
 
 @main.command("search")
-@click.option("--index", "index_dir", type=click.Path(path_type=Path), help="Index directory (default PAPERBOT_INDEX_DIR).")
+@index_option
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 100),
               help="Results to print (at most 100).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per query (see README).")
@@ -210,7 +220,7 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, query: tuple[s
             wiring.ensure_default_index(settings)
         idx = search.SearchIndex(index_dir or settings.index_dir)
     except (corpus.CorpusError, search.IndexBusy, search.IndexMissing) as e:
-        raise click.ClickException(str(e))
+        raise click.ClickException(str(e)) from None
     text = " ".join(query)
     queries = (line.rstrip("\n") for line in sys.stdin) if text == "-" else [text]
     status = 0
@@ -225,7 +235,7 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, query: tuple[s
                 click.echo(f"{e.message} Example: {e.example}", err=True)
             continue
         except search.IndexMissing as e:
-            raise click.ClickException(str(e))
+            raise click.ClickException(str(e)) from None
         if as_json:
             click.echo(json.dumps(page_json(page), ensure_ascii=False))
         else:

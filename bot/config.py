@@ -1,8 +1,9 @@
 """Settings: one immutable object built from a mapping of environment variables.
 
-Only the entry points (``bot.cli``, ``bot.slack.app``) pass ``os.environ`` in;
-everything else receives a ``Settings``. Variable names and defaults are the
-contract in DESIGN.md "Configuration".
+Only the CLI (``bot.cli``) reads ``os.environ`` and passes it in; everything
+else, ``bot.slack.app`` included, receives a ``Settings`` (a structure test
+holds this; docs/architecture.md "Layers"). Variable names and defaults are the
+contract in docs/interfaces.md "Configuration".
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Mapping
 
 SLACK_DEFAULT_API_URL = "https://slack.com/api/"
 
-#: Slack variables each command needs (DESIGN.md "Configuration").
+#: Slack variables each command needs (docs/interfaces.md "Configuration").
 REQUIRED_BY_COMMAND: dict[str, tuple[str, ...]] = {
     "serve": ("SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET"),
     "socket": ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN"),

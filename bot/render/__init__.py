@@ -12,7 +12,7 @@ import re
 from dataclasses import replace
 from datetime import date
 
-from bot.models import Paper
+from bot.models import PAGE_SIZE, Paper
 from bot.ports import Message
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
@@ -32,8 +32,7 @@ __all__ = ["render", "render_digest", "to_text", "escape", "ACTION_SHARE", "ACTI
 escape = md.escape
 #: ``event_type`` of a digest post's message metadata (letters, digits, ``_``).
 DIGEST_EVENT = "paperbot_digest"
-PAGE_SIZE = 5           # results per Slack page (issue 2: "top 5")
-TEXT_MAX = 3900         # fallback text; Slack advises ≤ 4,000 chars (PLATFORM-FACTS A)
+TEXT_MAX = 3900         # fallback text; Slack advises ≤ 4,000 chars (docs/platform-facts.md)
 
 
 def render(reply: Reply) -> Message:

@@ -133,7 +133,7 @@ def test_modal_with_a_bad_query_explains_it(slack: SlackHarness) -> None:
 
 
 def test_empty_modal_query_is_an_error_on_the_input(slack: SlackHarness) -> None:
-    for n, query in enumerate(["   ", None]):
+    for query in ["   ", None]:
         response = slack.interact(view_submission(query))
         assert response.status == 200
         ack = json.loads(response.body)
