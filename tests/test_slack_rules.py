@@ -124,7 +124,7 @@ def test_the_fake_answers_missing_scope_not_in_channel_and_a_rejected_response_u
     from slack_sdk import WebClient
     from slack_sdk.errors import SlackApiError
 
-    from tests.fakeslack import MANIFESTS, FakeSlack
+    from tests.fakeslack import FakeSlack
 
     def manifest(name: str, scopes: list[str]):
         path = tmp_path / name
