@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.links import UNFURL_DOMAINS
 from bot.slack import commands
 from bot.slack.scopes import COMMANDS, EVENTS, METHODS, USES, markdown, needed_scopes
 from tests.strict.scopes import MANIFESTS, Manifest
@@ -67,6 +68,15 @@ def test_the_manifest_asks_for_exactly_what_the_table_needs(path: Path) -> None:
     assert manifest.events == set(EVENTS)
     assert manifest.commands == set(COMMANDS)
     assert manifest.interactive
+
+
+@pytest.mark.parametrize("path", MANIFESTS, ids=[m.name for m in MANIFESTS])
+def test_unfurl_domains_are_the_ones_the_bot_knows_and_within_slacks_rules(path: Path) -> None:
+    """≤ 5 unique hosts, no scheme or path (docs/slack-rules.md [unfurl])."""
+    domains = Manifest.load(path).unfurl_domains
+    assert domains == UNFURL_DOMAINS and len(set(domains)) == len(domains) <= 5
+    assert all(re.fullmatch(r"(?![.-])[-a-z0-9.]+[a-z0-9]", d) for d in domains)
+    assert ("link_shared" in EVENTS) == bool(domains)
 
 
 def test_docs_scopes_md_is_the_table() -> None:

@@ -256,6 +256,15 @@ class SearchIndex:
                 gen.ids = sorted(_text(v) for d, v in enumerate(column) if d not in deleted)
             return list(gen.ids)
 
+    def papers(self) -> list[Paper]:
+        """Every paper of the live generation, in index order (one pass over the
+        stored papers: for whole-corpus tables such as ``bot.links.PaperLinks``)."""
+        with self._searcher() as (gen, searcher):
+            reader = searcher.reader()
+            deleted = gen.norms.deleted(reader)
+            return [paper_from_json(reader.stored_fields(d)["doc"])
+                    for d in range(reader.doc_count_all()) if d not in deleted]
+
     def warm(self) -> None:
         """Open the live generation now — lexicon, a searcher, the BM25 norms
         of the fields a plain search scores — so the first search after
