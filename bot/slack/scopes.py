@@ -110,6 +110,7 @@ def markdown() -> str:
              "`tests/test_scopes.py` fails when this file, a manifest (`manifest.yml`,",
              "`manifest.http.yml`) or a `client.<method>(` call in `bot/` disagrees with it.",
              "Bot scopes asked for: " + ", ".join(f"`{s}`" for s in sorted(needed_scopes())) + ".",
+             "Bolt's `say()` would call `chat.postMessage` (its row below); the code does not use it.",
              "",
              "| kind | name | bot scopes | why | Slack's page |",
              "|---|---|---|---|---|"]

@@ -11,8 +11,10 @@ answered (https://docs.slack.dev/reference/events/link_shared):
 - the composer's preview (``source: composer``, ``channel: COMPOSER``):
   ``unfurl_id`` + ``source`` — Slack then sends the posted message's event too.
 
-Events are acked by Bolt before the listener runs. A card Slack refuses is
-logged once (``bot.slack.fallback``) and sent again as plain text.
+Events are acked by Bolt before the listener runs. A retried event unfurls
+again, which Slack applies to the same attachments rather than adding more
+(chat.unfurl's page), so no idempotency key is needed. A card Slack refuses
+is logged once (``bot.slack.fallback``) and sent again as plain text.
 """
 from __future__ import annotations
 

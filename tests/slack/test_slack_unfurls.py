@@ -3,35 +3,22 @@ through the real HTTP server, ``chat.unfurl`` answered by the strict fake
 (docs/slack-rules.md [unfurl]) under each manifest.
 
 The index is the seeds plus three papers with arXiv, OpenReview and DOI
-links (tests/slack/data/linked.jsonl); seed papers carry GitHub code links.
+links (``linked_index`` of tests/conftest.py); seed papers carry GitHub code links.
 """
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from slack_bolt.adapter.socket_mode.internals import run_bolt_app
 from slack_sdk.socket_mode.request import SocketModeRequest
 
-from bot import corpus, search
 from bot.links import PaperLinks
 from bot.render import ACTION_DETAILS, ACTION_SIMILAR
 from bot.service import Service
 from bot.store import Store
 from tests.fakeslack import TEAM_ID
-from tests.slack.slackkit import SEEDS, SlackHarness, make_settings
-
-LINKED = Path(__file__).parent / "data" / "linked.jsonl"
-
-
-@pytest.fixture(scope="session")
-def linked_index(tmp_path_factory):
-    d = tmp_path_factory.mktemp("linked-index")
-    papers = corpus.load_papers([SEEDS, LINKED])
-    search.build_index(d, papers, fingerprint="linked-test")
-    return search.SearchIndex(d)
-
+from tests.slack.slackkit import SlackHarness, make_settings
 
 @pytest.fixture
 def slack(slack_factory, linked_index, fake_slack, tmp_path) -> SlackHarness:
