@@ -85,7 +85,7 @@ class PaperLinks:
     points to none of them.
 
     Args:
-        index: has ``papers() -> list[Paper]`` and ``ids() -> list[str]``
+        index: has ``papers() -> Iterable[Paper]`` and ``ids() -> list[str]``
             (a change in ``ids()`` means a new generation: keys are re-read).
 
     Thread safety: safe to share; the first lookup after a rebuild reads the keys.
