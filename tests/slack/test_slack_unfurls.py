@@ -96,3 +96,16 @@ def test_link_shared_through_socket_mode(slack: SlackHarness) -> None:
     assert run_bolt_app(slack.app, SocketModeRequest("events_api", "env-u", payload)).status == 200
     (call,) = slack.fake.wait_for("chat.unfurl")
     assert call.answer["ok"]
+
+
+def test_details_on_an_unfurled_card_answers_the_clicker(slack: SlackHarness, linked_index) -> None:
+    from tests.slack.slackkit import block_actions
+    paper = by_source(linked_index, "2401.01234")
+    url = slack.fake.new_response_url()
+    payload = block_actions(ACTION_DETAILS, {"id": paper.id}, response_url=url, ephemeral=False)
+    payload["container"] = {"type": "message_attachment", "message_ts": "1765000500.000100",
+                            "attachment_id": 1, "channel_id": "C0GENERAL", "is_ephemeral": False,
+                            "is_app_unfurl": True, "app_unfurl_url": "https://arxiv.org/abs/2401.01234"}
+    assert slack.interact(payload).status == 200
+    (reply,) = slack.replies(url)
+    assert reply["response_type"] == "ephemeral" and paper.title in json.dumps(reply["blocks"])
