@@ -183,7 +183,7 @@ def main() -> None:
         "paperbot relevance benchmark — BEIR SciFact",
         "=" * 44,
         f"date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}   python {platform.python_version()}   host {platform.node()}",
-        f"data: {data}  ({n_docs} documents indexed{'; SMOKE SUBSET, not comparable' if args.docs else ''})",
+        f"data: {args.data_dir}  ({n_docs} documents indexed{'; SMOKE SUBSET, not comparable' if args.docs else ''})",
         "path: `paperbot index build --source corpus.jsonl --index DIR` then",
         "      `paperbot search --index DIR --json --limit 100 -` (one query per line on stdin),",
         "      i.e. the bot's own SearchIndex.search with the default Ranking (as in Slack).",
@@ -219,7 +219,7 @@ def main() -> None:
         *ranking_defaults(),
     ]
     publish(lines, args.out, {
-            "data": str(data), "documents": n_docs, "smoke_subset": bool(args.docs), "build_s": round(build_s, 2),
+            "data": str(args.data_dir), "documents": n_docs, "smoke_subset": bool(args.docs), "build_s": round(build_s, 2),
             "search_s": round(search_s, 2), "results": results, "rejected": errors,
             "corrected": corrected, "references": dict((n, v) for n, v in REFERENCES),
             "target": TARGET, "done_bar": DONE_BAR,

@@ -3,7 +3,7 @@
 Each command parses options, builds objects through ``bot.wiring`` and turns
 library errors into one clear line (``click.ClickException``, exit 1) or, for
 missing Slack variables, one line and exit status 2 (docs/interfaces.md
-"Configuration"). Option > environment variable > default. ``.env`` is found
+"Environment variables"). Option > environment variable > default. ``.env`` is found
 from the working directory. The only module that reads ``os.environ``
 (docs/architecture.md "Layers").
 """
@@ -127,6 +127,10 @@ def console() -> None:
     sys.exit(run(service, sys.stdin, write, interactive=sys.stdin.isatty()))
 
 
+ACCEPTED_HELP = ("Keep only accepted OpenReview notes (by venueid/venue); leave out withdrawn, "
+                 "rejected, desk-rejected and submitted-only ones. Other sources are kept.")
+
+
 @main.group()
 def index() -> None:
     """Build or update the search index.
@@ -140,7 +144,8 @@ def index() -> None:
               help="Seed text file or folder, JSON Lines or CSV (.gz too). Repeatable. "
                    "Default: PAPERBOT_SEEDS.")
 @index_option
-def index_build(sources: tuple[Path, ...], index_dir: Path | None) -> None:
+@click.option("--accepted-only", is_flag=True, help=ACCEPTED_HELP)
+def index_build(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: bool) -> None:
     """Build a new index generation and switch to it atomically.
 
     Example: paperbot index build --source corpus.jsonl --index /tmp/idx
@@ -152,9 +157,9 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None) -> None:
     update, done = _progress("indexing")
     # Sources are read inside the build's lock, so an `index add` cannot slip in
     # between reading and switching CURRENT (and be lost).
-    source = wiring.LazyPapers(paths)
+    source = wiring.LazyPapers(paths, accepted_only=accepted_only)
     try:
-        fingerprint = corpus.seeds_fingerprint(paths) if not sources else None
+        fingerprint = corpus.seeds_fingerprint(paths) if not (sources or accepted_only) else None
         gen = search.build_index(target, source, fingerprint=fingerprint,
                                  progress=(lambda n: update(n, source.total)) if update else None)
     except (corpus.CorpusError, search.IndexBusy, ValueError) as e:
@@ -167,14 +172,15 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None) -> None:
         done()
         raise click.ClickException(_write_error(target, e)) from None
     done()
-    click.echo(f"indexed {_plural(source.total, 'paper')} into {target / gen}")
+    click.echo(f"indexed {_plural(source.total, 'paper')} into {target / gen}{_left_out(source.stats)}")
 
 
 @index.command("add")
 @click.option("--source", "sources", multiple=True, required=True, type=click.Path(path_type=Path),
               help="File or folder to add (same formats as build). Repeatable.")
 @index_option
-def index_add(sources: tuple[Path, ...], index_dir: Path | None) -> None:
+@click.option("--accepted-only", is_flag=True, help=ACCEPTED_HELP)
+def index_add(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: bool) -> None:
     """Add or update documents without a full rebuild.
 
     Example: paperbot index add --source new-papers.jsonl
@@ -183,7 +189,8 @@ def index_add(sources: tuple[Path, ...], index_dir: Path | None) -> None:
     _stop_on_sigterm()
     target = index_dir or settings.index_dir
     try:
-        papers = corpus.load_papers(list(sources))
+        stats = corpus.LoadStats()
+        papers = corpus.load_papers(list(sources), stats=stats, accepted_only=accepted_only)
         created = not search.has_index(target)
         n = search.add_to_index(target, papers)
     except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, ValueError) as e:
@@ -191,9 +198,16 @@ def index_add(sources: tuple[Path, ...], index_dir: Path | None) -> None:
     except OSError as e:
         raise click.ClickException(_write_error(target, e)) from None
     if created:
-        click.echo(f"there was no index in {target}: created one with {_plural(n, 'paper')}")
+        click.echo(f"there was no index in {target}: created one with {_plural(n, 'paper')}"
+                   f"{_left_out(stats)}")
     else:
-        click.echo(f"added or updated {_plural(n, 'paper')} in {target}")
+        click.echo(f"added or updated {_plural(n, 'paper')} in {target}{_left_out(stats)}")
+
+
+def _left_out(stats: corpus.LoadStats) -> str:
+    """`` (left out as not accepted: 12 rejected, 3 withdrawn)`` or ""."""
+    summary = corpus.not_accepted_summary(stats)
+    return f" (left out as not accepted: {summary})" if summary else ""
 
 
 def _write_error(target: Path, e: OSError) -> str:

@@ -18,7 +18,7 @@ CONSOLE_TEAM = "T0CONSOLE"
 
 @dataclass(frozen=True)
 class Paper:
-    """One paper of the corpus (docs/interfaces.md "Data").
+    """One paper of the corpus (docs/interfaces.md "Papers").
 
     Attributes:
         id: the product's id — stable across rebuilds and re-orderings, unique,
@@ -36,6 +36,7 @@ class Paper:
         venue: e.g. "ICML 2026".
         source: where it came from, ``"<file name>#<paragraph or line number>"``.
         categories: source categories (arXiv ``cs.LG`` …), may be empty.
+        doi: the DOI ("10.1103/PhysRevD.76.013009") when the source gives one, else None.
     """
 
     id: str
@@ -52,6 +53,7 @@ class Paper:
     venue: str = ""
     source: str = ""
     categories: tuple[str, ...] = ()
+    doi: str | None = None
 
 
 @dataclass(frozen=True)
@@ -153,7 +155,7 @@ class Subscription:
 
 
 class DeliveryState(StrEnum):
-    """The state of a paper-of-the-day delivery row (docs/architecture.md "Digest").
+    """The state of a paper-of-the-day delivery row (docs/architecture.md "The path of a digest").
 
     ``CLAIMED``: a process owns the post; ``POSTED``: done, with ``message_ts``;
     ``FAILED``: Slack refused it (nothing was posted; may be claimed again);

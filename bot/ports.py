@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from bot.replies import Reply
 
-#: Per-channel errors that deactivate a subscription (docs/interfaces.md "Digest rules").
+#: Per-channel errors that deactivate a subscription (docs/interfaces.md "Paper of the day").
 CHANNEL_ERRORS = frozenset({"not_in_channel", "channel_not_found", "is_archived"})
 #: Workspace-wide errors: stop the whole run, deactivate nothing.
 WORKSPACE_ERRORS = frozenset({"invalid_auth", "token_revoked", "account_inactive",

@@ -63,7 +63,7 @@ def _exit_quietly(signum, frame) -> None:
 def store_seen(store):
     """The idempotency check for events, backed by the store: ``seen(key)`` is
     True when ``key`` was already handled (by any process, before any restart)
-    and records it otherwise (docs/interfaces.md: retries never answer twice)."""
+    and records it otherwise (docs/interfaces.md "Mentions and direct messages")."""
     return lambda key: not store.first_time(key)
 
 

@@ -87,7 +87,10 @@ class Service:
         return ResultsReply(page=page)
 
     def show(self, text: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
-        """One paper in full from an id, a name or words (docs/interfaces.md: resolution order)."""
+        """One paper in full from an id, a name or words.
+
+        Resolution order: docs/interfaces.md "/paper slash command".
+        """
         paper = self._resolve(text, "show", visibility)
         if not isinstance(paper, Paper):
             return paper
@@ -229,7 +232,7 @@ class Service:
 
 def _with_cut_note(cmd: parsing.Command, reply: Reply) -> Reply:
     """Add "cut to 300 characters" to any reply to an over-long input
-    (docs/interfaces.md "Rules": cut there, with a note, everywhere)."""
+    (docs/interfaces.md "Rules every reply obeys": cut there, with a note, everywhere)."""
     if not cmd.cut:
         return reply
     note = f"Your input was cut to {parsing.MAX_INPUT} characters."

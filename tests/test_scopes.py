@@ -17,6 +17,8 @@ from tests.strict.scopes import MANIFESTS, Manifest
 ROOT = Path(__file__).resolve().parents[1]
 #: ``client.chat_postMessage`` / ``self._client.views_open`` → "chat.postMessage".
 CALL = re.compile(r"\b_?client\.([a-z]+(?:_[A-Za-z]+)+)\b")
+#: Attributes of the Socket Mode client that the scan would read as methods.
+NOT_METHODS = {"socket_mode_request_listeners", "link_disabled"}
 LISTENER = re.compile(r"\bapp\.(event|command|action|view|shortcut|options)\(\s*([^)]*)\)")
 
 
@@ -29,7 +31,7 @@ def called_methods() -> dict[str, str]:
     """Web API methods called in ``bot/`` → the first file calling each."""
     found: dict[str, str] = {}
     for path, text in code().items():
-        for name in CALL.findall(text):
+        for name in set(CALL.findall(text)) - NOT_METHODS:
             found.setdefault(name.replace("_", "."), path)
     return found
 

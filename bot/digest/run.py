@@ -2,7 +2,7 @@
 and ``send`` (``paperbot digest send``). Plain functions; the clock (``now``),
 the store, the index and the poster are passed in.
 
-Rules (docs/interfaces.md "Digest rules"):
+Rules (docs/interfaces.md "Paper of the day"):
 
 - One post per channel and local date: claim in the store, then post, then
   record the ``ts`` (``Store.claim_delivery`` is the only gate).
@@ -13,7 +13,7 @@ Rules (docs/interfaces.md "Digest rules"):
   goes on; a workspace-wide error (``invalid_auth``, ``token_revoked``,
   ``account_inactive`` …; ``bot.ports.WORKSPACE_ERRORS``) stops the run,
   releases its claim and deactivates nothing. HTTP 429 is retried inside the
-  Slack client by ``RateLimitErrorRetryHandler`` (docs/platform-facts.md); one
+  Slack client by ``RateLimitErrorRetryHandler`` (docs/platform-facts.md "slack_sdk"); one
   that outlives the retries arrives as ``PostError("ratelimited")`` — nothing
   was posted, so the claim becomes ``FAILED`` and is retried on a later tick.
 - A claim whose post may or may not have happened (crash, network error:
@@ -243,7 +243,7 @@ def _record_skipped(run: _Run, sub: Subscription, today: date, seen: dict) -> No
 def send(store, index, poster: Poster, now: datetime, day: date | None = None,
          force: bool = False, *, render: Render | None = None) -> DigestSummary:
     """``paperbot digest send``: post a date's paper now to every active
-    subscription that has not had it, whatever its slot (docs/interfaces.md "Interfaces").
+    subscription that has not had it, whatever its slot (docs/interfaces.md "CLI").
 
     Args:
         store, index, poster, now, render: as for ``run_due``.

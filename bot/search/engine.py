@@ -2,7 +2,7 @@
 
 Every call reads ``DIR/CURRENT`` first, so a running bot sees a new build on
 its next call. Searchers are never refreshed (``Searcher.refresh()`` is broken
-in whoosh-reloaded 2.7.5; docs/platform-facts.md): a call borrows a searcher of
+in whoosh-reloaded 2.7.5; docs/platform-facts.md "Whoosh"): a call borrows a searcher of
 the live generation — generations never change once published — from a small
 per-generation pool (opening one costs ~1.5 ms), uses it alone, copies results
 out as ``Paper`` objects and gives it back. One ``SearchIndex`` is safe to
@@ -61,7 +61,7 @@ class SearchIndex:
     """Search and look up papers in the live generation of ``index_dir``.
 
     Args:
-        index_dir: the index container directory (docs/interfaces.md, index layout).
+        index_dir: the index container directory (docs/interfaces.md "Index directory layout").
         ranking: query-time settings; ``tuning.DEFAULT`` when None.
 
     Every method raises ``IndexMissing`` when the directory has no index.
@@ -190,7 +190,7 @@ class SearchIndex:
         return sorted(papers, key=lambda p: p.id)
 
     def resolve(self, text: str) -> tuple[Paper | None, list[Paper]]:
-        """What ``show``/``similar``/a mention mean by ``text`` (docs/interfaces.md).
+        """What ``show``/``similar``/a mention mean by ``text`` (docs/interfaces.md "/paper slash command").
 
         Order: exact id (case-insensitive) -> source id -> unique name
         (several papers with that name -> ``(None, those)``) -> best search

@@ -3,7 +3,7 @@
 Every button rendered by ``bot.render`` carries what it needs in its
 ``value`` (compact JSON, ≤ 2,000 chars), so any process can answer it and
 nothing is kept between requests (issue 5). Each listener reads like a
-sentence: ``ack()`` at once (3 s limit, PLATFORM-FACTS.md A), parse the
+sentence: ``ack()`` at once (3 s limit, docs/platform-facts.md), parse the
 value, call the service, render, answer through the click's
 ``response_url`` (5 uses in 30 min):
 
@@ -24,7 +24,7 @@ is not what we render (bad JSON, not an object, wrong types, negative or
 non-integer offset, over-long query or id) gets a polite ephemeral
 explanation; any other failure a polite "sorry" — never an HTTP 500, never
 a traceback in Slack (an exception after ``ack()`` would turn the request
-into a 404, PLATFORM-FACTS.md B).
+into a 404, docs/platform-facts.md "Bolt").
 """
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 #: Longest query a page button may carry: the search cuts queries to 300
-#: characters (DESIGN.md), and a page button holds the query as run.
+#: characters (docs/interfaces.md), and a page button holds the query as run.
 QUERY_MAX = 300
 #: Longest paper id accepted (ids are short: "p7k2b", "2401.01234").
 ID_MAX = 200

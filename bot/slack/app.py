@@ -45,7 +45,7 @@ logging.getLogger("slack_bolt.App").addFilter(_QuietTokenWarning())
 #: Listener threads. Bolt runs each listener on ``listener_executor``
 #: (default ``ThreadPoolExecutor(max_workers=5)``, slack_bolt/app/app.py) and
 #: a command's ``ack()`` runs inside its listener, so a full pool delays acks.
-#: docs/interfaces.md: 50 concurrent commands, every ack < 3 s; 14 spare for events
+#: docs/interfaces.md "Quality bars": 50 concurrent commands, every ack < 3 s; 14 spare for events
 #: and respond() calls sleeping on a 429 ``Retry-After``.
 LISTENER_THREADS = 64
 #: Listeners allowed in the service (search + render) at once. Search and

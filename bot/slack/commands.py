@@ -1,13 +1,13 @@
 """The ``/paper`` slash command listener: ack, decode, ask the service, respond.
 
-One listener for every sub-command (the service parses the text, DESIGN.md
-"Slash command"). The flow reads like a sentence: ``ack()`` with no body at
-once (Slack's 3 s limit, PLATFORM-FACTS.md A), decode the text once, call
+One listener for every sub-command (the service parses the text, docs/interfaces.md
+"/paper slash command"). The flow reads like a sentence: ``ack()`` with no body at
+once (Slack's 3 s limit, docs/platform-facts.md), decode the text once, call
 ``service.command``, render, ``respond()`` through the command's
 ``response_url`` (usable 5 times in 30 min). Every failure after the ack
 becomes a short polite ephemeral message and a log line — never a
 traceback in Slack, and never an exception escaping the listener (Bolt then
-turns an already-acked request into a 404, PLATFORM-FACTS.md B).
+turns an already-acked request into a 404, docs/platform-facts.md "Bolt").
 """
 from __future__ import annotations
 

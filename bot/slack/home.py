@@ -11,7 +11,7 @@
   then ``views.update`` the same view with the results or the explanation.
 - ``valid_view`` / ``message_modal`` / ``show_in_view``: every view sent to
   Slack passes slack_sdk's ``View`` validation and keeps ≤ 100 blocks
-  (PLATFORM-FACTS.md A); a button clicked inside the Home tab or a modal has
+  (docs/platform-facts.md "Slack timing and retries"); a button clicked inside the Home tab or a modal has
   no ``response_url``, so its answer opens (or pushes) a modal instead.
 
 Nothing here raises out of a listener: failures are logged and, where the
@@ -45,7 +45,7 @@ SEARCHING = "Searching…"
 EMPTY_QUERY = "Type a few words to search for, e.g. sparse attention."
 #: The modal's input allows 300 characters (``search_modal``); a longer
 #: (tampered) value is cut to this for ``initial_value`` only — the search
-#: itself cuts at 300 with a note (DESIGN.md "Rules every message obeys").
+#: itself cuts at 300 with a note (docs/interfaces.md "Rules every reply obeys").
 QUERY_SHOWN_MAX = 300
 #: ``users.conversations``: Slack recommends ``limit`` ≤ 200; 20 pages cover
 #: a viewer in 4,000 channels, beyond which the Home tab lists fewer.

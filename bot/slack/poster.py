@@ -9,7 +9,7 @@ reasons and posted again as its plain text (``bot.slack.fallback``). Also finds 
 
 Rate limits: the ``WebClient`` built by ``bot.slack.app.make_client`` carries
 a ``RateLimitErrorRetryHandler`` that sleeps ``Retry-After`` seconds and
-retries (PLATFORM-FACTS.md C); a 429 that outlives the retries arrives here
+retries (docs/platform-facts.md "slack_sdk"); a 429 that outlives the retries arrives here
 as ``SlackApiError`` with error ``ratelimited`` → ``PostError("ratelimited")``.
 """
 from __future__ import annotations

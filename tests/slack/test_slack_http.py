@@ -2,11 +2,12 @@
 
 Real waitress server + real Bolt app + real ``Service`` over a real Whoosh
 index of the seeds and a real SQLite store; the fake Web API records what
-the bot sends (issue 2 item 7; DESIGN.md "Rules every message obeys").
+the bot sends (docs/interfaces.md "Rules every reply obeys").
 """
 from __future__ import annotations
 
 import json
+import logging
 import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -206,3 +207,13 @@ def test_unsigned_malformed_bodies_are_401_never_500(slack_factory, body, header
     response = slack.request("POST", "/slack/events", body, headers)
     assert response.status == 401
     assert slack.fake.calls("chat.postMessage") == []
+
+
+def test_an_unsigned_request_is_refused_with_a_log_line_saying_so(slack: SlackHarness, caplog) -> None:
+    from bot.slack.server import UNSIGNED
+    caplog.set_level(logging.WARNING, logger="bot.slack.server")
+    body = json.dumps({"challenge": "x", "type": "url_verification"})
+    response = slack.request("POST", "/slack/events", body, {"Content-Type": JSON})
+    assert response.status == 401 and b"challenge" not in response.body
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.slack.server"] == \
+        [f"rejected a request to /slack/events (401): {UNSIGNED}"]
