@@ -65,7 +65,7 @@ def main() -> None:
     lat.sort()
     report = "\n".join([
         "paperbot link lookup benchmark (bot.links.PaperLinks over a real index)",
-        f"data: {args.data_dir} — first {len(papers)} records; {len(urls)} paper URLs looked up",
+        f"data: {args.data_dir.name} — first {len(papers)} records; {len(urls)} paper URLs looked up",
         f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f}",
         "NOTE: this machine is shared with other sessions; wall times include waiting for a core.",
         "",
