@@ -88,6 +88,18 @@ def seed_index(seed_index_dir):
     return search.SearchIndex(seed_index_dir)
 
 
+#: Three papers with arXiv, OpenReview and DOI links (link unfurls, bot.links).
+LINKED = ROOT / "tests" / "slack" / "data" / "linked.jsonl"
+
+
+@pytest.fixture(scope="session")
+def linked_index(tmp_path_factory):
+    """A real index of the seeds plus ``LINKED`` (built once per session)."""
+    d = tmp_path_factory.mktemp("linked-index")
+    search.build_index(d, corpus.load_papers([SEEDS, LINKED]), fingerprint="linked-test")
+    return search.SearchIndex(d)
+
+
 @pytest.fixture
 def settings(tmp_path, seed_index_dir) -> Settings:
     return Settings(database_url=f"sqlite:///{tmp_path / 'paperbot.db'}", index_dir=seed_index_dir,
