@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from bot.models import Paper
-from bot.ports import Message, PostError
+from bot.ports import HistoryUnavailable, Message, PostError
 
 MARKER = re.compile(r"potd-(\d{4}-\d{2}-\d{2})-([a-z0-9]+)")
 #: Token-shaped strings the fake posters hold, as a real client would.
@@ -61,7 +61,8 @@ class RecordingPoster:
 
     ``fail[channel] = code`` makes parent posts there raise ``PostError(code)``;
     ``fail_all`` does so everywhere; ``found[marker] = ts`` answers
-    ``find_recent_post``. Holds token strings like a real Slack poster.
+    ``find_recent_post``; ``history_unavailable = True`` makes it raise
+    ``HistoryUnavailable``. Holds token strings like a real Slack poster.
     """
 
     def __init__(self, clock: Clock | None = None) -> None:
@@ -71,6 +72,7 @@ class RecordingPoster:
         self.fail: dict[str, str] = {}
         self.fail_all: str | None = None
         self.found: dict[str, str] = {}
+        self.history_unavailable = False
         self.lookups: list[tuple[str, str, float]] = []
         self.attempts = 0
 
@@ -85,6 +87,8 @@ class RecordingPoster:
 
     def find_recent_post(self, channel_id: str, marker: str, oldest_ts: float) -> str | None:
         self.lookups.append((channel_id, marker, oldest_ts))
+        if self.history_unavailable:
+            raise HistoryUnavailable(f"cannot read the history of {channel_id} (missing_scope)")
         return self.found.get(marker)
 
     @property
