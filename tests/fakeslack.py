@@ -96,7 +96,7 @@ class FakeSlack:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,),
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.005,),
                                         name="fakeslack", daemon=True)
         self._thread.start()
         return self

@@ -1,26 +1,21 @@
-"""`paperbot digest send` as an operator runs it: a real subprocess against the
-fake Slack Web API, the real seed index and a real SQLite file."""
-import os
-import subprocess
-import sys
+"""`paperbot digest send` as an operator runs it, in-process through click's
+``CliRunner`` (``tests.clikit``): the fake Slack Web API, the real seed index
+and a real SQLite file."""
 from datetime import datetime, timezone
-from pathlib import Path
 
 import pytest
 
 from bot.store import Store
+from tests.clikit import Ran, run
 from tests.fakeslack import FakeSlack
 
-ROOT = Path(__file__).resolve().parents[1]
+TOKEN = "xoxb-cli-test"
 
 
-def digest_send(tmp_path, fake, *args):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "PAPERBOT_", "DATABASE_"))}
-    env.update({"SLACK_BOT_TOKEN": "xoxb-cli-test", "SLACK_API_URL": fake.api_url,
-                "PAPERBOT_SEEDS": str(ROOT / "seeds"), "PAPERBOT_INDEX_DIR": str(tmp_path / "index"),
-                "DATABASE_URL": f"sqlite:///{tmp_path / 'bot.db'}", "PYTHONPATH": str(ROOT)})
-    return subprocess.run([sys.executable, "-m", "bot", "digest", "send", *args], capture_output=True,
-                          text=True, cwd=tmp_path, env=env, timeout=120)
+def digest_send(tmp_path, fake, *args) -> Ran:
+    return run(["digest", "send", *args], tmp_path,
+               env_extra={"SLACK_BOT_TOKEN": TOKEN, "SLACK_API_URL": fake.api_url,
+                          "DATABASE_URL": f"sqlite:///{tmp_path / 'bot.db'}"})
 
 
 @pytest.fixture
@@ -60,7 +55,10 @@ def test_digest_send_forced_date_twice_posts_once(subscribed):
 
 def test_no_token_in_the_database(subscribed):
     with FakeSlack() as fake:
-        digest_send(subscribed, fake)
-    for f in subscribed.glob("bot.db*"):
+        assert digest_send(subscribed, fake).stdout.startswith("posted 3")
+        assert {c.headers["authorization"] for c in parents(fake)} == {f"Bearer {TOKEN}"}
+    files = list(subscribed.glob("bot.db*"))
+    assert subscribed / "bot.db" in files
+    for f in files:
         data = f.read_bytes()
         assert b"xoxb-" not in data and b"xapp-" not in data

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from bot.corpus import CorpusError, LoadStats, iter_records, load_papers, seeds_fingerprint, sentences
+from tests.kit import SEEDS
 
 DATA = Path("/work/shared/data")
-SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 ABSTRACT = ("We propose SparseKV, a cache eviction policy for long-context inference. "
             "Experiments show SparseKV reduces memory by 40% while matching accuracy.")
 

@@ -6,10 +6,11 @@ import logging
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
-from tests.digest.digestkit import APP_TOKEN, BOT_TOKEN, Clock, ListIndex, RecordingPoster, marker_of
 
 from bot.digest import DigestDateError, make_job, next_post_time, run_due, send
 from bot.store import Store
+from tests.digest.digestkit import APP_TOKEN, BOT_TOKEN, ListIndex, RecordingPoster, marker_of
+from tests.kit import Clock
 
 UTC = timezone.utc
 DAY = date(2026, 12, 1)
@@ -261,7 +262,7 @@ def test_no_token_reaches_the_database(sqlite_url, tmp_path, index, clock):
     send(store, index, poster, AT_0900 + timedelta(minutes=1), day=DAY + timedelta(days=3), force=True)
     store.first_time("Ev123")
     store.close()
-    files = [p for p in tmp_path.iterdir() if p.name.startswith("digest.db")]
+    files = [p for p in tmp_path.iterdir() if p.name.startswith("test.db")]
     assert files
     blob = b"".join(p.read_bytes() for p in files)
     assert b"C1" in blob  # the search does see the stored data
