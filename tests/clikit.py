@@ -25,8 +25,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-ROOT = Path(__file__).resolve().parents[1]
-SEEDS = ROOT / "seeds"
+from tests.kit import ROOT, SEEDS
+
 #: Variables the CLI reads; the caller's own values never leak into a test.
 OWN_PREFIXES = ("SLACK_", "PAPERBOT_", "DATABASE_")
 

@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from tests.clikit import ROOT, run, run_process
+from tests.clikit import run, run_process
+from tests.kit import ROOT
 
 
 @pytest.fixture(scope="module")

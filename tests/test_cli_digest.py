@@ -1,6 +1,6 @@
 """`paperbot digest send` as an operator runs it, in-process through click's
 ``CliRunner`` (``tests.clikit``): the fake Slack Web API, the real seed index
-and a real SQLite file."""
+(the session's, which ``digest send`` only reads) and a real SQLite file."""
 from datetime import datetime, timezone
 
 import pytest
@@ -12,14 +12,9 @@ from tests.fakeslack import FakeSlack
 TOKEN = "xoxb-cli-test"
 
 
-def digest_send(tmp_path, fake, *args) -> Ran:
-    return run(["digest", "send", *args], tmp_path,
-               env_extra={"SLACK_BOT_TOKEN": TOKEN, "SLACK_API_URL": fake.api_url,
-                          "DATABASE_URL": f"sqlite:///{tmp_path / 'bot.db'}"})
-
-
 @pytest.fixture
 def subscribed(tmp_path):
+    """``tmp_path`` with ``bot.db``: three channels subscribed at 09:00 in three zones."""
     store = Store(f"sqlite:///{tmp_path / 'bot.db'}")
     now = datetime(2026, 1, 1, tzinfo=timezone.utc)
     for channel, zone in (("C1", "UTC"), ("C2", "Europe/Berlin"), ("C3", "America/New_York")):
@@ -28,34 +23,50 @@ def subscribed(tmp_path):
     return tmp_path
 
 
+@pytest.fixture
+def digest_send(subscribed, seed_index_dir):
+    """``digest_send(fake, *args)`` → ``Ran`` of ``paperbot digest send *args``;
+    checks that the shared index was only read (no rebuild switched it)."""
+    current = (seed_index_dir / "CURRENT").read_text()
+
+    def send(fake: FakeSlack, *args: str) -> Ran:
+        ran = run(["digest", "send", *args], subscribed,
+                  env_extra={"SLACK_BOT_TOKEN": TOKEN, "SLACK_API_URL": fake.api_url,
+                             "DATABASE_URL": f"sqlite:///{subscribed / 'bot.db'}",
+                             "PAPERBOT_INDEX_DIR": str(seed_index_dir)})
+        assert (seed_index_dir / "CURRENT").read_text() == current
+        return ran
+    return send
+
+
 def parents(fake):
     return [c for c in fake.calls("chat.postMessage") if not c.body.get("thread_ts")]
 
 
-def test_digest_send_twice_posts_once_per_channel(subscribed):
+def test_digest_send_twice_posts_once_per_channel(digest_send):
     with FakeSlack() as fake:
-        first = digest_send(subscribed, fake)
+        first = digest_send(fake)
         assert first.returncode == 0, first.stderr
         assert first.stdout.startswith("posted 3, skipped 0, failed 0")
-        second = digest_send(subscribed, fake)
+        second = digest_send(fake)
         assert second.stdout.startswith("posted 0, skipped 3")
         assert sorted(c.body["channel"] for c in parents(fake)) == ["C1", "C2", "C3"]
         assert all(c.body.get("unfurl_links") is False for c in parents(fake))
 
 
-def test_digest_send_forced_date_twice_posts_once(subscribed):
+def test_digest_send_forced_date_twice_posts_once(digest_send):
     with FakeSlack() as fake:
-        refused = digest_send(subscribed, fake, "--date", "2027-01-05")
+        refused = digest_send(fake, "--date", "2027-01-05")
         assert refused.returncode != 0 and "--force" in refused.stderr and "Traceback" not in refused.stderr
-        assert digest_send(subscribed, fake, "--date", "2027-01-05", "--force").stdout.startswith("posted 3")
-        assert digest_send(subscribed, fake, "--date", "2027-01-05", "--force").stdout.startswith("posted 0")
+        assert digest_send(fake, "--date", "2027-01-05", "--force").stdout.startswith("posted 3")
+        assert digest_send(fake, "--date", "2027-01-05", "--force").stdout.startswith("posted 0")
         assert len(parents(fake)) == 3
         assert all("2027-01-05" in c.body["text"] for c in parents(fake))
 
 
-def test_no_token_in_the_database(subscribed):
+def test_no_token_in_the_database(subscribed, digest_send):
     with FakeSlack() as fake:
-        assert digest_send(subscribed, fake).stdout.startswith("posted 3")
+        assert digest_send(fake).stdout.startswith("posted 3")
         assert {c.headers["authorization"] for c in parents(fake)} == {f"Bearer {TOKEN}"}
     files = list(subscribed.glob("bot.db*"))
     assert subscribed / "bot.db" in files
