@@ -80,6 +80,7 @@ def test_dotenv_found_from_working_directory(tmp_path):
     (tmp_path / ".env").write_text("SLACK_BOT_TOKEN=xoxb-from-dotenv\n")
     r = run_process(["serve"], tmp_path)
     assert r.returncode == 2 and "SLACK_SIGNING_SECRET" in r.stderr and "SLACK_BOT_TOKEN" not in r.stderr
+    assert r.stderr.count("\n") == 1 and r.stdout == ""      # a real process prints nothing else
 
 
 def test_build_from_jsonl_and_explicit_index_is_never_auto_built(tmp_path):
