@@ -2,8 +2,9 @@
 
 Reads lines like ``/paper search chess`` or ``@paperbot KIStego`` from a
 stream (interactive or piped) and prints each reply as text through the same
-``Service`` and ``bot.render`` code the Slack app uses (DESIGN.md "CLI").
-Acts as team ``T0CONSOLE``, channel ``C0CONSOLE``, user ``U0CONSOLE``.
+``Service`` and ``bot.render`` code the Slack app uses (docs/interfaces.md "CLI").
+Acts as team ``CONSOLE_TEAM`` (``bot.models``), channel ``C0CONSOLE``, user
+``U0CONSOLE``. An entry point (docs/architecture.md "Layers").
 """
 from __future__ import annotations
 
@@ -11,13 +12,13 @@ import re
 from dataclasses import dataclass
 from typing import Callable, TextIO
 
-from bot.models import Context
+from bot.models import CONSOLE_TEAM, PAGE_SIZE, Context
 from bot.ports import Message
 from bot.render import render, to_text
 from bot.replies import ResultsReply
-from bot.service import PAGE_SIZE, Service
+from bot.service import Service
 
-CONTEXT = Context(team_id="T0CONSOLE", channel_id="C0CONSOLE", user_id="U0CONSOLE",
+CONTEXT = Context(team_id=CONSOLE_TEAM, channel_id="C0CONSOLE", user_id="U0CONSOLE",
                   channel_name="console")
 
 INTRO = ("paperbot console — type `/paper help`, `/paper search <words>`, `@paperbot <id|name|words>`,\n"

@@ -16,6 +16,7 @@ import pytest
 from bot import corpus, search
 from bot.config import Settings
 from bot.ports import Message, PostError
+from bot.render.announce import PostingAnnouncer
 from bot.service import Service
 from bot.store import Store
 from tests.kit import PG_DSN, PG_URL, SEEDS, Clock
@@ -116,4 +117,4 @@ def poster() -> RecordingPoster:
 
 @pytest.fixture
 def service(seed_index, store, settings, poster, clock) -> Service:
-    return Service(seed_index, store, settings, poster=poster, now=clock, rng=random.Random(7))
+    return Service(seed_index, store, settings, announcer=PostingAnnouncer(poster), now=clock, rng=random.Random(7))

@@ -31,7 +31,8 @@ def test_console_piped_prints_kistego_first(cli_dir):
 
 
 def test_console_mention_more_and_bad_input(cli_dir):
-    lines = "@paperbot KIStego\n/paper search language models\nmore\n/paper search NOT NOT x\n/paper similar UniSparse\n"
+    lines = ("@paperbot KIStego\n/paper search language models\nmore\n/paper search NOT NOT x\n"
+             "/paper similar UniSparse\n")
     r = run(["console"], cli_dir, stdin=lines)
     assert r.returncode == 0 and "Traceback" not in r.stdout + r.stderr
     assert "(reply in thread)" in r.stdout and "KIStego" in r.stdout
@@ -67,7 +68,7 @@ def test_search_stdin_one_json_line_per_query(cli_dir):
                                            ("socket", "SLACK_BOT_TOKEN, SLACK_APP_TOKEN"),
                                            ("clock", "SLACK_BOT_TOKEN")])
 def test_missing_slack_variables_one_line_exit_2(tmp_path, monkeypatch, command, names):
-    from bot.slack import runtime
+    from bot import runtime
     for started in ("serve", "socket", "clock"):   # a regression fails here instead of serving forever
         monkeypatch.setattr(runtime, started, lambda *a, **k: pytest.fail("started without its variables"))
     r = run([command], tmp_path, env_extra={"SLACK_BOT_TOKEN": ""})

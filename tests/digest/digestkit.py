@@ -6,6 +6,7 @@ a file so several processes can be checked); the settable clock is
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import uuid
@@ -42,8 +43,8 @@ class ListIndex:
 
 
 def marker_of(message: Message) -> tuple[str, str] | None:
-    """(date, paper id) from a digest message's marker, or None."""
-    m = MARKER.search(message.text)
+    """(date, paper id) from a digest message's marker (metadata, block_id), or None."""
+    m = MARKER.search(json.dumps([message.metadata, list(message.blocks)]))
     return (m.group(1), m.group(2)) if m else None
 
 

@@ -106,6 +106,13 @@ def test_find_recent_post_finds_only_our_own_post(poster: SlackPoster, fake_slac
     assert poster.find_recent_post("C1", "potd-2026-12-01-p7k2", float(ts) + 1) is None
 
 
+def test_find_recent_post_finds_a_marker_kept_only_in_metadata(poster: SlackPoster,
+                                                               fake_slack: FakeSlack) -> None:
+    meta = {"event_type": "paperbot_digest", "event_payload": {"marker": "potd-2026-12-01-p9"}}
+    ts = poster.post("C2", Message(text="Paper of the day: A title", metadata=meta))
+    assert poster.find_recent_post("C2", "potd-2026-12-01-p9", 0.0) == ts
+
+
 def test_find_recent_post_is_none_when_history_is_unreadable(poster: SlackPoster, fake_slack: FakeSlack) -> None:
     poster.post("C0PRIV", Message(text="potd-x"))
     fake_slack.fail_channel("C0PRIV", "not_in_channel", methods=("conversations.history",))
@@ -115,10 +122,10 @@ def test_find_recent_post_is_none_when_history_is_unreadable(poster: SlackPoster
 def test_fake_answers_the_other_methods_the_app_will_use(fake_slack: FakeSlack) -> None:
     client = make_client(Settings(bot_token="xoxb-test", api_url=fake_slack.api_url))
     view = {"type": "home", "blocks": []}
+    modal = dict(view, type="modal", title={"type": "plain_text", "text": "paperbot"})
     assert client.views_publish(user_id="U1", view=view)["view"]["type"] == "home"
-    assert client.views_open(trigger_id="1.2", view=dict(view, type="modal"))["view"]["id"]
-    assert client.views_update(view_id="V9", view=dict(view, type="modal"))["view"]["id"] == "V9"
-    assert client.chat_postEphemeral(channel="C1", user="U1", text="psst")["message_ts"]
+    assert client.views_open(trigger_id=fake_slack.new_trigger_id(), view=modal)["view"]["id"]
+    assert client.views_update(view_id="V9", view=modal)["view"]["id"] == "V9"
     assert client.users_info(user="U1")["user"]["tz"] == "Europe/Berlin"
     assert [c.method for c in fake_slack.calls()] == [
-        "views.publish", "views.open", "views.update", "chat.postEphemeral", "users.info"]
+        "views.publish", "views.open", "views.update", "users.info"]
