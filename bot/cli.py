@@ -9,7 +9,6 @@ from the working directory. The only module that reads ``os.environ``
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sys
@@ -19,7 +18,7 @@ from pathlib import Path
 import click
 from dotenv import find_dotenv, load_dotenv
 
-from bot import config, corpus, search, wiring
+from bot import cli_lines, config, corpus, search, wiring
 from bot.jsonshape import error_json, page_json
 from bot.models import QueryError
 from bot.store import StoreError
@@ -236,25 +235,28 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, query: tuple[s
     except (corpus.CorpusError, search.IndexBusy, search.IndexMissing) as e:
         raise click.ClickException(str(e)) from None
     text = " ".join(query)
-    queries = (line.rstrip("\n") for line in sys.stdin) if text == "-" else [text]
+    # Any bytes in, one line out per b"\n"-ended input line (bot/cli_lines.py).
+    queries = cli_lines.read_lines(sys.stdin.buffer) if text == "-" else [cli_lines.from_argv(text)]
     status = 0
-    for q in queries:
+    for q, note in queries:
         try:
             page = idx.search(q, limit=limit)
         except QueryError as e:
             status = 1 if text != "-" else status
             if as_json:
-                click.echo(json.dumps(error_json(q, e.message), ensure_ascii=False))
+                cli_lines.print_json(error_json(q, e.message), note)
             else:
-                click.echo(f"{e.message} Example: {e.example}", err=True)
+                click.echo(f"{note + ' ' if note else ''}{e.message} Example: {e.example}", err=True)
             continue
         except search.IndexMissing as e:
             raise click.ClickException(str(e)) from None
         if as_json:
-            click.echo(json.dumps(page_json(page), ensure_ascii=False))
+            cli_lines.print_json(page_json(page), note)
         else:
             if text == "-":
                 click.echo(f"== {q}")
+            if note:
+                click.echo(note)
             _print_page(page)
     sys.exit(status)
 

@@ -33,11 +33,13 @@ OWN_PREFIXES = ("SLACK_", "PAPERBOT_", "DATABASE_")
 
 @dataclass(frozen=True)
 class Ran:
-    """What a CLI run left: exit status and both output streams (text)."""
+    """What a CLI run left: exit status, both output streams as text (bytes
+    that are not UTF-8 shown as U+FFFD) and stdout's bytes as written."""
 
     returncode: int
     stdout: str
     stderr: str
+    stdout_bytes: bytes = b""
 
 
 def cli_env(cwd: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -50,9 +52,10 @@ def cli_env(cwd: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-def run(args: list[str], cwd: Path, stdin: str | None = None,
+def run(args: list[str], cwd: Path, stdin: str | bytes | None = None,
         env_extra: dict[str, str] | None = None) -> Ran:
-    """``paperbot *args`` in this process, in ``cwd``, with ``cli_env(cwd, env_extra)``."""
+    """``paperbot *args`` in this process, in ``cwd``, with ``cli_env(cwd, env_extra)``;
+    ``stdin`` text is given as UTF-8, bytes as they are."""
     from bot.cli import main
     env = cli_env(cwd, env_extra)
     saved_env, saved_cwd = dict(os.environ), os.getcwd()
@@ -74,12 +77,15 @@ def run(args: list[str], cwd: Path, stdin: str | None = None,
         os.chdir(saved_cwd)
         os.environ.clear()
         os.environ.update(saved_env)
-    return Ran(result.exit_code, result.stdout, result.stderr)
+    return Ran(result.exit_code, result.stdout, result.stderr, result.stdout_bytes)
 
 
-def run_process(args: list[str], cwd: Path, stdin: str | None = None,
+def run_process(args: list[str], cwd: Path, stdin: str | bytes | None = None,
                 env_extra: dict[str, str] | None = None) -> Ran:
-    """``python -m bot *args`` as a real process in ``cwd`` (timeout 120 s)."""
-    r = subprocess.run([sys.executable, "-m", "bot", *args], input=stdin, capture_output=True,
-                       text=True, cwd=cwd, env=cli_env(cwd, env_extra), timeout=120)
-    return Ran(r.returncode, r.stdout, r.stderr)
+    """``python -m bot *args`` as a real process in ``cwd`` (timeout 120 s);
+    ``stdin`` text is given as UTF-8, bytes as they are."""
+    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+    r = subprocess.run([sys.executable, "-m", "bot", *args], input=data, capture_output=True,
+                       cwd=cwd, env=cli_env(cwd, env_extra), timeout=120)
+    out, err = (b.decode("utf-8", errors="replace") for b in (r.stdout, r.stderr))
+    return Ran(r.returncode, out, err, r.stdout)
