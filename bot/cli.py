@@ -19,6 +19,7 @@ import click
 from dotenv import find_dotenv, load_dotenv
 
 from bot import cli_lines, config, corpus, search, wiring
+from bot.cli_wait import WAIT_OPTION, in_turn
 from bot.jsonshape import error_json, page_json
 from bot.models import QueryError
 from bot.store import StoreError
@@ -144,7 +145,8 @@ def index() -> None:
                    "Default: PAPERBOT_SEEDS.")
 @index_option
 @click.option("--accepted-only", is_flag=True, help=ACCEPTED_HELP)
-def index_build(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: bool) -> None:
+@WAIT_OPTION
+def index_build(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: bool, wait: float) -> None:
     """Build a new index generation and switch to it atomically.
 
     Example: paperbot index build --source corpus.jsonl --index /tmp/idx
@@ -159,9 +161,13 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None, accepted_only
     source = wiring.LazyPapers(paths, accepted_only=accepted_only)
     try:
         fingerprint = corpus.seeds_fingerprint(paths) if not (sources or accepted_only) else None
-        gen = search.build_index(target, source, fingerprint=fingerprint,
-                                 progress=(lambda n: update(n, source.total)) if update else None)
-    except (corpus.CorpusError, search.IndexBusy, ValueError) as e:
+        gen = in_turn(target, wait, lambda: search.build_index(
+            target, source, fingerprint=fingerprint,
+            progress=(lambda n: update(n, source.total)) if update else None))
+    except click.ClickException:
+        done()
+        raise
+    except (corpus.CorpusError, ValueError) as e:
         done()
         raise click.ClickException(str(e)) from None
     except search.WorkerFailed as e:
@@ -179,7 +185,8 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None, accepted_only
               help="File or folder to add (same formats as build). Repeatable.")
 @index_option
 @click.option("--accepted-only", is_flag=True, help=ACCEPTED_HELP)
-def index_add(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: bool) -> None:
+@WAIT_OPTION
+def index_add(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: bool, wait: float) -> None:
     """Add or update documents without a full rebuild.
 
     Example: paperbot index add --source new-papers.jsonl
@@ -190,9 +197,10 @@ def index_add(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: 
     try:
         stats = corpus.LoadStats()
         papers = corpus.load_papers(list(sources), stats=stats, accepted_only=accepted_only)
-        created = not search.has_index(target)
-        n = search.add_to_index(target, papers)
-    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, ValueError) as e:
+        created, n = in_turn(target, wait, lambda: (not search.has_index(target),
+                                                    search.add_to_index(target, papers)),
+                             " Nothing was added.")
+    except (corpus.CorpusError, search.IndexMissing, ValueError) as e:
         raise click.ClickException(str(e)) from None
     except OSError as e:
         raise click.ClickException(_write_error(target, e)) from None
