@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.kit import ROOT
+
 MAX_LINES = 300
 
 #: Outside libraries (top-level import name) → the packages allowed to import them.
