@@ -12,9 +12,9 @@ import pytest
 from bot.links import UNFURL_DOMAINS
 from bot.slack import commands
 from bot.slack.scopes import COMMANDS, EVENTS, METHODS, USES, markdown, needed_scopes
+from tests.kit import ROOT
 from tests.strict.scopes import MANIFESTS, Manifest
 
-ROOT = Path(__file__).resolve().parents[1]
 #: ``client.chat_postMessage`` / ``self._client.views_open`` → "chat.postMessage".
 CALL = re.compile(r"\b_?client\.([a-z]+(?:_[A-Za-z]+)+)\b")
 #: Attributes of the Socket Mode client that the scan would read as methods.

@@ -1,7 +1,8 @@
 """Digest test helpers: a small corpus behind the index interface the digest
-uses (``ids()``/``get()``), recording posters (in memory, or appending to a
-file so several processes can be checked) and a settable clock. Messages are
-rendered by the real ``bot.render.render_digest``.
+uses (``ids()``/``get()``) and recording posters (in memory, or appending to
+a file so several processes can be checked); the settable clock is
+``tests.kit.Clock``. Messages are rendered by the real
+``bot.render.render_digest``.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from bot.models import Paper
 from bot.ports import HistoryUnavailable, Message, PostError
+from tests.kit import Clock
 
 MARKER = re.compile(r"potd-(\d{4}-\d{2}-\d{2})-([a-z0-9]+)")
 #: Token-shaped strings the fake posters hold, as a real client would.
@@ -38,16 +40,6 @@ class ListIndex:
 
     def get(self, paper_id: str) -> Paper | None:
         return self.papers.get(paper_id)
-
-
-class Clock:
-    """A settable clock returning aware UTC datetimes."""
-
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 def marker_of(message: Message) -> tuple[str, str] | None:

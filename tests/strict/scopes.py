@@ -16,8 +16,8 @@ from typing import Any
 import yaml
 
 from bot.slack.scopes import METHODS
+from tests.kit import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 MANIFESTS = (ROOT / "manifest.yml", ROOT / "manifest.http.yml")
 
 
