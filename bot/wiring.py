@@ -24,28 +24,63 @@ def seed_paths(settings: Settings) -> list[Path]:
     return [settings.seeds_dir]
 
 
-def ensure_default_index(settings: Settings, progress=None) -> bool:
+#: Seconds a starting process waits for another process's build of the
+#: default index (a 100k-paper build takes about 7 minutes on 2 busy cores,
+#: benchmarks/results/).
+START_WAIT_S = 900.0
+
+
+def ensure_default_index(settings: Settings, progress=None, wait_s: float = START_WAIT_S) -> bool:
     """Build the default index when it is missing or was built from other seeds.
 
     Only the *default* index (``PAPERBOT_INDEX_DIR``) is ever built
-    implicitly (docs/interfaces.md "Index directory layout"). Returns True when a build ran.
+    implicitly (docs/interfaces.md "Index directory layout"). When another
+    process is building it (processes started together on one folder), this
+    one logs one INFO line, waits up to ``wait_s`` seconds for the lock, then
+    checks again and uses what the other built (never building twice).
+    Returns True when this process ran a build.
 
     Raises:
         corpus.CorpusError: when the seeds cannot be read.
-        search.IndexBusy: when another process is building right now.
+        search.IndexBusy: another process still builds after ``wait_s`` seconds.
     """
     paths = seed_paths(settings)
     fingerprint = corpus.seeds_fingerprint(paths)
-    stored = search.stored_fingerprint(settings.index_dir)
-    if stored == fingerprint and search.opens(settings.index_dir):
-        return False   # (an index this code cannot open is rebuilt like changed seeds)
-    if stored is None and (Path(settings.index_dir) / "CURRENT").exists():
+    index_dir = Path(settings.index_dir)
+    if not _needs_build(index_dir, fingerprint):
+        return False
+
+    def needed() -> bool:      # again, inside the lock: another process may have just built it
+        if not _needs_build(index_dir, fingerprint):
+            return False
+        log.info("building the default index from %s", ", ".join(map(str, paths)))
+        return True
+
+    def on_wait(so_far: float) -> None:
+        if not said:
+            said.append(True)
+            log.info("another process is building the index in %s; waiting up to %.0f s for it",
+                     index_dir, wait_s)
+
+    said: list[bool] = []
+    gen, _ = search.take_turn(lambda: search.build_index(
+        index_dir, LazyPapers(paths), fingerprint=fingerprint, progress=progress, needed=needed),
+        wait_s, on_wait)
+    return gen is not None
+
+
+def _needs_build(index_dir: Path, fingerprint: str) -> bool:
+    """True when the default index in ``index_dir`` is missing, was built from
+    other seeds, or cannot be opened by this code (then it is rebuilt like
+    changed seeds) — but never for an index built from explicit sources."""
+    stored = search.stored_fingerprint(index_dir)
+    if stored == fingerprint and search.opens(index_dir):
+        return False
+    if stored is None and (index_dir / "CURRENT").exists():
         # Built by `paperbot index build --source …`: the operator's corpus, not
         # the seeds — never replace it implicitly.
-        log.info("keeping %s: it was built from explicit sources", settings.index_dir)
+        log.info("keeping %s: it was built from explicit sources", index_dir)
         return False
-    log.info("building the default index from %s", ", ".join(map(str, paths)))
-    search.build_index(settings.index_dir, LazyPapers(paths), fingerprint=fingerprint, progress=progress)
     return True
 
 

@@ -24,3 +24,17 @@ class Clock:
 
     def __call__(self) -> datetime:
         return self.now
+
+
+def stop_process(proc, timeout: float = 15) -> None:
+    """Stop a ``subprocess.Popen`` still running as Ctrl-C would (SIGINT),
+    killing it when it has not exited after ``timeout`` seconds."""
+    import signal
+    import subprocess
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
