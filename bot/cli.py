@@ -122,7 +122,8 @@ def console() -> None:
     try:
         service = wiring.build_service(settings, ConsolePoster(write))
         service.index.warm()
-    except (corpus.CorpusError, search.IndexBusy, StoreError) as e:
+    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, wiring.IndexUnwritable,
+            StoreError) as e:
         raise click.ClickException(str(e)) from None
     sys.exit(run(service, sys.stdin, write, interactive=sys.stdin.isatty()))
 
@@ -175,7 +176,7 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None, accepted_only
         raise click.ClickException(f"the index build failed ({e}); the old index is untouched") from None
     except OSError as e:
         done()
-        raise click.ClickException(_write_error(target, e)) from None
+        raise click.ClickException(wiring.write_error(target, e)) from None
     done()
     click.echo(f"indexed {_plural(source.total, 'paper')} into {target / gen}{_left_out(source.stats)}")
 
@@ -203,7 +204,7 @@ def index_add(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: 
     except (corpus.CorpusError, search.IndexMissing, ValueError) as e:
         raise click.ClickException(str(e)) from None
     except OSError as e:
-        raise click.ClickException(_write_error(target, e)) from None
+        raise click.ClickException(wiring.write_error(target, e)) from None
     if created:
         click.echo(f"there was no index in {target}: created one with {_plural(n, 'paper')}"
                    f"{_left_out(stats)}")
@@ -215,13 +216,6 @@ def _left_out(stats: corpus.LoadStats) -> str:
     """`` (left out as not accepted: 12 rejected, 3 withdrawn)`` or ""."""
     summary = corpus.not_accepted_summary(stats)
     return f" (left out as not accepted: {summary})" if summary else ""
-
-
-def _write_error(target: Path, e: OSError) -> str:
-    """One line for an OSError while writing the index at ``target``."""
-    if target.exists() and not target.is_dir():
-        return f"the index directory {target} is a file; give a directory (it is created when missing)"
-    return f"cannot write the index at {target}: {e.strerror or e}"
 
 
 @main.command("search")
@@ -240,7 +234,7 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, query: tuple[s
         if index_dir is None:
             wiring.ensure_default_index(settings)
         idx = search.SearchIndex(index_dir or settings.index_dir)
-    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing) as e:
+    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, wiring.IndexUnwritable) as e:
         raise click.ClickException(str(e)) from None
     text = " ".join(query)
     # Any bytes in, one line out per b"\n"-ended input line (bot/cli_lines.py).

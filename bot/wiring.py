@@ -6,6 +6,7 @@ CLI where the index, the store, the announcer and the service meet.
 """
 from __future__ import annotations
 
+import errno
 import logging
 from pathlib import Path
 
@@ -17,6 +18,11 @@ from bot.service import Service
 from bot.store import Store, StoreError
 
 log = logging.getLogger(__name__)
+
+
+class IndexUnwritable(Exception):
+    """The default index must be built but cannot be written where it is
+    configured; ``str(e)`` is one line naming the folder and the fix."""
 
 
 def seed_paths(settings: Settings) -> list[Path]:
@@ -40,9 +46,15 @@ def ensure_default_index(settings: Settings, progress=None, wait_s: float = STAR
     checks again and uses what the other built (never building twice).
     Returns True when this process ran a build.
 
+    A folder that cannot be written (read-only, full, below a file) is no
+    error while it holds an index this code opens: that index is served as
+    built, with one WARNING. Whatever a failed build wrote is removed
+    (``search.build_index``).
+
     Raises:
         corpus.CorpusError: when the seeds cannot be read.
         search.IndexBusy: another process still builds after ``wait_s`` seconds.
+        IndexUnwritable: a build is needed and the folder cannot be written.
     """
     paths = seed_paths(settings)
     fingerprint = corpus.seeds_fingerprint(paths)
@@ -63,10 +75,45 @@ def ensure_default_index(settings: Settings, progress=None, wait_s: float = STAR
                      index_dir, wait_s)
 
     said: list[bool] = []
-    gen, _ = search.take_turn(lambda: search.build_index(
-        index_dir, LazyPapers(paths), fingerprint=fingerprint, progress=progress, needed=needed),
-        wait_s, on_wait)
+    try:
+        gen, _ = search.take_turn(lambda: search.build_index(
+            index_dir, LazyPapers(paths), fingerprint=fingerprint, progress=progress, needed=needed),
+            wait_s, on_wait)
+    except OSError as e:
+        if not search.opens(index_dir):
+            raise IndexUnwritable(write_error(index_dir, e, "PAPERBOT_INDEX_DIR")) from None
+        log.warning("the index in %s was built from other seeds than %s and cannot be rebuilt there "
+                    "(%s); serving it as built", index_dir, ", ".join(map(str, paths)), e.strerror or e)
+        return False
     return gen is not None
+
+
+#: Why a folder cannot be written, by errno, with the fix (``{elsewhere}``
+#: names the setting that points at another folder).
+_WRITE_PROBLEMS = {
+    errno.ENOSPC: "no space left on the device; free some space there or {elsewhere}",
+    errno.EDQUOT: "the disk quota is used up; free some space there or {elsewhere}",
+    errno.EFBIG: "a file grew past the size limit (ulimit -f); raise the limit or {elsewhere}",
+    errno.EROFS: "the file system is read-only; mount it read-write or {elsewhere}",
+    errno.EACCES: "permission denied; let this user write there or {elsewhere}",
+    errno.EPERM: "the operation is not permitted; let this user write there or {elsewhere}",
+}
+
+
+def write_error(target: Path, e: OSError, setting: str = "--index DIR") -> str:
+    """One line for an OSError while writing the index at ``target``: what is
+    wrong and the fix, ``setting`` being how to choose another folder
+    (``"--index DIR"``, ``"PAPERBOT_INDEX_DIR"``)."""
+    target = Path(target)
+    elsewhere = f"set {setting} to another folder" if setting.isupper() else f"give another {setting}"
+    if target.exists() and not target.is_dir():
+        return f"the index directory {target} is a file; give a directory (it is created when missing)"
+    if e.errno == errno.ENOTDIR or isinstance(e, NotADirectoryError):
+        blocker = next((p for p in target.parents if p.exists() and not p.is_dir()), None)
+        blocker = f"{blocker} is a file" if blocker else "a part of its path is a file"
+        return f"the index directory {target} cannot be made: {blocker}; {elsewhere}"
+    why = _WRITE_PROBLEMS.get(e.errno, f"{e.strerror or e}; {{elsewhere}}")
+    return f"cannot write the index at {target}: {why.format(elsewhere=elsewhere)}"
 
 
 def _needs_build(index_dir: Path, fingerprint: str) -> bool:
