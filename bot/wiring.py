@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import errno
 import logging
+import re
+import shutil
 from pathlib import Path
 
 from bot import corpus, search
@@ -105,6 +107,8 @@ def write_error(target: Path, e: OSError, setting: str = "--index DIR") -> str:
     wrong and the fix, ``setting`` being how to choose another folder
     (``"--index DIR"``, ``"PAPERBOT_INDEX_DIR"``)."""
     target = Path(target)
+    if isinstance(e, shutil.Error):
+        return _copy_error(target, e, setting)
     elsewhere = f"set {setting} to another folder" if setting.isupper() else f"give another {setting}"
     if target.exists() and not target.is_dir():
         return f"the index directory {target} is a file; give a directory (it is created when missing)"
@@ -114,6 +118,23 @@ def write_error(target: Path, e: OSError, setting: str = "--index DIR") -> str:
         return f"the index directory {target} cannot be made: {blocker}; {elsewhere}"
     why = _WRITE_PROBLEMS.get(e.errno, f"{e.strerror or e}; {{elsewhere}}")
     return f"cannot write the index at {target}: {why.format(elsewhere=elsewhere)}"
+
+
+def _copy_error(target: Path, e: shutil.Error, setting: str) -> str:
+    """``write_error`` for ``shutil.copytree``'s error (``index add`` copies the
+    live generation first): its argument is a list of ``(source, destination,
+    reason)`` for every file that failed — summarised as the first one's
+    reason and the count, the reason's errno read back from its text
+    ("[Errno 28] No space left on device: …", the form ``str(OSError)`` has)."""
+    failures = e.args[0] if e.args and isinstance(e.args[0], list) and e.args[0] else None
+    if failures is None:
+        return f"cannot write the index at {target}: {' '.join(str(e).split())[:200]}"
+    _, destination, reason = failures[0]
+    code = re.match(r"\[Errno (\d+)\] ([^:]*)", str(reason))
+    first = write_error(target, OSError(int(code.group(1)), code.group(2)) if code else OSError(str(reason)[:120]),
+                        setting)
+    count = f"{len(failures)} files" if len(failures) > 1 else "1 file"
+    return f"{first} ({count} of the live index could not be copied, the first {Path(str(destination)).name})"
 
 
 def _needs_build(index_dir: Path, fingerprint: str) -> bool:

@@ -3,6 +3,7 @@ a full disk, a read-only folder, a path below a file. Each is one line naming
 the folder and the fix, exit 1, and nothing a failed build wrote is left —
 except that a read-only folder (or a full disk) still holding an index this
 code opens, built from older seeds, is served as built with one WARNING.
+``index add`` on a full disk is one short line too (first failure and count).
 
 A full disk is a real write failure in a real process: ``ulimit -f``
 (RLIMIT_FSIZE) makes the kernel refuse every write past the limit with EFBIG
@@ -41,7 +42,8 @@ def _limit_file_size() -> None:
 
 
 def _disk_full_run(args, tmp_path, stdin=None):
-    """``paperbot *args`` as a process whose files cannot grow past ``FILE_LIMIT``."""
+    """``paperbot *args`` as a process whose files cannot grow past ``FILE_LIMIT``
+    (a file reaching it: EFBIG, "File too large")."""
     r = subprocess.run([sys.executable, "-m", "bot", *args], input=stdin, capture_output=True, cwd=tmp_path,
                        env=cli_env(tmp_path, {"SLACK_BOT_TOKEN": "xoxb-x", "SLACK_SIGNING_SECRET": "s",
                                               "SLACK_API_URL": "http://127.0.0.1:9/api"}),
@@ -137,3 +139,24 @@ def test_an_index_folder_below_a_file_is_one_line(tmp_path) -> None:
         assert r.returncode == 1 and "Traceback" not in r.stderr
         assert r.stderr.strip() == (f"Error: the index directory {tmp_path / 'afile' / 'sub'} cannot be made: "
                                     f"{tmp_path / 'afile'} is a file; set PAPERBOT_INDEX_DIR to another folder")
+
+
+def test_index_add_on_a_full_disk_is_one_short_line(tmp_path, seed_papers) -> None:
+    """``add`` copies the live generation first: ``shutil.copytree`` fails for
+    each file too big for the disk, and its error lists them all (8 KB)."""
+    index_dir = tmp_path / "index"
+    search.build_index(index_dir, seed_papers)
+    live = layout.current_name(index_dir)
+    (tmp_path / "new.jsonl").write_text('{"id": "n1", "title": "New", "abstract": "Chess engines, again."}\n')
+    r = _disk_full_run(["index", "add", "--source", "new.jsonl"], tmp_path)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    too_big = sorted(p.name for p in (index_dir / live).iterdir() if p.stat().st_size > FILE_LIMIT)
+    head, _, first = line.rpartition(", the first ")
+    assert head == (f"Error: cannot write the index at {index_dir}: a file grew past the size limit (ulimit -f); "
+                    f"raise the limit or give another --index DIR ({len(too_big)} files of the live index "
+                    "could not be copied"), line
+    assert first.rstrip(")") in too_big                 # copytree's order is the directory's
+    assert len(too_big) >= 2 and len(line) < 300
+    assert _left_in(index_dir) == sorted(["CURRENT", "LOCK", live])
+    assert "n1" not in search.SearchIndex(index_dir).ids()
