@@ -114,6 +114,11 @@ def console() -> None:
     """
     from bot.console import ConsolePoster, run
     settings = _settings()
+    # Input is read as UTF-8 whatever the locale, bytes that are not UTF-8
+    # becoming U+FFFD (as `search -` does, bot/cli_lines.py); nothing read yet,
+    # so the encoding may still change. Output a terminal cannot show is replaced too.
+    sys.stdin.reconfigure(encoding="utf-8", errors="replace")
+    sys.stdout.reconfigure(errors="replace")
 
     def write(text: str) -> None:
         sys.stdout.write(text)

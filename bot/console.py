@@ -14,6 +14,7 @@ from typing import Callable, TextIO
 
 from bot.links import PaperLinks
 from bot.models import CONSOLE_TEAM, PAGE_SIZE, Context
+from bot.parsing import well_formed
 from bot.ports import Message
 from bot.render import render, to_text
 from bot.render.unfurl import unfurl
@@ -63,8 +64,9 @@ class Console:
         self.links = PaperLinks(service.index)
 
     def handle(self, line: str) -> str | None:
-        """Answer one input line; None for blank lines and comments."""
-        line = line.strip()
+        """Answer one input line; None for blank lines and comments. Surrogates
+        (undecodable bytes, PEP 383) are read as U+FFFD (``bot.parsing.well_formed``)."""
+        line = well_formed(line).strip()
         if not line or line.startswith("#"):
             return None
         low = line.lower()

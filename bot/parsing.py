@@ -18,6 +18,18 @@ WITH_ARGUMENT = ("search", "show", "similar", "subscribe")
 ALONE_ONLY = ("today", "random", "unsubscribe", "status", "help")
 
 _TIME = re.compile(r"^([01]?\d|2[0-3])[:.h]([0-5]\d)$")
+#: UTF-16 surrogate code points: never text on their own. Python puts them in a
+#: ``str`` for bytes that are not UTF-8 (PEP 383 ``surrogateescape``: argv,
+#: a C-locale stdin) or for a JSON ``"\ud800"`` escape; UTF-8 cannot encode them.
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def well_formed(text: str) -> str:
+    """``text`` with every surrogate code point replaced by U+FFFD, so it can
+    be encoded as UTF-8 (one U+FFFD per undecodable byte, as
+    ``bytes.decode("utf-8", "replace")`` gives for a byte that starts no
+    sequence). Other text is returned unchanged."""
+    return _SURROGATES.sub("\ufffd", text)
 
 
 @dataclass(frozen=True)

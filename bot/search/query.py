@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from bot.models import QueryError
+from bot.parsing import well_formed
 
 #: Longest query used (docs/interfaces.md "Rules every reply obeys").
 MAX_CHARS = 300
@@ -76,14 +77,15 @@ def parse(text: str, *, max_clauses: int = 32) -> ParsedQuery:
     """Cut, parse and validate ``text``.
 
     Args:
-        text: the raw query (already Slack-entity-decoded).
+        text: the raw query (already Slack-entity-decoded); a surrogate code
+            point in it (bytes that were not UTF-8) is read as U+FFFD.
         max_clauses: words/phrases used at most; later ones are dropped with a note.
 
     Raises:
         QueryError: empty input, unbalanced quotes or parentheses, misplaced
             operators, unknown or empty fields, refused wildcards.
     """
-    text, notes = cut(unicodedata.normalize("NFC", text or ""))
+    text, notes = cut(unicodedata.normalize("NFC", well_formed(text or "")))
     if not text:
         raise QueryError("Type some words to search for.")
     clauses = _Parser(text).parse()
