@@ -15,11 +15,10 @@ import pytest
 
 from bot import corpus, search
 from bot.config import Settings
-from bot.ports import Message, PostError
 from bot.render.announce import PostingAnnouncer
 from bot.service import Service
 from bot.store import Store
-from tests.kit import PG_DSN, PG_URL, SEEDS, Clock
+from tests.kit import PG_DSN, PG_URL, SEEDS, Clock, RecordingPoster
 
 
 @pytest.fixture
@@ -58,23 +57,6 @@ def db_url(request) -> str:
     return request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "pg_url")
 
 
-class RecordingPoster:
-    """A ``Poster`` that records posts; ``fail[channel] = code`` makes it raise."""
-
-    def __init__(self) -> None:
-        self.posts: list[tuple[str, Message, str | None]] = []
-        self.fail: dict[str, str] = {}
-
-    def post(self, channel_id: str, message: Message, thread_ts: str | None = None) -> str:
-        if channel_id in self.fail:
-            raise PostError(self.fail[channel_id])
-        self.posts.append((channel_id, message, thread_ts))
-        return f"{1700000000 + len(self.posts)}.000100"
-
-    def find_recent_post(self, channel_id: str, marker: str, oldest_ts: float) -> str | None:
-        return None
-
-
 @pytest.fixture(scope="session")
 def seed_papers():
     return corpus.load_papers([SEEDS])
@@ -111,8 +93,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def poster() -> RecordingPoster:
-    return RecordingPoster()
+def poster(clock) -> RecordingPoster:
+    return RecordingPoster(clock)
 
 
 @pytest.fixture
