@@ -18,7 +18,7 @@ from bot.config import Settings
 from bot.render.announce import PostingAnnouncer
 from bot.service import Service
 from bot.store import Store
-from tests.kit import PG_DSN, PG_URL, SEEDS, Clock, RecordingPoster
+from tests.kit import PG_DSN, PG_URL, ROOT, SEEDS, Clock, RecordingPoster
 
 
 @pytest.fixture
@@ -72,6 +72,18 @@ def seed_index_dir(tmp_path_factory, seed_papers) -> Path:
 @pytest.fixture(scope="session")
 def seed_index(seed_index_dir):
     return search.SearchIndex(seed_index_dir)
+
+
+#: Three papers with arXiv, OpenReview and DOI links (link unfurls, bot.links).
+LINKED = ROOT / "tests" / "slack" / "data" / "linked.jsonl"
+
+
+@pytest.fixture(scope="session")
+def linked_index(tmp_path_factory):
+    """A real index of the seeds plus ``LINKED`` (built once per session)."""
+    d = tmp_path_factory.mktemp("linked-index")
+    search.build_index(d, corpus.load_papers([SEEDS, LINKED]), fingerprint="linked-test")
+    return search.SearchIndex(d)
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
+from urllib.parse import urlsplit
 
 from tests.strict import wire
 from tests.strict.methods import BOT_ID, BOT_USER_ID, TEAM_ID, Channel, SlackMethods
@@ -95,6 +96,8 @@ class FakeSlack(SlackMethods):
         self.member_page_size = 100
         self.channels: dict[str, Channel] = {}
         self.rejections: list[Rejection] = []
+        self.shares: dict[tuple, set[str]] = {}
+        self.unfurled: list[dict] = []
         self.triggers = Triggers()
         self.response_urls = ResponseUrls()
         self._calls: list[Call] = []
@@ -162,6 +165,24 @@ class FakeSlack(SlackMethods):
         """Declare a channel: private or public, with or without the bot in it."""
         with self._cond:
             self.channels[channel_id] = Channel(private=private, bot_member=bot_member)
+
+    def link_shared(self, urls: list[str], *, channel: str = "C0GENERAL", ts: str = "1765000500.000100",
+                    composer: bool = False, user: str = "U0ALICE") -> dict[str, Any]:
+        """A ``link_shared`` event for ``urls`` (posted in ``channel`` at ``ts``, or
+        typed in the composer), remembered so ``chat.unfurl`` may answer it [unfurl]."""
+        unfurl_id = f"C-{ts}" if composer else f"U-{channel}-{ts}"
+        with self._cond:
+            if composer:
+                self.shares[("unfurl_id", unfurl_id)] = set(urls)
+            else:
+                self.shares[("ts", channel, ts)] = set(urls)
+                self.shares[("unfurl_id", unfurl_id)] = set(urls)
+        domains = [urlsplit(u).hostname or "" for u in urls]
+        return {"type": "link_shared", "channel": "COMPOSER" if composer else channel,
+                "is_bot_user_member": True, "user": user, "message_ts": unfurl_id if composer else ts,
+                "unfurl_id": unfurl_id, "source": "composer" if composer else "conversations_history",
+                "links": [{"domain": d, "url": u} for d, u in zip(domains, urls)],
+                "event_ts": ts}
 
     # ----------------------------------------------------------------- behaviour
     def fail_channel(self, channel: str, error: str,

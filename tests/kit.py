@@ -9,7 +9,7 @@ import os
 from datetime import datetime
 from pathlib import Path
 
-from bot.ports import Message, PostError
+from bot.ports import HistoryUnavailable, Message, PostError
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"
@@ -36,7 +36,8 @@ class RecordingPoster:
 
     ``fail[channel] = code`` makes parent posts there raise ``PostError(code)``;
     ``fail_all`` does so everywhere; ``found[marker] = ts`` answers
-    ``find_recent_post``. Holds token strings like a real Slack poster.
+    ``find_recent_post``; ``history_unavailable = True`` makes it raise
+    ``HistoryUnavailable``. Holds token strings like a real Slack poster.
     """
 
     def __init__(self, clock: Clock | None = None) -> None:
@@ -46,6 +47,7 @@ class RecordingPoster:
         self.fail: dict[str, str] = {}
         self.fail_all: str | None = None
         self.found: dict[str, str] = {}
+        self.history_unavailable = False
         self.lookups: list[tuple[str, str, float]] = []
         self.attempts = 0
 
@@ -60,6 +62,8 @@ class RecordingPoster:
 
     def find_recent_post(self, channel_id: str, marker: str, oldest_ts: float) -> str | None:
         self.lookups.append((channel_id, marker, oldest_ts))
+        if self.history_unavailable:
+            raise HistoryUnavailable(f"cannot read the history of {channel_id} (missing_scope)")
         return self.found.get(marker)
 
     @property

@@ -53,9 +53,6 @@ OUTSIDE_DOCS = ["DES" + "IGN.md", "PLATFORM-" + "FACTS", "INTER" + "FACES.md", "
 #: Absolute paths of a build machine (``../shared/...`` relative to the repository is fine).
 MACHINE_PATH = re.compile(r"(?<![\w.])/(?:" + "|".join(["wo" + "rk", "ho" + "me", "Us" + "ers", "ro" + "ot",
                                                         "m" + "nt"]) + r")/")
-#: docs/<name>.md pages other helpers are writing right now (issue 8): allowed to be missing until
-#: their branches are merged. TEMPORARY — remove once docs/ holds them (see the docs branch status).
-PENDING_DOCS = {"slack-rules", "scopes", "search"}
 _CITE = re.compile(r"docs/([\w-]+)\.md(?:#([\w-]+))?(?:\)|,)?\s*(?:\"([^\"\n]+(?:\n[^\"\n]+)?)\")?")
 _LINK = re.compile(r"\]\(([\w-]+)\.md(?:#([\w-]+))?\)")
 
@@ -71,9 +68,7 @@ def _slug(heading: str) -> str:
 
 
 def _check_cite(name: str, anchor: str | None, quoted: str | None, where: str) -> None:
-    if not (DOCS / f"{name}.md").exists():
-        assert name in PENDING_DOCS, f"{where} cites docs/{name}.md, which does not exist"
-        return
+    assert (DOCS / f"{name}.md").exists(), f"{where} cites docs/{name}.md, which does not exist"
     heads = _headings(name)
     if anchor:
         assert anchor in {_slug(h) for h in heads}, f"{where}: no heading for #{anchor} in docs/{name}.md"

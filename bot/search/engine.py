@@ -17,6 +17,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 from whoosh import query as Q
 
@@ -250,6 +251,17 @@ class SearchIndex:
                 deleted = gen.norms.deleted(reader)
                 gen.ids = sorted(_text(v) for d, v in enumerate(column) if d not in deleted)
             return list(gen.ids)
+
+    def papers(self) -> Iterator[Paper]:
+        """Every paper of the live generation, in index order, one at a time (one
+        pass over the stored papers, for whole-corpus tables such as
+        ``bot.links.PaperLinks``; iterate to the end or ``close()`` it)."""
+        with self._searcher() as (gen, searcher):
+            reader = searcher.reader()
+            deleted = gen.norms.deleted(reader)
+            for d in range(reader.doc_count_all()):
+                if d not in deleted:
+                    yield paper_from_json(reader.stored_fields(d)["doc"])
 
     def warm(self) -> None:
         """Open the live generation now — lexicon, a searcher, the BM25 norms

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from bot.config import Settings
-from bot.ports import Message, PostError
+from bot.ports import HistoryUnavailable, Message, PostError
 from bot.slack.app import make_client
 from bot.slack.poster import SlackPoster
 from tests.fakeslack import FakeSlack
@@ -113,10 +113,11 @@ def test_find_recent_post_finds_a_marker_kept_only_in_metadata(poster: SlackPost
     assert poster.find_recent_post("C2", "potd-2026-12-01-p9", 0.0) == ts
 
 
-def test_find_recent_post_is_none_when_history_is_unreadable(poster: SlackPoster, fake_slack: FakeSlack) -> None:
+def test_find_recent_post_raises_when_history_is_unreadable(poster: SlackPoster, fake_slack: FakeSlack) -> None:
     poster.post("C0PRIV", Message(text="potd-x"))
     fake_slack.fail_channel("C0PRIV", "not_in_channel", methods=("conversations.history",))
-    assert poster.find_recent_post("C0PRIV", "potd-x", 0.0) is None
+    with pytest.raises(HistoryUnavailable, match="not_in_channel"):
+        poster.find_recent_post("C0PRIV", "potd-x", 0.0)
 
 
 def test_fake_answers_the_other_methods_the_app_will_use(fake_slack: FakeSlack) -> None:
