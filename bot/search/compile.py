@@ -11,13 +11,11 @@ Each positive word, phrase or parenthesised group becomes one plan *group*.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from bot.models import QueryError
 from bot.search.lexicon import Lexicon, field_prefix
-from bot.search.plan import AllOf, AnyOf, Phrase, Plan, Term, alternatives
-from bot.search.query import Clause, ParsedQuery
-from bot.search.analysis import CHAT_WORDS, GREETINGS, fold
+from bot.search.plan import AllOf, AnyOf, Compiled, Phrase, Plan, Term, alternatives
+from bot.search.query import LITERAL_CHARS, Clause, ParsedQuery, leaves
+from bot.search.analysis import CHAT_WORDS, GREETINGS, fold, mostly_lower
 from bot.search.tuning import DEFAULT_FIELDS, Ranking
 from bot.search.spelling import RARE_DF
 
@@ -30,35 +28,6 @@ OLD_DEFAULT_FIELDS = ("title", "abstract", "authors", "name_key")
 FIELD_TARGETS = {None: DEFAULT_FIELDS, "title": ("title",),
                  "name": ("name", "name_key"), "author": ("authors",), "venue": ("venue",)}
 MAX_RUN = 6  # longest word run matched against acronym expansions/compounds
-
-
-@dataclass
-class Compiled:
-    """A query ready to score.
-
-    Attributes:
-        plan: what to match and score.
-        highlight: analysed terms to mark in snippets.
-        unknown: positive words found in no field (corrected automatically).
-        unusual: positive words whose stem is known but whose spelling is
-            rare (``spelling.RARE_DF`` papers: a typo in one abstract) or never
-            occurs ("distilation"): a suggestion only, results unchanged.
-        joined: how many word runs were read as one unit (an acronym's
-            expansion or a compound) — the engine retries word by word when
-            such a query finds nothing.
-        chatter: plan groups of single words that say nothing about a paper
-            (``analysis.CHAT_WORDS``, one character); match confidence
-            (``results.Ranked.confident``) leaves them out.
-        greeting: a word of ``analysis.GREETINGS`` was typed.
-    """
-
-    plan: Plan
-    highlight: set = field(default_factory=set)
-    unknown: list = field(default_factory=list)
-    unusual: list = field(default_factory=list)
-    joined: int = 0
-    chatter: list = field(default_factory=list)
-    greeting: bool = False
 
 
 class Compiler:
@@ -86,9 +55,12 @@ class Compiler:
         self.unknown: list[Clause] = []
         self.unusual: list[Clause] = []
         self.chatter: list = []
+        self.caps = True
 
     def compile(self, parsed: ParsedQuery) -> Compiled:
         """Raises QueryError when nothing positive is left to search for."""
+        words = [c.text for c in leaves(parsed.clauses) if c.kind == "word"]
+        self.caps = mostly_lower(" ".join(words))   # "IT", "US" as acronyms
         plan = self._sequence(parsed.clauses)
         if not plan.groups:
             if not any(c.occur != "not" for c in parsed.clauses):
@@ -178,8 +150,11 @@ class Compiler:
 
     def _word_forms(self, c: Clause):
         stems = self._stems(c.text)
-        if not stems:
-            return []
+        if len(stems) == 1 and fold(c.text) in self.text.stoplist and \
+                not any((f, stems[0]) in self.reader for f in TEXT_FIELDS):
+            return []   # "IT" read as an acronym that no paper has
+        if not stems or len(c.text) > LITERAL_CHARS:
+            return [(stems, 1.0)] if stems else []   # searched literally, nothing else
         forms = [(stems, 1.0)]
         low = fold(c.text)
         w = self.r.expansion_weight
@@ -276,14 +251,15 @@ class Compiler:
         return AnyOf(tuple(subs)) if subs else None
 
     def _stems(self, text):
-        return [t.text for t in self.text(text, mode="query")]
+        return [t.text for t in self.text(text, mode="query", caps=self.caps)]
 
     def _plain(self, text):
         return [t.text for t in self.plain(text, mode="query")]
 
 
 def _runnable(c: Clause) -> bool:
-    return c.kind == "word" and c.field is None and not c.prefix and c.occur != "not"
+    return c.kind == "word" and c.field is None and not c.prefix and c.occur != "not" \
+        and len(c.text) <= LITERAL_CHARS
 
 
 def _seq(fieldname, terms, boost, phrase):

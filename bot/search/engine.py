@@ -21,10 +21,12 @@ from whoosh import query as Q
 
 from bot.models import Hit, Paper, QueryError, SearchPage
 from bot.search import layout, query, spelling
-from bot.search.compile import Compiled, Compiler
+from bot.search.compile import Compiler
 from bot.search.generation import Generation, open_generation
 from bot.search.phrases import MAX_PHRASE_CHECKS
-from bot.search.results import Ranked, rank, to_hits
+from bot.search.plan import Compiled
+from bot.search.links import linked_docs
+from bot.search.results import Ranked, pin, rank, to_hits
 from bot.search.schema import paper_from_json
 from bot.search.similar import similar_plan
 from bot.search.tuning import DEFAULT, DEFAULT_FIELDS, Ranking
@@ -125,6 +127,7 @@ class SearchIndex:
         parsed = query.parse(text, max_clauses=self.ranking.max_clauses)
         with self._searcher() as (gen, searcher):
             found = self._find(gen, searcher, parsed, offset + limit, correct)
+            found.ranked = pin(found.ranked, linked_docs(searcher, parsed.text), offset + limit)
             hits = to_hits(searcher, found.ranked, found.compiled, offset, offset + limit)
         notes = list(parsed.notes)
         if found.ranked.timed_out:

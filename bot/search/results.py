@@ -9,9 +9,8 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from bot.models import Hit
-from bot.search.compile import Compiled
 from bot.search.norms import Norms
-from bot.search.plan import AnyOf, Term
+from bot.search.plan import AnyOf, Compiled, Term
 from bot.search.schema import paper_from_json
 from bot.search.scorer import Scorer
 from bot.search.similar import key_terms
@@ -101,6 +100,21 @@ def confident(found: list, compiled: Compiled, docnum: int) -> bool:
     if not groups or (compiled.greeting and groups <= 2):
         return False
     return matched >= math.ceil(groups * 2 / 3)
+
+
+def pin(ranked: Ranked, docs: list[int], want: int) -> Ranked:
+    """``ranked`` with ``docs`` (papers the query links to) first, at the best
+    score, and counted in the total."""
+    if not docs:
+        return ranked
+    top = ranked.scored[0][0] if ranked.scored else 1.0
+    rest = [(s, d) for s, d in ranked.scored if d not in docs]
+    extra = sum(1 for d in docs if d not in ranked.matched)
+    matched = dict(ranked.matched)
+    matched.update({d: ranked.groups for d in docs})
+    return Ranked([(top, d) for d in docs] + rest[:max(0, want - len(docs))],
+                  ranked.total + extra, ranked.timed_out, matched, ranked.groups,
+                  ranked.phrase_capped, True)
 
 
 def best(scores: dict, want: int, key_of) -> list[tuple[float, int]]:
