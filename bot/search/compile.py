@@ -39,10 +39,7 @@ class Compiler:
         ranking: the query-time settings.
     """
 
-    def __init__(self, searcher, lexicon: Lexicon, ranking: Ranking, *,
-                 split_runs: bool = False) -> None:
-        self.split_runs = split_runs
-        self.joined = 0
+    def __init__(self, searcher, lexicon: Lexicon, ranking: Ranking) -> None:
         self.reader = searcher.reader()
         self.text = searcher.schema["abstract"].analyzer
         self.has_all = "all" in searcher.schema
@@ -69,8 +66,7 @@ class Compiler:
             raise QueryError(f"\"{parsed.text}\" has only very common words or symbols, "
                              "which are not searched; add a more specific word.")
         greeting = any(c.kind == "word" and fold(c.text) in GREETINGS for c in parsed.clauses)
-        return Compiled(plan, self.highlight, self.unknown, self.unusual, self.joined,
-                        self.chatter, greeting)
+        return Compiled(plan, self.highlight, self.unknown, self.unusual, self.chatter, greeting)
 
     # --- structure ---------------------------------------------------------
 
@@ -111,12 +107,11 @@ class Compiler:
         """Words in a row: join known compounds / acronym expansions first."""
         i = 0
         while i < len(words):
-            longest = 1 if self.split_runs else min(MAX_RUN, len(words) - i)
+            longest = min(MAX_RUN, len(words) - i)
             for n in range(longest, 1, -1):
                 seq = words[i:i + n]
                 forms = self._sequence_forms([w.text for w in seq])
                 if forms:
-                    self.joined += 1
                     occur = "must" if any(w.occur == "must" for w in seq) else "should"
                     yield occur, self._forms_query(forms, None)
                     i += n
@@ -218,7 +213,7 @@ class Compiler:
             self.highlight.update(stems)
             for f in targets:
                 if f in TEXT_FIELDS and (i == 0 or f in EXPANSION_FIELDS):
-                    subs.append(_seq(f, stems, weight * weights.get(f, 1.0), phrase))
+                    subs.append(_seq(f, stems, weight * weights.get(f, 1.0), phrase, i == 0))
         if c is not None:
             plain = self._plain(c.text)
             for f in ("authors", "venue"):
@@ -262,9 +257,14 @@ def _runnable(c: Clause) -> bool:
         and len(c.text) <= LITERAL_CHARS
 
 
-def _seq(fieldname, terms, boost, phrase):
+def _seq(fieldname, terms, boost, phrase, typed=False):
+    """One term; several as a Phrase, or (typed words: ranking never hides a
+    paper that has one of them, docs/search.md) any of them — the scores of
+    those present add up, so a paper with all of them scores as with AllOf —
+    or all of them (an added form: an acronym's expansion, a compound)."""
     if len(terms) == 1:
         return Term(fieldname, terms[0], boost)
     if phrase:
         return Phrase(fieldname, tuple(terms), boost)
-    return AllOf(tuple(Term(fieldname, t, boost) for t in dict.fromkeys(terms)))
+    parts = tuple(Term(fieldname, t, boost) for t in dict.fromkeys(terms))
+    return AnyOf(parts) if typed else AllOf(parts)

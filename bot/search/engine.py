@@ -142,14 +142,9 @@ class SearchIndex:
 
     def _find(self, gen: Generation, searcher, parsed: query.ParsedQuery, want: int,
               correct: bool) -> Found:
-        """Compile ``parsed`` once and rank it, except when
-
-        * words no field knows have a spelling correction that finds
-          something (``correct`` only): the correction runs instead;
-        * a word run read as one unit ("differential privacy" as a compound
-          or an acronym's expansion) finds nothing: the words run one by one,
-          so word order never empties the results.
-        """
+        """Compile ``parsed`` once and rank it — unless words no field knows
+        have a spelling correction that finds something (``correct`` only):
+        then the correction runs instead."""
         r = self.ranking
         compiled = Compiler(searcher, gen.lexicon, r).compile(parsed)
         suggestion = None
@@ -164,11 +159,6 @@ class SearchIndex:
         elif correct and compiled.unusual:
             suggestion = spelling.hint(gen.lexicon, parsed, compiled.unusual, r)
         ranked = rank(searcher, gen.norms, compiled, want, r)
-        if ranked.total == 0 and compiled.joined:
-            loose = Compiler(searcher, gen.lexicon, r, split_runs=True).compile(parsed)
-            loose_ranked = rank(searcher, gen.norms, loose, want, r)
-            if loose_ranked.total:
-                return Found(loose, loose_ranked, None, suggestion)
         return Found(compiled, ranked, None, suggestion)
 
     # --- lookups ---------------------------------------------------------------

@@ -71,9 +71,6 @@ class Compiled:
         unusual: positive words whose stem is known but whose spelling is
             rare (``spelling.RARE_DF`` papers: a typo in one abstract) or never
             occurs ("distilation"): a suggestion only, results unchanged.
-        joined: how many word runs were read as one unit (an acronym's
-            expansion or a compound) — the engine retries word by word when
-            such a query finds nothing.
         chatter: plan groups of single words that say nothing about a paper
             (``analysis.CHAT_WORDS``, one character); match confidence
             (``results.Ranked.confident``) leaves them out.
@@ -84,7 +81,6 @@ class Compiled:
     highlight: set = field(default_factory=set)
     unknown: list = field(default_factory=list)
     unusual: list = field(default_factory=list)
-    joined: int = 0
     chatter: list = field(default_factory=list)
     greeting: bool = False
 

@@ -31,10 +31,6 @@ class Ranking:
         k1, b: BM25F term-frequency saturation and length normalisation
             (Whoosh's BM25F formula, computed by ``bot.search.scorer``).
         idf: ``"bm25"`` (Lucene's) or ``"whoosh"`` (``bot.search.scorer.idf``).
-        common_df: "common terms": an optional query word found in more than
-            this share of the papers only adds score to papers that match a
-            rarer word (0 turns it off; Lucene's CommonTermsQuery).
-        common_min_docs: ... and in more than this many papers.
         field_b: per-field ``b`` overriding ``b`` (titles are short).
         weights: per-field query weight (multiplies that field's BM25 score;
             fields' scores add up); ``name_key`` is the exact whole-name match.
@@ -71,8 +67,8 @@ class Ranking:
     k1: float = 1.2
     b: float = 0.75
     idf: str = "bm25"  # Lucene idf: train 0.6462 -> 0.6502 (Whoosh idf "whoosh")
-    common_df: float = 0.05  # common-terms rule: train 0.6970 -> 0.6987
-    common_min_docs: int = 100  # small corpora: every word is "common" (off)
+    # (the common-terms rule, which dropped papers matching only words in > 5 %
+    # of papers, is gone: ranking orders, never hides — docs/search.md)
     field_b: dict = field(default_factory=lambda: {"title": 0.5, "name": 0.3})
     weights: dict = field(default_factory=lambda: {
         "title": 2.0, "name": 2.0, "name_key": 3.0, "abstract": 1.0,
