@@ -17,6 +17,7 @@ from bot.search.plan import AllOf, AnyOf, Compiled, Phrase, Plan, Term, alternat
 from bot.search.query import LITERAL_CHARS, Clause, ParsedQuery, leaves
 from bot.search.analysis import CHAT_WORDS, GREETINGS, fold, mostly_lower
 from bot.search.tuning import DEFAULT_FIELDS, Ranking
+from bot.search.weigh import weigh
 from bot.search.spelling import RARE_DF
 
 TEXT_FIELDS = ("all", "title", "name", "abstract")
@@ -58,7 +59,7 @@ class Compiler:
         """Raises QueryError when nothing positive is left to search for."""
         words = [c.text for c in leaves(parsed.clauses) if c.kind == "word"]
         self.caps = mostly_lower(" ".join(words))   # "IT", "US" as acronyms
-        plan = self._sequence(parsed.clauses)
+        plan = weigh(self._sequence(parsed.clauses), self.reader, self.r)
         if not plan.groups:
             if not any(c.occur != "not" for c in parsed.clauses):
                 raise QueryError("Add a word to search for: -word and NOT only leave "

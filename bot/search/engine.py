@@ -124,7 +124,7 @@ class SearchIndex:
         started = time.perf_counter()
         limit = max(1, min(int(limit), MAX_LIMIT))
         offset = max(0, min(int(offset), MAX_DEPTH - limit))
-        parsed = query.parse(text, max_clauses=self.ranking.max_clauses)
+        parsed = query.parse(text)
         with self._searcher() as (gen, searcher):
             found = self._find(gen, searcher, parsed, offset + limit, correct)
             found.ranked = pin(found.ranked, linked_docs(searcher, parsed.text), offset + limit)
@@ -148,11 +148,12 @@ class SearchIndex:
         r = self.ranking
         compiled = Compiler(searcher, gen.lexicon, r).compile(parsed)
         suggestion = None
+        correct = correct and len(query.leaves(parsed.clauses)) <= r.spell_max_words
         if correct and compiled.unknown:
             fixed = spelling.correct(gen.lexicon, parsed, compiled.unknown, r, compiled.unusual)
             if fixed is not None:
                 fixed_plan = Compiler(searcher, gen.lexicon, r).compile(
-                    query.parse(fixed, max_clauses=r.max_clauses))
+                    query.parse(fixed))
                 ranked = rank(searcher, gen.norms, fixed_plan, want, r)
                 if ranked.scored:
                     return Found(fixed_plan, ranked, fixed, fixed)
@@ -203,7 +204,7 @@ class SearchIndex:
         if named:
             return None, named
         try:
-            parsed = query.parse(text, max_clauses=self.ranking.max_clauses)
+            parsed = query.parse(text)
             with self._searcher() as (gen, searcher):
                 compiled = Compiler(searcher, gen.lexicon, self.ranking).compile(parsed)
                 result = rank(searcher, gen.norms, compiled, 5, self.ranking)

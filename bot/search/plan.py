@@ -51,10 +51,13 @@ class Plan:
     Attributes:
         groups: ``(node, required)`` per word/phrase/group.
         excluded: nodes whose documents are removed.
+        weights: one multiplier per group (query-term frequency), or empty
+            (all 1.0, repeated groups count once).
     """
 
     groups: list = field(default_factory=list)
     excluded: list = field(default_factory=list)
+    weights: list = field(default_factory=list)
 
 
 Node = Union[Term, AllOf, AnyOf, Phrase, Plan]

@@ -33,8 +33,9 @@ from dataclasses import dataclass, field, replace
 
 from bot.models import QueryError
 
-#: Longest query used (docs/interfaces.md).
-MAX_CHARS = 300
+#: Longest query used: a pasted paragraph or abstract is a query
+#: (docs/interfaces.md, docs/search.md "Long text").
+MAX_CHARS = 4000
 #: Deepest parenthesis nesting accepted.
 MAX_DEPTH = 8
 #: ``field:`` names a query may use -> the canonical field.
@@ -85,12 +86,11 @@ class ParsedQuery:
     notes: tuple[str, ...] = field(default=())
 
 
-def parse(text: str, *, max_clauses: int = 32) -> ParsedQuery:
+def parse(text: str) -> ParsedQuery:
     """Cut, parse and validate ``text``.
 
     Args:
         text: the raw query (already Slack-entity-decoded).
-        max_clauses: words/phrases used at most; later ones are dropped with a note.
 
     Raises:
         QueryError: empty input, unbalanced quotes or parentheses, misplaced
@@ -100,9 +100,6 @@ def parse(text: str, *, max_clauses: int = 32) -> ParsedQuery:
     if not text:
         raise QueryError("Type some words to search for.")
     clauses = _Parser(text).parse()
-    clauses, dropped = _limit(clauses, max_clauses)
-    if dropped:
-        notes = notes + (f"Only the first {max_clauses} words and phrases were used.",)
     return ParsedQuery(text, tuple(clauses), notes)
 
 
@@ -136,22 +133,6 @@ def leaves(clauses) -> list[Clause]:
     for c in clauses:
         out.extend(leaves(c.children) if c.kind == "group" else [c])
     return out
-
-
-def _limit(clauses, budget):
-    out, dropped = [], False
-    for c in clauses:
-        n = len(leaves([c])) if c.kind == "group" else 1
-        if n <= budget:
-            out.append(c)
-            budget -= n
-        elif c.kind == "group" and budget > 0:
-            kids, _ = _limit(c.children, budget)
-            out.append(replace(c, children=tuple(kids)))
-            budget, dropped = 0, True
-        else:
-            dropped = True
-    return out, dropped
 
 
 class _Parser:

@@ -92,9 +92,13 @@ class Scorer:
     def _plan(self, plan: Plan):
         """``(scores, groups matched, [(group node, its scores)])`` of ``plan``."""
         got_all, found = [], []
-        for node, must in _unique(plan.groups):
+        groups = plan.groups if plan.weights else _unique(plan.groups)
+        for k, (node, must) in enumerate(groups):
             got: dict = {}
             self._into(node, got)
+            w = plan.weights[k] if plan.weights else 1.0
+            if w != 1.0:
+                got = {d: s * w for d, s in got.items()}
             got_all.append((got, must))
             found.append((node, got))
         # the biggest first: copying a dict is C speed, adding into one is not

@@ -55,7 +55,14 @@ class Ranking:
         spell_min_chars: shortest word ever spelling-corrected.
         spell_prefix: leading characters a correction must share (speed).
         prefix_max_terms: most words a ``prefix*`` expands to.
-        max_clauses: most words/phrases used from one query.
+        max_groups: most distinct words/phrases/groups scored for one query:
+            the highest ``idf × query weight`` are kept (the bound on the work
+            for a pasted text; docs/search.md "Long text").
+        qtf_k3: query-term saturation: a word said ``n`` times weighs
+            ``(k3 + 1) n / (k3 + n)`` (BM25's k3; Robertson et al., Okapi at
+            TREC-3).
+        spell_max_words: queries with more words get no spelling correction
+            or suggestion (pasted text: names and symbols are not typos).
         time_limit_s: stop scoring after this many seconds (a note says the
             results may be incomplete).
     """
@@ -91,7 +98,9 @@ class Ranking:
     spell_min_chars: int = 5
     spell_prefix: int = 1
     prefix_max_terms: int = 64
-    max_clauses: int = 32
+    max_groups: int = 64
+    qtf_k3: float = 8.0  # a priori (Okapi's range 7-1000), not tuned: few claims repeat words
+    spell_max_words: int = 32
     time_limit_s: float = 0.8
 
     def spell_max_edits(self, word: str) -> int:
