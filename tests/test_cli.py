@@ -37,7 +37,7 @@ def test_console_piped_prints_kistego_first(cli_dir):
 
 
 def test_console_mention_more_and_bad_input(cli_dir):
-    lines = "@paperbot KIStego\n/paper search language models\nmore\n/paper search NOT NOT x\n/paper similar UniSparse\n"
+    lines = "@paperbot KIStego\n/paper search language models\nmore\n/paper search (((\n/paper similar UniSparse\n"
     r = run(["console"], cli_dir, stdin=lines)
     assert r.returncode == 0 and "Traceback" not in r.stdout + r.stderr
     assert "(reply in thread)" in r.stdout and "KIStego" in r.stdout
@@ -60,11 +60,11 @@ def test_search_json_contract(cli_dir):
 
 
 def test_search_stdin_one_json_line_per_query(cli_dir):
-    r = run(["search", "--json", "--limit", "3", "-"], cli_dir, stdin="chess\nNOT NOT x\n\nsteganografy\n")
+    r = run(["search", "--json", "--limit", "3", "-"], cli_dir, stdin="chess\n(((\n\nsteganografy\n")
     lines = r.stdout.splitlines()
     assert len(lines) == 4
     docs = [json.loads(x) for x in lines]
-    assert "error" in docs[1] and docs[1]["query"] == "NOT NOT x"
+    assert "error" in docs[1] and docs[1]["query"] == "((("
     assert len(docs[0]["results"]) <= 3
     assert docs[3]["corrected_query"] and docs[3]["results"][0]["name"] == "KIStego"
 
