@@ -198,12 +198,17 @@ def _write_error(target: Path, e: OSError) -> str:
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 100),
               help="Results to print (at most 100).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per query (see README).")
-@click.argument("query", nargs=-1, required=True)
-def search_cmd(index_dir: Path | None, limit: int, as_json: bool, query: tuple[str, ...]) -> None:
+@click.option("--related", is_flag=True,
+              help="Read all of stdin as one text; print one JSON object of the papers most like it.")
+@click.argument("query", nargs=-1)
+def search_cmd(index_dir: Path | None, limit: int, as_json: bool, related: bool,
+               query: tuple[str, ...]) -> None:
     """Search the index. QUERY "-" reads one query per line from stdin.
 
     Example: paperbot search --json "speculative decoding"
     """
+    if not query and not related:
+        raise click.UsageError("Give a QUERY, \"-\" to read queries from stdin, or --related.")
     settings = _settings()
     try:
         if index_dir is None:
@@ -211,6 +216,16 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, query: tuple[s
         idx = search.SearchIndex(index_dir or settings.index_dir)
     except (corpus.CorpusError, search.IndexBusy, search.IndexMissing) as e:
         raise click.ClickException(str(e))
+    if related:
+        text = sys.stdin.read()
+        try:
+            page = idx.related(text, limit=limit)
+            # the search contract plus its notes (the linked paper first, labelled there)
+            click.echo(json.dumps({**page_json(page), "notes": list(page.notes)}, ensure_ascii=False))
+        except QueryError as e:
+            click.echo(json.dumps(error_json(text[:200], e.message), ensure_ascii=False))
+            sys.exit(1)
+        return
     text = " ".join(query)
     queries = (line.rstrip("\n") for line in sys.stdin) if text == "-" else [text]
     status = 0

@@ -165,3 +165,12 @@ def test_ctrl_c_while_importing_exits_quietly(tmp_path):
 def test_plain_search_shows_a_suggestion(cli_dir):
     r = run(["search", "distilation"], cli_dir)
     assert r.returncode == 0 and "Did you mean distillation?" in r.stdout
+
+
+def test_search_related_reads_all_of_stdin_as_one_text(cli_dir):
+    text = "We hide secret messages\ninside ordinary images without training:\nimage steganography.\n"
+    r = run(["search", "--related"], cli_dir, stdin=text)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)     # one JSON object in the search contract
+    assert {"query", "total", "took_ms", "suggestion", "corrected_query", "results"} <= set(out)
+    assert out["results"][0]["name"] == "KIStego" and "\n" not in r.stdout.strip()

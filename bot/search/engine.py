@@ -24,7 +24,7 @@ from bot.search import layout, query, spelling
 from bot.search.compile import Compiler
 from bot.search.generation import Generation, open_generation
 from bot.search.phrases import MAX_PHRASE_CHECKS
-from bot.search.plan import Compiled
+from bot.search.plan import Compiled, Plan
 from bot.search.links import linked_docs
 from bot.search.results import Ranked, pin, rank, to_hits
 from bot.search.schema import paper_from_json
@@ -41,10 +41,8 @@ class Found:
     """What one search found: the query that ran and its ranking.
 
     Attributes:
-        compiled: the compiled query whose results these are.
-        ranked: its ranked documents.
-        corrected: the spelling correction that ran instead of the typed
-            query, or None.
+        compiled, ranked: the compiled query that ran, and its ranking.
+        corrected: the spelling correction that ran instead of the typed query.
         suggestion: a "did you mean" (the correction itself when it ran).
     """
 
@@ -161,6 +159,38 @@ class SearchIndex:
             suggestion = spelling.hint(gen.lexicon, parsed, compiled.unusual, r)
         ranked = rank(searcher, gen.norms, compiled, want, r)
         return Found(compiled, ranked, None, suggestion)
+
+    def related(self, text: str, *, limit: int = 10) -> SearchPage:
+        """Papers most like ``text`` (a message, a pasted abstract).
+
+        The text is read as prose (``query.prose``: Slack tokens and code
+        stripped, no operators, fields, exclusions or spelling correction)
+        and ranked as a search of all its words; papers whose link or source
+        id the text contains come first, with a note naming them.
+
+        Raises:
+            QueryError: no words at all.
+        """
+        started = time.perf_counter()
+        limit = max(1, min(int(limit), MAX_LIMIT))
+        parsed = query.prose(text)
+        with self._searcher() as (gen, searcher):
+            linked = linked_docs(searcher, text)
+            try:
+                compiled = Compiler(searcher, gen.lexicon, self.ranking).compile(parsed)
+            except QueryError:
+                if not linked:
+                    raise
+                compiled = Compiled(Plan())   # only stop words beside the link
+            ranked = pin(rank(searcher, gen.norms, compiled, limit, self.ranking), linked, limit)
+            hits = to_hits(searcher, ranked, compiled, 0, limit)
+        notes = list(parsed.notes)
+        if linked:
+            named = ", ".join(h.paper.id for h in hits[:len(linked)])
+            notes.append(f"First: the paper your text links to ({named}).")
+        return SearchPage(query=parsed.text, total=ranked.total, offset=0, limit=limit,
+                          hits=tuple(hits), took_ms=(time.perf_counter() - started) * 1000,
+                          notes=tuple(notes), confident=ranked.confident)
 
     # --- lookups ---------------------------------------------------------------
 

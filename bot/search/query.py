@@ -32,18 +32,14 @@ import re
 from dataclasses import dataclass, field, replace
 
 from bot.models import QueryError
+from bot.search.prose import MAX_CHARS, OPERATORS, QUOTES, balanced, cut, strip_slack
 
-#: Longest query used: a pasted paragraph or abstract is a query
-#: (docs/interfaces.md, docs/search.md "Long text").
-MAX_CHARS = 4000
-#: Deepest parenthesis nesting accepted.
-MAX_DEPTH = 8
+__all__ = ["MAX_CHARS", "LITERAL_CHARS", "Clause", "ParsedQuery", "parse", "prose", "leaves", "cut"]
+
 #: ``field:`` names a query may use -> the canonical field.
 FIELD_ALIASES = {"title": "title", "name": "name", "author": "author",
                  "authors": "author", "venue": "venue"}
 FIELDS_HELP = "title:, name:, author:, venue:"
-QUOTES = "\"“”„‟«»＂"
-OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 MIN_PREFIX = 3
 #: A token longer than this is searched literally: no spelling, prefix or
 #: expansion work (so an odd 10,000-character "word" costs nothing extra).
@@ -103,28 +99,17 @@ def parse(text: str) -> ParsedQuery:
     return ParsedQuery(text, tuple(clauses), notes)
 
 
-def cut(text: str) -> tuple[str, tuple[str, ...]]:
-    """Strip ``text`` and cut it to ``MAX_CHARS`` (at a space when one is near).
-
-    A quote or parenthesis left open, or an operator left dangling, by the
-    cut is repaired. Returns the text
-    and the notes to show ("Your query was cut to 300 characters.").
-    """
-    text = text.strip()
-    if len(text) <= MAX_CHARS:
-        return text, ()
-    head = text[:MAX_CHARS]
-    space = head.rfind(" ", MAX_CHARS - 40)
-    head = head[:space] if space > 0 else head
-    if sum(head.count(q) for q in QUOTES) % 2:
-        last = max(head.rfind(q) for q in QUOTES)
-        head = head[:last] + head[last + 1:]
-    words = head.split(" ")
-    while len(words) > 1 and (words[-1] in OPERATORS or words[-1] in ("", "-", "+")):
-        words.pop()   # an operator left dangling by the cut
-    head = " ".join(words).rstrip()
-    head += ")" * max(0, head.count("(") - head.count(")"))
-    return head, (f"Your query was cut to {MAX_CHARS} characters.",)
+def prose(text: str) -> ParsedQuery:
+    """``text`` read as prose only (``related``): Slack tokens and code
+    stripped (``prose.strip_slack``), cut like a query, every token a plain
+    word — no operators, fields, phrases, prefixes or exclusions."""
+    text, notes = cut(strip_slack(unicodedata.normalize("NFC", text or "")))
+    clauses = tuple(Clause("word", m.group(), span=(m.start(), m.end()))
+                    for m in re.finditer(r"\S+", text))
+    if not clauses:
+        raise QueryError("Paste some text to find related papers for.",
+                         example="a paragraph or an abstract")
+    return ParsedQuery(text, clauses, notes)
 
 
 def leaves(clauses) -> list[Clause]:
@@ -138,7 +123,7 @@ def leaves(clauses) -> list[Clause]:
 class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
-        self.toks = _balanced(_split_unknown_fields(
+        self.toks = balanced(_split_unknown_fields(
             [(m.lastgroup, m.group(), m.start()) for m in _LEX_RE.finditer(text)]))
         self.i = 0
 
@@ -281,46 +266,6 @@ def _split_unknown_fields(toks: list[tuple]) -> list[tuple]:
         else:
             out.append((kind, value, start))
     return out
-
-
-def _balanced(toks: list[tuple]) -> list[tuple]:
-    """``toks`` with unpaired quotes, unpaired parentheses and parentheses
-    nested deeper than ``MAX_DEPTH`` turned into whitespace (plain text).
-    Quotes pair first, left to right; parentheses inside a phrase are text."""
-    toks = list(toks)
-    quotes = [i for i, t in enumerate(toks) if t[0] == "quote"]
-    if len(quotes) % 2:
-        toks[quotes[-1]] = ("ws",) + toks[quotes[-1]][1:]
-    inside = False
-    stack: list[int] = []
-    for i, (kind, value, start) in enumerate(toks):
-        if kind == "quote":
-            inside = not inside
-        elif inside and kind in ("lp", "rp"):
-            toks[i] = ("text", value, start)
-        elif kind == "lp":
-            stack.append(i)
-        elif kind == "rp":
-            if stack:
-                stack.pop()
-            else:
-                toks[i] = ("ws", value, start)
-    for i in stack:
-        toks[i] = ("ws",) + toks[i][1:]
-    depth = 0
-    deep: list[int] = []
-    for i, (kind, _, _) in enumerate(toks):
-        if kind == "lp":
-            depth += 1
-            if depth > MAX_DEPTH:
-                deep.append(i)
-        elif kind == "rp":
-            if depth > MAX_DEPTH:
-                deep.append(i)
-            depth -= 1
-    for i in deep:
-        toks[i] = ("ws",) + toks[i][1:]
-    return toks
 
 
 def _no_words(text: str) -> QueryError:

@@ -68,3 +68,21 @@ def test_a_capitalised_stop_word_is_searched_as_an_acronym(caps):
     # a shouted query keeps no stop word: here nothing is left to search
     with pytest.raises(QueryError):
         caps.search("IT IS THE")
+
+
+def test_related_reads_prose_and_puts_a_linked_paper_first(small):
+    text = ("<@U0123ABC> in <#C0456|general> someone asked about *sparse* attention "
+            "kernels for long context -- NOT molecules, title: whatever ```sparse = 1``` "
+            "see <https://arxiv.org/abs/2401.00006|the paper>")
+    page = small.related(text)
+    assert "U0123ABC" not in page.query and "sparse = 1" not in page.query
+    assert [h.paper.id for h in page.hits][:1] == ["p1"]   # prose words, NOT is a word
+    assert page.corrected_query is None and page.suggestion is None
+    linked = small.related("molecules, see https://arxiv.org/abs/2401.00001v3")
+    assert linked.hits[0].paper.id == "p1" and "links to (p1)" in linked.notes[-1]
+    assert linked.hits[1].paper.id == "p6"
+
+
+def test_related_with_no_words_is_explained(small):
+    with pytest.raises(QueryError):
+        small.related("<@U0123ABC> ```code only```")
