@@ -154,7 +154,10 @@ def main() -> None:
     publish(lines, args.out, {"seed": args.seed, "queries": len(queries), "docs": len(indexed),
                               "paperbot": m_ours, "bm25s": m_theirs,
                               "build_s": {"paperbot": our_build, "bm25s": their_build},
-                              "search_s": {"paperbot": our_search, "bm25s": their_search}})
+                              "search_s": {"paperbot": our_search, "bm25s": their_search},
+                              "misses": [{"id": q["id"], "title": q["title"], "paperbot": a,
+                                          "bm25s": b} for q, a, b in zip(queries, ours, theirs)
+                                         if a != b and (a is None or (b is not None and a > b))]})
 
 
 if __name__ == "__main__":
