@@ -2,7 +2,7 @@
 
 The grammar is our own, so no input can crash a third-party parser (Whoosh's
 raises on ``NOT NOT x``, ``x ANDNOT ANDNOT y`` and deep nesting —
-docs/platform-facts.md). Operators count only where the user clearly meant
+docs/platform-facts.md "Whoosh"). Operators count only where the user clearly meant
 them; everything else is prose, searched as words (docs/search.md, "Query
 syntax"):
 
