@@ -66,7 +66,8 @@ class Service:
         reply is visible in the thread; no confident match → a short notice.
         """
         cmd = parsing.parse_command(text)
-        if cmd.name != "search":
+        typed_search = cmd.name == "search" and text.split(maxsplit=1)[0].lower() == "search"
+        if cmd.name != "search" or typed_search:   # `@paperbot search x` lists results
             reply = self._dispatch(cmd, ctx, prefix="@paperbot", visibility=IN_CHANNEL)
         else:
             reply = self.read_paper(cmd.arg, visibility=IN_CHANNEL)
@@ -218,6 +219,15 @@ class Service:
         if cmd.name == "status":
             return self.subs.status(ctx)
         return HelpReply(prefix=prefix)
+
+    def related(self, text: str, limit: int = PAGE_SIZE) -> Reply:
+        """Papers most like a piece of text (a message, a pasted abstract): a
+        ``ResultsReply``, or an ``ErrorReply`` when the text has no words.
+        The text is read as prose (``bot.search.SearchIndex.related``)."""
+        try:
+            return ResultsReply(page=self.index.related(text, limit=limit))
+        except QueryError as e:
+            return ErrorReply(message=e.message, example=e.example)
 
     def _search(self, query: str, offset: int, limit: int, exact: bool) -> SearchPage:
         return self.index.search(query, limit=limit, offset=offset, correct=not exact)

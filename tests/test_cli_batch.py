@@ -18,7 +18,7 @@ LINES = [b"attention \xed\xa0\x80",           # an encoded surrogate: invalid UT
          b"crlf ending\r",                     # a CRLF file's line
          b"",                                  # blank lines count too
          *[("next " + s + " line attention").encode() for s in SEPARATORS],
-         "NOT NOT \u2028 x".encode(),          # an error line echoes the query as given
+         "((( \u2028 \"".encode(),          # an error line echoes the query as given
          b"\x0b\x0c\x1c\x1d\x1e vertical tab and friends",
          b"last line, no newline"]
 STDIN = b"\n".join(LINES)
@@ -48,7 +48,7 @@ def check(docs: list[dict]) -> None:
     assert docs[4]["query"] == "crlf ending"
     assert docs[3]["query"] == "carriage return inside"           # a \r inside is whitespace
     error = docs[len(LINES) - 3]
-    assert error["error"] and error["query"] == "NOT NOT \u2028 x"   # escaped on the way, restored by json
+    assert error["error"] and error["query"] == "((( \u2028 \""   # escaped on the way, restored by json
 
 
 def test_any_bytes_give_one_json_line_per_input_line(tmp_path, seed_index_dir):
@@ -90,3 +90,10 @@ def test_read_lines_splits_on_newline_bytes_only():
     got = list(read_lines(io.BytesIO(b"a\rb\n\nc\xffd\r\ne\x85f\n \t x \x0b\x0c y\t")))
     assert got == [("a b", None), ("", None), ("c\ufffdd", REPLACED), ("e\ufffdf", REPLACED),
                    ("x y", None)]           # whitespace inside a line collapses as in Slack
+
+
+def test_plain_batch_says_which_line_each_refusal_answers(seed_index_dir, tmp_path):
+    r = run(["search", "--index", str(seed_index_dir), "-"], tmp_path, stdin=b"chess\n(((\n")
+    out = r.stdout
+    assert "== chess" in out and "== (((" in out
+    assert out.index("== (((") < out.index("parenthesis")

@@ -97,7 +97,7 @@ def test_subscribe_posts_visible_confirmation_naming_user(service, poster, store
     assert isinstance(reply, NoticeReply) and reply.visibility == "ephemeral"
     sub = store.get_subscription("T1", "C1")
     assert (sub.local_time, sub.tz) == ("09:30", "Europe/Berlin")  # the user's Slack zone
-    channel, message, _ = poster.posts[-1]
+    channel, message, *_ = poster.posts[-1]
     assert channel == "C1" and message.text.startswith("<@U1> ") and message.visibility == "in_channel"
     service.command("subscribe America/New_York 21:00", CTX)
     assert "changed" in poster.posts[-1][1].text and "09:30" in poster.posts[-1][1].text
@@ -148,7 +148,9 @@ def test_small_talk_and_bad_queries_in_mentions(service):
     for text in ("hello world", "what time is the meeting", "thanks a lot", "<!channel> zzqqx"):
         reply = service.mention(text, CTX)
         assert isinstance(reply, NoticeReply) and "confident" in reply.text, text
-    reply = service.mention("NOT NOT x", CTX)
+    reply = service.mention("NOT NOT x", CTX)   # a search for "x": no confident match
+    assert isinstance(reply, NoticeReply) and "confident" in reply.text
+    reply = service.mention("(((", CTX)
     assert isinstance(reply, ErrorReply) and reply.example.startswith("@paperbot ")
 
 
@@ -158,3 +160,11 @@ def test_cut_note_on_every_surface(service):
                   service.command(f"similar {long}", CTX), service.command("the " * 100, CTX)):
         text = render(reply).text + " ".join(getattr(getattr(reply, "page", None), "notes", ()) or ())
         assert "cut to 300 characters" in text, type(reply).__name__
+
+
+def test_related_finds_papers_like_a_pasted_text(service):
+    reply = service.related("We hide secret messages inside ordinary images <@U0123ABC> "
+                            "without training any model: image steganography.")
+    assert isinstance(reply, ResultsReply) and reply.page.hits
+    assert reply.page.hits[0].paper.name == "KIStego"
+    assert isinstance(service.related("<@U0123ABC>"), ErrorReply)

@@ -59,6 +59,11 @@ def test_the_search_package_takes_a_surrogate_without_an_exception(seed_index, t
     paper, others = seed_index.resolve(text)
     assert paper is None or finds
     assert isinstance(others, list)
+    try:
+        related = seed_index.related(text)
+    except QueryError:
+        return
+    assert "\ufffd" in related.query
 
 
 def test_well_formed_replaces_each_surrogate_and_nothing_else() -> None:
