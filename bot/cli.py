@@ -117,8 +117,9 @@ def console() -> None:
     # Input is read as UTF-8 whatever the locale, bytes that are not UTF-8
     # becoming U+FFFD (as `search -` does, bot/cli_lines.py); nothing read yet,
     # so the encoding may still change. Output a terminal cannot show is replaced too.
-    sys.stdin.reconfigure(encoding="utf-8", errors="replace")
-    sys.stdout.reconfigure(errors="replace")
+    for stream, how in ((sys.stdin, {"encoding": "utf-8", "errors": "replace"}), (sys.stdout, {"errors": "replace"})):
+        if hasattr(stream, "reconfigure"):      # not when closed (None) or replaced
+            stream.reconfigure(**how)
 
     def write(text: str) -> None:
         sys.stdout.write(text)

@@ -12,6 +12,7 @@ import re
 import pytest
 
 from bot.console import Console
+from bot.render import ACTION_PAGE
 from bot.service import Service
 from bot.store import Store
 from tests.fakeslack import BOT_USER_ID, TEAM_ID
@@ -46,6 +47,12 @@ def test_a_mention_echoes_no_control_or_bidi_character(slack: SlackHarness) -> N
     slack.event(mention_event(f"<@{BOT_USER_ID}> {HOSTILE}\ud800", ts="1765000200.000100"), event_id="Ev0CTRL1")
     (post,) = slack.fake.wait_for("chat.postMessage")
     assert any(SHOWN + "\ufffd" in s for s in assert_clean(post.body))
+
+
+def test_a_tampered_page_button_echoes_no_control_character(slack: SlackHarness) -> None:
+    _, url = slack.click(ACTION_PAGE, {"q": HOSTILE + "\ud800", "o": 0})
+    (reply,) = slack.replies(url)
+    assert any(SHOWN in s for s in assert_clean(reply))
 
 
 def test_the_search_modal_echoes_no_control_character(slack: SlackHarness) -> None:
