@@ -50,7 +50,7 @@ def _wait_for(logs: dict[str, Path], procs: dict[str, subprocess.Popen], pattern
 def test_serve_serve_and_clock_started_together_build_once_and_all_run(tmp_path: Path) -> None:
     index_dir = tmp_path / "index"
     release = threading.Event()
-    holder = hold_lock(index_dir, release)    # as if a fourth process were building right now
+    holder = hold_lock(index_dir, release, most=150)   # as if a fourth process were building now
     procs: dict[str, subprocess.Popen] = {}
     logs = {name: tmp_path / f"{name}.log" for name in ("serve-a", "serve-b", "clock")}
     with FakeSlack() as fake:
