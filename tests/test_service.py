@@ -154,6 +154,13 @@ def test_small_talk_and_bad_queries_in_mentions(service):
     assert isinstance(reply, ErrorReply) and reply.example.startswith("@paperbot ")
 
 
+def test_a_greeting_before_a_request_still_finds_the_paper(service):
+    # words before the topic ("hey …, what do you have on …") do not make it small talk
+    for text in ("hey what do you have on chess?", "hi, any papers about chess?"):
+        reply = service.mention(text, CTX)
+        assert isinstance(reply, PaperReply) and "chess" in reply.paper.abstract, text
+
+
 def test_cut_note_on_every_surface(service):
     long = "sparse attention " * 40
     for reply in (service.command(f"search {long}", CTX), service.mention(long, CTX),
