@@ -61,10 +61,11 @@ def _exit_quietly(signum, frame) -> None:
 
 
 def store_seen(store):
-    """The idempotency check for events, backed by the store: ``seen(key)`` is
-    True when ``key`` was already handled (by any process, before any restart)
-    and records it otherwise (docs/interfaces.md: retries never answer twice)."""
-    return lambda key: not store.first_time(key)
+    """The idempotency check for events, backed by the store: ``seen(*keys)`` is
+    True when any key was already handled (by any process, before any restart)
+    and otherwise records them all in one transaction (``Store.claim_keys``;
+    docs/interfaces.md: retries never answer twice)."""
+    return lambda *keys: not store.claim_keys(keys)
 
 
 def build(settings: Settings):

@@ -83,7 +83,7 @@ def make_client(settings: Settings) -> WebClient:
 
 
 def build_app(settings: Settings, service: "Service", *, client: WebClient | None = None,
-              seen: Callable[[str], bool] | None = None,
+              seen: Callable[..., bool] | None = None,
               listener_executor: Executor | None = None) -> App:
     """The Bolt app with every listener registered.
 
@@ -93,8 +93,8 @@ def build_app(settings: Settings, service: "Service", *, client: WebClient | Non
         service: answers ``command(text, ctx)`` and ``mention(text, ctx)``.
         client: the Web API client; default ``make_client(settings)``. Pass
             the same client the service's ``SlackPoster`` uses.
-        seen: idempotency check for events, ``seen(key) -> True`` when
-            ``key`` was already handled (and records it). Default: an
+        seen: idempotency check for events, ``seen(*keys) -> True`` when
+            any key was already handled (else records them all, atomically). Default: an
             in-memory ``events.SeenKeys`` (one process, lost on restart);
             with the store: ``bot.runtime.store_seen(store)``.
         listener_executor: where listeners run; default a
@@ -125,7 +125,7 @@ def build_app(settings: Settings, service: "Service", *, client: WebClient | Non
 
 
 def register_listeners(app: App, service: "Service", *,
-                       seen: Callable[[str], bool] | None = None) -> None:
+                       seen: Callable[..., bool] | None = None) -> None:
     """Wire every listener module to ``app`` (one ``register()`` per area):
     ``/paper`` (commands), ``app_mention`` (events), DMs (messages), buttons
     (actions), the App Home and the search modal (home).

@@ -4,9 +4,10 @@ Events are acked by Bolt before the listener runs (an auto-ack,
 PLATFORM-FACTS.md B), so the work here never races the 3 s limit. Slack
 retries an event it thinks was not received (``X-Slack-Retry-Num``, same
 ``event_id``) and an edited message keeps its ``ts``; both are recognised
-through the injectable ``seen(key)`` check under two keys —
-``event:<event_id>`` and ``msg:<team>:<channel>:<ts>`` — so neither ever
-produces a second reply (DESIGN.md "Rules every message obeys").
+through the injectable ``seen(*keys)`` check over two keys claimed together
+— ``event:<event_id>`` and ``msg:<team>:<channel>:<ts>`` — so neither ever
+produces a second reply, and concurrent duplicates give exactly one
+(docs/architecture.md "Idempotency").
 
 ``answer_message`` is transport-neutral over one message-like event, so the
 later ``message.im`` (DM) listener reuses it.
@@ -60,26 +61,29 @@ class SeenKeys:
         self._max = max_keys
         self._lock = threading.Lock()
 
-    def seen(self, key: str) -> bool:
-        """Record ``key``; return True when it had been recorded before."""
+    def seen(self, *keys: str) -> bool:
+        """True when any of ``keys`` had been recorded before (then nothing is
+        recorded); otherwise record them all and return False — one atomic step."""
         with self._lock:
-            if key in self._keys:
+            if any(key in self._keys for key in keys):
                 return True
-            self._keys[key] = None
-            if len(self._keys) > self._max:
+            for key in keys:
+                self._keys[key] = None
+            while len(self._keys) > self._max:
                 self._keys.popitem(last=False)
             return False
 
 
-def register(app: App, service: "Service", *, seen: Callable[[str], bool],
+def register(app: App, service: "Service", *, seen: Callable[..., bool],
              slots: threading.Semaphore | None = None) -> None:
     """Register the ``app_mention`` listener on ``app``.
 
     Args:
         app: the Bolt app.
         service: its ``mention(text: str, ctx: Context) -> Reply`` answers.
-        seen: ``seen(key) -> bool``, True when ``key`` was handled before;
-            must record the key atomically (two retries may race).
+        seen: ``seen(*keys) -> bool``, True when any key was handled before;
+            otherwise records all of them — atomically, as one claim (any
+            number of duplicates may race).
         slots: bounds concurrent service calls (``bot.slack.app.WORK_SLOTS``).
     """
     slots = slots or threading.BoundedSemaphore(1_000)
@@ -115,7 +119,7 @@ def should_answer(event: dict[str, Any]) -> bool:
 
 
 def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Service",
-                   poster: SlackPoster, seen: Callable[[str], bool],
+                   poster: SlackPoster, seen: Callable[..., bool],
                    time_zone: Callable[[str], str | None] = lambda user: None,
                    slots: threading.Semaphore | None = None) -> bool:
     """Answer one mention (or DM) in its thread, unless already answered.
@@ -141,8 +145,7 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
         return False
     keys = idempotency_keys(body, event)
     try:
-        # Record every key (no short-circuit): the retry of an edit must find both.
-        duplicate = any([seen(key) for key in keys])
+        duplicate = seen(*keys)   # one claim over every key (see the module doc)
     except Exception:  # noqa: BLE001 — e.g. the store is down: cannot tell, so never risk a 2nd reply
         log.exception("idempotency check failed for %s; not answered", " ".join(keys))
         return False

@@ -45,7 +45,7 @@ class _InThreadOnlyIf:
         return self._poster.post(channel_id, message, thread_ts=self._thread_ts)
 
 
-def register(app: App, service: "Service", *, seen: Callable[[str], bool],
+def register(app: App, service: "Service", *, seen: Callable[..., bool],
              slots: threading.Semaphore | None = None) -> None:
     """Register the ``message`` listener that answers DMs.
 

@@ -65,12 +65,12 @@ def slack_factory(fake_slack: FakeSlack, seed_index, tmp_path: Path):
         store = Store(settings.database_url)
         if service is None:
             service = Service(seed_index, store, settings, announcer=PostingAnnouncer(SlackPoster(client)))
-        check: Callable[[str], bool] = store_seen_fn(store) if store_seen else SeenKeys().seen
+        check: Callable[..., bool] = store_seen_fn(store) if store_seen else SeenKeys().seen
         log: list[tuple[str, bool]] = []
 
-        def recording_seen(key: str) -> bool:
-            result = check(key)
-            log.append((key, result))
+        def recording_seen(*keys: str) -> bool:
+            result = check(*keys)
+            log.extend((key, result) for key in keys)
             return result
 
         executor = ThreadPoolExecutor(max_workers=LISTENER_THREADS)
