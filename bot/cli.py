@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import click
-from dotenv import find_dotenv, load_dotenv
+from dotenv import dotenv_values, find_dotenv, load_dotenv
 
 from bot import config, corpus, search, wiring
 from bot.jsonshape import error_json, page_json
@@ -31,10 +31,28 @@ index_option = click.option("--index", "index_dir", type=click.Path(path_type=Pa
 
 
 def _settings() -> config.Settings:
+    """``Settings`` from the environment; a long-running command logs where each came from."""
     try:
-        return config.from_env(os.environ)
+        settings = config.from_env(os.environ)
     except ValueError as e:
         raise click.ClickException(str(e)) from None
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and ctx.find_root().invoked_subcommand in LONG_RUNNING:
+        # WARNING like the "serving on …" line: shown at the default log level.
+        logging.getLogger("bot.cli").warning("%s", config.describe(settings, ctx.obj or {}))
+    return settings
+
+
+def _load_dotenv() -> dict[str, str]:
+    """Load ``.env`` (found from the working directory; the environment wins) and
+    return each variable's source: "environment", ".env" or "default"."""
+    before = {name for name in config.VARIABLES if (os.environ.get(name) or "").strip()}
+    path = find_dotenv(usecwd=True)
+    load_dotenv(path)
+    in_file = set(dotenv_values(path)) if path else set()
+    return {name: "environment" if name in before
+            else ".env" if name in in_file and (os.environ.get(name) or "").strip() else "default"
+            for name in config.VARIABLES}
 
 
 def _require(settings: config.Settings, command: str, shown: str | None = None) -> None:
@@ -61,6 +79,8 @@ def _stop_on_sigterm() -> None:
 
 #: Long-running commands: their log lines carry time and logger name.
 SERVER_COMMANDS = ("serve", "socket", "clock", "digest")
+#: Commands that run until stopped: each logs one line of its settings and their sources.
+LONG_RUNNING = ("serve", "socket", "clock")
 
 
 def _progress(label: str):
@@ -97,7 +117,7 @@ def main(verbose: bool) -> None:
 
     Example: paperbot console
     """
-    load_dotenv(find_dotenv(usecwd=True))
+    click.get_current_context().obj = _load_dotenv()
     # Servers log with time and source; one-shot commands print plain notes
     # ("WARNING: papers.jsonl: skipped 1 without abstract, 0 unreadable").
     server = click.get_current_context().invoked_subcommand in SERVER_COMMANDS
