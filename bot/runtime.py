@@ -20,6 +20,7 @@ from bot.config import Settings
 from bot.digest import make_job, send
 from bot.slack.app import build_app, make_client
 from bot.slack.errors import SlackUnavailable, slack_errors
+from bot.slack.journal import Journal
 from bot.slack.poster import SlackPoster
 from bot.slack.server import make_server
 from bot.slack.socket import run_socket
@@ -69,7 +70,9 @@ def store_seen(store):
 
 
 def build(settings: Settings):
-    """The Bolt app over the real service, with events deduplicated in the store.
+    """The Bolt app over the real service, with every answered event and command
+    journaled in the store before its ack (``bot.slack.journal``), and the journal's
+    thread started: it finishes what a crashed process acknowledged but did not answer.
 
     Returns ``(app, service, poster)``. Raises what ``bot.slack.app.build_app``
     raises (e.g. ``auth.test`` rejected the token).
@@ -77,7 +80,10 @@ def build(settings: Settings):
     client, poster, service = _parts(settings)
     service.index.warm()   # the first command after start-up is then as fast as the others
     store = service.store
-    app = build_app(settings, service, client=client, seen=store_seen(store))
+    journal = Journal(store)
+    app = build_app(settings, service, client=client, seen=store_seen(store), journal=journal)
+    journal.start(app)
+    log.info("journal owner %s", journal.owner)
     return app, service, poster
 
 

@@ -232,6 +232,13 @@ class FakeSlack:
                         if float(m["ts"]) > oldest]
         return {"ok": True, "messages": list(reversed(messages)), "has_more": False}
 
+    def _api_conversations_replies(self, body: dict) -> dict:
+        ts = str(body.get("ts") or "")
+        with self._cond:
+            messages = [m for m in self.history.get(str(body.get("channel")), [])
+                        if m["ts"] == ts or m.get("thread_ts") == ts]
+        return {"ok": True, "messages": messages, "has_more": False}
+
     def _api_users_conversations(self, body: dict) -> dict:
         channels = self.memberships.get(str(body.get("user", "")), [])
         start = int(body.get("cursor") or 0)

@@ -27,6 +27,7 @@ from bot.slack import actions, commands, events, home, messages
 
 if TYPE_CHECKING:  # the service is the lead's; listeners call its public methods
     from bot.service import Service
+    from bot.slack.journal import Journal
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +85,7 @@ def make_client(settings: Settings) -> WebClient:
 
 def build_app(settings: Settings, service: "Service", *, client: WebClient | None = None,
               seen: Callable[..., bool] | None = None,
-              listener_executor: Executor | None = None) -> App:
+              listener_executor: Executor | None = None, journal: "Journal | None" = None) -> App:
     """The Bolt app with every listener registered.
 
     Args:
@@ -100,6 +101,9 @@ def build_app(settings: Settings, service: "Service", *, client: WebClient | Non
         listener_executor: where listeners run; default a
             ``ThreadPoolExecutor(LISTENER_THREADS)``. Tests pass their own to
             wait for every listener with ``shutdown(wait=True)``.
+        journal: a ``bot.slack.journal.Journal``: its middleware records each
+            answered event and command durably before the ack and claims it
+            (then ``seen`` is not asked for journaled work).
 
     Returns:
         slack_bolt.App: ``process_before_response=False`` (never True on a
@@ -120,6 +124,8 @@ def build_app(settings: Settings, service: "Service", *, client: WebClient | Non
         listener_executor=listener_executor or ThreadPoolExecutor(
             max_workers=LISTENER_THREADS, thread_name_prefix="paperbot-listener"),
     )
+    if journal is not None:
+        app.middleware(journal.middleware)
     register_listeners(app, service, seen=seen)
     return app
 

@@ -21,6 +21,7 @@ from slack_sdk import WebClient
 from bot.models import Context
 from bot.ports import Message
 from bot.render import render
+from bot.slack.context import finish
 from bot.slack.text import command_text, first_word
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ def make_listener(service: "Service", slots: threading.Semaphore) -> Callable[..
     """
 
     def paper_command(ack: Ack, command: dict[str, Any], respond: Respond,
-                      client: WebClient) -> None:
+                      client: WebClient, context: dict[str, Any] | None = None) -> None:
         ack()
         try:
             text = command_text(command.get("text", ""))
@@ -72,6 +73,8 @@ def make_listener(service: "Service", slots: threading.Semaphore) -> Callable[..
                           command.get("team_id"), command.get("channel_id"),
                           command.get("user_id"))
             send(respond, Message(text=SORRY))
+        finally:
+            finish(context)   # the journal row (bot.slack.journal) is answered
 
     return paper_command
 

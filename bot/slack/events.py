@@ -27,6 +27,7 @@ from bot.models import Context
 from bot.ports import Message, PostError
 from bot.render import render
 from bot.slack.commands import user_time_zone
+from bot.slack.context import RETAKEN, finish, journaled
 from bot.slack.poster import SlackPoster
 from bot.slack.text import first_word, mention_text
 
@@ -88,11 +89,22 @@ def register(app: App, service: "Service", *, seen: Callable[..., bool],
     """
     slots = slots or threading.BoundedSemaphore(1_000)
 
-    def app_mention(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
-        answer_message(body, event, service=service, poster=SlackPoster(client), seen=seen,
-                       time_zone=lambda user: user_time_zone(client, user), slots=slots)
+    def app_mention(body: dict[str, Any], event: dict[str, Any], client: WebClient,
+                    context: dict[str, Any]) -> None:
+        try:
+            answer_message(body, event, service=service, poster=SlackPoster(client),
+                           seen=CLAIMED if journaled(context) else seen,
+                           time_zone=lambda user: user_time_zone(client, user), slots=slots,
+                           retaken=bool(context.get(RETAKEN)))
+        finally:
+            finish(context)
 
     app.event("app_mention")(app_mention)
+
+
+def CLAIMED(*keys: str) -> bool:
+    """The ``seen`` check for work the journal middleware already claimed: never seen."""
+    return False
 
 
 def idempotency_keys(body: dict[str, Any], event: dict[str, Any]) -> list[str]:
@@ -121,7 +133,7 @@ def should_answer(event: dict[str, Any]) -> bool:
 def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Service",
                    poster: SlackPoster, seen: Callable[..., bool],
                    time_zone: Callable[[str], str | None] = lambda user: None,
-                   slots: threading.Semaphore | None = None) -> bool:
+                   slots: threading.Semaphore | None = None, retaken: bool = False) -> bool:
     """Answer one mention (or DM) in its thread, unless already answered.
 
     Args:
@@ -134,6 +146,9 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
         time_zone: the user's IANA zone or None; asked only for
             ``subscribe`` (``users.info``, see ``commands.user_time_zone``).
         slots: held while the service and the renderer run (None: unbounded).
+        retaken: the journal took this over from a crashed or stalled owner:
+            post only if ``poster.replied_in_thread`` says no reply is there
+            yet (unknown → skipped, logged).
 
     Returns:
         bool: True when a reply was posted. False when ignored, already
@@ -155,6 +170,12 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
     channel = event["channel"]
     thread_ts = event.get("thread_ts") or event["ts"]
     user = event.get("user") or ""
+    if retaken:
+        replied = poster.replied_in_thread(channel, thread_ts, after_ts=event["ts"])
+        if replied is not False:
+            log.warning("%s: %s; not answering again", " ".join(keys),
+                        "already answered" if replied else "cannot read the thread to check")
+            return False
     try:
         text = mention_text(event.get("text") or "")
         tz = time_zone(user) if first_word(text) == "subscribe" else None

@@ -4,7 +4,9 @@ Posts a rendered ``Message`` with ``chat.postMessage`` (unfurls off), then
 its ``thread`` messages as replies in that thread, and turns Slack's errors
 into ``PostError(code)`` so the service and the digest never see slack_sdk
 types. Also finds the bot's own recent post in a channel
-(``conversations.history``) to reconcile a digest claim left by a crash.
+(``conversations.history``) to reconcile a digest claim left by a crash, and
+its own reply in a thread (``conversations.replies``) before a mention left
+unanswered by a crash is answered again.
 
 Rate limits: the ``WebClient`` built by ``bot.slack.app.make_client`` carries
 a ``RateLimitErrorRetryHandler`` that sleeps ``Retry-After`` seconds and
@@ -146,3 +148,46 @@ class SlackPoster:
             log.info("cannot read history of %s (%s); claim left as is",
                      channel_id, _error_code(exc))
         return None
+
+    def replied_in_thread(self, channel_id: str, thread_ts: str, after_ts: str) -> bool | None:
+        """Whether the bot already posted in the thread ``thread_ts`` after ``after_ts``.
+
+        One ``conversations.replies`` call (docs.slack.dev/reference/methods/
+        conversations.replies; scopes ``channels:history``, ``groups:history``,
+        ``im:history``), newest 200 messages of the thread.
+
+        Returns:
+            bool | None: True when a message of the bot newer than ``after_ts``
+            is in the thread, False when none is, None when the thread cannot
+            be read (missing scope, not in the channel, network) — then the
+            caller cannot know and must not post again.
+        """
+        try:
+            user_id, bot_id = self._bot_identity()
+            response = self._client.conversations_replies(channel=channel_id, ts=thread_ts,
+                                                          limit=HISTORY_PAGE_SIZE)
+        except (SlackApiError, SlackClientError, OSError) as exc:
+            log.info("cannot read the thread %s in %s (%s)", thread_ts, channel_id, _error_code(exc))
+            return None
+        for msg in response.get("messages") or []:
+            mine = (bot_id and msg.get("bot_id") == bot_id) or (user_id and msg.get("user") == user_id)
+            if mine and float(msg.get("ts") or 0) > float(after_ts):
+                return True
+        return False
+
+    def replied_in_channel(self, channel_id: str, after_ts: str) -> bool | None:
+        """Whether the bot posted anything in ``channel_id`` after ``after_ts``
+        (one ``conversations.history`` page; for a DM answered at top level).
+
+        Returns:
+            bool | None: as ``replied_in_thread``; None when history cannot be read.
+        """
+        try:
+            user_id, bot_id = self._bot_identity()
+            response = self._client.conversations_history(channel=channel_id, oldest=after_ts,
+                                                          limit=HISTORY_PAGE_SIZE)
+        except (SlackApiError, SlackClientError, OSError) as exc:
+            log.info("cannot read the history of %s (%s)", channel_id, _error_code(exc))
+            return None
+        return any((bot_id and m.get("bot_id") == bot_id) or (user_id and m.get("user") == user_id)
+                   for m in response.get("messages") or [])

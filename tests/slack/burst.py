@@ -3,9 +3,10 @@ several sharing a database — what a Slack retry racing the original does
 (docs/architecture.md "Idempotency"). Used by the duplicate-delivery tests and
 by ``benchmarks/duplicates_bench.py``.
 
-``Servers`` starts real paperbot HTTP servers (waitress + Bolt, the real
-``Service`` over a given index), each with its own ``Store`` on one database
-URL, the way two ``paperbot serve`` processes share ``DATABASE_URL``.
+``Servers`` starts real paperbot HTTP servers (waitress + Bolt with the journal
+middleware of ``paperbot serve``, the real ``Service`` over a given index), each
+with its own ``Store`` and journal owner on one database URL, the way two
+``paperbot serve`` processes share ``DATABASE_URL``.
 ``deliver_together`` sends copies of one signed envelope released by a barrier.
 """
 from __future__ import annotations
@@ -23,6 +24,7 @@ from bot.render.announce import PostingAnnouncer
 from bot.runtime import store_seen
 from bot.service import Service
 from bot.slack.app import LISTENER_THREADS, build_app, make_client
+from bot.slack.journal import Journal
 from bot.slack.poster import SlackPoster
 from bot.slack.server import make_server
 from bot.store import Store
@@ -45,18 +47,23 @@ class Servers:
     def __init__(self, fake: FakeSlack, index: Any, database_url: str, tmp_path, count: int) -> None:
         self.urls: list[str] = []
         self._parts: list[tuple[Any, threading.Thread, Store, ThreadPoolExecutor]] = []
+        self.apps: list[Any] = []
+        self.journals: list[Journal] = []
         settings = replace(make_settings(fake, tmp_path), database_url=database_url)
         for _ in range(count):
             client = make_client(settings)
             store = Store(database_url)
             service = Service(index, store, settings, announcer=PostingAnnouncer(SlackPoster(client)))
             executor = ThreadPoolExecutor(max_workers=LISTENER_THREADS)
+            journal = Journal(store)
             app = build_app(settings, service, client=client, seen=store_seen(store),
-                            listener_executor=executor)
+                            listener_executor=executor, journal=journal)
+            self.journals.append(journal)
             server = make_server(app, "127.0.0.1", 0)
             thread = threading.Thread(target=server.run, name="paperbot-http", daemon=True)
             thread.start()
             self._parts.append((server, thread, store, executor))
+            self.apps.append(app)
             self.urls.append(server.url)
 
     def drain(self) -> None:

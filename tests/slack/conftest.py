@@ -94,3 +94,11 @@ def slack_factory(fake_slack: FakeSlack, seed_index, tmp_path: Path):
 def slack(slack_factory) -> SlackHarness:
     """The default harness: real service, in-memory ``seen``."""
     return slack_factory()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared_db(request, tmp_path: Path) -> str:
+    """A database URL several servers share: a SQLite file, then a PostgreSQL schema."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'shared.db'}"
+    return request.getfixturevalue("pg_schema")[0]
