@@ -68,6 +68,7 @@ class FakeSlack:
         memberships: channel ids each user is a member of (``users.conversations``).
         member_page_size: channels per ``users.conversations`` page (its
             ``limit`` argument caps it further), so pagination can be tested.
+        delays: seconds to wait before answering a method (a slow Slack).
     """
 
     def __init__(self) -> None:
@@ -75,6 +76,7 @@ class FakeSlack:
         self.history: dict[str, list[dict[str, Any]]] = {}
         self.memberships: dict[str, list[str]] = {}
         self.member_page_size = 100
+        self.delays: dict[str, float] = {}
         self._calls: list[Call] = []
         self._cond = threading.Condition()
         self._channel_errors: dict[tuple[str, str], str] = {}
@@ -185,6 +187,7 @@ class FakeSlack:
 
     # ----------------------------------------------------------------- answers
     def _answer(self, method: str, body: dict[str, Any]) -> tuple[int, dict[str, str], Any]:
+        time.sleep(self.delays.get(method, 0))
         limit = self._rate_limits.get(method)
         if limit and limit.remaining > 0:
             limit.remaining -= 1

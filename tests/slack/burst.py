@@ -13,10 +13,16 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
+import re
+import signal
+import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -122,3 +128,64 @@ def deliver_together(urls: list[str], body: str, copies: int) -> list[int]:
 def replies_in_thread(fake: FakeSlack, ts: str) -> int:
     """How many ``chat.postMessage`` calls answered in the thread of ``ts``."""
     return sum(1 for c in fake.calls("chat.postMessage") if c.body.get("thread_ts") == ts)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class ServeProcess:
+    """A real ``paperbot serve`` process on ``database_url`` (``start`` → its URL;
+    ``kill`` is SIGKILL; ``stop`` is SIGTERM, which waits for running listeners)."""
+
+    def __init__(self, fake: FakeSlack, workdir: Path, database_url: str, index_dir: Path) -> None:
+        self.proc: subprocess.Popen | None = None
+        self.url = ""
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "PAPERBOT_"))}
+        env.update(SLACK_BOT_TOKEN="xoxb-test-token", SLACK_SIGNING_SECRET=SECRET,
+                   SLACK_API_URL=fake.api_url.rstrip("/"), PAPERBOT_INDEX_DIR=str(index_dir),
+                   PAPERBOT_SEEDS=str(ROOT / "seeds"), DATABASE_URL=database_url, PORT="0",
+                   PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""))
+        self.env, self.workdir = env, workdir
+
+    def start(self, timeout: float = 120) -> str:
+        self.proc = subprocess.Popen([sys.executable, "-m", "bot", "serve", "--host", "127.0.0.1"],
+                                     cwd=self.workdir, env=self.env, stdin=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, text=True)
+        lines: list[str] = []
+        deadline = time.monotonic() + timeout
+        for line in self.proc.stderr:
+            lines.append(line)
+            if match := re.search(r"serving on (http://127\.0\.0\.1:\d+)", line):
+                self.url = match.group(1)
+                self.log = lines
+                threading.Thread(target=lambda: lines.extend(self.proc.stderr), daemon=True).start()
+                return self.url
+            if time.monotonic() > deadline:
+                break
+        raise RuntimeError(f"paperbot serve did not start: {''.join(lines)[-3000:]}")
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=30)
+
+    def stop(self) -> int:
+        if self.proc is None or self.proc.poll() is not None:
+            return self.proc.returncode if self.proc else 0
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return self.proc.wait()
+
+
+def burst(url: str, bodies: list[str], workers: int = 32) -> list[int]:
+    """POST every body (signed, concurrently); returns the HTTP statuses (0: no answer)."""
+    def one(body: str) -> int:
+        try:
+            return _post(url, body, retry=None)
+        except OSError:
+            return 0
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(one, bodies))
