@@ -18,8 +18,9 @@ from bot import corpus, search, wiring
 from bot.clock import run_clock, start_clock
 from bot.config import Settings
 from bot.digest import make_job, send
-from bot.slack.app import build_app, make_client
+from bot.slack.app import WORK_SLOTS, build_app, make_client
 from bot.slack.errors import SlackUnavailable, slack_errors
+from bot.slack.fair import FairSlots
 from bot.slack.journal import Journal
 from bot.slack.poster import SlackPoster
 from bot.slack.server import make_server
@@ -50,9 +51,9 @@ def startup(what: str):
         raise StartupError(f"paperbot {what}: {e}") from None
 
 
-def _parts(settings: Settings):
+def _parts(settings: Settings, slots: FairSlots | None = None):
     client = make_client(settings)
-    poster = SlackPoster(client)
+    poster = SlackPoster(client, slots=slots)
     service = wiring.build_service(settings, poster)
     return client, poster, service
 
@@ -77,11 +78,13 @@ def build(settings: Settings):
     Returns ``(app, service, poster)``. Raises what ``bot.slack.app.build_app``
     raises (e.g. ``auth.test`` rejected the token).
     """
-    client, poster, service = _parts(settings)
+    slots = FairSlots(WORK_SLOTS)   # the service's confirmation posts step out of these
+    client, poster, service = _parts(settings, slots)
     service.index.warm()   # the first command after start-up is then as fast as the others
     store = service.store
     journal = Journal(store)
-    app = build_app(settings, service, client=client, seen=store_seen(store), journal=journal)
+    app = build_app(settings, service, client=client, seen=store_seen(store), journal=journal,
+                    slots=slots)
     journal.start(app)
     log.info("journal owner %s", journal.owner)
     return app, service, poster

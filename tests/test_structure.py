@@ -53,7 +53,7 @@ LAYERS = {
     3: ("bot.slack", "bot.clock", "bot.digest"),
     2: ("bot.service", "bot.subscriptions"),
     1: ("bot.render", "bot.search", "bot.store", "bot.corpus", "bot.jsonshape"),
-    0: ("bot", "bot.models", "bot.config", "bot.ports", "bot.slots", "bot.acronyms", "bot.procs",
+    0: ("bot", "bot.models", "bot.config", "bot.ports", "bot.slots", "bot.acronyms", "bot.budget", "bot.procs",
         "bot.replies", "bot.parsing", "bot.rotation"),
 }
 ROOM_LAYERS = (1, 3)

@@ -12,12 +12,12 @@ turns an already-acked request into a 404, PLATFORM-FACTS.md B).
 from __future__ import annotations
 
 import logging
-import threading
 from typing import TYPE_CHECKING, Any, Callable
 
 from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 
+from bot.slack.fair import FairSlots
 from bot.models import Context
 from bot.ports import Message
 from bot.render import render
@@ -35,7 +35,7 @@ SORRY = ("Sorry, something went wrong while answering that. "
          "Please try again in a moment; if it keeps happening, tell whoever runs paperbot.")
 
 
-def register(app: App, service: "Service", *, slots: threading.Semaphore) -> None:
+def register(app: App, service: "Service", *, slots: FairSlots) -> None:
     """Register the ``/paper`` listener on ``app``.
 
     Args:
@@ -47,7 +47,7 @@ def register(app: App, service: "Service", *, slots: threading.Semaphore) -> Non
     app.command(COMMAND)(make_listener(service, slots))
 
 
-def make_listener(service: "Service", slots: threading.Semaphore) -> Callable[..., None]:
+def make_listener(service: "Service", slots: FairSlots) -> Callable[..., None]:
     """The ``/paper`` listener bound to ``service`` (callable directly in tests).
 
     Args:
@@ -65,7 +65,7 @@ def make_listener(service: "Service", slots: threading.Semaphore) -> Callable[..
         try:
             text = command_text(command.get("text", ""))
             ctx = command_context(command, client, text)
-            with slots:
+            with slots(ctx.user_id):
                 message = render(service.command(text, ctx))
             send(respond, message)
         except Exception:  # noqa: BLE001 — after ack nothing may escape (see module doc)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from slack_bolt import App
 from slack_sdk import WebClient
 
+from bot.slack.fair import FairSlots
 from bot.models import Context
 from bot.ports import Message, PostError
 from bot.render import render
@@ -76,7 +77,7 @@ class SeenKeys:
 
 
 def register(app: App, service: "Service", *, seen: Callable[..., bool],
-             slots: threading.Semaphore | None = None) -> None:
+             slots: FairSlots | None = None) -> None:
     """Register the ``app_mention`` listener on ``app``.
 
     Args:
@@ -87,7 +88,7 @@ def register(app: App, service: "Service", *, seen: Callable[..., bool],
             number of duplicates may race).
         slots: bounds concurrent service calls (``bot.slack.app.WORK_SLOTS``).
     """
-    slots = slots or threading.BoundedSemaphore(1_000)
+    slots = slots or FairSlots(1_000)
 
     def app_mention(body: dict[str, Any], event: dict[str, Any], client: WebClient,
                     context: dict[str, Any]) -> None:
@@ -133,7 +134,7 @@ def should_answer(event: dict[str, Any]) -> bool:
 def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Service",
                    poster: SlackPoster, seen: Callable[..., bool],
                    time_zone: Callable[[str], str | None] = lambda user: None,
-                   slots: threading.Semaphore | None = None, retaken: bool = False) -> bool:
+                   slots: FairSlots | None = None, retaken: bool = False) -> bool:
     """Answer one mention (or DM) in its thread, unless already answered.
 
     Args:
@@ -181,7 +182,7 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
         tz = time_zone(user) if first_word(text) == "subscribe" else None
         ctx = Context(team_id=body.get("team_id") or event.get("team") or "",
                       channel_id=channel, user_id=user, user_tz=tz)
-        with slots or _UNBOUNDED:
+        with slots(user) if slots is not None else _UNBOUNDED:
             message = render(service.mention(text, ctx))
     except Exception:  # noqa: BLE001 — listeners must not raise; the user gets a short note
         log.exception("mention failed (%s)", " ".join(keys))

@@ -14,12 +14,12 @@ when the DM message itself was in a thread.
 """
 from __future__ import annotations
 
-import threading
 from typing import TYPE_CHECKING, Any, Callable
 
 from slack_bolt import App
 from slack_sdk import WebClient
 
+from bot.slack.fair import FairSlots
 from bot.ports import Message
 from bot.slack.commands import user_time_zone
 from bot.slack.context import RETAKEN, finish, journaled
@@ -54,7 +54,7 @@ class _InThreadOnlyIf:
 
 
 def register(app: App, service: "Service", *, seen: Callable[..., bool],
-             slots: threading.Semaphore | None = None) -> None:
+             slots: FairSlots | None = None) -> None:
     """Register the ``message`` listener that answers DMs.
 
     Args:

@@ -15,6 +15,7 @@ as ``SlackApiError`` with error ``ratelimited`` → ``PostError("ratelimited")``
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
@@ -23,6 +24,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
 from bot.ports import Message, PostError
+from bot.slack.fair import FairSlots
 
 log = logging.getLogger(__name__)
 
@@ -52,12 +54,17 @@ class SlackPoster:
             the bot has not joined; ``channels:history`` / ``groups:history``
             for ``find_recent_post``).
 
+        slots: the listeners' ``FairSlots``: a post made while holding one (the
+            subscribe confirmation, inside the service) gives it back while
+            Slack answers, so a slow Web API never holds a search slot.
+
     Thread safety: safe to share between threads (``WebClient`` is; the
     cached bot identity is guarded by a lock).
     """
 
-    def __init__(self, client: WebClient) -> None:
+    def __init__(self, client: WebClient, slots: FairSlots | None = None) -> None:
         self._client = client
+        self._slots = slots
         self._identity: tuple[str | None, str | None] | None = None
         self._lock = threading.Lock()
 
@@ -81,14 +88,15 @@ class SlackPoster:
                 is logged and does not raise: the parent is already posted,
                 and raising would make a caller believe nothing was.
         """
-        ts = self._post_one(channel_id, message, thread_ts)
-        reply_to = thread_ts or ts
-        for part in message.thread:
-            try:
-                self._post_one(channel_id, part, reply_to)
-            except PostError as exc:
-                log.warning("thread reply in %s (thread %s) failed: %s",
-                            channel_id, reply_to, exc.code)
+        with self._slots.outside() if self._slots is not None else contextlib.nullcontext():
+            ts = self._post_one(channel_id, message, thread_ts)
+            reply_to = thread_ts or ts
+            for part in message.thread:
+                try:
+                    self._post_one(channel_id, part, reply_to)
+                except PostError as exc:
+                    log.warning("thread reply in %s (thread %s) failed: %s",
+                                channel_id, reply_to, exc.code)
         return ts
 
     def _post_one(self, channel_id: str, message: Message, thread_ts: str | None) -> str:
