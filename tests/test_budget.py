@@ -39,3 +39,9 @@ def test_every_service_search_runs_under_its_budget(monkeypatch, seed_index, sto
     monkeypatch.setattr(service, "SEARCH_CPU_S", 0.5)
     reply = svc.command("search language models", CTX)
     assert not any(CUT in n for n in reply.page.notes)
+
+
+def test_an_exhausted_budget_also_stops_the_search_for_corrections(seed_index) -> None:
+    assert seed_index.search("steganografy", limit=5).corrected_query == "steganography"
+    with budget.limit(0.0):
+        assert seed_index.search("steganografy", limit=5).corrected_query is None

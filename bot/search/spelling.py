@@ -14,6 +14,7 @@ from bisect import bisect_left
 from whoosh.automata.fsa import find_all_matches
 from whoosh.automata.lev import levenshtein_automaton
 
+from bot import budget
 from bot.search.lexicon import Lexicon
 from bot.search.query import Clause, ParsedQuery
 from bot.search.ranking import Ranking, fold
@@ -66,6 +67,8 @@ class _Skipper:
         self.words = words
 
     def __call__(self, w: str) -> str | None:
+        if budget.exhausted():   # bot.budget: the request's CPU is spent, stop looking
+            return None
         i = bisect_left(self.words, w)
         return self.words[i] if i < len(self.words) else None
 

@@ -35,45 +35,54 @@ class FairSlots:
         if count < 1:
             raise ValueError("count must be at least 1")
         self._free = count
-        self._cond = threading.Condition()
-        self._waiting: OrderedDict[str, deque[int]] = OrderedDict()   # user -> tickets, by first wait
+        self._lock = threading.Lock()
+        self._waiting: OrderedDict[str, deque[threading.Event]] = OrderedDict()  # user -> waiters
         self._held: Counter[str] = Counter()
         self._served: dict[str, int] = {}        # user -> when last granted (a counter)
         self._clock = itertools.count(1)
-        self._tickets = itertools.count(1)
         self._local = threading.local()
 
-    def _next_user(self) -> str:
-        """The waiting user to serve next (see the module docstring)."""
-        return min(self._waiting, key=lambda u: (self._held[u], self._served.get(u, 0)))
+    def _grant(self, user: str) -> None:
+        """Give ``user`` a slot (lock held)."""
+        self._free -= 1
+        self._held[user] += 1
+        self._served[user] = next(self._clock)
+        if len(self._served) > 10_000:           # forget long-gone users
+            for old in list(self._served)[:5_000]:
+                del self._served[old]
+
+    def _hand_over(self) -> None:
+        """Give each free slot to the next waiter and wake that one only (lock held)."""
+        while self._free > 0 and self._waiting:
+            user = min(self._waiting, key=lambda u: (self._held[u], self._served.get(u, 0)))
+            queue = self._waiting[user]
+            woken = queue.popleft()
+            if not queue:
+                del self._waiting[user]
+            self._grant(user)
+            woken.set()
 
     def acquire(self, user: str) -> None:
         """Wait for a slot for ``user`` ("" for an unknown user: one shared queue)."""
-        ticket = next(self._tickets)
-        with self._cond:
-            self._waiting.setdefault(user, deque()).append(ticket)
-            while not (self._free > 0 and self._next_user() == user and self._waiting[user][0] == ticket):
-                self._cond.wait()
-            self._waiting[user].popleft()
-            if not self._waiting[user]:
-                del self._waiting[user]
-            self._free -= 1
-            self._held[user] += 1
-            self._served[user] = next(self._clock)
-            if len(self._served) > 10_000:           # forget long-gone users
-                for old in list(self._served)[:5_000]:
-                    del self._served[old]
-            self._cond.notify_all()                  # the next in line may be another user
+        with self._lock:
+            if self._free > 0 and not self._waiting:
+                self._grant(user)
+                woken = None
+            else:
+                woken = threading.Event()
+                self._waiting.setdefault(user, deque()).append(woken)
+        if woken is not None:
+            woken.wait()                           # the releaser granted the slot to us
         self._local.user = user
 
     def release(self, user: str) -> None:
         """Give back one of ``user``'s slots."""
-        with self._cond:
+        with self._lock:
             self._held[user] -= 1
             if self._held[user] <= 0:
                 del self._held[user]
             self._free += 1
-            self._cond.notify_all()
+            self._hand_over()
         self._local.user = None
 
     @contextlib.contextmanager
@@ -100,5 +109,5 @@ class FairSlots:
 
     def waiting(self) -> int:
         """Requests waiting for a slot now (for logs and tests)."""
-        with self._cond:
+        with self._lock:
             return sum(len(q) for q in self._waiting.values())
