@@ -30,7 +30,8 @@ sys.path.insert(0, str(ROOT))
 
 from report import publish  # noqa: E402  (benchmarks/report.py; scripts run from benchmarks/)
 from tests.fakeslack import BOT_USER_ID, FakeSlack  # noqa: E402
-from tests.slack.burst import ServeProcess, _post, burst, mention_envelope, replies_in_thread  # noqa: E402
+from tests.slack.burst import (ServeProcess, _post, burst, mention_envelope, replies_in_thread,  # noqa: E402
+                               slow_down)
 
 
 def main() -> None:
@@ -43,7 +44,8 @@ def main() -> None:
     started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     with FakeSlack() as fake, tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
-        fake.delays["chat.postMessage"] = args.post_delay
+        slow_down(fake, "chat.postMessage", args.post_delay)
+        fake.add_channel("C0GENERAL", bot_member=True)   # Slack sends app_mention only from channels the bot is in
         server = ServeProcess(fake, tmp, f"sqlite:///{tmp / 'paperbot.db'}", tmp / "index")
         stamps = [f"{1766100000 + i}.000100" for i in range(args.mentions)]
         bodies = [mention_envelope(f"Ev0BURST{i}", ts, text=f"<@{BOT_USER_ID}> sparse attention {i % 17}")

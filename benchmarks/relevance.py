@@ -114,14 +114,14 @@ def search_all(index_dir: Path, queries: list[str], workdir: Path) -> tuple[list
 
 
 def ranking_defaults() -> list[str]:
-    from bot.search import ranking
-    r = ranking.Ranking()
+    from bot.search import analysis, tuning
+    r = tuning.Ranking()
     out = [f"  {f.name} = {getattr(r, f.name)!r}" for f in fields(r)]
-    an = ranking.text_analyzer()
+    an = analysis.text_analyzer()
     out.append(f"  index-time analyzer (title/abstract): {type(an).__name__}"
                f"({', '.join(f'{k}={v!r}' for k, v in sorted(vars(an).items()) if k != 'stoplist')}, "
                f"{len(an.stoplist)} stop words)")
-    out.append(f"  default fields: {', '.join(ranking.DEFAULT_FIELDS)}")
+    out.append(f"  default fields: {', '.join(tuning.DEFAULT_FIELDS)}")
     return out
 
 
@@ -174,7 +174,7 @@ def main() -> None:
             corrected_ids.add(qid)
         run[qid] = [str(h["source_id"]) for h in page["results"] if h.get("source_id") is not None]
     results = {name: evaluate(run, qrels) for name, qrels in splits.items()}
-    from bot.search.ranking import Ranking
+    from bot.search.tuning import Ranking
     test = results["test"]["ndcg@10"]
     corr = {name: evaluate(run, {q: r for q, r in qrels.items() if q in corrected_ids})
             for name, qrels in splits.items() if any(q in corrected_ids for q in qrels)}
@@ -183,7 +183,7 @@ def main() -> None:
         "paperbot relevance benchmark — BEIR SciFact",
         "=" * 44,
         f"date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}   python {platform.python_version()}   host {platform.node()}",
-        f"data: {data}  ({n_docs} documents indexed{'; SMOKE SUBSET, not comparable' if args.docs else ''})",
+        f"data: {args.data_dir}  ({n_docs} documents indexed{'; SMOKE SUBSET, not comparable' if args.docs else ''})",
         "path: `paperbot index build --source corpus.jsonl --index DIR` then",
         "      `paperbot search --index DIR --json --limit 100 -` (one query per line on stdin),",
         "      i.e. the bot's own SearchIndex.search with the default Ranking (as in Slack).",
@@ -215,11 +215,11 @@ def main() -> None:
         "Every ranking parameter below was chosen on qrels/train.tsv only (809 queries);",
         "qrels/test.tsv is used for this report and nothing else.",
         "",
-        "ranking parameters in use (bot.search.ranking.Ranking defaults):",
+        "ranking parameters in use (bot.search.tuning.Ranking defaults):",
         *ranking_defaults(),
     ]
     publish(lines, args.out, {
-            "data": str(data), "documents": n_docs, "smoke_subset": bool(args.docs), "build_s": round(build_s, 2),
+            "data": str(args.data_dir), "documents": n_docs, "smoke_subset": bool(args.docs), "build_s": round(build_s, 2),
             "search_s": round(search_s, 2), "results": results, "rejected": errors,
             "corrected": corrected, "references": dict((n, v) for n, v in REFERENCES),
             "target": TARGET, "done_bar": DONE_BAR,

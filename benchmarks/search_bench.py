@@ -256,7 +256,7 @@ def main() -> None:
     ratio = ws["p95_ms"] / fs["p95_ms"] if fs["p95_ms"] else float("inf")
     targets = []
     if n >= 100_000:
-        scale = "100k (DESIGN.md quality bar at 100,000 abstracts)"
+        scale = "100k (docs/interfaces.md quality bar at 100,000 abstracts)"
         targets = [
             ("search p95 <= 150 ms", ws["p95_ms"] <= 150, f"{ws['p95_ms']:.1f} ms"),
             (f"search p95 <= 2 x FTS5 p95 ({2 * fs['p95_ms']:.1f} ms)", ws["p95_ms"] <= 2 * fs["p95_ms"],

@@ -3,23 +3,23 @@
 Each command parses options, builds objects through ``bot.wiring`` and turns
 library errors into one clear line (``click.ClickException``, exit 1) or, for
 missing Slack variables, one line and exit status 2 (docs/interfaces.md
-"Configuration"). Option > environment variable > default. ``.env`` is found
+"Environment variables"). Option > environment variable > default. ``.env`` is found
 from the working directory. The only module that reads ``os.environ``
 (docs/architecture.md "Layers").
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sys
-import time
 from pathlib import Path
 
 import click
 from dotenv import dotenv_values, find_dotenv, load_dotenv
 
-from bot import config, corpus, search, wiring
+from bot import cli_lines, config, corpus, search, wiring
+from bot.cli_wait import WAIT_OPTION, in_turn
+from bot.cli_progress import progress
 from bot.jsonshape import error_json, page_json
 from bot.models import QueryError
 from bot.store import StoreError
@@ -83,33 +83,6 @@ SERVER_COMMANDS = ("serve", "socket", "clock", "digest")
 LONG_RUNNING = ("serve", "socket", "clock")
 
 
-def _progress(label: str):
-    """A progress display on a terminal (stderr), else silent.
-
-    Returns ``(update, done)``: ``update(n_done, total)`` redraws one line —
-    "reading the sources…" until the first call, then a bar with the elapsed
-    seconds, and once every paper is in, a note that the index files are
-    being written (a quarter of a large build); ``done()`` ends the line.
-    """
-    if not sys.stderr.isatty():
-        return None, lambda: None
-    started = time.monotonic()
-    click.echo("reading the sources…", err=True, nl=False)
-
-    def update(done: int, total: int | None = None) -> None:
-        secs = f"{time.monotonic() - started:.0f} s"
-        if total:
-            width = 30
-            filled = int(width * done / max(total, 1))
-            tail = " · writing the index files…" if done >= total else ""
-            line = f"{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {secs}{tail}"
-        else:
-            line = f"{label} {done} papers {secs}"
-        click.echo(f"\r{line:<79}", err=True, nl=False)
-
-    return update, lambda: click.echo("", err=True)
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-v", "--verbose", is_flag=True, help="Log more (INFO) to stderr.")
 def main(verbose: bool) -> None:
@@ -147,6 +120,10 @@ def console() -> None:
     sys.exit(run(service, sys.stdin, write, interactive=sys.stdin.isatty()))
 
 
+ACCEPTED_HELP = ("Keep only accepted OpenReview notes (by venueid/venue); leave out withdrawn, "
+                 "rejected, desk-rejected and submitted-only ones. Other sources are kept.")
+
+
 @main.group()
 def index() -> None:
     """Build or update the search index.
@@ -160,7 +137,9 @@ def index() -> None:
               help="Seed text file or folder, JSON Lines or CSV (.gz too). Repeatable. "
                    "Default: PAPERBOT_SEEDS.")
 @index_option
-def index_build(sources: tuple[Path, ...], index_dir: Path | None) -> None:
+@click.option("--accepted-only", is_flag=True, help=ACCEPTED_HELP)
+@WAIT_OPTION
+def index_build(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: bool, wait: float) -> None:
     """Build a new index generation and switch to it atomically.
 
     Example: paperbot index build --source corpus.jsonl --index /tmp/idx
@@ -169,15 +148,19 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None) -> None:
     _stop_on_sigterm()
     paths = list(sources) or wiring.seed_paths(settings)
     target = index_dir or settings.index_dir
-    update, done = _progress("indexing")
+    update, done = progress("indexing")
     # Sources are read inside the build's lock, so an `index add` cannot slip in
     # between reading and switching CURRENT (and be lost).
-    source = wiring.LazyPapers(paths)
+    source = wiring.LazyPapers(paths, accepted_only=accepted_only)
     try:
-        fingerprint = corpus.seeds_fingerprint(paths) if not sources else None
-        gen = search.build_index(target, source, fingerprint=fingerprint,
-                                 progress=(lambda n: update(n, source.total)) if update else None)
-    except (corpus.CorpusError, search.IndexBusy, ValueError) as e:
+        fingerprint = corpus.seeds_fingerprint(paths) if not (sources or accepted_only) else None
+        gen = in_turn(target, wait, lambda: search.build_index(
+            target, source, fingerprint=fingerprint,
+            progress=(lambda n: update(n, source.total)) if update else None))
+    except click.ClickException:
+        done()
+        raise
+    except (corpus.CorpusError, ValueError) as e:
         done()
         raise click.ClickException(str(e)) from None
     except search.WorkerFailed as e:
@@ -187,14 +170,16 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None) -> None:
         done()
         raise click.ClickException(_write_error(target, e)) from None
     done()
-    click.echo(f"indexed {_plural(source.total, 'paper')} into {target / gen}")
+    click.echo(f"indexed {_plural(source.total, 'paper')} into {target / gen}{_left_out(source.stats)}")
 
 
 @index.command("add")
 @click.option("--source", "sources", multiple=True, required=True, type=click.Path(path_type=Path),
               help="File or folder to add (same formats as build). Repeatable.")
 @index_option
-def index_add(sources: tuple[Path, ...], index_dir: Path | None) -> None:
+@click.option("--accepted-only", is_flag=True, help=ACCEPTED_HELP)
+@WAIT_OPTION
+def index_add(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: bool, wait: float) -> None:
     """Add or update documents without a full rebuild.
 
     Example: paperbot index add --source new-papers.jsonl
@@ -203,17 +188,26 @@ def index_add(sources: tuple[Path, ...], index_dir: Path | None) -> None:
     _stop_on_sigterm()
     target = index_dir or settings.index_dir
     try:
-        papers = corpus.load_papers(list(sources))
-        created = not search.has_index(target)
-        n = search.add_to_index(target, papers)
-    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, ValueError) as e:
+        stats = corpus.LoadStats()
+        papers = corpus.load_papers(list(sources), stats=stats, accepted_only=accepted_only)
+        created, n = in_turn(target, wait, lambda: (not search.has_index(target),
+                                                    search.add_to_index(target, papers)),
+                             " Nothing was added.")
+    except (corpus.CorpusError, search.IndexMissing, ValueError) as e:
         raise click.ClickException(str(e)) from None
     except OSError as e:
         raise click.ClickException(_write_error(target, e)) from None
     if created:
-        click.echo(f"there was no index in {target}: created one with {_plural(n, 'paper')}")
+        click.echo(f"there was no index in {target}: created one with {_plural(n, 'paper')}"
+                   f"{_left_out(stats)}")
     else:
-        click.echo(f"added or updated {_plural(n, 'paper')} in {target}")
+        click.echo(f"added or updated {_plural(n, 'paper')} in {target}{_left_out(stats)}")
+
+
+def _left_out(stats: corpus.LoadStats) -> str:
+    """`` (left out as not accepted: 12 rejected, 3 withdrawn)`` or ""."""
+    summary = corpus.not_accepted_summary(stats)
+    return f" (left out as not accepted: {summary})" if summary else ""
 
 
 def _write_error(target: Path, e: OSError) -> str:
@@ -242,25 +236,28 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, query: tuple[s
     except (corpus.CorpusError, search.IndexBusy, search.IndexMissing) as e:
         raise click.ClickException(str(e)) from None
     text = " ".join(query)
-    queries = (line.rstrip("\n") for line in sys.stdin) if text == "-" else [text]
+    # Any bytes in, one line out per b"\n"-ended input line (bot/cli_lines.py).
+    queries = cli_lines.read_lines(sys.stdin.buffer) if text == "-" else [cli_lines.from_argv(text)]
     status = 0
-    for q in queries:
+    for q, note in queries:
         try:
             page = idx.search(q, limit=limit)
         except QueryError as e:
             status = 1 if text != "-" else status
             if as_json:
-                click.echo(json.dumps(error_json(q, e.message), ensure_ascii=False))
+                cli_lines.print_json(error_json(q, e.message), note)
             else:
-                click.echo(f"{e.message} Example: {e.example}", err=True)
+                click.echo(f"{note + ' ' if note else ''}{e.message} Example: {e.example}", err=True)
             continue
         except search.IndexMissing as e:
             raise click.ClickException(str(e)) from None
         if as_json:
-            click.echo(json.dumps(page_json(page), ensure_ascii=False))
+            cli_lines.print_json(page_json(page), note)
         else:
             if text == "-":
                 click.echo(f"== {q}")
+            if note:
+                click.echo(note)
             _print_page(page)
     sys.exit(status)
 

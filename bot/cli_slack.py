@@ -12,12 +12,19 @@ import click
 
 
 def _run(fn, *args, **kwargs):
-    """Call a runtime entry point; a ``StartupError`` becomes one line, exit 1."""
+    """Call a runtime entry point; a ``StartupError`` becomes one line, exit 1.
+
+    ``SocketModeDisabled`` (Slack switched Socket Mode off) exits 1 too; its
+    one ERROR line was already logged (``bot.slack.socket.run_socket``).
+    """
     from bot.runtime import StartupError
+    from bot.slack.socket import SocketModeDisabled
     try:
         return fn(*args, **kwargs)
     except StartupError as e:
         click.echo(str(e), err=True)
+        sys.exit(1)
+    except SocketModeDisabled:
         sys.exit(1)
 
 

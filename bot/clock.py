@@ -1,7 +1,7 @@
 """The scheduler of the daily digest: ONE APScheduler 3.11 interval job
 (the only module that imports apscheduler).
 
-Why one interval job and not a cron job per channel (docs/platform-facts.md):
+Why one interval job and not a cron job per channel (docs/platform-facts.md "APScheduler 3"):
 APScheduler 3.11.3's ``CronTrigger`` fires a 01:30 job twice on a fall-back
 day and skips a 00:00 job the day after a spring-forward, so the job only
 asks "what is due now?" (``bot.digest.run_due``) every ``interval_s``
@@ -9,7 +9,7 @@ seconds and the store's claim keyed by (team, channel, local date) makes a
 repeat harmless. Subscriptions live in the SQL store, the job in an
 in-memory job store (nothing pickled, no token anywhere on disk).
 
-Job settings (docs/platform-facts.md; APScheduler userguide):
+Job settings (docs/platform-facts.md "APScheduler 3"; APScheduler userguide):
 
 - fixed id ``JOB_ID`` with ``replace_existing=True``: adding it again
   replaces it, never duplicates it;
@@ -22,7 +22,7 @@ Job settings (docs/platform-facts.md; APScheduler userguide):
 - explicit ``timezone=UTC`` on the scheduler and trigger (the default is
   the host's local zone);
 - ``next_run_time=now``: the first run happens at start-up, so a slot missed
-  while the process was down is posted at once (docs/interfaces.md "Digest rules").
+  while the process was down is posted at once (docs/interfaces.md "Paper of the day").
 
 Run exactly one clock process per database: APScheduler does not coordinate
 schedulers (FAQ), though the store's claims keep even two from double-posting.

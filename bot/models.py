@@ -18,7 +18,7 @@ CONSOLE_TEAM = "T0CONSOLE"
 
 @dataclass(frozen=True)
 class Paper:
-    """One paper of the corpus (docs/interfaces.md "Data").
+    """One paper of the corpus (docs/interfaces.md "Papers").
 
     Attributes:
         id: the product's id — stable across rebuilds and re-orderings, unique,
@@ -36,6 +36,7 @@ class Paper:
         venue: e.g. "ICML 2026".
         source: where it came from, ``"<file name>#<paragraph or line number>"``.
         categories: source categories (arXiv ``cs.LG`` …), may be empty.
+        doi: the DOI ("10.1103/PhysRevD.76.013009") when the source gives one, else None.
     """
 
     id: str
@@ -52,6 +53,7 @@ class Paper:
     venue: str = ""
     source: str = ""
     categories: tuple[str, ...] = ()
+    doi: str | None = None
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,8 @@ class SearchPage:
             query instead of ``query``.
         notes: short user-facing notes (e.g. "Your query was cut to 300
             characters.").
+        confident: the best hit contains nearly all of the query's content
+            words, so a mention may answer with it (``bot.search.results.confident``).
     """
 
     query: str
@@ -97,6 +101,7 @@ class SearchPage:
     suggestion: str | None = None
     corrected_query: str | None = None
     notes: tuple[str, ...] = ()
+    confident: bool = False
 
     @property
     def has_next(self) -> bool:
@@ -150,7 +155,7 @@ class Subscription:
 
 
 class DeliveryState(StrEnum):
-    """The state of a paper-of-the-day delivery row (docs/architecture.md "Digest").
+    """The state of a paper-of-the-day delivery row (docs/architecture.md "The path of a digest").
 
     ``CLAIMED``: a process owns the post; ``POSTED``: done, with ``message_ts``;
     ``FAILED``: Slack refused it (nothing was posted; may be claimed again);

@@ -91,7 +91,10 @@ class Service:
         return ResultsReply(page=page)
 
     def show(self, text: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
-        """One paper in full from an id, a name or words (docs/interfaces.md: resolution order)."""
+        """One paper in full from an id, a name or words.
+
+        Resolution order: docs/interfaces.md "/paper slash command".
+        """
         paper = self._resolve(text, "show", visibility)
         if not isinstance(paper, Paper):
             return paper
@@ -149,7 +152,7 @@ class Service:
             page = self._search(words, 0, OTHER_MATCHES + 1, exact=False)
         except QueryError as e:
             return ErrorReply(message=e.message, example=f"@paperbot {e.example}", visibility=visibility)
-        if not page.hits or not _confident(page, words):
+        if not page.confident:
             return NoticeReply(text=f"I'm not confident any paper matches “{_quote(words)}”. "
                                     "Try other words, an id, or `/paper search`.", visibility=visibility)
         best, others = page.hits[0], page.hits[1:]
@@ -236,7 +239,7 @@ class Service:
 
 def _with_cut_note(cmd: parsing.Command, reply: Reply) -> Reply:
     """Add "cut to 300 characters" to any reply to an over-long input
-    (docs/interfaces.md "Rules": cut there, with a note, everywhere)."""
+    (docs/interfaces.md "Rules every reply obeys": cut there, with a note, everywhere)."""
     if not cmd.cut:
         return reply
     note = f"Your input was cut to {parsing.MAX_INPUT} characters."
@@ -248,35 +251,6 @@ def _with_cut_note(cmd: parsing.Command, reply: Reply) -> Reply:
 
 def _unique(papers: list[Paper]) -> Paper | None:
     return papers[0] if len(papers) == 1 else None
-
-
-_STOP = frozenset("a an and are as at be by for from has have in is it its of on or that the this "
-                  "to was were what which who will with about any paper papers you your me i we "
-                  "there please find show tell know think hi hello hey thanks thank can could "
-                  "would should do does did how why when where here our us my some one".split())
-
-
-_GREETINGS = frozenset("hi hello hey thanks thank morning evening night bye cheers yo lol".split())
-
-
-def _confident(page: SearchPage, words: str) -> bool:
-    """A match is confident when the best paper has (as whole words, allowing
-    for endings: the first 5 letters) nearly all of the query's content words:
-    1 of 1, 2 of 2, 2 of 3, 3 of 4, 4 of 5 … (ceil of 2/3). Small talk such as
-    "hello world" is therefore not answered with a paper."""
-    import math
-    if page.corrected_query:
-        words = page.corrected_query
-    typed = re.findall(r"[a-z0-9]+", words.lower())
-    terms = {w for w in typed if w not in _STOP and len(w) > 1}
-    if not terms or (len(terms) <= 2 and _GREETINGS.intersection(typed)):
-        return False  # small talk ("hello world", "thanks a lot") is not a paper request
-    p = page.hits[0].paper
-    text = " ".join([p.title, p.name or "", p.abstract, " ".join(p.keywords)]).lower()
-    vocab = set(re.findall(r"[a-z0-9]+", text))
-    prefixes = {w[:5] for w in vocab}
-    found = sum(1 for t in terms if t in vocab or (len(t) >= 5 and t[:5] in prefixes))
-    return found >= max(1, math.ceil(len(terms) * 2 / 3))
 
 
 def _quote(text: str) -> str:

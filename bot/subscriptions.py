@@ -1,5 +1,5 @@
 """Channel subscriptions from the user's side: subscribe, unsubscribe, status,
-and today's paper for a channel (docs/interfaces.md "Digest rules").
+and today's paper for a channel (issue 3 item 2; docs/interfaces.md "Paper of the day").
 
 The channel-visible confirmation of a subscribe goes through an injected
 ``bot.ports.ChannelAnnouncer`` (in Slack: rendered and sent with

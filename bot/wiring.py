@@ -14,7 +14,7 @@ from bot.config import Settings
 from bot.ports import Poster
 from bot.render.announce import PostingAnnouncer
 from bot.service import Service
-from bot.store import Store
+from bot.store import Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +28,9 @@ def ensure_default_index(settings: Settings, progress=None) -> bool:
     """Build the default index when it is missing or was built from other seeds.
 
     Only the *default* index (``PAPERBOT_INDEX_DIR``) is ever built
-    implicitly (docs/interfaces.md). Without any seeds (``PAPERBOT_SEEDS``
-    absent) an existing index is served as built. Returns True when a build ran.
+    implicitly (docs/interfaces.md "Index directory layout"). Without any seeds
+    (``PAPERBOT_SEEDS`` absent) an existing index is served as built. Returns
+    True when a build ran.
 
     Raises:
         corpus.CorpusError: when the seeds cannot be read (or are absent and
@@ -45,8 +46,8 @@ def ensure_default_index(settings: Settings, progress=None) -> bool:
         return False
     fingerprint = corpus.seeds_fingerprint(paths)
     stored = search.stored_fingerprint(settings.index_dir)
-    if stored == fingerprint:
-        return False
+    if stored == fingerprint and search.opens(settings.index_dir):
+        return False   # (an index this code cannot open is rebuilt like changed seeds)
     if stored is None and (Path(settings.index_dir) / "CURRENT").exists():
         # Built by `paperbot index build --source …`: the operator's corpus, not
         # the seeds — never replace it implicitly.
@@ -59,20 +60,34 @@ def ensure_default_index(settings: Settings, progress=None) -> bool:
 
 class LazyPapers:
     """An iterable that reads ``paths`` only when iterated (inside the build's
-    lock); ``total`` is the number of papers once read."""
+    lock); ``total`` is the number of papers once read, ``stats`` the load's
+    ``corpus.LoadStats``; ``accepted_only`` as for ``corpus.load_papers``."""
 
-    def __init__(self, paths: list[Path]) -> None:
+    def __init__(self, paths: list[Path], accepted_only: bool = False) -> None:
         self.paths = paths
         self.total = 0
+        self.accepted_only = accepted_only
+        self.stats = corpus.LoadStats()
 
     def __iter__(self):
-        papers = corpus.load_papers(self.paths)
+        papers = corpus.load_papers(self.paths, stats=self.stats, accepted_only=self.accepted_only)
         self.total = len(papers)
         return iter(papers)
 
 
 def open_store(settings: Settings) -> Store:
-    """Open (and create or migrate) the SQL store at ``DATABASE_URL``."""
+    """Open (and create or migrate) the SQL store at ``DATABASE_URL``.
+
+    Raises:
+        StoreError: the database cannot be opened, or it is SQLite while
+            ``DYNO`` is set — on Heroku-style platforms every process has its
+            own disk, so web and clock would each see their own file (README
+            "Heroku-style platforms").
+    """
+    if settings.dyno and settings.database_url.startswith("sqlite"):
+        raise StoreError(f"DATABASE_URL is SQLite but this is dyno {settings.dyno}: dynos share no disk, "
+                         "so web and clock would not share subscriptions; attach PostgreSQL "
+                         "(heroku addons:create heroku-postgresql) and let it set DATABASE_URL")
     return Store(settings.database_url)
 
 
@@ -87,8 +102,9 @@ def build_service(settings: Settings, poster: Poster | None = None, *, index_dir
         index_dir: an explicit index; None → the default, built when needed.
         ensure_index: build the default index first when it is missing or stale.
     """
+    store = open_store(settings)   # first: a bad DATABASE_URL fails before a long index build
     if index_dir is None and ensure_index:
         ensure_default_index(settings)
     index = search.SearchIndex(index_dir or settings.index_dir)
     announcer = PostingAnnouncer(poster) if poster is not None else None
-    return Service(index, open_store(settings), settings, announcer=announcer)
+    return Service(index, store, settings, announcer=announcer)

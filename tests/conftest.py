@@ -1,10 +1,11 @@
 """Shared fixtures: the real seed corpus, a real Whoosh index of it (built once
-per session), a real SQLite store, and a ``Service`` over them with an
-injected clock and a recording ``Poster``.
+per session), real databases (a SQLite file; a uniquely named PostgreSQL
+schema, dropped afterwards), a real SQLite store, and a ``Service`` over them
+with an injected clock and a recording ``Poster``. Plain helpers they use
+(paths, the PostgreSQL address, ``Clock``) are in ``tests.kit``.
 """
 from __future__ import annotations
 
-import os
 import random
 import uuid
 from datetime import datetime, timezone
@@ -14,16 +15,10 @@ import pytest
 
 from bot import corpus, search
 from bot.config import Settings
-from bot.ports import Message, PostError
 from bot.render.announce import PostingAnnouncer
 from bot.service import Service
 from bot.store import Store
-
-ROOT = Path(__file__).resolve().parents[1]
-SEEDS = ROOT / "seeds"
-#: The local PostgreSQL server (this machine's kind runs one; override for others).
-PG_DSN = os.environ.get("PAPERBOT_TEST_PG_DSN", "host=127.0.0.1 port=5432 dbname=test user=postgres")
-PG_URL = os.environ.get("PAPERBOT_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+from tests.kit import PG_DSN, PG_URL, ROOT, SEEDS, Clock, RecordingPoster
 
 
 @pytest.fixture
@@ -44,31 +39,22 @@ def pg_schema():
         conn.close()
 
 
-class RecordingPoster:
-    """A ``Poster`` that records posts; ``fail[channel] = code`` makes it raise."""
-
-    def __init__(self) -> None:
-        self.posts: list[tuple[str, Message, str | None]] = []
-        self.fail: dict[str, str] = {}
-
-    def post(self, channel_id: str, message: Message, thread_ts: str | None = None) -> str:
-        if channel_id in self.fail:
-            raise PostError(self.fail[channel_id])
-        self.posts.append((channel_id, message, thread_ts))
-        return f"{1700000000 + len(self.posts)}.000100"
-
-    def find_recent_post(self, channel_id: str, marker: str, oldest_ts: float) -> str | None:
-        return None
+@pytest.fixture
+def pg_url(pg_schema) -> str:
+    """A PostgreSQL URL confined to a new schema; skipped only when unreachable."""
+    return pg_schema[0]
 
 
-class Clock:
-    """A settable clock returning aware UTC datetimes."""
+@pytest.fixture
+def sqlite_url(tmp_path) -> str:
+    """A SQLite URL for a new file, ``tmp_path / "test.db"``."""
+    return f"sqlite:///{tmp_path / 'test.db'}"
 
-    def __init__(self, now: datetime) -> None:
-        self.now = now
 
-    def __call__(self) -> datetime:
-        return self.now
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request) -> str:
+    """A fresh database URL: a SQLite file, then a PostgreSQL schema."""
+    return request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "pg_url")
 
 
 @pytest.fixture(scope="session")
@@ -86,6 +72,18 @@ def seed_index_dir(tmp_path_factory, seed_papers) -> Path:
 @pytest.fixture(scope="session")
 def seed_index(seed_index_dir):
     return search.SearchIndex(seed_index_dir)
+
+
+#: Three papers with arXiv, OpenReview and DOI links (link unfurls, bot.links).
+LINKED = ROOT / "tests" / "slack" / "data" / "linked.jsonl"
+
+
+@pytest.fixture(scope="session")
+def linked_index(tmp_path_factory):
+    """A real index of the seeds plus ``LINKED`` (built once per session)."""
+    d = tmp_path_factory.mktemp("linked-index")
+    search.build_index(d, corpus.load_papers([SEEDS, LINKED]), fingerprint="linked-test")
+    return search.SearchIndex(d)
 
 
 @pytest.fixture
@@ -107,8 +105,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def poster() -> RecordingPoster:
-    return RecordingPoster()
+def poster(clock) -> RecordingPoster:
+    return RecordingPoster(clock)
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The daily "paper of the day" digest (issue 3; docs/interfaces.md "Digest rules").
+"""The daily "paper of the day" digest (docs/interfaces.md "Paper of the day").
 
 ``run_due`` is what the clock's interval job calls; ``send`` is
 ``paperbot digest send``; ``make_job`` builds the plain function the clock
@@ -24,7 +24,7 @@ __all__ = ["run_due", "send", "next_post_time", "slot_instant", "make_job", "utc
 log = logging.getLogger(__name__)
 
 #: How long idempotency keys (Slack event ids, answered message keys) are kept.
-#: Slack retries an event for about 5 minutes (docs/platform-facts.md); edits of
+#: Slack retries an event for about 5 minutes (docs/platform-facts.md "Slack timing and retries"); edits of
 #: a message can come much later, hence days.
 EVENT_RETENTION = timedelta(days=7)
 

@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from whoosh import index as whoosh_index
-from whoosh.index import TOC
 
 from bot.models import Paper
-from bot.search import fanout, layout
+from bot.search import fanout, internals, layout
 from bot.search.bulk import INDEXNAME, SegmentBuilder
+from bot.search.generation import open_whoosh
 from bot.search.lexicon import FILE as LEXICON_FILE
 from bot.search.lexicon import Lexicon, LexiconBuilder
 from bot.search.schema import make_schema, paper_to_document
@@ -79,16 +79,19 @@ def build_index(index_dir: Path, papers: Iterable[Paper], *, fingerprint: str | 
             _check_unique(papers)
             n = len(papers)
             ix = whoosh_index.create_in(str(gen), make_schema())
-            procs = fanout.usable_processes(MAX_PROCS if n >= PARALLEL_MIN else 1)
-            chunk = functools.partial(_write_chunk, gen, ix, papers)
             progress = _changes_only(progress)
-            results = fanout.run_chunks(chunk, n, procs, progress)
-            segments = [segment for segment, _ in results]
-            lexicon = LexiconBuilder(ix.schema["abstract"].analyzer.stem)
-            for _, state in results:
-                lexicon.merge(state)
-            TOC(ix.schema, segments, ix.latest_generation() + 1).write(ix.storage, INDEXNAME)
-            shutil.rmtree(gen / f"{INDEXNAME}.tmp", ignore_errors=True)  # writers' scratch
+            if internals.fast_paths():
+                procs = fanout.usable_processes(MAX_PROCS if n >= PARALLEL_MIN else 1)
+                chunk = functools.partial(_write_chunk, gen, ix, papers)
+                results = fanout.run_chunks(chunk, n, procs, progress)
+                lexicon = LexiconBuilder(ix.schema["abstract"].analyzer.stem)
+                for _, state in results:
+                    lexicon.merge(state)
+                internals.write_toc(ix, [segment for segment, _ in results])
+                shutil.rmtree(gen / f"{INDEXNAME}.tmp", ignore_errors=True)  # writers' scratch
+            else:   # an untested Whoosh: its own writer (docs/search.md)
+                procs = 1
+                lexicon = _write_with_whoosh(ix, papers, progress)
             ix = whoosh_index.open_dir(str(gen))
             with ix.reader() as reader:
                 if reader.doc_count() != n:
@@ -154,6 +157,26 @@ def _write_chunk(gen: Path, ix, papers: list[Paper], start: int, end: int,
             gc.enable()
 
 
+def _write_with_whoosh(ix, papers: list[Paper], progress) -> LexiconBuilder:
+    """Write every paper with Whoosh's own ``SegmentWriter`` (one segment,
+    the version-guard fallback of ``bot.search.internals``); returns the lexicon."""
+    analyzer = ix.schema["abstract"].analyzer
+    lexicon = LexiconBuilder(analyzer.stem)
+    writer = ix.writer(**WRITER_ARGS)
+    try:
+        for i, paper in enumerate(papers, 1):
+            doc, words = paper_to_document(paper, analyzer)
+            writer.add_document(**doc)
+            lexicon.add(paper.abstract, words)
+            if progress is not None and i % PROGRESS_EVERY == 0:
+                progress(i)
+    except BaseException:
+        writer.cancel()
+        raise
+    writer.commit()
+    return lexicon
+
+
 def add_to_index(index_dir: Path, papers: Iterable[Paper]) -> int:
     """Add or update ``papers`` (same id = replace) without a full rebuild.
 
@@ -216,6 +239,17 @@ def has_index(index_dir: Path) -> bool:
     """True when ``index_dir`` holds a usable live generation."""
     try:
         layout.current_path(Path(index_dir))
+    except layout.IndexMissing:
+        return False
+    return True
+
+
+def opens(index_dir: Path) -> bool:
+    """True when the live generation of ``index_dir`` can be opened by this
+    Whoosh and this code (its pickled schema loads); False when there is no
+    index or it must be rebuilt (``bot.search.generation.open_whoosh``)."""
+    try:
+        open_whoosh(layout.current_path(Path(index_dir))).close()
     except layout.IndexMissing:
         return False
     return True

@@ -12,7 +12,8 @@ memory per term, and hands Whoosh's posting writer whole blocks:
   (term, doc, frequency) is one append;
 * field lengths are known when the document is added, so no column read;
 * each block of ``BLOCK`` postings is encoded by ``W3PostingsWriter``'s own
-  ``_write_block`` (pickle + zlib, block statistics, term info).
+  ``_write_block`` (pickle + zlib, block statistics, term info) — through
+  ``bot.search.internals``, which owns every private Whoosh name used here.
 
 ``tests/search/test_bulk.py`` checks, on the seeds, that every term, posting,
 weight, value, length, stored field and column equals what ``SegmentWriter``
@@ -26,26 +27,11 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from whoosh import formats
-from whoosh.codec import default_codec
-from whoosh.codec.whoosh3 import W3PostingsWriter
-from whoosh.filedb.filestore import FileStorage
-from whoosh.system import pack_uint
-from whoosh.util.numeric import byte_to_length, length_to_byte
 
-#: Postings per block: ``W3Codec``'s default ``blocklimit`` (a segment written
-#: here must read exactly like one written by Whoosh).
-BLOCK = 128
-#: Whoosh's main index name inside a generation directory.
-INDEXNAME = "MAIN"
-#: ``pack_uint(f)`` for the frequencies almost every posting has.
-_PACKED = [pack_uint(f) for f in range(1024)]
+from bot.search.internals import (BLOCK, INDEXNAME, PACKED, new_segment, pack_uint,
+                                  stored_length, write_term_blocks)
 
-
-def stored_length(length: int) -> int:
-    """A field length as Whoosh reads it back: lengths are stored as one byte
-    (``length_to_byte``), so e.g. 1000 comes back as 1032 — block statistics
-    use the read-back value, as ``SegmentWriter`` does."""
-    return byte_to_length(length_to_byte(length)) if length else 0
+__all__ = ["SegmentBuilder", "BLOCK", "INDEXNAME", "stored_length"]
 
 
 class SegmentBuilder:
@@ -66,10 +52,7 @@ class SegmentBuilder:
             if field.vector or field.separate_spelling():
                 raise ValueError(f"bulk segments do not support vectors or spelling ({name})")
         self.schema = schema
-        self.codec = codec if codec is not None else default_codec()
-        self.storage = FileStorage(str(generation))
-        self.segment = self.codec.new_segment(self.storage, INDEXNAME)
-        self.perdoc = self.codec.per_document_writer(self.storage, self.segment)
+        self.codec, self.storage, self.segment, self.perdoc = new_segment(generation, codec)
         self.docnum = 0
         # field -> term -> [docnum, frequency, docnum, frequency, ...] (fast
         # fields: one flat list, the cheapest append) or
@@ -150,43 +133,19 @@ class SegmentBuilder:
                     # (whoosh.formats.Frequency), mapped in C where possible
                     weights = (list(map(float, freqs)) if boost == 1.0
                                else [f * boost for f in freqs])
-                    values = (list(map(_PACKED.__getitem__, freqs)) if max(freqs) < len(_PACKED)
+                    values = (list(map(PACKED.__getitem__, freqs)) if max(freqs) < len(PACKED)
                               else [pack_uint(f) for f in freqs])
                     writer.start_term(term.encode("utf-8"))
-                    _write_term(writer._postwriter, ids, weights, values, lengths)
+                    write_term_blocks(writer, ids, weights, values, lengths)
                     writer.finish_term()
             else:
                 for tbytes in sorted(self._other[name]):
                     ids, weights, values = self._other[name][tbytes]
                     writer.start_term(tbytes)
-                    _write_term(writer._postwriter, ids, weights, values, lengths)
+                    write_term_blocks(writer, ids, weights, values, lengths)
                     writer.finish_term()
             writer.finish_field()
         writer.close()
         self._fast, self._other = {}, {}
         self.segment.set_doc_count(self.docnum)
         return self.segment
-
-
-def _write_term(postwriter: W3PostingsWriter, ids: list[int], weights: list[float],
-                values: list[bytes], lengths: array | None) -> None:
-    """Fill ``postwriter``'s block buffer ``BLOCK`` postings at a time, with the
-    statistics ``add_posting`` would have kept; all but the last block are
-    written here, the last by ``finish_term`` (as Whoosh does)."""
-    n = len(ids)
-    for start in range(0, n, BLOCK):
-        end = min(start + BLOCK, n)
-        block_ids = ids[start:end]
-        block_weights = weights[start:end]
-        postwriter._ids = array("I", block_ids)
-        postwriter._weights = array("f", block_weights)
-        postwriter._values = list(filter(None, values[start:end]))  # as add_posting keeps them
-        postwriter._maxweight = max(0, max(block_weights))
-        if lengths is not None:
-            block_lengths = list(map(lengths.__getitem__, block_ids))
-            postwriter._minlength = min(filter(None, block_lengths), default=None)
-            postwriter._maxlength = max(block_lengths)
-        else:
-            postwriter._minlength, postwriter._maxlength = None, 0
-        if end < n:
-            postwriter._write_block()

@@ -14,10 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.models import QueryError
-from bot.search.lexicon import Lexicon
-from bot.search.plan import AllOf, AnyOf, Phrase, Plan, Term
+from bot.search.lexicon import Lexicon, field_prefix
+from bot.search.plan import AllOf, AnyOf, Phrase, Plan, Term, alternatives
 from bot.search.query import Clause, ParsedQuery
-from bot.search.ranking import DEFAULT_FIELDS, Ranking, fold
+from bot.search.analysis import CHAT_WORDS, GREETINGS, fold
+from bot.search.tuning import DEFAULT_FIELDS, Ranking
 from bot.search.spelling import RARE_DF
 
 TEXT_FIELDS = ("all", "title", "name", "abstract")
@@ -45,6 +46,10 @@ class Compiled:
         joined: how many word runs were read as one unit (an acronym's
             expansion or a compound) — the engine retries word by word when
             such a query finds nothing.
+        chatter: plan groups of single words that say nothing about a paper
+            (``analysis.CHAT_WORDS``, one character); match confidence
+            (``results.Ranked.confident``) leaves them out.
+        greeting: a word of ``analysis.GREETINGS`` was typed.
     """
 
     plan: Plan
@@ -52,6 +57,8 @@ class Compiled:
     unknown: list = field(default_factory=list)
     unusual: list = field(default_factory=list)
     joined: int = 0
+    chatter: list = field(default_factory=list)
+    greeting: bool = False
 
 
 class Compiler:
@@ -78,17 +85,20 @@ class Compiler:
         self.highlight: set[str] = set()
         self.unknown: list[Clause] = []
         self.unusual: list[Clause] = []
+        self.chatter: list = []
 
     def compile(self, parsed: ParsedQuery) -> Compiled:
         """Raises QueryError when nothing positive is left to search for."""
         plan = self._sequence(parsed.clauses)
-        if not plan.positive():
+        if not plan.groups:
             if not any(c.occur != "not" for c in parsed.clauses):
                 raise QueryError("Add a word to search for: -word and NOT only leave "
                                  "papers out.", example="attention -sparse")
             raise QueryError(f"\"{parsed.text}\" has only very common words or symbols, "
                              "which are not searched; add a more specific word.")
-        return Compiled(plan, self.highlight, self.unknown, self.unusual, self.joined)
+        greeting = any(c.kind == "word" and fold(c.text) in GREETINGS for c in parsed.clauses)
+        return Compiled(plan, self.highlight, self.unknown, self.unusual, self.joined,
+                        self.chatter, greeting)
 
     # --- structure ---------------------------------------------------------
 
@@ -115,13 +125,13 @@ class Compiler:
             i += 1
             if c.kind == "group":
                 q = self._sequence(c.children)
-                q = q if q.positive() else None
+                q = q if q.groups else None
             elif c.kind == "phrase":
                 q = self._phrase(c)
             elif c.prefix:
                 q = self._prefix(c)
             else:
-                q = self._forms_query(self._word_forms(c), c)
+                q = self._word(c)
             if q is not None:
                 yield c.occur, q
 
@@ -140,10 +150,17 @@ class Compiler:
                     i += n
                     break
             else:
-                q = self._forms_query(self._word_forms(words[i]), words[i])
+                q = self._word(words[i])
                 if q is not None:
                     yield words[i].occur, q
                 i += 1
+
+    def _word(self, c: Clause):
+        """One word's query (None when nothing of it is searchable)."""
+        q = self._forms_query(self._word_forms(c), c)
+        if q is not None and (len(c.text) < 2 or fold(c.text) in CHAT_WORDS):
+            self.chatter.append(q)
+        return q
 
     # --- forms: alternative token sequences for one word or word run -------
 
@@ -250,27 +267,13 @@ class Compiler:
         low = fold(c.text)
         if c.field in ("author", "venue"):
             name = "authors" if c.field == "author" else "venue"
-            terms = self._prefix_terms(name, low, self.r.prefix_max_terms)
+            terms = field_prefix(self.reader, name, low, self.r.prefix_max_terms)
             subs = [Term(name, t) for t in terms]
         else:
             words = self.lexicon.prefix(low, self.r.prefix_max_terms)
             stems = sorted({s for w in words for s in self._stems(w)})
-            subs = [q for s in stems for q in _flatten(self._forms_query([([s], 1.0)], c))]
+            subs = [q for s in stems for q in alternatives(self._forms_query([([s], 1.0)], c))]
         return AnyOf(tuple(subs)) if subs else None
-
-    def _prefix_terms(self, fieldname, prefix, limit):
-        """Up to ``limit`` terms starting with ``prefix``, most frequent first."""
-        found = []
-        try:
-            for term in self.reader.expand_prefix(fieldname, prefix):
-                found.append(term.decode("utf-8") if isinstance(term, bytes) else term)
-                if len(found) > 20 * limit:
-                    break
-        except KeyError:  # field absent from this generation
-            return []
-        if len(found) > limit:
-            found.sort(key=lambda t: -self.reader.doc_frequency(fieldname, t))
-        return found[:limit]
 
     def _stems(self, text):
         return [t.text for t in self.text(text, mode="query")]
@@ -289,9 +292,3 @@ def _seq(fieldname, terms, boost, phrase):
     if phrase:
         return Phrase(fieldname, tuple(terms), boost)
     return AllOf(tuple(Term(fieldname, t, boost) for t in dict.fromkeys(terms)))
-
-
-def _flatten(node):
-    if node is None:
-        return []
-    return list(node.parts) if isinstance(node, AnyOf) else [node]

@@ -2,34 +2,56 @@
 
 Every call reads ``DIR/CURRENT`` first, so a running bot sees a new build on
 its next call. Searchers are never refreshed (``Searcher.refresh()`` is broken
-in whoosh-reloaded 2.7.5; PLATFORM-FACTS.md D): a call borrows a searcher of
+in whoosh-reloaded 2.7.5; docs/platform-facts.md "Whoosh"): a call borrows a searcher of
 the live generation — generations never change once published — from a small
 per-generation pool (opening one costs ~1.5 ms), uses it alone, copies results
 out as ``Paper`` objects and gives it back. One ``SearchIndex`` is safe to
-share between threads; opened indexes, lexicons and norms are cached per
-generation, and a generation's searchers close once it is two builds old.
+share between threads; the live generation's index, lexicon and norms are
+cached, and an older generation's searchers close as soon as none is in use
+(``generation.live_generation``).
 """
 from __future__ import annotations
 
 import contextlib
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 from whoosh import query as Q
 
 from bot.models import Hit, Paper, QueryError, SearchPage
-from bot.search import layout, query, rank, spelling
-from bot.search.compile import Compiler
-from bot.search.generation import Generation, open_generation
-from bot.search.ranking import DEFAULT, DEFAULT_FIELDS, Ranking
-from bot.search.schema import paper_from_json
+from bot.search import layout, query, spelling
+from bot.search.compile import Compiled, Compiler
+from bot.search.generation import Generation, live_generation
 from bot.search.phrases import MAX_PHRASE_CHECKS
-from bot.search.snippets import make_snippet
+from bot.search.results import Ranked, rank, to_hits
+from bot.search.schema import paper_from_json
+from bot.search.similar import similar_plan
+from bot.search.tuning import DEFAULT, DEFAULT_FIELDS, Ranking
 
 #: Largest page and deepest result reachable by paging.
 MAX_LIMIT = 100
 MAX_DEPTH = 1000
+
+
+@dataclass
+class Found:
+    """What one search found: the query that ran and its ranking.
+
+    Attributes:
+        compiled: the compiled query whose results these are.
+        ranked: its ranked documents.
+        corrected: the spelling correction that ran instead of the typed
+            query, or None.
+        suggestion: a "did you mean" (the correction itself when it ran).
+    """
+
+    compiled: Compiled
+    ranked: Ranked
+    corrected: str | None = None
+    suggestion: str | None = None
 
 
 def _text(value) -> str:
@@ -40,8 +62,8 @@ class SearchIndex:
     """Search and look up papers in the live generation of ``index_dir``.
 
     Args:
-        index_dir: the index container directory (DESIGN.md layout).
-        ranking: query-time settings; ``ranking.DEFAULT`` when None.
+        index_dir: the index container directory (docs/interfaces.md "Index directory layout").
+        ranking: query-time settings; ``tuning.DEFAULT`` when None.
 
     Every method raises ``IndexMissing`` when the directory has no index.
     """
@@ -57,13 +79,7 @@ class SearchIndex:
     def _generation(self) -> Generation:
         path = layout.current_path(self.index_dir)
         with self._lock:
-            gen = self._cache.get(path.name)
-            if gen is None:
-                gen = open_generation(path)
-                for old in [n for n in self._cache if n != path.name][:-1]:
-                    self._cache.pop(old).retire()   # keep the newest previous one only
-                self._cache[path.name] = gen
-            return gen
+            return live_generation(self._cache, path)
 
     @contextlib.contextmanager
     def _searcher(self):
@@ -103,63 +119,50 @@ class SearchIndex:
         limit = max(1, min(int(limit), MAX_LIMIT))
         offset = max(0, min(int(offset), MAX_DEPTH - limit))
         parsed = query.parse(text, max_clauses=self.ranking.max_clauses)
-        notes = list(parsed.notes)
         with self._searcher() as (gen, searcher):
-            compiled, result, corrected, suggestion = self._ranked(
-                gen, searcher, parsed, offset + limit, correct)
-            if result.timed_out:
-                notes.append("The search took too long and was stopped; "
-                             "results may be incomplete.")
-            if result.phrase_capped:
-                notes.append(f"A phrase was checked in the best {MAX_PHRASE_CHECKS} "
-                             "matches only.")
-            page = result.scored[offset:offset + limit]
-            analyzer = searcher.schema["abstract"].analyzer
-            hits = []
-            for score, docnum in page:
-                paper = paper_from_json(searcher.stored_fields(docnum)["doc"])
-                snippet = make_snippet(paper.abstract, compiled.highlight, analyzer)
-                hits.append(Hit(paper, round(score, 6), snippet))
-            total = result.total
-        return SearchPage(query=parsed.text, total=total, offset=offset, limit=limit,
-                          hits=tuple(hits), took_ms=(time.perf_counter() - started) * 1000,
-                          suggestion=suggestion, corrected_query=corrected, notes=tuple(notes))
+            found = self._find(gen, searcher, parsed, offset + limit, correct)
+            hits = to_hits(searcher, found.ranked, found.compiled, offset, offset + limit)
+        notes = list(parsed.notes)
+        if found.ranked.timed_out:
+            notes.append("The search took too long and was stopped; results may be incomplete.")
+        if found.ranked.phrase_capped:
+            notes.append(f"A phrase was checked in the best {MAX_PHRASE_CHECKS} matches only.")
+        return SearchPage(query=parsed.text, total=found.ranked.total, offset=offset,
+                          limit=limit, hits=tuple(hits),
+                          took_ms=(time.perf_counter() - started) * 1000,
+                          suggestion=found.suggestion, corrected_query=found.corrected,
+                          notes=tuple(notes), confident=found.ranked.confident)
 
-    def _ranked(self, gen, searcher, parsed, want, correct=True):
-        """Compile and rank ``parsed``, or its spelling correction when words
-        no field knows have one (and it finds something).
+    def _find(self, gen: Generation, searcher, parsed: query.ParsedQuery, want: int,
+              correct: bool) -> Found:
+        """Compile ``parsed`` once and rank it, except when
 
-        Returns ``(compiled, result, corrected_query, suggestion)``.
+        * words no field knows have a spelling correction that finds
+          something (``correct`` only): the correction runs instead;
+        * a word run read as one unit ("differential privacy" as a compound
+          or an acronym's expansion) finds nothing: the words run one by one,
+          so word order never empties the results.
         """
         r = self.ranking
         compiled = Compiler(searcher, gen.lexicon, r).compile(parsed)
-        if not correct:
-            return (*self._or_words(searcher, gen, parsed, compiled, want), None, None)
-        if compiled.unknown:
+        suggestion = None
+        if correct and compiled.unknown:
             fixed = spelling.correct(gen.lexicon, parsed, compiled.unknown, r, compiled.unusual)
             if fixed is not None:
-                compiled2 = Compiler(searcher, gen.lexicon, r).compile(
+                fixed_plan = Compiler(searcher, gen.lexicon, r).compile(
                     query.parse(fixed, max_clauses=r.max_clauses))
-                found = rank.top(searcher, gen.norms, compiled2, want, r)
-                if found.scored:
-                    return compiled2, found, fixed, fixed
-        suggestion = None
-        if compiled.unusual and not compiled.unknown:
+                ranked = rank(searcher, gen.norms, fixed_plan, want, r)
+                if ranked.scored:
+                    return Found(fixed_plan, ranked, fixed, fixed)
+        elif correct and compiled.unusual:
             suggestion = spelling.hint(gen.lexicon, parsed, compiled.unusual, r)
-        return (*self._or_words(searcher, gen, parsed, compiled, want), None, suggestion)
-
-    def _or_words(self, searcher, gen, parsed, compiled, want):
-        """Rank ``compiled``; when a word run read as one unit ("differential
-        privacy") leaves nothing, rank the words one by one instead, so word
-        order never empties the results. Returns ``(compiled, result)``."""
-        r = self.ranking
-        result = rank.top(searcher, gen.norms, compiled, want, r)
-        if result.total == 0 and compiled.joined:
+        ranked = rank(searcher, gen.norms, compiled, want, r)
+        if ranked.total == 0 and compiled.joined:
             loose = Compiler(searcher, gen.lexicon, r, split_runs=True).compile(parsed)
-            found = rank.top(searcher, gen.norms, loose, want, r)
-            if found.total:
-                return loose, found
-        return compiled, result
+            loose_ranked = rank(searcher, gen.norms, loose, want, r)
+            if loose_ranked.total:
+                return Found(loose, loose_ranked, None, suggestion)
+        return Found(compiled, ranked, None, suggestion)
 
     # --- lookups ---------------------------------------------------------------
 
@@ -182,7 +185,7 @@ class SearchIndex:
         return sorted(papers, key=lambda p: p.id)
 
     def resolve(self, text: str) -> tuple[Paper | None, list[Paper]]:
-        """What ``show``/``similar``/a mention mean by ``text`` (DESIGN.md).
+        """What ``show``/``similar``/a mention mean by ``text`` (docs/interfaces.md "/paper slash command").
 
         Order: exact id (case-insensitive) -> source id -> unique name
         (several papers with that name -> ``(None, those)``) -> best search
@@ -206,10 +209,10 @@ class SearchIndex:
             parsed = query.parse(text, max_clauses=self.ranking.max_clauses)
             with self._searcher() as (gen, searcher):
                 compiled = Compiler(searcher, gen.lexicon, self.ranking).compile(parsed)
-                result = rank.top(searcher, gen.norms, compiled, 5, self.ranking)
+                result = rank(searcher, gen.norms, compiled, 5, self.ranking)
                 best = [d for s, d in result.scored if s == result.scored[0][0]] \
                     if result.scored else []
-                if not best or result.coverage.get(best[0], 0.0) < \
+                if not best or result.coverage(best[0]) < \
                         self.ranking.resolve_min_coverage:
                     return None, []
                 papers = [paper_from_json(searcher.stored_fields(d)["doc"]) for d in best]
@@ -232,18 +235,12 @@ class SearchIndex:
                 return []
             me = docnums[0]
             paper = paper_from_json(searcher.stored_fields(me)["doc"])
-            compiled = rank.similar_plan(searcher, paper, self.ranking)
+            compiled = similar_plan(searcher, paper, self.ranking)
             if compiled is None:
                 return []
-            result = rank.top(searcher, gen.norms, compiled, offset + limit + 1, self.ranking,
-                              exclude=me)
-            analyzer = searcher.schema["abstract"].analyzer
-            hits = []
-            for score, docnum in result.scored[offset:offset + limit]:
-                other = paper_from_json(searcher.stored_fields(docnum)["doc"])
-                hits.append(Hit(other, round(score, 6),
-                                make_snippet(other.abstract, compiled.highlight, analyzer)))
-        return hits
+            ranked = rank(searcher, gen.norms, compiled, offset + limit + 1, self.ranking,
+                          exclude=me)
+            return to_hits(searcher, ranked, compiled, offset, offset + limit)
 
     def ids(self) -> list[str]:
         """Every paper id, sorted (cached per generation: ~0.1 s at 100k)."""
@@ -254,6 +251,17 @@ class SearchIndex:
                 deleted = gen.norms.deleted(reader)
                 gen.ids = sorted(_text(v) for d, v in enumerate(column) if d not in deleted)
             return list(gen.ids)
+
+    def papers(self) -> Iterator[Paper]:
+        """Every paper of the live generation, in index order, one at a time (one
+        pass over the stored papers, for whole-corpus tables such as
+        ``bot.links.PaperLinks``; iterate to the end or ``close()`` it)."""
+        with self._searcher() as (gen, searcher):
+            reader = searcher.reader()
+            deleted = gen.norms.deleted(reader)
+            for d in range(reader.doc_count_all()):
+                if d not in deleted:
+                    yield paper_from_json(reader.stored_fields(d)["doc"])
 
     def warm(self) -> None:
         """Open the live generation now — lexicon, a searcher, the BM25 norms

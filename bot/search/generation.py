@@ -3,13 +3,14 @@ of searchers (Whoosh searchers are not thread-safe: one caller at a time).
 """
 from __future__ import annotations
 
+import pickle
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from whoosh import index as whoosh_index
 
-from bot.search import layout
+from bot.search import internals, layout
 from bot.search.lexicon import Lexicon
 from bot.search.norms import SCORED_FIELDS, Norms
 
@@ -55,32 +56,69 @@ class Generation:
             searcher.close()
 
 
+def live_generation(cache: dict[str, Generation], path: Path) -> Generation:
+    """The generation at ``path`` (the one CURRENT names) from ``cache``,
+    opened and cached when new. Call with the cache's lock held.
+
+    Opening a new generation retires every other cached one: their idle
+    searchers close now and the ones in use when released, so after a build
+    or ``index add`` only the files of generations in use stay open. When
+    CURRENT has moved on while ``path`` was opened (the caller read it just
+    before a publish), the generation serves that call retired, uncached.
+
+    Raises:
+        IndexMissing: as ``open_generation``.
+    """
+    gen = cache.get(path.name)
+    if gen is not None:
+        return gen
+    gen = open_generation(path)
+    if layout.current_name(path.parent) != path.name:
+        gen.retire()
+        return gen
+    for name in list(cache):
+        cache.pop(name).retire()
+    cache[path.name] = gen
+    return gen
+
+
 def _opened(searcher):
-    """``searcher`` with every file it reads already open: Whoosh opens
-    column files (stored fields, lengths, ids) lazily, which fails once a
-    newer build has deleted the generation's directory."""
-    reader = searcher.reader()
-    leaves = reader.leaf_readers() if hasattr(reader, "leaf_readers") else [(reader, 0)]
-    for leaf, _ in leaves:
-        if leaf.doc_count_all():
-            leaf.stored_fields(0)
-            if leaf.has_column("id"):
-                leaf.column_reader("id")
-            for name in SCORED_FIELDS:
-                leaf.doc_field_length(0, name)
+    """``searcher`` with every file it reads already open (a newer build may
+    delete this generation's directory while it is in use)."""
+    internals.prime(searcher, SCORED_FIELDS)
     return searcher
+
+
+#: What opening an index built by other code or another Whoosh raises: the
+#: schema is a pickle (an analyzer class moved, ``ModuleNotFoundError`` /
+#: ``AttributeError``), or the TOC format differs (``IndexVersionError``, ...).
+UNOPENABLE = (whoosh_index.EmptyIndexError, whoosh_index.IndexVersionError, OSError,
+              pickle.UnpicklingError, ImportError, AttributeError, EOFError, ValueError,
+              TypeError, KeyError, IndexError)
 
 
 def open_generation(path: Path) -> Generation:
     """Open the generation at ``path``.
 
     Raises:
-        IndexMissing: Whoosh cannot open it (damaged or half-deleted).
+        IndexMissing: Whoosh cannot open it (damaged, half-deleted, or written
+            by other code or another Whoosh version: ``UNOPENABLE``); the
+            message is one line ending "rebuild the index with `paperbot
+            index build`".
+    """
+    return Generation(path.name, open_whoosh(path), Lexicon.load(path), Norms(path))
+
+
+def open_whoosh(path: Path):
+    """The Whoosh index of the generation at ``path``.
+
+    Raises:
+        IndexMissing: as ``open_generation``.
     """
     try:
-        ix = whoosh_index.open_dir(str(path))
-    except (whoosh_index.EmptyIndexError, OSError) as exc:
+        return whoosh_index.open_dir(str(path))
+    except UNOPENABLE as exc:
+        reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
         raise layout.IndexMissing(
-            f"The search index in {path.parent} cannot be opened ({exc}); "
-            "rebuild it with `paperbot index build`.") from exc
-    return Generation(path.name, ix, Lexicon.load(path), Norms(path))
+            f"The search index in {path.parent} cannot be opened ({reason}); "
+            "rebuild the index with `paperbot index build`.") from exc

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from bot.acronyms import acronyms as corpus_acronyms
 from bot.search import layout
-from bot.search.ranking import STOP_WORDS, fold
+from bot.search.analysis import STOP_WORDS, fold
 
 FILE = "lexicon.json"
 MAX_EXPANSIONS = 3
@@ -146,3 +146,19 @@ class Lexicon:
             i += 1
         found.sort(key=lambda w: (-df[w], w))
         return found[:limit]
+
+
+def field_prefix(reader, fieldname: str, prefix: str, limit: int) -> list[str]:
+    """Up to ``limit`` indexed terms of ``fieldname`` starting with ``prefix``,
+    most frequent first (authors and venues: their terms are the words)."""
+    found = []
+    try:
+        for term in reader.expand_prefix(fieldname, prefix):
+            found.append(term.decode("utf-8") if isinstance(term, bytes) else term)
+            if len(found) > 20 * limit:
+                break
+    except KeyError:  # field absent from this generation
+        return []
+    if len(found) > limit:
+        found.sort(key=lambda t: -reader.doc_frequency(fieldname, t))
+    return found[:limit]

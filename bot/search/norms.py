@@ -10,6 +10,8 @@ import threading
 from array import array
 from pathlib import Path
 
+from bot.search.internals import leaves
+
 #: Fields whose per-document lengths a build saves (``len-<field>.bin``).
 SCORED_FIELDS = ("all", "title", "name", "abstract", "authors", "venue")
 
@@ -88,8 +90,3 @@ def _norms(reader, fieldname, lengths, k1, b) -> array:
     avg = (reader.field_length(fieldname) / max(1, reader.doc_count_all())) or 1.0
     base, scale = k1 * (1 - b), k1 * b / avg
     return array("d", [base + scale * n for n in lengths])
-
-
-def leaves(reader):
-    """``[(segment reader, docnum offset)]`` of a (multi-)reader."""
-    return reader.leaf_readers() if hasattr(reader, "leaf_readers") else [(reader, 0)]

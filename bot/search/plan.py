@@ -56,9 +56,12 @@ class Plan:
     groups: list = field(default_factory=list)
     excluded: list = field(default_factory=list)
 
-    def positive(self) -> bool:
-        """True when there is something to match."""
-        return bool(self.groups)
-
 
 Node = Union[Term, AllOf, AnyOf, Phrase, Plan]
+
+
+def alternatives(node: Node | None) -> list:
+    """The parts of an ``AnyOf``, ``[node]`` for another node, ``[]`` for None."""
+    if node is None:
+        return []
+    return list(node.parts) if isinstance(node, AnyOf) else [node]

@@ -2,14 +2,14 @@
 
 The grammar is our own, so no input can crash a third-party parser (Whoosh's
 raises on ``NOT NOT x``, ``x ANDNOT ANDNOT y`` and deep nesting —
-PLATFORM-FACTS.md D):
+docs/platform-facts.md "Whoosh", docs/search.md):
 
     query   := clause*                 words are OR-ed, ranked by how much matches
     clause  := [NOT | -word | +word] atom | clause (AND | OR | ANDNOT) clause
     atom    := [field:] word | [field:] "phrase" | ( query )
 
 * ``-`` excludes only at the start of the input or after a space/``(``; a
-  hyphen inside a word ("test-time") is part of the word (DESIGN.md rules).
+  hyphen inside a word ("test-time") is part of the word (docs/interfaces.md "Rules every reply obeys").
 * ``"…"`` and curly ``“…”`` quote phrases; operators are UPPERCASE only.
 * ``word*`` is a prefix search (at least 3 letters before the ``*``).
 * Anything not understood raises ``QueryError`` with an example that works.
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 
 from bot.models import QueryError
 
-#: Longest query used (DESIGN.md "Rules every message obeys").
+#: Longest query used (docs/interfaces.md "Rules every reply obeys").
 MAX_CHARS = 300
 #: Deepest parenthesis nesting accepted.
 MAX_DEPTH = 8

@@ -12,12 +12,12 @@ import json
 from whoosh import fields
 
 from bot.models import Paper
-from bot.search import ranking
+from bot.search import analysis, tuning
 
 def make_schema() -> fields.Schema:
-    """The schema every generation is built with (analyzers from ``ranking``)."""
-    text = ranking.text_analyzer()
-    plain = ranking.plain_analyzer()
+    """The schema every generation is built with (analyzers from ``analysis``)."""
+    text = analysis.text_analyzer()
+    plain = analysis.plain_analyzer()
     return fields.Schema(
         id=fields.ID(unique=True, sortable=True),
         key=fields.ID(),                 # case-folded id, for get()
@@ -29,7 +29,7 @@ def make_schema() -> fields.Schema:
         title=fields.TEXT(analyzer=text, phrase=False),
         name=fields.TEXT(analyzer=text, phrase=False),
         abstract=fields.TEXT(analyzer=text, phrase=False),
-        # the free-text field: title repeated ``ranking.TITLE_REPEAT`` times,
+        # the free-text field: title repeated ``tuning.TITLE_REPEAT`` times,
         # then the abstract (not stored; see ``all_text``)
         all=fields.TEXT(analyzer=text, phrase=False),
         authors=fields.TEXT(analyzer=plain, phrase=False),
@@ -50,21 +50,21 @@ def paper_to_document(paper: Paper, analyzer=None) -> tuple[dict, list]:
         ``(document, words)`` — ``words`` are the ``analyzer.words()``
         tuples of title and abstract, for the lexicon.
     """
-    analyzer = analyzer or ranking.text_analyzer()
+    analyzer = analyzer or analysis.text_analyzer()
     title_words = list(analyzer.words(paper.title, compounds=True))
     abstract_words = list(analyzer.words(paper.abstract, compounds=True))
-    title = ranking.Analyzed(paper.title, title_words)
-    abstract = ranking.Analyzed(paper.abstract, abstract_words)
+    title = analysis.Analyzed(paper.title, title_words)
+    abstract = analysis.Analyzed(paper.abstract, abstract_words)
     all_terms = None
     if hasattr(analyzer, "terms"):   # stem each word once for all three fields
-        all_terms = analyzer.terms(title) * ranking.TITLE_REPEAT + analyzer.terms(abstract)
+        all_terms = analyzer.terms(title) * tuning.TITLE_REPEAT + analyzer.terms(abstract)
     doc = {
         "id": paper.id,
         "key": paper.id.casefold(),
         "title": title,
         "abstract": abstract,
-        "all": ranking.Analyzed(all_text(paper.title, paper.abstract),
-                                title_words * ranking.TITLE_REPEAT + abstract_words, all_terms),
+        "all": analysis.Analyzed(all_text(paper.title, paper.abstract),
+                                title_words * tuning.TITLE_REPEAT + abstract_words, all_terms),
         "authors": "; ".join(paper.authors),
         "venue": paper.venue,
         "doc": paper_to_json(paper),

@@ -4,7 +4,9 @@ Why not Whoosh's own matchers: for OR queries its block-max skipping almost
 never skips, so every matching paper is scored through a tree of Python
 matcher objects — measured p95 ≈ 0.9 s CPU at 100k arXiv abstracts. Here each
 posting block is decoded once and scored in a tight loop, which also gives
-exact totals and coordination over every match for free.
+exact totals and coordination over every match for free. Blocks are read by
+``bot.search.internals.posting_blocks`` (which falls back to Whoosh's public
+matcher API on an untested Whoosh version).
 
 Formula (Whoosh's BM25F, so its documentation applies): per field,
 ``boost * idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avg_len))`` with
@@ -13,24 +15,35 @@ matching terms add up.
 """
 from __future__ import annotations
 
-import heapq
 import time
 from dataclasses import dataclass, field
-from itertools import accumulate
+from math import log
 
 from bot import budget
-from bot.search.norms import Norms, leaves
+from bot.search.internals import leaves, posting_blocks
+from bot.search.norms import Norms
 from bot.search.phrases import phrase_docs
 from bot.search.plan import AllOf, AnyOf, Phrase, Plan, Term
-from bot.search.ranking import Ranking, idf
+from bot.search.tuning import Ranking
+
+
+def idf(n: int, df: int, kind: str = "bm25") -> float:
+    """Inverse document frequency: ``"bm25"`` = Lucene's ``ln(1 + (N - df + .5) /
+    (df + .5))``; ``"whoosh"`` = ``ln(N / (df + 1)) + 1``."""
+    if kind == "whoosh":
+        return log(n / (df + 1)) + 1
+    return log(1 + (n - df + 0.5) / (df + 0.5))
+
 
 @dataclass
 class Scores:
-    """Scores of one plan: ``scores`` and ``matched`` (groups matched) per docnum."""
+    """Scores of one plan: ``scores`` and ``matched`` (groups matched) per
+    docnum; ``found`` is ``[(group node, {docnum: score})]`` per group."""
 
     scores: dict
     matched: dict = field(default_factory=dict)
     groups: int = 1
+    found: list = field(default_factory=list)
     timed_out: bool = False
     phrase_capped: bool = False
 
@@ -57,14 +70,14 @@ class Scorer:
 
     def run(self, plan: Plan, exclude: int | None = None) -> Scores:
         """Every matching docnum with its score (coordination applied)."""
-        total, matched = self._plan(plan)
+        total, matched, found = self._plan(plan)
         if exclude is not None:
             total.pop(exclude, None)
-        n = len(_unique(plan.groups))
+        n = len(found)
         if self.r.coord and n > 1:
             c = self.r.coord
             total = {d: s * (matched[d] / n) ** c for d, s in total.items()}
-        return Scores(total, matched, n, self.timed_out, self.phrase_capped)
+        return Scores(total, matched, n, found, self.timed_out, self.phrase_capped)
 
     def add(self, scores: Scores, node) -> None:
         """Add ``node``'s scores into ``scores`` (pseudo-relevance feedback)."""
@@ -78,11 +91,13 @@ class Scorer:
     # --- evaluation ----------------------------------------------------------
 
     def _plan(self, plan: Plan):
-        got_all = []
+        """``(scores, groups matched, [(group node, its scores)])`` of ``plan``."""
+        got_all, found = [], []
         for node, must in _unique(plan.groups):
             got: dict = {}
             self._into(node, got)
             got_all.append((got, must))
+            found.append((node, got))
         self._common_terms(got_all)
         # the biggest first: copying a dict is C speed, adding into one is not
         got_all.sort(key=lambda item: -len(item[0]))
@@ -103,7 +118,7 @@ class Scorer:
                 drop.update(d for d in total if d not in got)
         for d in drop:
             total.pop(d, None)
-        return total, matched
+        return total, matched, found
 
     def _common_terms(self, got_all: list) -> None:
         """Lucene's "common terms" rule (Whoosh ``AndMaybe``): an optional group
@@ -187,7 +202,7 @@ class Scorer:
         c = term.boost * idf(self.total_docs, df, self.r.idf) * (k1 + 1)
         fresh = not acc  # one term's blocks never share a document
         get = acc.get
-        for ids, weights in self._blocks(term.field, term.text):
+        for ids, weights in posting_blocks(self.leaves, term.field, term.text):
             if only is not None:
                 pairs = [(d, tf) for d, tf in zip(ids, weights) if d in only]
                 ids, weights = [d for d, _ in pairs], [tf for _, tf in pairs]
@@ -200,34 +215,6 @@ class Scorer:
             if time.perf_counter() > self.deadline or budget.exhausted():  # bot.budget: CPU per request
                 self.timed_out = True
                 return
-
-    def _blocks(self, fieldname: str, text: str):
-        """``(docnums, term frequencies)`` per posting block, docnums global."""
-        for leaf, offset in self.leaves:
-            if (fieldname, text) not in leaf:
-                continue
-            m = leaf.postings(fieldname, text)
-            if hasattr(m, "_read_data") and hasattr(m, "_next_block"):
-                # W3LeafMatcher: decode whole blocks (private API of the pinned
-                # whoosh-reloaded 2.7.5; ids are delta-coded, weights None =
-                # all 1.0, a float = all that value).
-                while m.is_active():
-                    if m._data is None:
-                        m._read_data()
-                    raw_ids, weights = m._data[0], m._data[1]
-                    n = m._blocklength
-                    ids = list(accumulate(raw_ids, initial=offset))[1:]
-                    if weights is None or isinstance(weights, float):
-                        weights = [weights or 1.0] * n
-                    yield ids, weights
-                    m._next_block()
-            else:
-                ids, weights = [], []
-                while m.is_active():
-                    ids.append(offset + m.id())
-                    weights.append(m.weight())
-                    m.next()
-                yield ids, weights
 
 
 def _unique(groups: list) -> list:
@@ -247,21 +234,3 @@ def _add(acc: dict, got: dict) -> None:
     get = acc.get
     for d, s in got.items():
         acc[d] = get(d, 0.0) + s
-
-
-def top(scores: dict, want: int, key_of) -> list[tuple[float, int]]:
-    """The best ``want`` (score, docnum) pairs, best first, ties by ``key_of``.
-
-    Scores are compared rounded to 6 decimals, so float noise never decides
-    an order; every paper tied with the last one kept is considered.
-    """
-    if want <= 0 or not scores:
-        return []
-    if len(scores) > want:
-        best = heapq.nlargest(want, scores.items(), key=lambda item: item[1])
-        edge = round(best[-1][1], 6) - 1e-6
-        items = [(d, s) for d, s in scores.items() if s >= edge]
-    else:
-        items = list(scores.items())
-    items.sort(key=lambda item: (-round(item[1], 6), key_of(item[0])))
-    return [(round(s, 6), d) for d, s in items[:want]]

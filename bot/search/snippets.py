@@ -6,13 +6,14 @@ as ``∗`` (U+2217) so it cannot be mistaken for a marker.
 """
 from __future__ import annotations
 
-from bot.search.ranking import WORD_RE
+from bot.search.analysis import WORD_RE
 
 #: Target snippet length in characters (markers and "…" not counted).
 WIDTH = 200
 #: Context kept before the first match of the chosen window.
 LEAD = 40
 STAR = "\u2217"
+_CLEAN = str.maketrans({"*": STAR})
 #: Only this much of a text is scanned for matches: snippet cost stays bounded
 #: whatever a source puts in an abstract (a 460 KB abstract took 42 s before).
 SCAN_MAX = 20_000
@@ -46,16 +47,12 @@ def make_snippet(text: str, terms: set[str], analyzer, width: int = WIDTH) -> st
     for s, e in spans:
         if s < start or e > end:
             continue
-        out.append(_clean(text[at:s]))
-        out.append("*" + _clean(text[s:e]) + "*")
+        out.append(text[at:s].translate(_CLEAN))
+        out.append("*" + text[s:e].translate(_CLEAN) + "*")
         at = e
-    out.append(_clean(text[at:end]))
+    out.append(text[at:end].translate(_CLEAN))
     body = "".join(out).strip()
     return ("…" if start > 0 else "") + body + ("…" if end < len(text) else "")
-
-
-def _clean(piece: str) -> str:
-    return piece.replace("*", STAR)
 
 
 def _spans(text, terms, analyzer):

@@ -1,23 +1,19 @@
 """Spelling correction of query words that appear nowhere in the corpus.
 
 Corrections come from the generation's unstemmed vocabulary (``Lexicon``):
-nearest edit distance first (Levenshtein automaton from ``whoosh.automata``,
-skipping through the sorted word list; a swap of neighbouring letters also
+nearest edit distance first (a Levenshtein automaton,
+``bot.search.internals.edit_matches``; a swap of neighbouring letters also
 counts as one edit), then the most frequent word. Short
 words (< ``spell_min_chars``) and words with digits or non-Latin letters are
 left alone.
 """
 from __future__ import annotations
 
-from bisect import bisect_left
-
-from whoosh.automata.fsa import find_all_matches
-from whoosh.automata.lev import levenshtein_automaton
-
-from bot import budget
+from bot.search.analysis import fold
+from bot.search.internals import edit_matches
 from bot.search.lexicon import Lexicon
 from bot.search.query import Clause, ParsedQuery
-from bot.search.ranking import Ranking, fold
+from bot.search.tuning import Ranking
 
 
 #: A spelling found in at most this many papers may itself be a typo: it gets
@@ -42,8 +38,7 @@ def suggest(lexicon: Lexicon, word: str, r: Ranking) -> str | None:
     if not words:
         return None
     for dist in range(1, r.spell_max_edits(low) + 1):
-        dfa = levenshtein_automaton(low, dist, r.spell_prefix).to_dfa()
-        found = {w for w in find_all_matches(dfa, _Skipper(words)) if w != low}
+        found = edit_matches(low, dist, r.spell_prefix, words) - {low}
         if dist == 1:   # a swap of two neighbours is one edit too (Damerau)
             found.update(w for w in transpositions(low) if w in lexicon.df)
         if found:
@@ -58,19 +53,6 @@ def transpositions(word: str) -> set[str]:
     insertion) rather than "neural" (a fresh-user finding at 100k papers)."""
     return {word[:i] + word[i + 1] + word[i] + word[i + 2:]
             for i in range(len(word) - 1) if word[i] != word[i + 1]}
-
-
-class _Skipper:
-    """Next word >= the automaton's candidate, by bisection in the sorted list."""
-
-    def __init__(self, words: list[str]) -> None:
-        self.words = words
-
-    def __call__(self, w: str) -> str | None:
-        if budget.exhausted():   # bot.budget: the request's CPU is spent, stop looking
-            return None
-        i = bisect_left(self.words, w)
-        return self.words[i] if i < len(self.words) else None
 
 
 def correct(lexicon: Lexicon, parsed: ParsedQuery, unknown: list[Clause],

@@ -3,8 +3,7 @@
 Part of ``bot.store.Store``; the methods use ``self._engine``. Every "only
 once" guarantee here is a plain INSERT against a primary key, with the
 ``IntegrityError`` caught: atomic across threads, processes and restarts on
-SQLite and PostgreSQL alike (docs/interfaces.md "Digest rules": "The store claims
-(team, channel, date) before posting").
+SQLite and PostgreSQL alike (docs/architecture.md "Where a digest is claimed").
 """
 from __future__ import annotations
 
@@ -62,7 +61,7 @@ class DeliveryStore:
 
         Insert-or-read: concurrent first callers each try to INSERT their
         choice; exactly one wins and all return the winner's, so a later
-        corpus change never alters a date already picked (docs/interfaces.md "Data").
+        corpus change never alters a date already picked (docs/interfaces.md "Paper of the day").
 
         Args:
             day: the local date.

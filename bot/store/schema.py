@@ -1,6 +1,6 @@
 """The SQL schema of the store and its additive migrations (SQLAlchemy Core).
 
-Tables (docs/interfaces.md "Digest rules", issue 3 item 1):
+Tables (docs/interfaces.md "Paper of the day"):
 
 - ``schema_version(version)`` — one row: the schema this database was last
   migrated to.

@@ -48,8 +48,8 @@ class SubscriptionStore:
 
         ``updated_at`` moves to ``now`` only when the slot (time, zone) or the
         active flag changes: the digest counts a slot only from then on, so a
-        subscription made after today's slot starts tomorrow (docs/interfaces.md "Digest
-        rules"). ``subscribed_by`` always becomes ``user_id``.
+        subscription made after today's slot starts tomorrow (docs/interfaces.md "Paper
+        of the day"). ``subscribed_by`` always becomes ``user_id``.
 
         Args:
             team, channel: Slack ids.

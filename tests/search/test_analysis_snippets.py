@@ -1,5 +1,5 @@
-"""Text analysis (bot.search.ranking) and snippets (bot.search.snippets)."""
-from bot.search.ranking import text_analyzer
+"""Text analysis (bot.search.analysis) and snippets (bot.search.snippets)."""
+from bot.search.analysis import text_analyzer
 from bot.search.snippets import WIDTH, make_snippet
 
 A = text_analyzer()

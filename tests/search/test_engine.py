@@ -175,7 +175,7 @@ def test_search_survives_very_long_and_odd_input(small):
 
 
 def test_warm_opens_the_generation_and_the_default_norms(small_dir, tmp_path):
-    from bot.search.ranking import DEFAULT_FIELDS
+    from bot.search.tuning import DEFAULT_FIELDS
     index = SearchIndex(small_dir)
     index.warm()
     (gen,) = index._cache.values()

@@ -1,6 +1,7 @@
 """The lexicon's compound counts and spelling suggestions (no index needed)."""
 from bot.search.lexicon import Lexicon, LexiconBuilder
-from bot.search.ranking import DEFAULT, text_analyzer
+from bot.search.analysis import text_analyzer
+from bot.search.tuning import DEFAULT
 from bot.search.spelling import suggest, transpositions
 
 

@@ -6,7 +6,7 @@ from whoosh.scoring import BM25F
 
 from bot.search import add_to_index, build_index, layout
 from bot.search.plan import AllOf, AnyOf, Plan, Term
-from bot.search.ranking import Ranking
+from bot.search.tuning import Ranking
 from bot.search.norms import Norms
 from bot.search.scorer import Scorer
 from tests.search.searchkit import paper

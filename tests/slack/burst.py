@@ -189,3 +189,15 @@ def burst(url: str, bodies: list[str], workers: int = 32) -> list[int]:
             return 0
     with ThreadPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(one, bodies))
+
+
+def slow_down(fake: FakeSlack, method: str, seconds: float) -> None:
+    """Make ``fake`` wait ``seconds`` before answering ``method`` (a slow Slack)."""
+    answer = fake._answer
+
+    def slower(name: str, body: dict[str, Any]):
+        if name == method:
+            time.sleep(seconds)
+        return answer(name, body)
+
+    fake._answer = slower

@@ -25,7 +25,8 @@ from bot.slack.events import SeenKeys
 from bot.slack.poster import SlackPoster
 from bot.slack.server import make_server
 from bot.store import Store
-from tests.fakeslack import FakeSlack
+from tests.fakeslack import MANIFESTS, FakeSlack
+from tests.strict.scopes import Manifest
 from tests.slack.slackkit import SlackHarness, make_settings
 
 
@@ -38,10 +39,47 @@ def clean_slack_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def fake_slack():
-    """A started ``FakeSlack``; stopped after the test."""
-    with FakeSlack() as fake:
+def retry_sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The seconds slack_sdk's retry handlers ask to sleep, recorded instead of slept.
+
+    Only the handlers' own ``time`` is replaced (``slack_sdk.http_retry.handler``
+    and ``.builtin_handlers``), so every other thread keeps the real clock.
+    """
+    import types
+
+    from slack_sdk.http_retry import builtin_handlers, handler
+    asked: list[float] = []
+    fake_time = types.SimpleNamespace(sleep=asked.append)
+    monkeypatch.setattr(handler, "time", fake_time)
+    monkeypatch.setattr(builtin_handlers, "time", fake_time)
+    return asked
+
+
+def _distinct_grants() -> list[tuple[Path, str]]:
+    """One manifest per distinct set of bot scopes, named after every manifest
+    that asks for that set: the fake's answers depend on the token's scopes
+    alone, so two manifests with the same scopes would run each test twice
+    for nothing; when they differ, each set gets its own run."""
+    by_scopes: dict[frozenset[str], list[Path]] = {}
+    for path in MANIFESTS:
+        by_scopes.setdefault(Manifest.load(path).scopes, []).append(path)
+    return [(paths[0], "+".join(p.name for p in paths)) for paths in by_scopes.values()]
+
+
+GRANTS = _distinct_grants()
+
+
+@pytest.fixture(params=[path for path, _ in GRANTS], ids=[name for _, name in GRANTS])
+def fake_slack(request: pytest.FixtureRequest):
+    """A started strict ``FakeSlack`` whose token has a manifest's scopes (each
+    test runs once per distinct scope set of ``manifest.yml`` and
+    ``manifest.http.yml``); stopped after the test, which fails if Slack would
+    have refused any call — unless the test is marked
+    ``@pytest.mark.slack_rejects`` (it provokes refusals on purpose)."""
+    with FakeSlack(request.param) as fake:
         yield fake
+    if request.node.get_closest_marker("slack_rejects") is None:
+        assert fake.rejections == [], f"Slack would have refused: {fake.rejections}"
 
 
 @pytest.fixture

@@ -7,14 +7,15 @@ from __future__ import annotations
 import time
 
 from tests.fakeslack import BOT_USER_ID
-from tests.slack.burst import ServeProcess, burst, mention_envelope, replies_in_thread
+from tests.slack.burst import ServeProcess, burst, mention_envelope, replies_in_thread, slow_down
 
 MENTIONS = 40
 
 
 def test_mentions_acknowledged_before_a_kill_are_answered_once_after_the_restart(fake_slack, tmp_path) -> None:
     server = ServeProcess(fake_slack, tmp_path, f"sqlite:///{tmp_path / 'paperbot.db'}", tmp_path / "index")
-    fake_slack.delays["chat.postMessage"] = 0.3     # a slow Slack: the kill lands mid-work
+    slow_down(fake_slack, "chat.postMessage", 0.3)  # a slow Slack: the kill lands mid-work
+    fake_slack.add_channel("C0GENERAL", bot_member=True)   # where the mentions come from
     stamps = [f"{1765400000 + i}.000100" for i in range(MENTIONS)]
     bodies = [mention_envelope(f"Ev0KILL{i}", ts, text=f"<@{BOT_USER_ID}> sparse attention {i}")
               for i, ts in enumerate(stamps)]

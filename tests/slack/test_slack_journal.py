@@ -24,6 +24,7 @@ from tests.slack.burst import Servers, mention_envelope, replies_in_thread
 @pytest.fixture
 def restarted(fake_slack, seed_index, shared_db, tmp_path):
     """(crashed journal, the restarted server's app, journal and store, servers)."""
+    fake_slack.add_channel("C0GENERAL", bot_member=True)   # Slack sends app_mention only from channels the bot is in
     running = Servers(fake_slack, seed_index, shared_db, tmp_path, 2)
     yield running.journals[0], running.apps[1], running.journals[1], running
     running.close()

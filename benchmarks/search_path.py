@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""How many distinct ``bot.*`` functions and modules one search passes through.
+
+Usage::
+
+    .venv/bin/python benchmarks/search_path.py [--query "sparse attention"] [--out FILE]
+
+Builds the seed index (``seeds/``) in a temporary folder, makes the real
+``Service`` (SQLite store in the same folder), answers the query once to open
+the index (not counted), then answers it again under ``sys.setprofile`` as the
+console and Slack paths do: ``Service.command("search <query>", ctx)``. Every
+Python function whose code lives under ``bot/`` and that is entered during
+that call is counted once (by file and qualified name), and so is its module.
+Rendering is not included (the service's reply is the end of the path).
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot import corpus, search  # noqa: E402
+from bot.config import Settings  # noqa: E402
+from bot.models import Context  # noqa: E402
+from bot.service import Service  # noqa: E402
+from bot.wiring import open_store  # noqa: E402
+
+CTX = Context(team_id="T0BENCH", channel_id="C0BENCH", user_id="U0BENCH")
+BOT = str(ROOT / "bot")
+
+
+def count(query: str) -> dict[str, list[str]]:
+    """``{module: [function qualnames]}`` entered by one search of ``query``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        seeds = ROOT / "seeds"
+        index_dir = Path(tmp) / "index"
+        search.build_index(index_dir, corpus.load_papers(sorted(seeds.glob("*.txt"))),
+                           fingerprint=corpus.seeds_fingerprint(sorted(seeds.glob("*.txt"))))
+        settings = Settings(database_url=f"sqlite:///{Path(tmp) / 'bench.db'}",
+                            index_dir=index_dir, seeds_dir=seeds)
+        service = Service(search.SearchIndex(index_dir), open_store(settings), settings,
+                          rng=random.Random(7))
+        text = f"search {query}"
+        service.command(text, CTX)   # opens the generation: not part of the path
+        seen: dict[str, set[str]] = defaultdict(set)
+
+        def profile(frame, event, arg):
+            if event == "call":
+                code = frame.f_code
+                if code.co_filename.startswith(BOT):
+                    module = frame.f_globals.get("__name__", code.co_filename)
+                    seen[module].add(getattr(code, "co_qualname", code.co_name))
+        sys.setprofile(profile)
+        try:
+            service.command(text, CTX)
+        finally:
+            sys.setprofile(None)
+    return {m: sorted(f) for m, f in sorted(seen.items())}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--query", default="sparse attention")
+    ap.add_argument("--out", type=Path, help="also write the report to this file")
+    args = ap.parse_args()
+    found = count(args.query)
+    n = sum(len(f) for f in found.values())
+    lines = [f"/paper search {args.query}: {n} distinct bot.* functions in {len(found)} modules",
+             ""]
+    for module, functions in found.items():
+        lines.append(f"{module} ({len(functions)}): {', '.join(functions)}")
+    report = "\n".join(lines) + "\n"
+    print(report, end="")
+    if args.out:
+        args.out.write_text(report, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""Every query-time ranking knob (a benchmark sweeps them on BEIR SciFact).
+
+The :class:`Ranking` values take effect on the next search — BM25F
+parameters, per-field weights, expansion weights, coordination,
+pseudo-relevance feedback (PRF), "similar papers" and spelling limits. Pass a
+``Ranking`` to ``SearchIndex(dir, ranking=...)`` to try variants without
+editing this file. Index-time text rules live in ``bot.search.analysis``.
+Why each default: ``docs/search.md`` ("Ranking rules").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+#: Fields searched by words without a ``field:`` prefix. ``authors`` and
+#: ``name_key`` (the whole name) only join a query when the word occurs there.
+#: ``all`` is title x TITLE_REPEAT + abstract as one field: one BM25 field
+#: beat title and abstract scored apart (SciFact train nDCG@10 0.694 vs 0.669,
+#: docs/search.md "Ranking rules, and why").
+DEFAULT_FIELDS = ("all", "authors", "name_key")
+#: How often the title is repeated in ``all`` (index-time; train 0.7037 with 4
+#: vs 0.6976 with 1, docs/search.md).
+TITLE_REPEAT = 4
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Query-time ranking settings (no rebuild needed).
+
+    Attributes:
+        k1, b: BM25F term-frequency saturation and length normalisation
+            (Whoosh's BM25F formula, computed by ``bot.search.scorer``).
+        idf: ``"bm25"`` (Lucene's) or ``"whoosh"`` (``bot.search.scorer.idf``).
+        common_df: "common terms": an optional query word found in more than
+            this share of the papers only adds score to papers that match a
+            rarer word (0 turns it off; Lucene's CommonTermsQuery).
+        common_min_docs: ... and in more than this many papers.
+        field_b: per-field ``b`` overriding ``b`` (titles are short).
+        weights: per-field query weight (multiplies that field's BM25 score;
+            fields' scores add up); ``name_key`` is the exact whole-name match.
+        expansion_weight: weight of an added form relative to the typed one
+            (acronym <-> expansion, compound <-> split words).
+        compound_min_share: see ``Lexicon.split_form``.
+        expansion_phrases: match a multi-word form ("mixture of experts",
+            "test-time") as a phrase instead of all its words anywhere (more
+            precise; each candidate's stored text is then re-read: slow for
+            common words at 100k papers).
+        coord: Lucene-style coordination: scores are multiplied by
+            ``(matched groups / query groups) ** coord`` (0 turns it off); a
+            group is one typed word, phrase, acronym/compound run or
+            parenthesised group.
+        prf_docs, prf_terms, prf_weight: RM3-like pseudo-relevance feedback
+            (0 docs turns it off): add the top ``prf_terms`` key terms of the
+            first ``prf_docs`` hits, each weighted ``prf_weight``.
+        similar_terms: key terms of a paper used to find similar papers.
+        similar_title_weight: how much a title term counts vs an abstract term.
+        resolve_min_coverage: share of the words a search hit must match for
+            ``resolve`` to treat it as the paper meant.
+        spell_min_chars: shortest word ever spelling-corrected.
+        spell_prefix: leading characters a correction must share (speed).
+        prefix_max_terms: most words a ``prefix*`` expands to.
+        max_clauses: most words/phrases used from one query.
+        time_limit_s: stop scoring after this many seconds (a note says the
+            results may be incomplete).
+    """
+
+    # SciFact numbers below: nDCG@10 on train (809 queries; choices made on
+    # train only), measured through this product (benchmarks/relevance.py;
+    # the sweeps are summarised in docs/search.md).
+    # k1/b 1.2/0.75: train 0.6987; 0.9/0.6: 0.6959; 1.5/0.8: 0.6975
+    k1: float = 1.2
+    b: float = 0.75
+    idf: str = "bm25"  # Lucene idf: train 0.6462 -> 0.6502 (Whoosh idf "whoosh")
+    common_df: float = 0.05  # common-terms rule: train 0.6970 -> 0.6987
+    common_min_docs: int = 100  # small corpora: every word is "common" (off)
+    field_b: dict = field(default_factory=lambda: {"title": 0.5, "name": 0.3})
+    weights: dict = field(default_factory=lambda: {
+        "title": 2.0, "name": 2.0, "name_key": 3.0, "abstract": 1.0,
+        "authors": 1.5, "venue": 1.0})
+    # acronym expansions hurt SciFact (docs/search.md): with coord 0,
+    # weight 0.8 -> 0.3 gave train 0.6668 -> 0.6896 (porter, before minsize=1)
+    expansion_weight: float = 0.3
+    expansion_phrases: bool = False
+    # a joined word ("testtime") also matches its parts ("test-time") only when
+    # at least this share of its papers hyphenate it (not "net-works"); set a
+    # priori, not tuned: SciFact train 0.7001 -> 0.7010 with it
+    compound_min_share: float = 0.1
+    coord: float = 0.0  # coordination 1.0 vs 0: train 0.6792 vs 0.6987
+    prf_docs: int = 0
+    prf_terms: int = 10
+    prf_weight: float = 0.3
+    similar_terms: int = 25
+    similar_title_weight: float = 2.0
+    resolve_min_coverage: float = 0.75
+    spell_min_chars: int = 5
+    spell_prefix: int = 1
+    prefix_max_terms: int = 64
+    max_clauses: int = 32
+    time_limit_s: float = 0.8
+
+    def spell_max_edits(self, word: str) -> int:
+        """Edits allowed when correcting ``word``: 1 up to 7 letters, else 2."""
+        return 1 if len(word) <= 7 else 2
+
+
+DEFAULT = Ranking()
