@@ -10,6 +10,7 @@ from the working directory. The only module that reads ``os.environ``
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 import os
 import sys
 from pathlib import Path
@@ -31,16 +32,14 @@ index_option = click.option("--index", "index_dir", type=click.Path(path_type=Pa
 
 
 def _settings() -> config.Settings:
-    """``Settings`` from the environment; a long-running command logs where each came from."""
+    """``Settings`` from the environment, with each value's source (``Settings.sources``)."""
     try:
         settings = config.from_env(os.environ)
     except ValueError as e:
         raise click.ClickException(str(e)) from None
     ctx = click.get_current_context(silent=True)
-    if ctx is not None and ctx.find_root().invoked_subcommand in LONG_RUNNING:
-        # WARNING like the "serving on …" line: shown at the default log level.
-        logging.getLogger("bot.cli").warning("%s", config.describe(settings, ctx.obj or {}))
-    return settings
+    # Where each value came from, for the start-up line of serve/socket/clock (bot.runtime).
+    return replace(settings, sources=dict((ctx.obj if ctx is not None else None) or {}))
 
 
 def _load_dotenv() -> dict[str, str]:
@@ -79,8 +78,6 @@ def _stop_on_sigterm() -> None:
 
 #: Long-running commands: their log lines carry time and logger name.
 SERVER_COMMANDS = ("serve", "socket", "clock", "digest")
-#: Commands that run until stopped: each logs one line of its settings and their sources.
-LONG_RUNNING = ("serve", "socket", "clock")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
@@ -69,6 +69,8 @@ class Settings:
     default_tz: str = "UTC"
     port: int = 3000
     dyno: str = ""
+    #: variable name -> "environment" / ".env" / "default" (set by the CLI; ``describe``)
+    sources: dict = field(default_factory=dict, compare=False)
 
     def __repr__(self) -> str:  # never print secrets
         return (f"Settings(api_url={self.api_url!r}, database_url=<hidden>, "
@@ -173,7 +175,7 @@ def describe(settings: Settings, sources: Mapping[str, str]) -> str:
     Returns:
         str: ``"settings: SLACK_BOT_TOKEN=set (environment), …, PORT=3000
         (default)"`` — secrets as "set"/"unset" only, a password in
-        ``DATABASE_URL`` as ``***`` (docs/interfaces.md "Configuration").
+        ``DATABASE_URL`` as ``***`` (docs/interfaces.md "Environment variables").
     """
     values = {
         "SLACK_BOT_TOKEN": settings.bot_token, "SLACK_SIGNING_SECRET": settings.signing_secret,

@@ -16,7 +16,7 @@ from datetime import date
 
 from bot import corpus, search, wiring
 from bot.clock import run_clock, start_clock
-from bot.config import Settings
+from bot.config import Settings, describe
 from bot.digest import make_job, send
 from bot.slack.app import WORK_SLOTS, build_app, make_client
 from bot.slack.errors import SlackUnavailable, slack_errors
@@ -56,6 +56,12 @@ def _parts(settings: Settings, slots: FairSlots | None = None):
     poster = SlackPoster(client, slots=slots)
     service = wiring.build_service(settings, poster)
     return client, poster, service
+
+
+def _log_settings(settings: Settings) -> None:
+    """The start-up line: each setting and its source (``bot.config.describe``), once
+    the process has started — WARNING, like the "serving on" line, so it shows by default."""
+    log.warning("%s", describe(settings, settings.sources))
 
 
 def _exit_quietly(signum, frame) -> None:
@@ -103,6 +109,7 @@ def serve(settings: Settings, host: str, port: int) -> None:
         except OSError as e:
             raise StartupError(f"paperbot serve: cannot listen on {host}:{port} ({e.strerror or e})") from None
     signal.signal(signal.SIGTERM, lambda *_: server.close())
+    _log_settings(settings)
     log.warning("paperbot serving on http://%s:%s/slack/events", host, server.port)
     try:
         server.run()
@@ -114,6 +121,7 @@ def socket(settings: Settings, with_clock: bool = True) -> None:
     """``paperbot socket``: Socket Mode, plus the digest clock unless ``with_clock`` is False."""
     with startup("socket"):
         app, service, poster = build(settings)
+    _log_settings(settings)
     scheduler = start_clock(make_job(service.store, service.index, poster)) if with_clock else None
     try:
         with startup("socket"):
@@ -129,6 +137,7 @@ def clock(settings: Settings) -> None:
     """``paperbot clock``: the digest scheduler alone, in the foreground."""
     with startup("clock"):
         _, poster, service = _parts(settings)
+    _log_settings(settings)
     log.warning("paperbot clock: posting due papers of the day (checks every 30 s; Ctrl-C to stop)")
     signal.signal(signal.SIGTERM, _exit_quietly)  # platforms stop processes with SIGTERM
     run_clock(make_job(service.store, service.index, poster))

@@ -40,7 +40,7 @@ def ensure_default_index(settings: Settings, progress=None) -> bool:
     paths = seed_paths(settings)
     if not any(Path(p).exists() for p in paths) and search.has_index(settings.index_dir):
         # Seeds are needed only to build the default index; one that exists is
-        # served as built (docs/interfaces.md "Configuration": PAPERBOT_SEEDS).
+        # served as built (docs/interfaces.md "Environment variables": PAPERBOT_SEEDS).
         log.info("serving the index in %s as built: no seeds at %s", settings.index_dir,
                  ", ".join(map(str, paths)))
         return False

@@ -1,14 +1,15 @@
 """The start-up line of the long-running commands: each setting with its source
 (environment, ``.env``, default), secrets as set/unset only (docs/interfaces.md
-"Configuration")."""
+"Environment variables")."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
 
-from bot import config
+from bot import cli, config, runtime
 from bot.cli import main
 
 
@@ -24,23 +25,26 @@ def test_describe_names_each_source_and_hides_secrets() -> None:
     assert [part.split("=")[0] for part in line.removeprefix("settings: ").split(", ")] == list(config.VARIABLES)
 
 
-def test_serve_logs_one_line_with_env_dotenv_and_default(tmp_path, monkeypatch: pytest.MonkeyPatch,
-                                                         caplog: pytest.LogCaptureFixture) -> None:
+def test_sources_are_environment_dotenv_or_default(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in config.VARIABLES:   # absent now, and again after the test (load_dotenv writes some)
         monkeypatch.setenv(name, "")
         monkeypatch.delenv(name)
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PORT", "5000")                      # in both: the environment wins
     (tmp_path / ".env").write_text("SLACK_BOT_TOKEN=xoxb-from-dotenv-secret\nPORT=4000\n", encoding="utf-8")
-    caplog.set_level(logging.WARNING, logger="bot.cli")
-    # PORT is in both: the environment wins. SLACK_SIGNING_SECRET is missing: serve stops (exit 2)
-    # after the line, before anything listens.
-    result = CliRunner().invoke(main, ["serve"], env={"PORT": "5000", "DATABASE_URL": f"sqlite:///{tmp_path}/x.db"})
-    assert result.exit_code == 2, result.output
-    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("settings: ")]
-    assert len(lines) == 1
-    assert "SLACK_BOT_TOKEN=set (.env)" in lines[0] and "PORT=5000 (environment)" in lines[0]
-    assert "SLACK_SIGNING_SECRET=unset (default)" in lines[0] and "PAPERBOT_DEFAULT_TZ=UTC (default)" in lines[0]
-    assert "xoxb-from-dotenv-secret" not in caplog.text + result.output
+    sources = cli._load_dotenv()
+    assert (sources["SLACK_BOT_TOKEN"], sources["PORT"], sources["PAPERBOT_DEFAULT_TZ"]) == \
+        (".env", "environment", "default")
+
+
+def test_a_started_process_logs_the_line_once_without_secrets(caplog: pytest.LogCaptureFixture) -> None:
+    settings = replace(config.from_env({"SLACK_BOT_TOKEN": "xoxb-9-secret", "PORT": "5000"}),
+                       sources={"SLACK_BOT_TOKEN": ".env", "PORT": "environment"})
+    with caplog.at_level(logging.WARNING, logger="bot.runtime"):
+        runtime._log_settings(settings)
+    (line,) = [r.getMessage() for r in caplog.records]
+    assert line.startswith("settings: ") and "SLACK_BOT_TOKEN=set (.env)" in line
+    assert "PORT=5000 (environment)" in line and "xoxb-9-secret" not in caplog.text
 
 
 def test_one_shot_commands_log_no_settings_line(tmp_path, monkeypatch: pytest.MonkeyPatch,

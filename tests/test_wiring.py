@@ -1,5 +1,5 @@
 """``bot.wiring``: the default index without seeds — an existing index is served
-as built; seeds are needed only to build one (docs/interfaces.md "Configuration")."""
+as built; seeds are needed only to build one (docs/interfaces.md "Environment variables")."""
 from __future__ import annotations
 
 import logging

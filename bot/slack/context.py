@@ -1,8 +1,8 @@
 """The two values the journal middleware (``bot.slack.journal``) leaves in a
 Bolt request's ``context`` for the listener: how to mark the work done, and
 whether this is a retake of work a crashed or slow owner left (then a mention
-reply is posted only when the thread shows none yet; docs/architecture.md
-"Idempotency"). Plain keys and two helpers, so every listener module can use
+reply is posted only when the thread shows none yet; docs/interfaces.md
+"Mentions and direct messages"). Plain keys and two helpers, so every listener module can use
 them without importing the journal.
 """
 from __future__ import annotations

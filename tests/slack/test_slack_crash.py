@@ -1,6 +1,6 @@
 """``kill -9`` of a real ``paperbot serve`` during a burst of mentions, then a
 restart on the same database: every acknowledged mention is answered, once
-(docs/architecture.md "Idempotency"). ``benchmarks/crash_bench.py`` does the
+(docs/interfaces.md "Mentions and direct messages"). ``benchmarks/crash_bench.py`` does the
 same with several hundred mentions."""
 from __future__ import annotations
 
@@ -33,5 +33,6 @@ def test_mentions_acknowledged_before_a_kill_are_answered_once_after_the_restart
     finally:
         server.stop()
     assert [replies_in_thread(fake_slack, ts) for ts in acked] == [1] * len(acked)
+    assert sum(1 for line in server.log if " settings: SLACK_BOT_TOKEN=set (environment)" in line) == 1
     retaken = [line for line in server.log if "left unanswered" in line]
     assert retaken, "the kill landed after every reply: nothing was recovered"
