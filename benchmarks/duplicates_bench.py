@@ -4,8 +4,8 @@ For 2, 4 and 8 copies, sent to one server or to two servers sharing the
 database, on SQLite and on PostgreSQL, each round posts copies of one signed
 ``app_mention`` at the same instant (a barrier) and counts the replies posted
 in its thread: 1 is right, 0 is "lost", 2+ is "doubled". The servers are the
-real ones (waitress + Bolt + the real service over the seeds, the store's
-idempotency claim) in this process, each with its own store on the shared
+real ones (waitress + Bolt with the journal middleware + the real service over
+the seeds) in this process, each with its own store on the shared
 database, as two ``paperbot serve`` processes have (issue 10 point 1;
 docs/interfaces.md "Mentions and direct messages").
 
