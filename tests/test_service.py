@@ -175,3 +175,15 @@ def test_related_finds_papers_like_a_pasted_text(service):
     assert isinstance(reply, ResultsReply) and reply.page.hits
     assert reply.page.hits[0].paper.name == "KIStego"
     assert isinstance(service.related("<@U0123ABC>"), ErrorReply)
+
+
+def test_an_identical_repeated_subscribe_tells_the_user_only(service, poster, store):
+    service.command("subscribe 09:30 Europe/Berlin", CTX)
+    first = store.get_subscription(CTX.team_id, CTX.channel_id)
+    announced = len(poster.posts)
+    reply = service.command("subscribe 09:30 Europe/Berlin", CTX)
+    assert "already subscribed at 09:30 (Europe/Berlin)" in reply.text and reply.visibility == "ephemeral"
+    assert len(poster.posts) == announced == 1                      # nothing more in the channel
+    assert store.get_subscription(CTX.team_id, CTX.channel_id) == first   # nor in the store
+    service.command("subscribe 10:00", CTX)                          # a real change is announced
+    assert len(poster.posts) == 2 and "it was 09:30" in poster.posts[-1][1].text
