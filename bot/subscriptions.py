@@ -50,8 +50,10 @@ class Subscriptions:
 
         Posts a channel-visible confirmation naming the user; returns an
         ephemeral note with the next post time (and, when Slack was asked for
-        the user's zone but gave none, that the default zone is used), or an ``ErrorReply`` (bad time
-        or zone; "/invite @paperbot" when the bot cannot post there).
+        the user's zone but gave none, that the default zone is used), or an
+        ``ErrorReply`` (bad time or zone; "/invite @paperbot" when the bot
+        cannot post there). An identical repeat of an active subscription
+        changes and announces nothing: the user alone is told "already subscribed at …".
         """
         try:
             hhmm, zone = parsing.parse_subscribe(arg, None)
@@ -66,6 +68,10 @@ class Subscriptions:
         hhmm = hhmm or (current.local_time if current else self.settings.default_time)
         zone = zone or (current.tz if current else None) \
             or parsing.canonical_zone(ctx.user_tz or "") or self.settings.default_tz
+        if current is not None and current.active and (current.local_time, current.tz) == (hhmm, zone):
+            # Nothing changes: tell the user only, announce nothing to the channel.
+            return NoticeReply(text=f"This channel is already subscribed at {hhmm} ({zone}). "
+                                    f"Next paper of the day: {_fmt(next_post_time(current, self.now()))}.")
         new, previous = self.store.upsert_subscription(ctx.team_id, ctx.channel_id, hhmm, zone,
                                                        ctx.user_id, self.now())
         if previous is not None and previous.active:

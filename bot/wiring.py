@@ -42,11 +42,12 @@ def ensure_default_index(settings: Settings, progress=None, wait_s: float = STAR
     """Build the default index when it is missing or was built from other seeds.
 
     Only the *default* index (``PAPERBOT_INDEX_DIR``) is ever built
-    implicitly (docs/interfaces.md "Index directory layout"). When another
-    process is building it (processes started together on one folder), this
-    one logs one INFO line, waits up to ``wait_s`` seconds for the lock, then
-    checks again and uses what the other built (never building twice).
-    Returns True when this process ran a build.
+    implicitly (docs/interfaces.md "Index directory layout"). Without any seeds
+    (``PAPERBOT_SEEDS`` absent) an existing index is served as built. When
+    another process is building it (processes started together on one
+    folder), this one logs one INFO line, waits up to ``wait_s`` seconds for
+    the lock, then checks again and uses what the other built (never
+    building twice). Returns True when this process ran a build.
 
     A folder that cannot be written (read-only, full, below a file) is no
     error while it holds an index this code opens: that index is served as
@@ -54,11 +55,18 @@ def ensure_default_index(settings: Settings, progress=None, wait_s: float = STAR
     (``search.build_index``).
 
     Raises:
-        corpus.CorpusError: when the seeds cannot be read.
+        corpus.CorpusError: when the seeds cannot be read (or are absent and
+            there is no index to serve).
         search.IndexBusy: another process still builds after ``wait_s`` seconds.
         IndexUnwritable: a build is needed and the folder cannot be written.
     """
     paths = seed_paths(settings)
+    if not any(Path(p).exists() for p in paths) and search.has_index(settings.index_dir):
+        # Seeds are needed only to build the default index; one that exists is
+        # served as built (docs/interfaces.md "Environment variables": PAPERBOT_SEEDS).
+        log.info("serving the index in %s as built: no seeds at %s", settings.index_dir,
+                 ", ".join(map(str, paths)))
+        return False
     fingerprint = corpus.seeds_fingerprint(paths)
     index_dir = Path(settings.index_dir)
     if not _needs_build(index_dir, fingerprint):
