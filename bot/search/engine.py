@@ -20,7 +20,7 @@ from pathlib import Path
 from whoosh import query as Q
 
 from bot.models import Hit, Paper, QueryError, SearchPage
-from bot.search import layout, query, spelling
+from bot.search import layout, matchset, query, spelling
 from bot.search.compile import Compiled, Compiler
 from bot.search.generation import Generation, open_generation
 from bot.search.phrases import MAX_PHRASE_CHECKS
@@ -71,6 +71,7 @@ class SearchIndex:
         self.ranking = ranking or DEFAULT
         self._cache: dict[str, Generation] = {}
         self._lock = threading.Lock()
+        self._matches: dict[tuple[str, str], list[str]] = {}
 
     # --- generations ---------------------------------------------------------
 
@@ -255,6 +256,22 @@ class SearchIndex:
                 deleted = gen.norms.deleted(reader)
                 gen.ids = sorted(_text(v) for d, v in enumerate(column) if d not in deleted)
             return list(gen.ids)
+
+    def match_all(self, topic: str) -> list[str]:
+        """Ids (sorted) of every paper containing all of ``topic``'s words,
+        phrases and ``OR`` groups as typed (``bot.search.matchset``); cached per
+        generation, so a rebuild recomputes it.
+
+        Raises:
+            QueryError: the topic cannot run.
+        """
+        with self._searcher() as (gen, searcher):
+            key = (gen.name, " ".join((topic or "").split()))
+            if key not in self._matches:
+                if len(self._matches) > 256:
+                    self._matches.clear()
+                self._matches[key] = matchset.match_all(searcher, gen, self.ranking, key[1])
+            return list(self._matches[key])
 
     def warm(self) -> None:
         """Open the live generation now — lexicon, a searcher, the BM25 norms
