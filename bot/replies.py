@@ -107,10 +107,16 @@ class StatusReply(Reply):
     Attributes:
         subscription: the channel's subscription or None when there is none.
         next_post: the next post time, aware, in the subscription's zone.
+        match_count: papers matching the channel's topic now (None: no topic).
+        summary: the schedule in words ("3 papers about … on Mondays at …").
+        feed: the asking user's personal feed in words, or None.
     """
 
     subscription: Subscription | None = None
     next_post: datetime | None = None
+    match_count: int | None = None
+    summary: str | None = None
+    feed: str | None = None
 
 
 @dataclass(frozen=True)

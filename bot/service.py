@@ -214,7 +214,7 @@ class Service:
         if cmd.name == "subscribe":
             return self.subs.subscribe(cmd.arg, ctx)
         if cmd.name == "unsubscribe":
-            return self.subs.unsubscribe(ctx)
+            return self.subs.unsubscribe(ctx, me=cmd.arg == "me")
         if cmd.name == "status":
             return self.subs.status(ctx)
         return HelpReply(prefix=prefix)

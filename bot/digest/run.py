@@ -34,12 +34,12 @@ from datetime import date, datetime, timedelta
 from enum import Enum, auto
 from typing import Callable
 
-from bot import rotation
-from bot.slots import UTC, due_today, effective_since, local_date, slot_instant, zone
+from bot.slots import UTC, due_today, effective_since, local_date, posts_on, slot_instant, zone
+from bot.topics import Topics
 from bot.digest.summary import DigestDateError, DigestSummary
 from bot.models import CONSOLE_TEAM, DeliveryState, Paper, Subscription
 from bot.ports import WORKSPACE_ERRORS, Message, Poster, PostError
-from bot.render import digest_marker, render_digest
+from bot.render import digest_marker, render_digest, render_digest_many
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +50,7 @@ SKIP_LOOKBACK_DAYS = 7                   # missed days recorded as skipped
 AMBIGUOUS_CODES = frozenset({"request_failed"})  # the post may have reached Slack
 
 Render = Callable[[Paper, date], Message]
+RenderMany = Callable[[list, date], Message]
 
 
 class Outcome(Enum):
@@ -75,12 +76,30 @@ class _Run:
         self.store, self.index, self.poster, self.now = store, index, poster, now
         self.render = render or render_digest
         self.summary = DigestSummary()
-        self._ids: list[str] | None = None
+        self.topics = Topics(index, store)
 
-    def choose(self, day: date) -> str:
-        if self._ids is None:
-            self._ids = list(self.index.ids())
-        return rotation.pick(day, self._ids)
+    def message(self, sub: Subscription, day: date) -> tuple[str, Message] | tuple | None:
+        """(first paper id, rendered post) of ``sub`` on ``day``; None: cannot
+        post (logged); ``()``: its topic matches nothing (shown by ``/paper status``)."""
+        try:
+            ids = self.topics.paper_ids(sub, day)
+        except ValueError as exc:  # empty corpus: nothing to pick
+            log.error("digest %s %s: no paper to post: %s", sub.channel_id, day, exc)
+            return None
+        if not ids and sub.topic:  # /paper status says so; not a failure
+            log.debug("digest %s %s: topic %r matches no paper", sub.channel_id, day, sub.topic)
+            return ()
+        if not ids:
+            log.error("digest %s %s: the index is empty; nothing posted", sub.channel_id, day)
+            return None
+        papers = [p for p in (self.index.get(i) for i in ids) if p is not None]
+        if not papers:
+            log.error("digest %s %s: papers %s of that date are not in the index",
+                      sub.channel_id, day, ",".join(ids))
+            return None
+        if len(papers) == 1:
+            return papers[0].id, self.render(papers[0], day)
+        return papers[0].id, render_digest_many(papers, day)
 
     def deliver(self, sub: Subscription, day: date, *, reclaim: tuple[DeliveryState, ...],
                 max_attempts: int | None) -> Outcome:
@@ -90,18 +109,11 @@ class _Run:
             _Stop: a workspace-wide error.
         """
         team, channel = sub.team_id, sub.channel_id
-        try:
-            paper_id = self.store.paper_for_date(day, self.choose)
-        except ValueError as exc:  # empty corpus: nothing to pick
-            log.error("digest %s %s: no paper to post: %s", channel, day, exc)
-            self.summary.failed += 1
+        made = self.message(sub, day)
+        if not made:
+            self.summary.failed += made is None
             return Outcome.FAILED
-        paper = self.index.get(paper_id)
-        if paper is None:
-            log.error("digest %s %s: paper %s of that date is not in the index", channel, day, paper_id)
-            self.summary.failed += 1
-            return Outcome.FAILED
-        message = self.render(paper, day)
+        paper_id, message = made
         if not self.store.claim_delivery(team, channel, day, paper_id, now=self.now,
                                          reclaim=reclaim, max_attempts=max_attempts):
             return Outcome.HAD
@@ -230,7 +242,7 @@ def _record_skipped(run: _Run, sub: Subscription, today: date, seen: dict) -> No
         first = max(first, local_date(since, tz))
     day = first
     while day < today:
-        if (sub.team_id, sub.channel_id, day) not in seen:
+        if posts_on(sub, day) and (sub.team_id, sub.channel_id, day) not in seen:
             slot = slot_instant(day, sub.local_time, tz)
             if (since is None or slot >= since) and slot <= run.now and \
                     run.store.mark_skipped(sub.team_id, sub.channel_id, day, now=run.now):

@@ -188,6 +188,37 @@ def render_digest(paper: Paper, day: date) -> Message:
     return replace(_message(blocks, text, IN_CHANNEL, thread=(abstract,)), metadata=metadata)
 
 
+def render_digest_many(papers: list[Paper], day: date) -> Message:
+    """One post with several papers (``/paper subscribe … 3 papers``, issue 13).
+
+    Parent: header "Papers of the day · YYYY-MM-DD", then per paper its
+    title line and TL;DR with a *Details* button; ``thread`` holds one reply
+    per paper with its title and abstract. The marker is
+    ``digest_marker(day, papers[0].id)``, as for one paper.
+    """
+    marker = digest_marker(day, papers[0].id)
+    blocks = [bk.section(f"*Papers of the day · {day.isoformat()}* — {len(papers)} papers",
+                         block_id=marker)]
+    thread = []
+    for n, paper in enumerate(papers, 1):
+        title = md.cut_escaped(paper.title, 250)
+        line = f"*{n}. {title}*" + (f" · {md.escape(paper.venue)}" if paper.venue else "")
+        if paper.tldr:
+            line += f"\n{md.cut_escaped(paper.tldr, 600)}"
+        blocks.append(bk.section(line))
+        blocks.append(bk.actions(bk.button("Details", ACTION_DETAILS, {"id": paper.id}),
+                                 bk.button("Similar papers", ACTION_SIMILAR, {"id": paper.id})))
+        chunks = _chunks(md.escape(paper.abstract), bk.SECTION_MAX - 400)
+        body = [bk.section(f"*{n}. {title}*")] + [bk.section(c) for c in chunks[:2]]
+        thread.append(_message(body, f"{n}. {md.cut_escaped(paper.title, 200)}", IN_CHANNEL))
+    blocks.append(bk.context("Each abstract is in the thread ↓"))
+    text = "Papers of the day: " + "; ".join(md.cut_escaped(p.title, 80) for p in papers)
+    metadata = {"event_type": DIGEST_EVENT,
+                "event_payload": {"marker": marker, "day": day.isoformat(), "paper_id": papers[0].id}}
+    return replace(_message(blocks, md.cut(text, 3000), IN_CHANNEL, thread=tuple(thread)),
+                   metadata=metadata)
+
+
 def digest_marker(day: date, paper_id: str) -> str:
     """``potd-YYYY-MM-DD-<paper id>``: identifies a digest post (≤ 255 chars)."""
     return f"potd-{day.isoformat()}-{paper_id}"[:255]
