@@ -184,13 +184,17 @@ class Service:
 
         Returns:
             ``(today: Paper | None, day: date, channels: [(Subscription, next post | None)])``
-            — today's paper in ``PAPERBOT_DEFAULT_TZ``, then the team's
-            subscriptions (active and deactivated) the viewer is a member of.
+            — today's paper in ``PAPERBOT_DEFAULT_TZ``, then the viewer's
+            personal feed (if any), then the team's channel subscriptions
+            (active and deactivated) the viewer is a member of.
         """
         today, day = self.subs.paper_of_the_day(Context(ctx.team_id, "", ctx.user_id))
         channels = []
+        feed = self.store.get_subscription(ctx.team_id, ctx.user_id) if ctx.user_id else None
+        if feed is not None:  # the viewer's personal feed first (issue 13)
+            channels.append((feed, next_post_time(feed, self.now()) if feed.active else None))
         for sub in self.store.subscriptions(team=ctx.team_id):
-            if is_member(sub.channel_id):
+            if not sub.personal and is_member(sub.channel_id):
                 channels.append((sub, next_post_time(sub, self.now()) if sub.active else None))
         return today, day, channels
 

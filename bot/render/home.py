@@ -47,11 +47,14 @@ def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription,
     if not channels:
         blocks.append(bk.context("None yet. In a channel, type `/paper subscribe 09:30 Europe/Berlin`."))
     for sub, nxt in channels[:40]:
+        where = "Your personal feed (here, in Messages)" if sub.personal \
+            else f"<#{md.escape(sub.channel_id)}>"
         if sub.active:
             when = f" · next {nxt.strftime('%a %d %b, %H:%M %Z')}" if nxt else ""
-            line = f"<#{md.escape(sub.channel_id)}> · {sub.local_time} {md.escape(sub.tz)}{when}"
+            topic = f" · about “{md.cut_escaped(sub.topic, 80)}”" if sub.topic else ""
+            line = f"{where} · {sub.local_time} {md.escape(sub.tz)}{topic}{when}"
         else:
-            line = (f"<#{md.escape(sub.channel_id)}> · *off*: {md.escape(sub.inactive_reason or 'deactivated')}"
+            line = (f"{where} · *off*: {md.escape(sub.inactive_reason or 'deactivated')}"
                     " — `/paper subscribe` there to turn it back on")
         blocks.append(bk.section(line))
     blocks.append(bk.divider())

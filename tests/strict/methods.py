@@ -16,6 +16,11 @@ BOT_ID = "BBOT"
 TEAM_ID = "T0TEST"
 
 
+def dm_of(user_id: str) -> str:
+    """The fake's id of the bot's DM with ``user_id`` (``U0ALICE`` → ``D0ALICE``)."""
+    return "D" + user_id[1:]
+
+
 @dataclass
 class Channel:
     """A conversation as the fake knows it.
@@ -41,6 +46,10 @@ class SlackMethods:
 
     def _api_chat_postMessage(self, body: dict) -> dict:
         channel_id = str(body.get("channel", ""))
+        if channel_id[:1] in ("U", "W"):
+            # [dm-by-user-id] a user id posts to the app's DM with that user; the
+            # answer's "channel" is the DM's D… id
+            channel_id = dm_of(channel_id)
         channel = self.channel(channel_id)
         if not channel.bot_member:
             # [chat-write-public] private → channel_not_found; public needs chat:write.public
