@@ -169,6 +169,31 @@ class Subscription:
         return self.channel_id[:1] in ("U", "W")
 
 
+@dataclass(frozen=True)
+class SavedPaper:
+    """One entry of a user's reading list: a snapshot of the paper when saved
+    (so it still exports after a rebuild removed the paper; issue 13).
+
+    Attributes:
+        paper_id: the paper's id.
+        title: its title; ``title_derived`` when we derived it (no source title).
+        authors: author names in source order.
+        venue: e.g. "ICML 2026" ("" when unknown).
+        year: four digits from the venue, or None.
+        url: the landing page, or None.
+        saved_at: when it was saved (UTC, aware).
+    """
+
+    paper_id: str
+    title: str
+    title_derived: bool = False
+    authors: tuple[str, ...] = ()
+    venue: str = ""
+    year: str | None = None
+    url: str | None = None
+    saved_at: datetime | None = None
+
+
 class DeliveryState(StrEnum):
     """The state of a paper-of-the-day delivery row (docs/architecture.md "The path of a digest").
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from bot.models import Hit, Paper, SearchPage, Subscription
+from bot.models import Hit, Paper, SavedPaper, SearchPage, Subscription
 
 EPHEMERAL = "ephemeral"
 IN_CHANNEL = "in_channel"
@@ -125,3 +125,22 @@ class DigestReply(Reply):
 
     paper: Paper | None = None
     day: date | None = None
+
+
+@dataclass(frozen=True)
+class SavedReply(Reply):
+    """A page of the user's reading list (``/paper saved``, App Home), newest first.
+
+    Attributes:
+        entries: this page's saved snapshots.
+        total: entries in the whole list.
+        offset: index of ``entries[0]`` in the list.
+        limit: page size.
+        gone: ids of entries no longer in the index.
+    """
+
+    entries: tuple[SavedPaper, ...] = ()
+    total: int = 0
+    offset: int = 0
+    limit: int = 5
+    gone: frozenset[str] = frozenset()

@@ -22,6 +22,7 @@ from bot.ports import ChannelAnnouncer
 from bot.replies import (EPHEMERAL, IN_CHANNEL, ErrorReply, HelpReply, NoticeReply, PaperReply,
                          PickListReply, Reply, ResultsReply, SimilarReply)
 from bot.slots import next_post_time, utc_now
+from bot.reading import ReadingList
 from bot.subscriptions import Subscriptions
 
 log = logging.getLogger(__name__)
@@ -51,6 +52,7 @@ class Service:
         self.now = now
         self.rng = rng or random.Random()
         self.subs = Subscriptions(index, store, settings, announcer, now)
+        self.reading = ReadingList(index, store, now)
 
     # ------------------------------------------------------------------ entry points
     def command(self, text: str, ctx: Context) -> Reply:
@@ -221,6 +223,8 @@ class Service:
             return self.subs.unsubscribe(ctx, me=cmd.arg == "me")
         if cmd.name == "status":
             return self.subs.status(ctx)
+        if cmd.name == "saved":
+            return self.reading.page(ctx)
         return HelpReply(prefix=prefix)
 
     def _search(self, query: str, offset: int, limit: int, exact: bool) -> SearchPage:

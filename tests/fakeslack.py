@@ -14,6 +14,7 @@ method without a row in ``bot.slack.scopes`` answers ``unknown_method``.
 Routes:
     ``/api/<method>``   Web API methods (``tests.strict.methods``).
     ``/response/<n>``   ``response_url``s from ``new_response_url()`` (5 uses).
+    ``/upload/<id>``    file bytes of ``files_upload_v2`` (``tests.strict.files``).
 
 Also configurable per test: per-channel and per-method errors, 429s, a
 connection dropped after a call was taken in (``drop_connection``), channel
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from tests.strict import wire
+from tests.strict.files import FileMethods
 from tests.strict.methods import BOT_ID, BOT_USER_ID, TEAM_ID, Channel, SlackMethods
 from tests.strict.scopes import MANIFESTS, Manifest, missing_scope
 from tests.strict.surfaces import ResponseUrls, Triggers, check_message
@@ -70,7 +72,7 @@ class Rejection:
     body: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
-class FakeSlack(SlackMethods):
+class FakeSlack(SlackMethods, FileMethods):
     """The strict fake. Use as a context manager or ``start()``/``stop()``.
 
     Args:
@@ -94,6 +96,7 @@ class FakeSlack(SlackMethods):
         self.memberships: dict[str, list[str]] = {}
         self.member_page_size = 100
         self.channels: dict[str, Channel] = {}
+        self.files: dict[str, dict[str, Any]] = {}
         self.rejections: list[Rejection] = []
         self.triggers = Triggers()
         self.response_urls = ResponseUrls()
@@ -229,6 +232,9 @@ class FakeSlack(SlackMethods):
         elif path.startswith("/response/"):
             method, extra = "response_url", {}
             status, answer = self._respond(path, body)
+        elif path.startswith("/upload/"):                      # [files-upload] step 2
+            method, extra = "upload", {}
+            status, answer = self.upload(path, body.get("_raw", ""))
         else:
             method, status, extra, answer = "unknown", 404, {}, {"ok": False, "error": "unknown_method"}
         drop = self._drops.get(method, 0) > 0

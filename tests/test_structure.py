@@ -51,10 +51,10 @@ LAYERS = {
     4: ("bot.cli", "bot.cli_slack", "bot.entry", "bot.__main__", "bot.console", "bot.runtime",
         "bot.wiring"),
     3: ("bot.slack", "bot.clock", "bot.digest"),
-    2: ("bot.service", "bot.subscriptions", "bot.topics"),
+    2: ("bot.service", "bot.subscriptions", "bot.topics", "bot.reading"),
     1: ("bot.render", "bot.search", "bot.store", "bot.corpus", "bot.jsonshape"),
     0: ("bot", "bot.models", "bot.config", "bot.ports", "bot.slots", "bot.acronyms", "bot.procs",
-        "bot.replies", "bot.parsing", "bot.rotation", "bot.schedule"),
+        "bot.replies", "bot.parsing", "bot.rotation", "bot.schedule", "bot.bibtex"),
 }
 ROOM_LAYERS = (1, 3)
 #: Modules that may read the process environment (everything else gets a ``Settings``).

@@ -19,12 +19,13 @@ from bot.store.deliveries import STATES, DeliveryStore
 from bot.store.schema import SCHEMA_VERSION, StoreError, migrate
 from bot.store.schema import schema_version as _version_t
 from bot.store.subscriptions import KEEP, SubscriptionStore
+from bot.store.saved import SavedStore
 from bot.store.topics import TopicPickStore
 
 __all__ = ["Store", "StoreError", "SCHEMA_VERSION", "STATES", "DeliveryState", "KEEP"]
 
 
-class Store(SubscriptionStore, DeliveryStore, TopicPickStore):
+class Store(SubscriptionStore, DeliveryStore, TopicPickStore, SavedStore):
     """Subscriptions, deliveries, daily picks and handled events in one database.
 
     Args:

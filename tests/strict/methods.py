@@ -17,8 +17,8 @@ TEAM_ID = "T0TEST"
 
 
 def dm_of(user_id: str) -> str:
-    """The fake's id of the bot's DM with ``user_id`` (``U0ALICE`` → ``D0ALICE``)."""
-    return "D" + user_id[1:]
+    """The fake's id of the bot's DM with ``user_id`` (``U0ALICE`` → ``D0ALICEDM``)."""
+    return "D" + user_id[1:] + "DM"
 
 
 @dataclass

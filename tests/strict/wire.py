@@ -48,7 +48,10 @@ class _Handler(BaseHTTPRequestHandler):
         url = urlsplit(self.path)
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
-        body = parse_body(raw, self.headers.get("Content-Type", ""))
+        if url.path.startswith("/upload/"):  # raw file bytes, whatever the content type says
+            body = {"_raw": raw.decode("utf-8", "replace")}
+        else:
+            body = parse_body(raw, self.headers.get("Content-Type", ""))
         body.update({k: v for k, v in parse_qsl(url.query) if k not in body})
         headers = {k.lower(): v for k, v in self.headers.items()}
         status, extra, answer = self.fake.handle(url.path, body, headers)
