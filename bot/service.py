@@ -158,10 +158,19 @@ class Service:
 
     def today(self, ctx: Context, visibility: str = EPHEMERAL) -> Reply:
         """The paper of the day for this channel's local date (same as the digest)."""
-        paper, day = self.subs.paper_of_the_day(ctx)
-        if paper is None:
+        papers, day = self.subs.papers_of_the_day(ctx)
+        if not papers:
+            sub = self.subs.for_context(ctx)
+            if sub is not None and sub.topic:
+                return NoticeReply(text=f"No paper in the index matches this channel's topic "
+                                        f"“{_quote(sub.topic)}” now. Change it with "
+                                        "`/paper subscribe about <words>`.")
             return NoticeReply(text="The index has no papers yet.")
-        return PaperReply(paper=paper, headline=f"*Paper of the day · {day.isoformat()}*",
+        paper, headline = papers[0], f"*Paper of the day · {day.isoformat()}*"
+        if len(papers) > 1:
+            headline = (f"*Papers of {day.isoformat()}* · 1 of {len(papers)} — the others: "
+                        + ", ".join(f"`/paper show {p.id}`" for p in papers[1:]))
+        return PaperReply(paper=paper, headline=headline,
                           others=tuple(self._similar(paper.id, OTHER_MATCHES)), visibility=visibility)
 
     def random_paper(self, visibility: str = EPHEMERAL) -> Reply:

@@ -12,13 +12,13 @@ digest (docs/architecture.md "Layers").
 from __future__ import annotations
 
 import logging
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Callable
 from zoneinfo import ZoneInfo
 
 from bot import parsing, schedule
 from bot.config import Settings
-from bot.slots import next_post_time
+from bot.slots import next_post_time, posts_on
 from bot.models import Context, Paper, QueryError, Subscription
 from bot.topics import Topics
 from bot.ports import ChannelAnnouncer, PostError
@@ -80,7 +80,7 @@ class Subscriptions:
         days = spec.days if spec.days is not None else (current.days if current else ())
         papers = spec.papers or (current.papers if current else 1)
         if topic and count is not None and -(-count // papers) < 7:
-            notes.append(f"Only {count} paper{'s' if count != 1 else ''} match, so it lasts "
+            notes.append(f"Only {count} paper{'s match' if count != 1 else ' matches'}, so it lasts "
                          f"{-(-count // papers)} posting day{'s' if -(-count // papers) != 1 else ''} "
                          "before the papers repeat.")
         new, previous = self.store.upsert_subscription(
@@ -173,6 +173,8 @@ class Subscriptions:
         sub = self.for_context(ctx)
         zone = ZoneInfo(sub.tz if sub is not None else self.settings.default_tz)
         day = self.now().astimezone(zone).date()
+        if sub is not None and sub.days:
+            day = posting_day(sub, day, zone)
         if sub is None:
             sub = Subscription(team_id=ctx.team_id, channel_id=ctx.channel_id, local_time="00:00",
                                tz=self.settings.default_tz)
@@ -191,6 +193,26 @@ class Subscriptions:
 
 def _fmt(when: datetime | None) -> str:
     return when.strftime("%a %d %b %Y, %H:%M %Z") if when else "unknown"
+
+
+def posting_day(sub: Subscription, today: date, zone: ZoneInfo) -> date:
+    """The date whose papers ``/paper today`` shows for a subscription with
+    posting days: the latest posting day up to ``today`` (a reading group's
+    paper of the week all week), or the next one when that was before the
+    subscription began — never a date the digest will not post, whose pick
+    would use up a paper of the rotation."""
+    start = sub.created_at.astimezone(zone).date() if sub.created_at else today
+    for back in range(7):
+        day = today - timedelta(days=back)
+        if posts_on(sub, day):
+            if day >= start:
+                return day
+            break
+    for ahead in range(1, 8):
+        day = today + timedelta(days=ahead)
+        if posts_on(sub, day):
+            return day
+    return today
 
 
 def describe(sub: Subscription, count: int | None = None) -> str:

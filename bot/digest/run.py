@@ -50,7 +50,6 @@ SKIP_LOOKBACK_DAYS = 7                   # missed days recorded as skipped
 AMBIGUOUS_CODES = frozenset({"request_failed"})  # the post may have reached Slack
 
 Render = Callable[[Paper, date], Message]
-RenderMany = Callable[[list, date], Message]
 
 
 class Outcome(Enum):
@@ -81,11 +80,7 @@ class _Run:
     def message(self, sub: Subscription, day: date) -> tuple[str, Message] | tuple | None:
         """(first paper id, rendered post) of ``sub`` on ``day``; None: cannot
         post (logged); ``()``: its topic matches nothing (shown by ``/paper status``)."""
-        try:
-            ids = self.topics.paper_ids(sub, day)
-        except ValueError as exc:  # empty corpus: nothing to pick
-            log.error("digest %s %s: no paper to post: %s", sub.channel_id, day, exc)
-            return None
+        ids = self.topics.paper_ids(sub, day)
         if not ids and sub.topic:  # /paper status says so; not a failure
             log.debug("digest %s %s: topic %r matches no paper", sub.channel_id, day, sub.topic)
             return ()
@@ -264,8 +259,9 @@ def send(store, index, poster: Poster, now: datetime, day: date | None = None,
             channel's zone.
 
     Returns:
-        DigestSummary: ``skipped`` counts channels that already had it, so a
-        second run posts nothing.
+        DigestSummary: ``skipped`` counts channels that already had it (so a
+        second run posts nothing) and those for which ``day`` is not a
+        posting day (``weekdays``, ``weekly``).
 
     Raises:
         DigestDateError: ``day`` needs ``force`` (checked before any post).
@@ -284,6 +280,9 @@ def send(store, index, poster: Poster, now: datetime, day: date | None = None,
         target = day or today
         if not force and target not in (today, today - timedelta(days=1)):
             refused.append(sub.channel_id)
+        if not posts_on(sub, target):  # weekdays / weekly: not one of its posting days
+            run.summary.skipped += 1
+            continue
         plan.append((sub, target))
     if refused:
         raise DigestDateError(f"{day.isoformat()} is not today or yesterday in the time zone "

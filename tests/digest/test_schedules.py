@@ -130,3 +130,16 @@ def test_two_processes_released_together_post_each_topic_subscription_once(
     picks = store.channel_picks("T1", "C1", date(2026, 12, 1), "reasoning")
     assert len(picks) == 2 and any(m.endswith(picks[0]) for _, m in parents)
     store.close()
+
+
+def test_digest_send_skips_a_channel_whose_posting_day_it_is_not(db_url, seed_index):
+    from bot.digest import send
+    store, poster = Store(db_url), RecordingPoster(Clock(datetime(2026, 12, 1, tzinfo=UTC)))
+    start = datetime(2026, 11, 30, tzinfo=UTC)
+    store.upsert_subscription("T1", "CWEEK", "10:00", "UTC", "U1", start, days=(0,), topic="reasoning")
+    store.upsert_subscription("T1", "CDAILY", "10:00", "UTC", "U1", start, topic="reasoning")
+    tuesday = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    summary = send(store, seed_index, poster, tuesday)
+    assert [c for c, _, _ in poster.parents] == ["CDAILY"] and summary.skipped == 1
+    assert store.channel_picks("T1", "CWEEK", date(2026, 12, 1), "reasoning") == []
+    store.close()

@@ -6,7 +6,7 @@ the channel's own rotation (every match once before repeats, agreed with
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 
 import pytest
 from tests.digest.digestkit import Clock, RecordingPoster, marker_of
@@ -147,3 +147,19 @@ def test_a_rebuild_mid_rotation_posts_new_papers_before_repeats_and_never_a_remo
     assert not (set(after) | set(more)) & {removed_unposted} and removed_posted not in after + more
     assert set(more) <= (first_half | later) - gone
     store.close()
+
+
+def test_today_in_a_weekly_channel_shows_the_posting_days_papers_and_uses_none_up(world, seed_index):
+    service, store, clock, poster = world
+    clock.now = datetime(2026, 12, 1, 8, 0, tzinfo=UTC)  # a Tuesday
+    service.command("subscribe weekly mon 10:00 UTC 3 papers about reasoning", CTX)
+    before = service.command("today", CTX)
+    assert isinstance(before, PaperReply) and "2026-12-07" in before.headline  # next Monday's
+    assert "1 of 3" in before.headline
+    assert store.channel_picks("T1", "C1", date(2026, 12, 1), "reasoning") == []
+    clock.now = datetime(2026, 12, 7, 10, 1, tzinfo=UTC)
+    run_due(store, seed_index, poster, clock.now)
+    (posted,) = [m for _, m, _ in poster.parents if marker_of(m)]
+    assert marker_of(posted) == ("2026-12-07", before.paper.id)
+    clock.now = datetime(2026, 12, 10, 12, 0, tzinfo=UTC)  # Thursday: still that week's papers
+    assert service.command("today", CTX).paper.id == before.paper.id
