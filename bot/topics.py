@@ -51,12 +51,12 @@ def choose(team: str, channel: str, day: date, candidates: list[str], cycle: int
         ``[(paper id, cycle it belongs to)]``; fewer than ``count`` only when
         there are fewer candidates; ``[]`` when there are none.
     """
-    pool = set(candidates)
+    ordered = channel_order(team, channel, candidates)
     picked: list[tuple[str, int]] = []
-    seen = set(seen) & pool
-    while len(picked) < min(count, len(pool)):
+    seen = set(seen) & set(ordered)
+    while len(picked) < min(count, len(ordered)):
         taken = {p for p, _ in picked}
-        unseen = [i for i in channel_order(team, channel, pool) if i not in seen and i not in taken]
+        unseen = [i for i in ordered if i not in seen and i not in taken]
         if not unseen:
             cycle, seen = cycle + 1, set()
             continue
