@@ -14,7 +14,6 @@ method without a row in ``bot.slack.scopes`` answers ``unknown_method``.
 Routes:
     ``/api/<method>``   Web API methods (``tests.strict.methods``).
     ``/response/<n>``   ``response_url``s from ``new_response_url()`` (5 uses).
-    ``/upload/<id>``    file bytes of ``files_upload_v2`` (``tests.strict.files``).
 
 Also configurable per test: per-channel and per-method errors, 429s, a
 connection dropped after a call was taken in (``drop_connection``), channel
@@ -28,9 +27,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
+from urllib.parse import urlsplit
 
 from tests.strict import wire
-from tests.strict.files import FileMethods
 from tests.strict.methods import BOT_ID, BOT_USER_ID, TEAM_ID, Channel, SlackMethods
 from tests.strict.scopes import MANIFESTS, Manifest, missing_scope
 from tests.strict.surfaces import ResponseUrls, Triggers, check_message
@@ -72,7 +71,7 @@ class Rejection:
     body: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
-class FakeSlack(SlackMethods, FileMethods):
+class FakeSlack(SlackMethods):
     """The strict fake. Use as a context manager or ``start()``/``stop()``.
 
     Args:
@@ -96,8 +95,9 @@ class FakeSlack(SlackMethods, FileMethods):
         self.memberships: dict[str, list[str]] = {}
         self.member_page_size = 100
         self.channels: dict[str, Channel] = {}
-        self.files: dict[str, dict[str, Any]] = {}
         self.rejections: list[Rejection] = []
+        self.shares: dict[tuple, set[str]] = {}
+        self.unfurled: list[dict] = []
         self.triggers = Triggers()
         self.response_urls = ResponseUrls()
         self._calls: list[Call] = []
@@ -166,6 +166,24 @@ class FakeSlack(SlackMethods, FileMethods):
         with self._cond:
             self.channels[channel_id] = Channel(private=private, bot_member=bot_member)
 
+    def link_shared(self, urls: list[str], *, channel: str = "C0GENERAL", ts: str = "1765000500.000100",
+                    composer: bool = False, user: str = "U0ALICE") -> dict[str, Any]:
+        """A ``link_shared`` event for ``urls`` (posted in ``channel`` at ``ts``, or
+        typed in the composer), remembered so ``chat.unfurl`` may answer it [unfurl]."""
+        unfurl_id = f"C-{ts}" if composer else f"U-{channel}-{ts}"
+        with self._cond:
+            if composer:
+                self.shares[("unfurl_id", unfurl_id)] = set(urls)
+            else:
+                self.shares[("ts", channel, ts)] = set(urls)
+                self.shares[("unfurl_id", unfurl_id)] = set(urls)
+        domains = [urlsplit(u).hostname or "" for u in urls]
+        return {"type": "link_shared", "channel": "COMPOSER" if composer else channel,
+                "is_bot_user_member": True, "user": user, "message_ts": unfurl_id if composer else ts,
+                "unfurl_id": unfurl_id, "source": "composer" if composer else "conversations_history",
+                "links": [{"domain": d, "url": u} for d, u in zip(domains, urls)],
+                "event_ts": ts}
+
     # ----------------------------------------------------------------- behaviour
     def fail_channel(self, channel: str, error: str,
                      methods: tuple[str, ...] = CHANNEL_METHODS) -> None:
@@ -232,9 +250,6 @@ class FakeSlack(SlackMethods, FileMethods):
         elif path.startswith("/response/"):
             method, extra = "response_url", {}
             status, answer = self._respond(path, body)
-        elif path.startswith("/upload/"):                      # [files-upload] step 2
-            method, extra = "upload", {}
-            status, answer = self.upload(path, body.get("_raw", ""))
         else:
             method, status, extra, answer = "unknown", 404, {}, {"ok": False, "error": "unknown_method"}
         drop = self._drops.get(method, 0) > 0

@@ -24,7 +24,7 @@ from slack_sdk.http_retry.builtin_handlers import (ConnectionErrorRetryHandler,
                                                    RateLimitErrorRetryHandler)
 
 from bot.config import Settings
-from bot.slack import actions, commands, events, home, messages, reading
+from bot.slack import actions, commands, events, home, messages, reading, unfurls
 
 if TYPE_CHECKING:  # the service is the lead's; listeners call its public methods
     from bot.service import Service
@@ -72,13 +72,14 @@ def make_client(settings: Settings) -> WebClient:
     Returns:
         WebClient: with ``ConnectionErrorRetryHandler(1)`` for errors raised
         before Slack could have the request (``URLError``: refused, DNS, a
-        failed send) and ``RateLimitErrorRetryHandler(RATE_LIMIT_RETRIES)``.
-        A connection dropped *after* the request was sent
-        (``RemoteDisconnected``, ``ConnectionResetError`` — slack_sdk's default
-        retries them) is not retried: Slack may have posted the message, and
-        a retry would post it twice (tests/slack/test_slack_digest_recovery.py);
-        the caller sees ``PostError("request_failed")`` and the digest
-        reconciles the claim later. Bolt copies these handlers into the
+        failed send) and ``RateLimitErrorRetryHandler(RATE_LIMIT_RETRIES)``
+        (opt-in, docs/platform-facts.md). A connection dropped *after* the
+        request was sent (``RemoteDisconnected``, ``ConnectionResetError`` —
+        slack_sdk's default retries them) is not retried: Slack may have
+        posted the message, and a retry would post it twice
+        (tests/slack/test_slack_digest_recovery.py); the caller sees
+        ``PostError("request_failed")`` and the digest reconciles the claim
+        later. Bolt copies these handlers into the
         per-request ``client`` it passes to listeners.
     """
     return WebClient(
@@ -135,7 +136,7 @@ def register_listeners(app: App, service: "Service", *,
                        seen: Callable[[str], bool] | None = None) -> None:
     """Wire every listener module to ``app`` (one ``register()`` per area):
     ``/paper`` (commands), ``app_mention`` (events), DMs (messages), buttons
-    (actions), the App Home and the search modal (home).
+    (actions), the App Home and the search modal (home), link unfurls (unfurls).
 
     Args:
         app: the Bolt app.
@@ -150,3 +151,4 @@ def register_listeners(app: App, service: "Service", *,
     actions.register(app, service, slots=slots)
     reading.register(app, service, slots=slots)
     home.register(app, service, slots=slots)
+    unfurls.register(app, service)

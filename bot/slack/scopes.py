@@ -61,6 +61,8 @@ USES: tuple[Use, ...] = (
         f"{D}/methods/files.completeUploadExternal",
         "reading-list Export: step 3 of files_upload_v2, sharing the file in the user's DM "
         "(channel = the D… id chat.postMessage answered)"),
+    Use("method", "chat.unfurl", ("links:write",), f"{D}/methods/chat.unfurl",
+        "link unfurls: a compact card for a paper link (posted message or composer preview)"),
     Use("method", "users.info", ("users:read",), f"{D}/methods/users.info",
         "the subscriber's time zone for /paper subscribe"),
     Use("method", "users.conversations", ("channels:read", "groups:read"),
@@ -82,6 +84,9 @@ USES: tuple[Use, ...] = (
     Use("event", "app_mention", ("app_mentions:read",), f"{D}/events/app_mention",
         "@paperbot in a channel"),
     Use("event", "app_home_opened", (), f"{D}/events/app_home_opened", "the App Home tab"),
+    Use("event", "link_shared", ("links:read",), f"{D}/events/link_shared",
+        "a link to arxiv.org, openreview.net, doi.org, github.com or huggingface.co "
+        "(the manifests' unfurl_domains)"),
     Use("event", "message.im", ("im:history",), f"{D}/events/message.im",
         "direct messages to the bot"),
     Use("command", "/paper", ("commands",), f"{D}/scopes/commands", "the slash command"),
@@ -112,6 +117,7 @@ def markdown() -> str:
              "`tests/test_scopes.py` fails when this file, a manifest (`manifest.yml`,",
              "`manifest.http.yml`) or a `client.<method>(` call in `bot/` disagrees with it.",
              "Bot scopes asked for: " + ", ".join(f"`{s}`" for s in sorted(needed_scopes())) + ".",
+             "Bolt's `say()` would call `chat.postMessage` (its row below); the code does not use it.",
              "",
              "| kind | name | bot scopes | why | Slack's page |",
              "|---|---|---|---|---|"]

@@ -4,8 +4,9 @@ fake, the bytes are POSTed there (``/upload/<file id>``, answered "OK - <n>"),
 and ``files.completeUploadExternal`` shares the uploaded files in a
 conversation, which must be a ``C…``/``G…``/``D…`` id (a user id is refused).
 
-A mixin for ``tests.fakeslack.FakeSlack``; needs ``base_url``, ``_reject``,
-``_cond``, ``history`` and ``_ts``/``_base_ts``.
+A mixin of ``tests.strict.methods.SlackMethods`` (so of ``tests.fakeslack.FakeSlack``);
+needs ``base_url``, ``_reject``, ``_cond``, ``history`` and ``_ts``/``_base_ts``.
+``tests.strict.wire`` hands the bytes POSTed to ``/upload/<id>`` to ``upload``.
 """
 from __future__ import annotations
 
@@ -22,8 +23,12 @@ class FileMethods:
     """``files.*`` answers; ``files`` holds every file by id:
     ``{"filename", "length", "content", "title", "channel"}``."""
 
-    files: dict[str, dict[str, Any]]
     _file_ids = itertools.count(1)
+
+    @property
+    def files(self) -> dict[str, dict[str, Any]]:
+        """Every file handed an upload URL, by id (made on first use)."""
+        return self.__dict__.setdefault("_files", {})
 
     def _api_files_getUploadURLExternal(self, body: dict) -> dict:
         filename = str(body.get("filename") or "")
