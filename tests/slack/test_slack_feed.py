@@ -4,14 +4,16 @@ through the real HTTP endpoint (signed), the digest through the real
 """
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 
-from bot.digest import run_due
+from bot.config import Settings
+from bot.digest import run_due, send
 from bot.slack.app import make_client
 from bot.slack.poster import SlackPoster
 from bot.slots import next_post_time
+from bot.store import Store
 from tests.fakeslack import TEAM_ID
-from tests.slack.slackkit import SlackHarness, make_settings, shown_strings
+from tests.slack.slackkit import BOT_TOKEN, SlackHarness, make_settings, shown_strings
 from tests.slack.test_slack_home import home_opened, sent_view
 from tests.strict.methods import dm_of
 
@@ -57,3 +59,20 @@ def test_a_personal_feed_posts_to_the_users_dm_and_nowhere_else(slack: SlackHarn
     run_due(slack.store, slack.index, poster, due + timedelta(days=1))
     slack.drain()
     assert len([c for c in slack.fake.calls("chat.postMessage") if not c.body.get("thread_ts")]) == 1
+
+
+def test_an_ambiguous_feed_post_is_never_posted_twice(fake_slack, seed_index, tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'feed.db'}")
+    now = datetime.now(timezone.utc)
+    store.upsert_subscription(TEAM_ID, "U0ALICE", "09:00", "UTC", "U0ALICE", now - timedelta(days=1),
+                              topic="reasoning")
+    poster = SlackPoster(make_client(Settings(bot_token=BOT_TOKEN, api_url=fake_slack.api_url)))
+    fake_slack.drop_connection("chat.postMessage")   # Slack takes the post in; the answer is lost
+    assert send(store, seed_index, poster, now).posted == 0
+    for minutes in (3, 10, 60):
+        run_due(store, seed_index, poster, now + timedelta(minutes=minutes))
+    dm = [m for m in fake_slack.history.get(dm_of("U0ALICE"), []) if not m.get("thread_ts")]
+    assert len(dm) == 1                                # never a second parent in the DM
+    assert store.get_delivery(TEAM_ID, "U0ALICE", now.date()).state == "unknown"
+    assert fake_slack.calls("conversations.history") == []  # no history lookup by user id
+    store.close()
