@@ -1,13 +1,18 @@
-"""A personal feed end to end (issue 13 point 4): ``/paper subscribe me …``
-through the real HTTP endpoint (signed), the digest through the real
-``SlackPoster`` to the strict fake, the App Home listing, ``unsubscribe me``.
+"""Personal feeds and topic posts end to end (issue 13 points 1, 3, 4):
+``/paper subscribe me …`` through the real HTTP endpoint (signed), the digest
+through the real ``SlackPoster`` to the strict fake, the App Home listing,
+``unsubscribe me``, an interrupted feed post; a three-paper post and a topic a
+rebuild left without matches, against the strict fake.
 """
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+from bot import search
 from bot.config import Settings
 from bot.digest import run_due, send
+from bot.render.announce import PostingAnnouncer
+from bot.service import Service
 from bot.slack.app import make_client
 from bot.slack.poster import SlackPoster
 from bot.slots import next_post_time
@@ -75,4 +80,52 @@ def test_an_ambiguous_feed_post_is_never_posted_twice(fake_slack, seed_index, tm
     assert len(dm) == 1                                # never a second parent in the DM
     assert store.get_delivery(TEAM_ID, "U0ALICE", now.date()).state == "unknown"
     assert fake_slack.calls("conversations.history") == []  # no history lookup by user id
+    store.close()
+
+
+def test_a_three_paper_post_passes_the_strict_fake(fake_slack, seed_index, tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'many.db'}")
+    now = datetime(2026, 12, 7, 10, 5, tzinfo=timezone.utc)  # a Monday
+    store.upsert_subscription(TEAM_ID, "C0GROUP", "10:00", "UTC", "U0ALICE", now - timedelta(days=1),
+                              topic="reasoning", days=(0,), papers=3)
+    poster = SlackPoster(make_client(Settings(bot_token=BOT_TOKEN, api_url=fake_slack.api_url)))
+    assert run_due(store, seed_index, poster, now).posted == 1
+    history = fake_slack.history["C0GROUP"]
+    parents = [m for m in history if not m.get("thread_ts")]
+    replies = [m for m in history if m.get("thread_ts") == parents[0]["ts"]]
+    assert len(parents) == 1 and len(replies) == 3
+    picks = store.channel_picks(TEAM_ID, "C0GROUP", now.date(), "reasoning")
+    titles = [seed_index.get(p).title for p in picks]
+    shown = " ".join(shown_strings(parents[0]["blocks"]))
+    assert all(t[:60] in shown.replace("&amp;", "&") for t in titles)
+    assert fake_slack.rejections == []
+    store.close()
+
+
+def test_status_says_when_a_topic_no_longer_matches_anything(slack_factory, fake_slack, seed_papers,
+                                                              tmp_path):
+    index_dir = tmp_path / "ix"
+    search.build_index(index_dir, seed_papers)
+    settings = make_settings(fake_slack, tmp_path)
+    store = Store(settings.database_url)
+    index = search.SearchIndex(index_dir)
+    poster = SlackPoster(make_client(settings))
+    slack = slack_factory(service=Service(index, store, settings, announcer=PostingAnnouncer(poster)))
+    fake_slack.add_channel("C0STEG", bot_member=True)
+    _, url = slack.command("subscribe 09:00 UTC about steganography", channel="C0STEG")
+    assert "Next post" in " ".join(shown_strings(slack.replies(url)[0]))
+    assert store.get_subscription(TEAM_ID, "C0STEG").topic == "steganography"
+    matching = set(index.match_all("steganography"))
+    search.build_index(index_dir, [p for p in seed_papers if p.id not in matching])  # a rebuild
+    sub = store.get_subscription(TEAM_ID, "C0STEG")
+    due = next_post_time(sub, sub.updated_at) + timedelta(minutes=1)
+    summary = run_due(store, index, poster, due)
+    assert summary.posted == 0 and summary.failed == 0
+    assert [c for c in fake_slack.calls("chat.postMessage") if c.body["channel"] == "C0STEG"
+            and "potd-" in str(c.body)] == []
+    _, url = slack.command("status", channel="C0STEG")
+    text = " ".join(shown_strings(slack.replies(url)[0]))
+    assert "no paper matches it now" in text and "nothing is posted" in text
+    _, url = slack.command("today", channel="C0STEG")
+    assert "No paper in the index matches" in " ".join(shown_strings(slack.replies(url)[0]))
     store.close()
