@@ -6,7 +6,9 @@ Tables (docs/interfaces.md "Paper of the day"):
   migrated to.
 - ``subscriptions`` — one row per (team, channel): the daily slot
   (``local_time`` "HH:MM" in IANA zone ``tz``), whether it is ``active`` and
-  why not (``inactive_reason``), who subscribed, ``created_at``/``updated_at``.
+  why not (``inactive_reason``), who subscribed, ``created_at``/``updated_at``,
+  the ``topic``, posting ``days`` ("mon,wed,fri"; NULL = every day) and
+  ``papers`` per post. A user id as ``channel`` is that user's personal feed.
 - ``deliveries`` — one row per (team, channel, local_date): the primary key is
   the UNIQUE claim that makes a post happen at most once. ``state`` is
   a ``bot.models.DeliveryState`` value: claimed → posted | failed | unknown, or skipped for a missed day
@@ -14,6 +16,11 @@ Tables (docs/interfaces.md "Paper of the day"):
 - ``daily_picks(local_date PK, paper_id)`` — the persisted paper of the day.
 - ``handled_events(key PK, at)`` — idempotency keys (Slack ``event_id``,
   ``team:channel:ts`` of a message already answered).
+- ``topic_picks(team, channel, local_date, topic, position PK, paper_id,
+  cycle)`` — a channel's own rotation (a topic or ``N papers``): the papers of
+  each date, and which pass over the topic's matches each belongs to.
+- ``saved_papers(team, user_id, paper_id PK, saved_at, title, title_derived,
+  authors, venue, year, url)`` — reading lists, with a snapshot per entry.
 
 Versions:
 
