@@ -152,3 +152,19 @@ def test_save_and_remove_in_the_home_tab_republish_it(slack: SlackHarness):
     home = sent_view(slack.fake.calls("views.publish")[-1])
     assert [v["id"] for v in values(home, ACTION_SAVED_REMOVE)] == [ids[1]]
     assert slack.fake.calls("views.open") == []  # no modal for these clicks
+
+
+def test_bad_values_and_a_refused_upload_get_short_answers(slack: SlackHarness):
+    _, url = slack.click(ACTION_SAVE, '{"id": 5}')
+    assert "couldn't read that button" in " ".join(shown_strings(slack.replies(url)[0]))
+    _, url = slack.click(ACTION_SAVED_PAGE, {"o": -3})
+    assert "couldn't read that button" in " ".join(shown_strings(slack.replies(url)[0]))
+    _, url = slack.click(ACTION_SAVED_EXPORT, {"all": 1})
+    assert "empty" in " ".join(shown_strings(slack.replies(url)[0]))
+    slack.click(ACTION_SAVE, {"id": slack.index.ids()[0]})
+    slack.fake.wait_for("response_url", 4)
+    slack.fake.fail_method("files.completeUploadExternal", "not_in_channel")
+    _, url = slack.click(ACTION_SAVED_EXPORT, {"all": 1})
+    assert "Slack refused the export (not_in_channel)" in " ".join(shown_strings(slack.replies(url)[0]))
+    slack.drain()
+    assert slack.store.saved_count(TEAM_ID, "U0ALICE") == 1
