@@ -65,13 +65,12 @@ def status_message(reply: StatusReply) -> Message:
         hint = " Invite me with `/invite @paperbot`, then" if "not_in_channel" in code else ""
         text = (f"The paper of the day for this channel is *off*: {why}.{hint} "
                 f"Run `/paper subscribe` to turn it back on.")
-    elif reply.summary:
-        text = f"This channel gets {md.escape(reply.summary)}."
+    else:
+        text = (f"This channel gets {md.escape(reply.summary)}." if reply.summary else
+                f"This channel gets the paper of the day at *{sub.local_time}* ({md.escape(sub.tz)}).")
         if sub.topic and reply.match_count == 0:
             text += ("\nIts topic matches no paper in the index now, so nothing is posted. "
                      "Change it with `/paper subscribe about <words>`.")
-    else:
-        text = f"This channel gets the paper of the day at *{sub.local_time}* ({md.escape(sub.tz)})."
         if reply.next_post is not None:
             text += f"\nNext post: {reply.next_post.strftime('%a %d %b %Y, %H:%M %Z')}."
         if sub.subscribed_by and reply.visibility == "ephemeral":

@@ -11,7 +11,8 @@ from collections import Counter
 from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
-from tests.digest.digestkit import Clock, FilePoster, RecordingPoster, marker_of
+from tests.digest.digestkit import FilePoster, marker_of
+from tests.kit import Clock, RecordingPoster
 
 from bot import search
 from bot.digest import run_due

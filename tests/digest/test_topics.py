@@ -9,7 +9,8 @@ import random
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
-from tests.digest.digestkit import Clock, RecordingPoster, marker_of
+from tests.digest.digestkit import marker_of
+from tests.kit import Clock, RecordingPoster
 
 from bot import search
 from bot.config import Settings
@@ -55,6 +56,7 @@ def test_subscribe_with_a_topic_stores_it_and_status_shows_the_count(world, seed
     status = service.command("status", CTX)
     assert isinstance(status, StatusReply) and status.match_count == wanted
     assert "reinforcement learning" in text_of(status) and f"{wanted} matching" in text_of(status)
+    assert "Next post:" in text_of(status) and "Set up by <@U1>" in text_of(status)
     # "about …" alone changes only the topic
     assert isinstance(service.command("subscribe about reasoning", CTX), NoticeReply)
     sub = store.get_subscription("T1", "C1")
