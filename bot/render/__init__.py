@@ -196,10 +196,12 @@ def render_digest(paper: Paper, day: date) -> Message:
 def render_digest_many(papers: list[Paper], day: date) -> Message:
     """One post with several papers (``/paper subscribe … 3 papers``, issue 13).
 
-    Parent: header "Papers of the day · YYYY-MM-DD", then per paper its
-    title line and TL;DR with a *Details* button; ``thread`` holds one reply
-    per paper with its title and abstract. The marker is
-    ``digest_marker(day, papers[0].id)``, as for one paper.
+    Parent: header "Papers of the day · YYYY-MM-DD — N papers", then per
+    paper its title line and TL;DR with *Details* / *Similar papers* / *Save*;
+    ``thread`` holds one reply per paper with its title and abstract (two
+    sections at most). The marker is ``digest_marker(day, papers[0].id)``, as
+    for one paper. Stays under ``blocks.MESSAGE_CHARS_MAX`` for 5 papers
+    (titles ≤ 250, TL;DRs ≤ 600 characters).
     """
     marker = digest_marker(day, papers[0].id)
     blocks = [bk.section(f"*Papers of the day · {day.isoformat()}* — {len(papers)} papers",
