@@ -14,7 +14,9 @@ the channel's own rotation over its topic's match set (docs/interfaces.md
   ``/paper today`` and every process agree.
 * A rebuild changes the match set: ids picked in the current pass stay
   picked (new papers come before repeats), ids no longer in the index are
-  never chosen, and a date already picked keeps its pick.
+  never chosen, and a date already picked keeps its pick — unless every
+  paper of it left the index before anything was claimed for that date; then
+  it is picked again.
 
 Service layer: no Slack, SQL or Whoosh types here.
 """
@@ -103,6 +105,11 @@ class Topics:
                 return []
             return [self.store.paper_for_date(day, lambda d: rotation.pick(d, ids))]
         have = self.store.channel_picks(sub.team_id, sub.channel_id, day, sub.topic)
+        if have and all(self.index.get(pid) is None for pid in have) and \
+                self.store.get_delivery(sub.team_id, sub.channel_id, day) is None:
+            # a rebuild removed every paper of a pick not yet posted: pick again
+            self.store.drop_channel_picks(sub.team_id, sub.channel_id, day, sub.topic)
+            have = []
         if have:
             return have
         try:

@@ -73,6 +73,13 @@ class TopicPickStore:
             pass  # another process picked first: read its pick
         return self.channel_picks(team, channel, day, topic)
 
+    def drop_channel_picks(self, team: str, channel: str, day: date, topic: str | None) -> int:
+        """Forget a date's pick (every paper of it left the index before it was
+        posted), so the next ``picks_for_date`` picks again; returns rows deleted."""
+        with transaction(self._engine, write=True) as conn:
+            return conn.execute(picks_t.delete().where(*self._where(team, channel, topic),
+                                                       picks_t.c.local_date == day)).rowcount
+
     def channel_cycle(self, team: str, channel: str, topic: str | None,
                       before: date | None = None) -> tuple[int, set]:
         """(latest cycle number, ids picked in it) of a channel's topic rotation.

@@ -21,6 +21,7 @@ from bot.render.announce import PostingAnnouncer
 from bot.replies import ErrorReply, NoticeReply, PaperReply, StatusReply
 from bot.service import Service
 from bot.store import Store
+from bot.topics import Topics
 
 UTC = timezone.utc
 START = datetime(2026, 12, 1, 8, 0, tzinfo=UTC)
@@ -136,14 +137,19 @@ def test_a_rebuild_mid_rotation_posts_new_papers_before_repeats_and_never_a_remo
         return marker_of(poster.parents[-1][1])[1]
 
     got = [run_day() for _ in range(2)]
-    day_two = START + timedelta(days=1)
-    removed_posted, removed_unposted = got[0], sorted(first_half - set(got))[0]
+    day_two, day_three = START + timedelta(days=1), (START + timedelta(days=2)).date()
+    removed_posted = got[0]
+    sub = store.get_subscription("T1", "C1")
+    (removed_unposted,) = Topics(index, store).paper_ids(sub, day_three)  # picked, not yet posted
     gone = {removed_posted, removed_unposted}
     # today's pick is persisted; the rebuild (adds `later`, removes two) does not change it
     _rebuild(index_dir, [p for p in seed_papers if p.id not in gone])
     assert store.channel_picks("T1", "C1", day_two.date(), "reasoning") == [got[1]]
     unseen = (first_half | later) - set(got) - gone
     after = [run_day() for _ in range(len(unseen))]
+    # day three's pick was made again (every paper of it had left) and posted
+    assert store.get_delivery("T1", "C1", day_three).state == "posted"
+    assert store.channel_picks("T1", "C1", day_three, "reasoning") == [after[0]] != [removed_unposted]
     assert set(after) == unseen  # every new and not-yet-posted paper before any repeat
     more = [run_day() for _ in range(len(unseen) + 1)]
     assert not (set(after) | set(more)) & {removed_unposted} and removed_posted not in after + more
