@@ -171,3 +171,17 @@ def test_today_in_a_weekly_channel_shows_the_posting_days_papers_and_uses_none_u
     assert marker_of(posted) == ("2026-12-07", before.paper.id)
     clock.now = datetime(2026, 12, 10, 12, 0, tzinfo=UTC)  # Thursday: still that week's papers
     assert service.command("today", CTX).paper.id == before.paper.id
+
+
+def test_n_papers_without_a_topic_rotate_over_the_whole_corpus(world, seed_index):
+    service, store, clock, poster = world
+    clock.now = START - timedelta(days=1)
+    service.command("subscribe 09:00 UTC 2 papers", CTX)
+    assert store.get_subscription("T1", "C1").topic is None
+    seen = []
+    for d in range(len(seed_index.ids()) // 2):
+        clock.now = START + timedelta(days=d, hours=2)
+        run_due(store, seed_index, poster, clock.now)
+        seen += store.channel_picks("T1", "C1", clock.now.date(), None)
+    assert len(seen) == len(set(seen)) == 2 * (len(seed_index.ids()) // 2)  # no repeats yet
+    assert "1 of 2" in service.command("today", CTX).headline
