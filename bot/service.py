@@ -15,7 +15,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Callable
 
-from bot import parsing
+from bot import budget, parsing
 from bot.config import Settings
 from bot.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage
 from bot.ports import ChannelAnnouncer
@@ -29,6 +29,10 @@ log = logging.getLogger(__name__)
 
 OTHER_MATCHES = 3      # other matches under a mention's paper ("two or three")
 SIMILAR_LIMIT = 5
+#: CPU seconds one index call may use before scoring stops with what it has
+#: (``bot.budget``; docs/architecture.md "The path of a slash command"): a query cannot hold a
+#: work slot longer than this, whatever its input.
+SEARCH_CPU_S = 0.5
 
 
 class Service:
@@ -125,7 +129,8 @@ class Service:
             return ErrorReply(message="Which paper? Give an id, a method name or a few words.",
                               example=f"/paper {verb} UniSparse")
         try:
-            paper, choices = self.index.resolve(text)
+            with budget.limit(SEARCH_CPU_S):
+                paper, choices = self.index.resolve(text)
         except QueryError as e:
             return ErrorReply(message=e.message, example=f"/paper {verb} {e.example}")
         if paper is None and choices:
@@ -237,12 +242,23 @@ class Service:
             return self.reading.page(ctx)
         return HelpReply(prefix=prefix)
 
+    def related(self, text: str, limit: int = PAGE_SIZE) -> Reply:
+        """Papers most like a piece of text (a message, a pasted abstract): a
+        ``ResultsReply``, or an ``ErrorReply`` when the text has no words.
+        The text is read as prose (``bot.search.SearchIndex.related``)."""
+        try:
+            return ResultsReply(page=self.index.related(text, limit=limit))
+        except QueryError as e:
+            return ErrorReply(message=e.message, example=e.example)
+
     def _search(self, query: str, offset: int, limit: int, exact: bool) -> SearchPage:
-        return self.index.search(query, limit=limit, offset=offset, correct=not exact)
+        with budget.limit(SEARCH_CPU_S):
+            return self.index.search(query, limit=limit, offset=offset, correct=not exact)
 
     def _similar(self, paper_id: str, limit: int) -> list[Hit]:
         try:
-            return list(self.index.similar(paper_id, limit=limit))
+            with budget.limit(SEARCH_CPU_S):
+                return list(self.index.similar(paper_id, limit=limit))
         except Exception:  # similar papers are a bonus: never fail the main reply
             log.exception("similar(%s) failed", paper_id)
             return []

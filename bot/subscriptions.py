@@ -57,6 +57,8 @@ class Subscriptions:
         channel-visible confirmation naming the user; ``me`` sets the user's
         personal feed (their DM) instead. Returns an ephemeral note with the
         next post time, or an ``ErrorReply``.
+        An identical repeat of an active subscription changes and announces
+        nothing: the user alone is told "already subscribed …".
         """
         try:
             spec = schedule.parse_spec(arg)
@@ -79,6 +81,14 @@ class Subscriptions:
             or parsing.canonical_zone(ctx.user_tz or "") or self.settings.default_tz
         days = spec.days if spec.days is not None else (current.days if current else ())
         papers = spec.papers or (current.papers if current else 1)
+        if current is not None and current.active and (current.local_time, current.tz, current.days,
+                                                       current.papers, current.topic) == \
+                (hhmm, zone, tuple(days), papers, topic or None):
+            # Nothing changes: tell the user only, announce nothing to the channel.
+            where = "Your personal feed is" if spec.me else "This channel is"
+            return NoticeReply(text=f"{where} already subscribed at {hhmm} ({zone}): "
+                                    f"{describe(current, count)}. "
+                                    f"Next post: {_fmt(next_post_time(current, self.now()))}.")
         if topic and count is not None and -(-count // papers) < 7:
             notes.append(f"Only {count} paper{'s match' if count != 1 else ' matches'}, so it lasts "
                          f"{-(-count // papers)} posting day{'s' if -(-count // papers) != 1 else ''} "
@@ -89,7 +99,10 @@ class Subscriptions:
         what = describe(new, count)
         where = "your personal feed (in your DM with me)" if spec.me else "this channel"
         if previous is not None and previous.active:
-            text = f"changed {where}: {what}; it was {describe(previous)}."
+            was = f"{previous.local_time} ({previous.tz})"
+            if (previous.topic, previous.days, previous.papers) != (new.topic, new.days, new.papers):
+                was += f", {describe(previous, with_time=False)}"
+            text = f"changed {where}: {what}; it was {was}."
         else:
             text = f"subscribed {where} to {what}."
         if self.announcer is not None and not spec.me:
@@ -215,8 +228,9 @@ def posting_day(sub: Subscription, today: date, zone: ZoneInfo) -> date:
     return today
 
 
-def describe(sub: Subscription, count: int | None = None) -> str:
-    """One line: "3 papers about “diffusion” (12 match) on Mondays at 10:00 (Europe/London)"."""
+def describe(sub: Subscription, count: int | None = None, with_time: bool = True) -> str:
+    """One line: "3 papers about “diffusion” (12 matching papers) on Mondays at 10:00
+    (Europe/London)"; ``with_time=False`` leaves out " at HH:MM (zone)"."""
     what = "a paper of the day" if sub.papers <= 1 else f"{sub.papers} papers"
     if sub.topic:
         what += f" about “{sub.topic}”"
@@ -224,4 +238,5 @@ def describe(sub: Subscription, count: int | None = None) -> str:
             what += f" ({count} matching paper{'s' if count != 1 else ''})" if count else \
                 " (no paper matches it now, so nothing is posted)"
     days = schedule.describe_days(sub.days)
-    return f"{what} {'every day' if days == 'every day' else 'on ' + days} at {sub.local_time} ({sub.tz})"
+    when = f" at {sub.local_time} ({sub.tz})" if with_time else ""
+    return f"{what} {'every day' if days == 'every day' else 'on ' + days}{when}"

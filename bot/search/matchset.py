@@ -13,12 +13,13 @@ the words and ranks by how much matches; a channel topic (``/paper subscribe
 
 Computed exactly (no time limit) with the same scorer as search, so "matches"
 means what search means by it. ``SearchIndex.match_all`` caches the result
-per index generation.
+per index generation (``cached``).
 """
 from __future__ import annotations
 
 from dataclasses import replace
 
+from bot import budget
 from bot.models import QueryError
 from bot.search import query
 from bot.search.compile import Compiler
@@ -49,13 +50,25 @@ def match_all(searcher, gen, ranking: Ranking, text: str) -> list[str]:
         raise QueryError("Give a topic: a few words the papers must contain.",
                          example="reinforcement learning")
     matcher = _Matcher(searcher, gen, replace(ranking, time_limit_s=TIME_LIMIT_S))
-    docs = matcher.match(text, 0)
+    with budget.limit(TIME_LIMIT_S):  # never cut short by a request's budget (bot/budget.py)
+        docs = matcher.match(text, 0)
     column = searcher.reader().column_reader("id")
     out = []
     for d in docs:
         value = column[d]
         out.append(value.decode("utf-8") if isinstance(value, bytes) else str(value))
     return sorted(out)
+
+
+def cached(cache: dict, searcher, gen, ranking: Ranking, topic: str) -> list[str]:
+    """``match_all`` through ``cache`` (keyed by generation name and the topic with
+    its spaces collapsed; cleared past 256 entries), so a rebuild recomputes."""
+    key = (gen.name, " ".join((topic or "").split()))
+    if key not in cache:
+        if len(cache) > 256:
+            cache.clear()
+        cache[key] = match_all(searcher, gen, ranking, key[1])
+    return list(cache[key])
 
 
 def tokens(text: str) -> list[tuple[str, str]]:
@@ -114,23 +127,35 @@ class _Matcher:
         for alternatives in conjuncts:
             got: set = set()
             for kind, value in alternatives:
-                got |= self.match(value, depth + 1) if kind == "group" else self.fragment(value)
+                got |= self.match(value, depth + 1) if kind == "group" else self.fragment(kind, value)
             result = got if result is None else result & got
             if not result:
                 return set()
         for kind, value in excluded:
-            result -= self.match(value, depth + 1) if kind == "group" else self.fragment(value)
+            result -= self.match(value, depth + 1) if kind == "group" else self.fragment(kind, value)
         return result
 
-    def fragment(self, text: str) -> set:
-        """Papers with all the words/phrase of ``text`` (no operators in it)."""
-        parsed = query.parse(text, max_clauses=self.r.max_clauses)
-        compiled = Compiler(self.searcher, self.gen.lexicon, self.r).compile(parsed)
-        docs = self._docs(compiled.plan)
-        if compiled.joined:  # the words one by one, wherever they are
-            loose = Compiler(self.searcher, self.gen.lexicon, self.r, split_runs=True).compile(parsed)
-            docs |= self._docs(loose.plan)
+    def fragment(self, kind: str, text: str) -> set:
+        """Papers with the phrase, or all the words, of ``text`` (no operators in it).
+
+        A run of plain words matches as the compiler reads it (a compound or
+        an acronym's expansion as one unit) or word by word, wherever each is.
+        """
+        docs = self._docs(self._compile(text))
+        words = text.split()
+        if kind == "word" and len(words) > 1:
+            each: set | None = None
+            for word in words:
+                try:
+                    got = self._docs(self._compile(word))
+                except QueryError:  # a stop word alone: it asks for nothing
+                    continue
+                each = got if each is None else each & got
+            docs |= each or set()
         return docs
+
+    def _compile(self, text: str) -> Plan:
+        return Compiler(self.searcher, self.gen.lexicon, self.r).compile(query.parse(text)).plan
 
     def _docs(self, plan: Plan) -> set:
         return set(Scorer(self.searcher, self.gen.norms, self.r).run(_required(plan)).scores)
@@ -140,7 +165,7 @@ def _required(plan: Plan) -> Plan:
     """``plan`` with every group (and every nested group's groups) required."""
     groups = [(_required(node) if isinstance(node, Plan) else node, True)
               for node, _ in plan.groups]
-    return Plan(groups=groups, excluded=list(plan.excluded))
+    return Plan(groups=groups, excluded=list(plan.excluded), weights=list(plan.weights))
 
 
 def _structure(toks: list[tuple[str, str]]):

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from math import log
 
+from bot import budget
 from bot.search.internals import leaves, posting_blocks
 from bot.search.norms import Norms
 from bot.search.phrases import phrase_docs
@@ -92,12 +93,15 @@ class Scorer:
     def _plan(self, plan: Plan):
         """``(scores, groups matched, [(group node, its scores)])`` of ``plan``."""
         got_all, found = [], []
-        for node, must in _unique(plan.groups):
+        groups = plan.groups if plan.weights else _unique(plan.groups)
+        for k, (node, must) in enumerate(groups):
             got: dict = {}
             self._into(node, got)
+            w = plan.weights[k] if plan.weights else 1.0
+            if w != 1.0:
+                got = {d: s * w for d, s in got.items()}
             got_all.append((got, must))
             found.append((node, got))
-        self._common_terms(got_all)
         # the biggest first: copying a dict is C speed, adding into one is not
         got_all.sort(key=lambda item: -len(item[0]))
         total: dict = dict(got_all[0][0]) if got_all else {}
@@ -118,23 +122,6 @@ class Scorer:
         for d in drop:
             total.pop(d, None)
         return total, matched, found
-
-    def _common_terms(self, got_all: list) -> None:
-        """Lucene's "common terms" rule (Whoosh ``AndMaybe``): an optional group
-        matching more than ``ranking.common_df`` of all papers (and more than
-        ``common_min_docs``) only adds score to papers that match a rarer
-        group. No-op with required groups."""
-        if not self.r.common_df or any(must for _, must in got_all):
-            return
-        limit = max(self.r.common_df * self.total_docs, self.r.common_min_docs)
-        common = [got for got, _ in got_all if len(got) > limit]
-        rare = [got for got, _ in got_all if got and len(got) <= limit]
-        if not common or not rare:
-            return
-        keep = set().union(*rare)
-        for got in common:
-            for d in [d for d in got if d not in keep]:
-                del got[d]
 
     def _into(self, node, acc: dict) -> None:
         if isinstance(node, Term):
@@ -193,7 +180,7 @@ class Scorer:
         (only documents in ``only``, when given)."""
         reader = self.reader
         df = reader.doc_frequency(term.field, term.text)
-        if not df:
+        if not df or self.timed_out:   # stopped: no further terms either
             return
         k1 = self.r.k1
         b = self.r.field_b.get(term.field, self.r.b)
@@ -211,7 +198,7 @@ class Scorer:
             else:
                 for d, sc in zip(ids, scores):
                     acc[d] = get(d, 0.0) + sc
-            if time.perf_counter() > self.deadline:
+            if time.perf_counter() > self.deadline or budget.exhausted():  # bot.budget: CPU per request
                 self.timed_out = True
                 return
 

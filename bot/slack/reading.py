@@ -21,7 +21,6 @@ Clicks inside the Home tab republish it instead of answering in a modal.
 from __future__ import annotations
 
 import logging
-import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -34,6 +33,7 @@ from bot.render.saved import export_message
 from bot.replies import ErrorReply, NoticeReply, Reply
 from bot.slack.actions import EXAMPLE, BadValue, Click, answer, paper_id, read_value
 from bot.slack.commands import SORRY
+from bot.slack.fair import FairSlots
 from bot.slack.home import publish_home
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ BUTTONS: dict[str, Callable[..., tuple[Reply, int, bool]]] = {
     ACTION_SAVE: _save, ACTION_SAVED_REMOVE: _remove, ACTION_SAVED_PAGE: _page}
 
 
-def register(app: App, service: "Service", *, slots: threading.Semaphore) -> None:
+def register(app: App, service: "Service", *, slots: FairSlots) -> None:
     """Register the reading-list buttons (see the module table)."""
     for action_id, kind in BUTTONS.items():
         app.action(action_id)(make_listener(service, action_id, kind, slots))
@@ -81,7 +81,7 @@ def _in_home(body: dict[str, Any]) -> bool:
     return (body.get("view") or {}).get("type") == "home"
 
 
-def make_listener(service: "Service", action_id: str, kind, slots: threading.Semaphore):
+def make_listener(service: "Service", action_id: str, kind, slots: FairSlots):
     """The listener of one reading-list button (Bolt arguments ``ack, body, action, respond, client``)."""
 
     def on_click(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond,
@@ -90,7 +90,7 @@ def make_listener(service: "Service", action_id: str, kind, slots: threading.Sem
         click = Click.of(body)
         try:
             value = read_value(action)
-            with slots:
+            with slots(click.user_id or ""):
                 reply, offset, swap = kind(service, value, click)
             if _in_home(body):
                 publish_home(service, client, click.team_id, click.user_id, offset)
@@ -106,14 +106,14 @@ def make_listener(service: "Service", action_id: str, kind, slots: threading.Sem
     return on_click
 
 
-def make_export_listener(service: "Service", slots: threading.Semaphore):
+def make_export_listener(service: "Service", slots: FairSlots):
     """*Export BibTeX*: the list to the clicker's DM (Markdown message + ``.bib`` file)."""
 
     def on_export(ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient) -> None:
         ack()
         click = Click.of(body)
         try:
-            with slots:
+            with slots(click.user_id or ""):
                 export = service.reading.export(click.context)
             if export is None:
                 note = "Your reading list is empty: nothing to export."

@@ -16,6 +16,10 @@ Tables (docs/interfaces.md "Paper of the day"):
 - ``daily_picks(local_date PK, paper_id)`` — the persisted paper of the day.
 - ``handled_events(key PK, at)`` — idempotency keys (Slack ``event_id``,
   ``team:channel:ts`` of a message already answered).
+- ``journal`` — one row per acknowledged event or command (``key`` PK): its
+  ``state`` (pending → done | expired), the ``owner`` process and its
+  ``lease_until``, when it was received, and the request ``payload`` (JSON;
+  cleared once done or expired). See ``bot.store.journal``.
 - ``topic_picks(team, channel, local_date, topic, position PK, paper_id,
   cycle)`` — a channel's own rotation (a topic or ``N papers``): the papers of
   each date, and which pass over the topic's matches each belongs to.
@@ -30,7 +34,8 @@ Versions:
 - 2: adds ``subscriptions.inactive_reason / subscribed_by / updated_at``
   (backfilled from ``created_at``), ``deliveries.claimed_at / updated_at /
   attempts``, table ``handled_events`` and the indexes.
-- 3 (issue 13): adds ``subscriptions.topic / days / papers``, table
+- 3: adds table ``journal``.
+- 4 (issue 13): adds ``subscriptions.topic / days / papers``, table
   ``topic_picks(team, channel, local_date, topic, position → paper_id,
   cycle)`` — a channel's own rotation, persisted the first time a date is
   needed — and table ``saved_papers`` (a user's reading list, with a
@@ -48,7 +53,7 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 from sqlalchemy.schema import CreateColumn
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 #: Key of the PostgreSQL advisory lock held while migrating (any 64-bit int).
 _PG_MIGRATION_LOCK = 0x70617065_72626F74  # "paperbot"
@@ -160,6 +165,19 @@ handled_events = sa.Table(
     sa.Column("key", sa.String(255), primary_key=True),
     sa.Column("at", UTCDateTime, nullable=False),
     sa.Index("ix_handled_events_at", "at"),
+)
+
+journal = sa.Table(
+    "journal", metadata,
+    sa.Column("key", sa.String(255), primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("state", sa.String(16), nullable=False),
+    sa.Column("owner", sa.String(64), nullable=False),
+    sa.Column("lease_until", UTCDateTime, nullable=False),
+    sa.Column("received_at", UTCDateTime, nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("payload", sa.Text),
+    sa.Index("ix_journal_state", "state", "lease_until"),
 )
 
 #: Data steps run once when a database moves past the version (SQL text).

@@ -57,3 +57,14 @@ def test_the_match_set_follows_the_index_generation(tmp_path, seed_papers):
     search.build_index(tmp_path, seed_papers)
     after = set(index.match_all("learning"))
     assert before < after and after == {p.id for p in seed_papers if _has(p, "learn")}
+
+
+def test_a_request_budget_never_cuts_a_match_set_short(tmp_path):
+    from bot import budget
+    from bot.models import Paper
+    papers = [Paper(id=f"q{i:04d}", title=f"Learning to rank, part {i}",
+                    abstract=f"We study learning in setting number {i}. " * 2) for i in range(600)]
+    search.build_index(tmp_path, papers)  # several posting blocks per term
+    with budget.limit(0.0):  # exhausted at once: ranked search stops after a block here
+        got = search.SearchIndex(tmp_path).match_all("learning rank")
+    assert got == sorted(p.id for p in papers)

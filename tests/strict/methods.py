@@ -108,6 +108,15 @@ class SlackMethods(FileMethods):
                 m.pop("metadata", None)
         return {"ok": True, "messages": list(reversed(messages)), "has_more": False}
 
+    def _api_conversations_replies(self, body: dict) -> dict:
+        channel_id, ts = str(body.get("channel", "")), str(body.get("ts") or "")
+        if not self.channel(channel_id).bot_member:
+            return {"ok": False, "error": "not_in_channel"}
+        with self._cond:
+            messages = [dict(m) for m in self.history.get(channel_id, [])
+                        if m["ts"] == ts or m.get("thread_ts") == ts]
+        return {"ok": True, "messages": messages, "has_more": False}
+
     def _api_conversations_join(self, body: dict) -> dict:
         channel_id = str(body.get("channel", ""))
         channel = self.channel(channel_id)
