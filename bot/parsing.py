@@ -15,7 +15,9 @@ MAX_INPUT = 300  # characters; longer input is cut with a note (docs/interfaces.
 #: Sub-commands that take an argument.
 WITH_ARGUMENT = ("search", "show", "similar", "subscribe")
 #: Sub-commands that count only when alone (`/paper random forests` is a search).
-ALONE_ONLY = ("today", "random", "unsubscribe", "status", "help")
+ALONE_ONLY = ("today", "random", "unsubscribe", "status", "help", "saved")
+#: ``(sub-command, argument)`` pairs that are commands, not searches (issue 13).
+PAIRS = (("unsubscribe", "me"),)
 
 _TIME = re.compile(r"^([01]?\d|2[0-3])[:.h]([0-5]\d)$")
 #: UTF-16 surrogate code points: never text on their own. Python puts them in a
@@ -65,7 +67,8 @@ def parse_command(text: str) -> Command:
 
     Empty text → ``help``. The first word picks the sub-command,
     case-insensitively; ``today``/``random``/``unsubscribe``/``status``/
-    ``help`` only when alone; anything else is a search of the whole text.
+    ``help``/``saved`` only when alone (and ``unsubscribe me``); anything else
+    is a search of the whole text.
     """
     text = " ".join((text or "").split())
     cut = len(text) > MAX_INPUT
@@ -77,6 +80,8 @@ def parse_command(text: str) -> Command:
     word = first.lower()
     if word in ALONE_ONLY and not rest:
         return Command(word, "", cut)
+    if (word, rest.strip().lower()) in PAIRS:
+        return Command(word, rest.strip().lower(), cut)
     if word in WITH_ARGUMENT:
         return Command(word, rest.strip(), cut)
     return Command("search", text, cut)

@@ -38,6 +38,11 @@ ACTION_PAGE_INSTEAD = "results_page_instead"      # Search "…" instead
 PAGE_ACTIONS = (ACTION_PAGE, ACTION_PAGE_PREVIOUS, ACTION_PAGE_INSTEAD)
 ACTION_ANOTHER = "paper_another"
 ACTION_HOME_SEARCH = "home_search"
+# the reading list (issue 13): Save on every paper card; Remove, paging and Export in the list
+ACTION_SAVE = "paper_save"
+ACTION_SAVED_REMOVE = "saved_remove"
+ACTION_SAVED_PAGE = "saved_page"
+ACTION_SAVED_EXPORT = "saved_export"
 
 
 def section(text: str, block_id: str | None = None) -> dict:
@@ -105,8 +110,8 @@ def actions(*buttons: ButtonElement, block_id: str | None = None) -> dict | None
 
 
 def paper_buttons(paper: Paper, *, share: bool = True, details: bool = True,
-                  similar: bool = True) -> list[ButtonElement]:
-    """Share / Details / Similar buttons for one paper (value ``{"id": …}``);
+                  similar: bool = True, save: bool = True) -> list[ButtonElement]:
+    """Share / Details / Similar / Save buttons for one paper (value ``{"id": …}``);
     none for an id too long to carry in a button (ids are ≤ 64 chars from
     ``bot.corpus``, so only a hand-made index could have one)."""
     out = []
@@ -118,6 +123,8 @@ def paper_buttons(paper: Paper, *, share: bool = True, details: bool = True,
         out.append(button("Details", ACTION_DETAILS, {"id": paper.id}))
     if similar:
         out.append(button("Similar", ACTION_SIMILAR, {"id": paper.id}))
+    if save:
+        out.append(button("Save", ACTION_SAVE, {"id": paper.id}))
     return out
 
 
