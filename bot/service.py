@@ -137,7 +137,7 @@ class Service:
         the best search match when it is confident, with two or three others."""
         words = text.strip()
         if not words:
-            return HelpReply(prefix="@paperbot", visibility=visibility)
+            return HelpReply(prefix="@paperbot", visibility=EPHEMERAL)   # to the asker only
         for token in re.findall(r"[\w.\-+]+", words):
             paper = self.index.get(token) or _unique(self.index.by_name(token))
             if paper is not None:
@@ -149,7 +149,7 @@ class Service:
             return ErrorReply(message=e.message, example=f"@paperbot {e.example}", visibility=visibility)
         if not page.confident:
             return NoticeReply(text=f"I'm not confident any paper matches “{_quote(words)}”. "
-                                    "Try other words, an id, or `/paper search`.", visibility=visibility)
+                                    "Try other words, an id, or `/paper search`.", visibility=EPHEMERAL)
         best, others = page.hits[0], page.hits[1:]
         return PaperReply(paper=best.paper, others=tuple(others), others_label="Other matches",
                           visibility=visibility)
@@ -198,6 +198,9 @@ class Service:
     def _dispatch(self, cmd: parsing.Command, ctx: Context, prefix: str, visibility: str) -> Reply:
         if cmd.name == "help":
             return HelpReply(prefix=prefix)
+        if cmd.name == parsing.SUGGEST:
+            return NoticeReply(text=f"Did you mean `{prefix} {cmd.arg}`? Type it alone to run it, "
+                                    f"or `{prefix} search …` to search for these words.")
         if cmd.name == "search":
             if not cmd.arg:
                 return ErrorReply(message="What should I search for?",

@@ -79,6 +79,8 @@ class FakeSlack(SlackMethods):
     Attributes:
         user_tz: ``users.info`` time zone per user id (default "Europe/Berlin").
         history: messages per channel, newest last (chat.postMessage appends).
+        ephemerals: chat.postEphemeral messages per channel (with ``user``, ``thread_ts``).
+        outside: users per channel who are not in it (chat.postEphemeral refuses them).
         memberships: channel ids each user is a member of (``users.conversations``).
         member_page_size: channels per ``users.conversations`` page.
         granted: the token's bot scopes (from ``manifest``).
@@ -91,6 +93,8 @@ class FakeSlack(SlackMethods):
         self.granted = self.manifest.scopes
         self.user_tz: dict[str, str] = {}
         self.history: dict[str, list[dict[str, Any]]] = {}
+        self.ephemerals: dict[str, list[dict[str, Any]]] = {}
+        self.outside: dict[str, set[str]] = {}
         self.memberships: dict[str, list[str]] = {}
         self.member_page_size = 100
         self.channels: dict[str, Channel] = {}

@@ -48,6 +48,8 @@ USES: tuple[Use, ...] = (
         "mention and DM answers, subscribe confirmations, the digest; chat:write.public "
         "lets the digest post in public channels it never joined "
         f"({D}/scopes/chat.write.public)"),
+    Use("method", "chat.postEphemeral", ("chat:write",), f"{D}/methods/chat.postEphemeral",
+        "help, 'did you mean' and no-match answers to a mention: the asker only, in the thread"),
     Use("method", "conversations.history", ("channels:history", "groups:history"),
         f"{D}/methods/conversations.history",
         "digest crash recovery: find the post of an ambiguous run (public and private channels)"),

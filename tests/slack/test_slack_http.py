@@ -124,7 +124,7 @@ def test_channel_mention_in_a_search_is_never_live(slack: SlackHarness) -> None:
 def test_channel_mention_in_a_mention_is_never_live(slack: SlackHarness) -> None:
     event = mention_event(f"<@{BOT_USER_ID}> <!channel> &lt;!here&gt; steganography", ts="1765000006.0")
     slack.event(event, event_id="Ev0CHAN1")
-    (post,) = slack.fake.wait_for("chat.postMessage")
+    (post,) = slack.fake.wait_for(None, where=lambda c: c.method.startswith("chat.post"))
     for s in shown_strings(post.body):
         assert "<!channel" not in s and "<!here" not in s
 

@@ -30,7 +30,7 @@ class Channel:
 
 
 class SlackMethods:
-    """``_api_*`` answers; needs ``history``, ``user_tz``, ``memberships``,
+    """``_api_*`` answers; needs ``history``, ``ephemerals``, ``outside``, ``user_tz``, ``memberships``,
     ``member_page_size``, ``granted``, ``triggers``, ``channel()``, ``_reject``,
     ``_ts``, ``_base_ts`` and ``_cond`` from the class it is mixed into."""
 
@@ -61,6 +61,26 @@ class SlackMethods:
         with self._cond:
             self.history.setdefault(channel_id, []).append(message)
         return {"ok": True, "channel": channel_id, "ts": ts, "message": message}
+
+    def _api_chat_postEphemeral(self, body: dict) -> dict:
+        # [ephemeral] user required and in the channel; same message rules as chat.postMessage
+        channel_id, user = str(body.get("channel", "")), str(body.get("user", ""))
+        if not user:
+            return self._reject("chat.postEphemeral", body, "invalid_arguments",
+                                ["[ERROR] missing required field: user"])
+        channel = self.channel(channel_id)
+        if channel.private and not channel.bot_member:
+            return {"ok": False, "error": "channel_not_found"}
+        if user in self.outside.get(channel_id, ()):
+            return {"ok": False, "error": "user_not_in_channel"}
+        problem = check_message(body)
+        if problem:
+            return self._reject("chat.postEphemeral", body, *problem)
+        message = {"type": "message", "user": user, "text": body.get("text", ""),
+                   "blocks": decoded(body.get("blocks")) or [], "thread_ts": body.get("thread_ts")}
+        with self._cond:
+            self.ephemerals.setdefault(channel_id, []).append(message)
+        return {"ok": True, "message_ts": f"{self._base_ts + next(self._ts)}.000200"}
 
     def _api_users_info(self, body: dict) -> dict:
         user = str(body.get("user", ""))
