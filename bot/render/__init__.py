@@ -84,11 +84,14 @@ def _results(reply: ResultsReply) -> Message:
     nav = []
     if page.corrected_query:
         nav.append(bk.button(f"Search “{md.cut(page.query, 40)}” instead", ACTION_PAGE_INSTEAD,
-                             {"q": page.query, "o": 0, "exact": 1}))
+                             {"q": page.query, "o": 0, "exact": 1},
+                             accessible=f"Search for “{md.cut(page.query, 40)}” as typed"))
     if page.has_previous:
-        nav.append(bk.button("‹ Previous", ACTION_PAGE_PREVIOUS, _page_value(page, page.offset - page.limit)))
+        nav.append(bk.button("‹ Previous", ACTION_PAGE_PREVIOUS, _page_value(page, page.offset - page.limit),
+                             accessible=f"Previous page of results for “{md.cut(shown, 30)}”"))
     if page.has_next:
-        nav.append(bk.button("Next ›", ACTION_PAGE, _page_value(page, page.offset + page.limit)))
+        nav.append(bk.button("Next ›", ACTION_PAGE, _page_value(page, page.offset + page.limit),
+                             accessible=f"Next page of results for “{md.cut(shown, 30)}”"))
     if page.total:
         blocks.append(bk.context(f"Showing {first}–{last} of {page.total} · "
                                  f"`/paper show &lt;id&gt;` for a paper in full"))
@@ -114,11 +117,12 @@ def _paper(reply: PaperReply) -> Message:
     blocks = [bk.section(reply.headline)] if reply.headline else []
     blocks += bk.paper_blocks(p)
     if reply.visibility == EPHEMERAL:
-        blocks.append(bk.actions(*bk.paper_buttons(p, details=False)))
+        blocks.append(bk.actions(*bk.paper_buttons(p, details=False, primary=True)))
     else:
         blocks.append(bk.actions(*bk.paper_buttons(p, share=False, details=False)))
     if reply.others:
-        blocks.append(bk.section(f"*{md.escape(reply.others_label)}*\n" + bk.short_list(reply.others, 3)))
+        blocks.append(bk.section(f"*{md.escape(reply.others_label)}*"))
+        blocks += [bk.paper_line(h.paper) for h in reply.others[:3]]
     text = (f"{reply.headline}\n" if reply.headline else "") + \
         f"{md.cut_escaped(p.title, 200)} ({md.escape(p.id)})\n{md.cut_escaped(p.tldr, 400)}"
     return _message(blocks, text, reply.visibility)
@@ -176,8 +180,10 @@ def render_digest(paper: Paper, day: date) -> Message:
     marker = digest_marker(day, paper.id)
     blocks = [bk.section(f"*Paper of the day · {day.isoformat()}*", block_id=marker)]
     blocks += bk.paper_blocks(paper, abstract=False)
-    blocks.append(bk.actions(bk.button("Similar papers", ACTION_SIMILAR, {"id": paper.id}),
-                             bk.button("Another paper", ACTION_ANOTHER, {"id": paper.id})))
+    blocks.append(bk.actions(bk.button("Similar papers", ACTION_SIMILAR, {"id": paper.id},
+                                       accessible=bk.spoken_label("Papers similar to", paper)),
+                             bk.button("Another paper", ACTION_ANOTHER, {"id": paper.id},
+                                       accessible="Another paper, chosen at random")))
     blocks.append(bk.context("Full abstract in the thread ↓"))
     text = f"Paper of the day: {md.cut_escaped(paper.title, 200)}"
     metadata = {"event_type": DIGEST_EVENT,

@@ -34,7 +34,8 @@ def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription,
     """
     blocks: list[dict] = [bk.header("paperbot"),
                           bk.actions(bk.button("Search papers", bk.ACTION_HOME_SEARCH, {"open": 1},
-                                               style="primary"))]
+                                               style="primary",
+                                               accessible="Search the papers in a window"))]
     blocks.append(bk.section(f"*Paper of the day · {day.isoformat()}*"))
     if today is not None:
         blocks.append(bk.section(f"*{md.cut_escaped(today.title, 300)}*\n{md.cut_escaped(today.tldr, 600)}"))
