@@ -49,7 +49,7 @@ def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription,
         blocks.append(bk.context("None yet. In a channel, type `/paper subscribe 09:30 Europe/Berlin`."))
     for sub, nxt in channels[:40]:
         if sub.active:
-            when = f" · next {nxt.strftime('%a %d %b, %H:%M %Z')}" if nxt else ""
+            when = f" · next {md.date_token(nxt, '%a %d %b, %H:%M %Z')}" if nxt else ""
             line = f"<#{md.escape(sub.channel_id)}> · {sub.local_time} {md.escape(sub.tz)}{when}"
         else:
             line = (f"<#{md.escape(sub.channel_id)}> · *off*: {md.escape(sub.inactive_reason or 'deactivated')}"

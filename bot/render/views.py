@@ -56,7 +56,7 @@ def status_message(reply: StatusReply) -> Message:
     else:
         text = f"This channel gets the paper of the day at *{sub.local_time}* ({md.escape(sub.tz)})."
         if reply.next_post is not None:
-            text += f"\nNext post: {reply.next_post.strftime('%a %d %b %Y, %H:%M %Z')}."
+            text += f"\nNext post: {md.date_token(reply.next_post)}."
         if sub.subscribed_by and reply.visibility == "ephemeral":
             # a live mention only where it notifies no one but the asker
             text += f"\nSet up by <@{md.escape(sub.subscribed_by)}>."
