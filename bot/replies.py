@@ -122,3 +122,15 @@ class DigestReply(Reply):
 
     paper: Paper | None = None
     day: date | None = None
+
+
+@dataclass(frozen=True)
+class WelcomeReply(Reply):
+    """A first hello: what paperbot does and how to subscribe (issue 12 point 5).
+
+    Attributes:
+        audience: "user" (the Messages tab, first open) or "channel" (the bot
+            was just added to it).
+    """
+
+    audience: str = "user"

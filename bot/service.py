@@ -20,7 +20,7 @@ from bot.config import Settings
 from bot.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage
 from bot.ports import ChannelAnnouncer
 from bot.replies import (EPHEMERAL, IN_CHANNEL, ErrorReply, HelpReply, NoticeReply, PaperReply,
-                         PickListReply, Reply, ResultsReply, SimilarReply)
+                         PickListReply, Reply, ResultsReply, SimilarReply, WelcomeReply)
 from bot.slots import next_post_time, utc_now
 from bot.subscriptions import Subscriptions
 
@@ -194,6 +194,19 @@ class Service:
                 channels.append((sub, next_post_time(sub, self.now()) if sub.active else None))
         return today, day, channels
 
+    def welcome(self, ctx: Context, audience: str) -> Reply | None:
+        """The first hello for a user ("user": ``ctx.user_id``) or a channel
+        ("channel": ``ctx.channel_id``), once ever — remembered in the store
+        (``Store.mark_once``) — else None. Call ``forget_welcome`` when it could
+        not be delivered, so it is tried again next time."""
+        if not self.store.mark_once("onboard", _welcome_key(ctx, audience), now=self.now()):
+            return None
+        return WelcomeReply(audience=audience, visibility=IN_CHANNEL)
+
+    def forget_welcome(self, ctx: Context, audience: str) -> None:
+        """Forget that ``welcome`` was given (its post failed)."""
+        self.store.unmark("onboard", _welcome_key(ctx, audience))
+
     # ------------------------------------------------------------------ internals
     def _dispatch(self, cmd: parsing.Command, ctx: Context, prefix: str, visibility: str) -> Reply:
         if cmd.name == "help":
@@ -243,6 +256,11 @@ def _with_cut_note(cmd: parsing.Command, reply: Reply) -> Reply:
     if page is not None and any("cut" in n for n in page.notes):
         return reply
     return replace(reply, note=note)
+
+
+def _welcome_key(ctx: Context, audience: str) -> str:
+    who = ctx.channel_id if audience == "channel" else ctx.user_id
+    return f"{audience}:{ctx.team_id}:{who}"[:255]
 
 
 def _unique(papers: list[Paper]) -> Paper | None:

@@ -179,6 +179,10 @@ class FakeSlack(SlackMethods):
         after letting ``after`` calls succeed."""
         self._method_errors[method] = [error, after]
 
+    def stop_failing(self, method: str) -> None:
+        """Undo ``fail_method(method, …)``: its calls succeed again."""
+        self._method_errors.pop(method, None)
+
     def rate_limit(self, method: str, times: int = 1, retry_after: int = 0) -> None:
         """Answer the next ``times`` calls of ``method`` with HTTP 429 + ``Retry-After``."""
         self._rate_limits[method] = [times, retry_after]

@@ -21,7 +21,8 @@ from bot.render.blocks import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARC
                                ACTION_SIMILAR, PAGE_ACTIONS)
 from bot.render.text import to_text
 from bot.replies import (EPHEMERAL, IN_CHANNEL, DigestReply, ErrorReply, HelpReply, NoticeReply,
-                         PaperReply, PickListReply, Reply, ResultsReply, SimilarReply, StatusReply)
+                         PaperReply, PickListReply, Reply, ResultsReply, SimilarReply, StatusReply,
+                         WelcomeReply)
 from bot.render import views as _views
 
 __all__ = ["render", "render_digest", "to_text", "escape", "ACTION_SHARE", "ACTION_DETAILS",
@@ -228,4 +229,5 @@ _RENDERERS = {
     NoticeReply: _notice,
     StatusReply: lambda r: _views.status_message(r),
     DigestReply: _digest,
+    WelcomeReply: _views.welcome_message,
 }

@@ -24,7 +24,7 @@ from slack_sdk.http_retry.builtin_handlers import (ConnectionErrorRetryHandler,
                                                    RateLimitErrorRetryHandler)
 
 from bot.config import Settings
-from bot.slack import actions, commands, events, home, messages
+from bot.slack import actions, commands, events, home, messages, welcome
 
 if TYPE_CHECKING:  # the service is the lead's; listeners call its public methods
     from bot.service import Service
@@ -135,7 +135,7 @@ def register_listeners(app: App, service: "Service", *,
                        seen: Callable[[str], bool] | None = None) -> None:
     """Wire every listener module to ``app`` (one ``register()`` per area):
     ``/paper`` (commands), ``app_mention`` (events), DMs (messages), buttons
-    (actions), the App Home and the search modal (home).
+    (actions), the App Home and the search modal (home), onboarding (welcome).
 
     Args:
         app: the Bolt app.
@@ -149,3 +149,4 @@ def register_listeners(app: App, service: "Service", *,
     messages.register(app, service, seen=seen, slots=slots)
     actions.register(app, service, slots=slots)
     home.register(app, service, slots=slots)
+    welcome.register(app, service)

@@ -1,14 +1,15 @@
 """The App Home tab and the search modal, plus the view helpers the buttons use.
 
 - ``app_home_opened`` (tab "home") → ``service.home(ctx, is_member)`` →
-  ``bot.render.home.home_view`` → one ``views.publish``, on every open (the
-  "messages" tab is ignored). Membership comes from one paginated
+  ``bot.render.home.home_view`` → one ``views.publish``, on every open. Membership comes from one paginated
   ``users.conversations`` for the viewer, asked only when the team has a
   subscription (``Membership``).
 - ``view_submission`` of the search modal (``SEARCH_MODAL_ID``): an empty
   query → ``response_action: errors`` on the input; otherwise ack with
   ``response_action: update`` (the modal says "Searching…"), run the search,
   then ``views.update`` the same view with the results or the explanation.
+- ``app_home_opened`` (tab "messages") → the first hello, once per user
+  (``bot.slack.welcome``).
 - ``valid_view`` / ``message_modal`` / ``show_in_view``: every view sent to
   Slack passes slack_sdk's ``View`` validation and keeps ≤ 100 blocks
   (docs/platform-facts.md "Slack timing and retries"); a button clicked inside the Home tab or a modal has
@@ -35,6 +36,7 @@ from bot.render.home import (MODAL_RESULTS, SEARCH_INPUT_ACTION, SEARCH_INPUT_BL
 from bot.replies import ErrorReply, ResultsReply
 from bot.slack.commands import SORRY
 from bot.slack.fallback import view_or_plain
+from bot.slack.welcome import welcome_user
 
 if TYPE_CHECKING:
     from bot.service import Service
@@ -124,6 +126,7 @@ def make_home_listener(service: "Service"):
 
     def app_home_opened(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
         if event.get("tab") == "messages":
+            welcome_user(service, client, body, event)    # once per user (issue 12 point 5)
             return
         user = event.get("user") or ""
         team = body.get("team_id") or ""
