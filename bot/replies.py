@@ -31,9 +31,15 @@ class Reply:
 
 @dataclass(frozen=True)
 class ResultsReply(Reply):
-    """A page of search results; ``page.hits`` may be empty (then ``total`` is 0)."""
+    """A page of search results; ``page.hits`` may be empty (then ``total`` is 0).
+
+    Attributes:
+        shared: ``(paper id, channel id)`` of results already shared from this
+            message: their row says "Shared in #channel ✓" instead of *Share*.
+    """
 
     page: SearchPage | None = None
+    shared: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -134,3 +140,17 @@ class WelcomeReply(Reply):
     """
 
     audience: str = "user"
+
+
+@dataclass(frozen=True)
+class ShareReply(Reply):
+    """A paper shared to a channel: a compact card, the abstract in its thread.
+
+    Attributes:
+        paper: the paper shared.
+        sharer: who shared it, as a display name (plain text, never a live
+            mention: sharing must not notify the sharer).
+    """
+
+    paper: Paper | None = None
+    sharer: str = "someone"

@@ -20,8 +20,9 @@ from bot.config import Settings
 from bot.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage
 from bot.ports import ChannelAnnouncer
 from bot.replies import (EPHEMERAL, IN_CHANNEL, ErrorReply, HelpReply, NoticeReply, PaperReply,
-                         PickListReply, Reply, ResultsReply, SimilarReply, WelcomeReply)
+                         PickListReply, Reply, ResultsReply, ShareReply, SimilarReply, WelcomeReply)
 from bot.slots import next_post_time, utc_now
+from bot.sharing import Sharing
 from bot.subscriptions import Subscriptions
 
 log = logging.getLogger(__name__)
@@ -51,6 +52,7 @@ class Service:
         self.now = now
         self.rng = rng or random.Random()
         self.subs = Subscriptions(index, store, settings, announcer, now)
+        self.sharing = Sharing(store, now)
 
     # ------------------------------------------------------------------ entry points
     def command(self, text: str, ctx: Context) -> Reply:
@@ -169,10 +171,13 @@ class Service:
             return NoticeReply(text="The index has no papers yet.")
         return self.paper(self.rng.choice(ids), visibility=visibility)
 
-    def share(self, paper_id: str, ctx: Context) -> Reply:
-        """The paper posted visibly to the channel, naming who shared it (issue 5)."""
-        who = f"<@{ctx.user_id}>" if re.fullmatch(r"[UW][A-Z0-9]{1,20}", ctx.user_id or "") else "someone"
-        return self.paper(paper_id, visibility=IN_CHANNEL, headline=f"*Shared by* {who}")
+    def share(self, paper_id: str, ctx: Context, sharer: str = "someone") -> Reply:
+        """The compact card posted when ``sharer`` (a display name, never a live
+        mention) shares a paper (``ShareReply``), or a notice for an unknown id."""
+        paper = self.index.get(paper_id) if isinstance(paper_id, str) and paper_id else None
+        if paper is None:
+            return self.paper(paper_id)
+        return ShareReply(paper=paper, sharer=sharer, visibility=IN_CHANNEL)
 
     def home(self, ctx: Context, is_member: Callable[[str], bool]):
         """What the App Home shows for ``ctx.user_id``.

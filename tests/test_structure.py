@@ -51,7 +51,7 @@ LAYERS = {
     4: ("bot.cli", "bot.cli_slack", "bot.entry", "bot.__main__", "bot.console", "bot.runtime",
         "bot.wiring"),
     3: ("bot.slack", "bot.clock", "bot.digest"),
-    2: ("bot.service", "bot.subscriptions"),
+    2: ("bot.service", "bot.subscriptions", "bot.sharing"),
     1: ("bot.render", "bot.search", "bot.store", "bot.corpus", "bot.jsonshape"),
     0: ("bot", "bot.models", "bot.config", "bot.ports", "bot.slots", "bot.acronyms", "bot.procs",
         "bot.replies", "bot.parsing", "bot.rotation"),

@@ -22,8 +22,10 @@ from bot.render.blocks import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARC
 from bot.render.text import to_text
 from bot.replies import (EPHEMERAL, IN_CHANNEL, DigestReply, ErrorReply, HelpReply, NoticeReply,
                          PaperReply, PickListReply, Reply, ResultsReply, SimilarReply, StatusReply,
-                         WelcomeReply)
+                         ShareReply, WelcomeReply)
 from bot.render import views as _views
+from bot.render.cards import chunks_of as _chunks
+from bot.render.cards import share_message
 
 __all__ = ["render", "render_digest", "to_text", "escape", "ACTION_SHARE", "ACTION_DETAILS",
            "ACTION_SIMILAR", "ACTION_PAGE", "ACTION_PAGE_PREVIOUS",
@@ -79,9 +81,14 @@ def _results(reply: ResultsReply) -> Message:
         notes.insert(0, f"Did you mean *{md.escape(page.suggestion)}*?")
     if notes:
         blocks.append(bk.context(*[n if n.startswith(("Showing", "Did")) else md.escape(n) for n in notes]))
+    shared = dict(reply.shared)
     for i, hit in enumerate(page.hits, start=first):
         blocks.append(bk.section(bk.hit_text(i, hit)))
-        blocks.append(bk.actions(*bk.paper_buttons(hit.paper)))
+        where = shared.get(hit.paper.id)
+        if where:
+            blocks.append(bk.context(f"Shared in <#{md.escape(where)}> ✓"))
+        blocks.append(bk.actions(*bk.paper_buttons(hit.paper, share=not where,
+                                                   share_value=_page_value(page, page.offset))))
     nav = []
     if page.corrected_query:
         nav.append(bk.button(f"Search “{md.cut(page.query, 40)}” instead", ACTION_PAGE_INSTEAD,
@@ -202,19 +209,6 @@ def digest_marker(day: date, paper_id: str) -> str:
     return f"potd-{day.isoformat()}-{paper_id}"[:255]
 
 
-def _chunks(text: str, size: int) -> list[str]:
-    out = []
-    while text:
-        if len(text) <= size:
-            out.append(text)
-            break
-        cut_at = text.rfind(" ", 0, size)
-        cut_at = cut_at if cut_at > size // 2 else size
-        out.append(text[:cut_at])
-        text = text[cut_at:].lstrip()
-    return out
-
-
 def _digest(reply: DigestReply) -> Message:
     return render_digest(reply.paper, reply.day)
 
@@ -230,4 +224,5 @@ _RENDERERS = {
     StatusReply: lambda r: _views.status_message(r),
     DigestReply: _digest,
     WelcomeReply: _views.welcome_message,
+    ShareReply: share_message,
 }

@@ -113,17 +113,21 @@ def actions(*buttons: ButtonElement, block_id: str | None = None) -> dict | None
 
 
 def paper_buttons(paper: Paper, *, share: bool = True, details: bool = True,
-                  similar: bool = True, primary: bool = False) -> list[ButtonElement]:
+                  similar: bool = True, primary: bool = False,
+                  share_value: dict | None = None) -> list[ButtonElement]:
     """Share / Details / Similar buttons for one paper (value ``{"id": …}``),
     each with an ``accessibility_label`` naming the paper ("Share “UniSparse: …”");
     none for an id too long to carry in a button (ids are ≤ 64 chars from
     ``bot.corpus``, so only a hand-made index could have one). ``primary``
-    styles *Share* — only for a message showing one paper."""
+    styles *Share* — only for a message showing one paper. ``share_value`` adds
+    the page's ``{"q", "o"[, "exact"]}`` to *Share*'s value, so the results can
+    be drawn again with that row marked shared."""
     out = []
     if len(paper.id) > 200:
         return out
     if share:
-        out.append(button("Share", ACTION_SHARE, {"id": paper.id}, style="primary" if primary else None,
+        out.append(button("Share", ACTION_SHARE, {**(share_value or {}), "id": paper.id},
+                          style="primary" if primary else None,
                           accessible=spoken_label("Share", paper)))
     if details:
         out.append(button("Details", ACTION_DETAILS, {"id": paper.id},
@@ -152,6 +156,16 @@ def paper_line(paper: Paper) -> dict:
                         accessory=accessory).to_dict()
 
 
+#: Shown beside a title the source did not give (``Paper.title_derived``): researchers
+#: must not cite a made-up title (issue 12 point 4).
+DERIVED_TITLE = "Title derived from the abstract"
+
+
+def title_note(paper: Paper) -> str:
+    """``_Title derived from the abstract_`` for a derived title, else "" (mrkdwn)."""
+    return f"_{DERIVED_TITLE}_" if paper.title_derived else ""
+
+
 def meta_line(paper: Paper) -> str:
     """``id`` · name · venue · authors — escaped mrkdwn for a context block."""
     parts = [f"`{md.escape(paper.id)}`"]
@@ -178,6 +192,8 @@ def hit_text(rank: int, hit: Hit) -> str:
     title = md.cut_escaped(p.title, 200)
     lines = [f"*{rank}. {title}*", md.snippet(hit.snippet) if hit.snippet else md.cut_escaped(p.tldr, 300)]
     tail = [f"`{md.escape(p.id)}`"]
+    if p.title_derived:
+        tail.append(title_note(p))
     if p.authors:
         tail.append(md.cut_escaped(", ".join(md.cut(a, 60) for a in p.authors[:3])
                                    + (" et al." if len(p.authors) > 3 else ""), 150))
@@ -196,7 +212,7 @@ def short_list(hits: tuple[Hit, ...] | list[Hit], limit: int = 5) -> str:
 
 def paper_blocks(paper: Paper, *, abstract: bool = True) -> list[dict]:
     """The full paper: header title, meta, TL;DR, abstract (cut), keywords, code."""
-    blocks = [header(paper.title), context(meta_line(paper))]
+    blocks = [header(paper.title), context(meta_line(paper), title_note(paper))]
     if paper.tldr:
         blocks.append(section(f"*TL;DR* {md.cut_escaped(paper.tldr, 600)}"))
     if abstract:

@@ -39,7 +39,7 @@ def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription,
     blocks.append(bk.section(f"*Paper of the day · {day.isoformat()}*"))
     if today is not None:
         blocks.append(bk.section(f"*{md.cut_escaped(today.title, 300)}*\n{md.cut_escaped(today.tldr, 600)}"))
-        blocks.append(bk.context(bk.meta_line(today)))
+        blocks.append(bk.context(bk.meta_line(today), bk.title_note(today)))
         blocks.append(bk.actions(*bk.paper_buttons(today, share=False)))
     else:
         blocks.append(bk.section("The index has no papers yet."))

@@ -10,7 +10,7 @@ value, call the service, render, answer through the click's
 ====================  ===================  ======================================
 action id             value                answer
 ====================  ===================  ======================================
-``paper_share``       ``{"id"}``           ``service.share`` → ``in_channel``, new message
+``paper_share``       ``{"id"[,"q","o"]}`` ``bot.slack.share`` (once per message and paper)
 ``paper_details``     ``{"id"}``           ``service.paper`` → ephemeral, new message
 ``paper_similar``     ``{"id"}``           ``service.similar`` → ephemeral, new message
 ``results_page*``     ``{"q","o"[,"exact"]}`` ``service.search`` → replaces the results
@@ -39,8 +39,8 @@ from slack_sdk import WebClient
 
 from bot.models import Context
 from bot.ports import Message
-from bot.render import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_SHARE,
-                        ACTION_SIMILAR, PAGE_ACTIONS, render)
+from bot.render import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_SIMILAR,
+                        PAGE_ACTIONS, render)
 from bot.render.home import search_modal
 from bot.replies import EPHEMERAL, IN_CHANNEL, ErrorReply, Reply
 from bot.slack.commands import SORRY
@@ -168,13 +168,6 @@ class Button:
     replace_original: bool = False
 
 
-def _share(service: "Service", value: dict[str, Any], click: Click) -> Reply:
-    if not click.channel_id:
-        raise BadValue("Share works from search results in a channel: "
-                       "try `/paper search …` there.")
-    return service.share(paper_id(value), click.context)
-
-
 def _page(service: "Service", value: dict[str, Any], click: Click) -> Reply:
     query, offset, exact = page_request(value)
     return service.search(query, offset=offset, exact=exact)
@@ -185,7 +178,6 @@ def _another(service: "Service", value: dict[str, Any], click: Click) -> Reply:
 
 
 BUTTONS: dict[str, Button] = {
-    ACTION_SHARE: Button(_share, in_channel=True),
     ACTION_DETAILS: Button(lambda service, value, click: service.paper(paper_id(value))),
     ACTION_SIMILAR: Button(lambda service, value, click: service.similar(paper_id(value))),
     **{page: Button(_page, replace_original=True) for page in PAGE_ACTIONS},  # Next, Previous, Instead
