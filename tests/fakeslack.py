@@ -31,7 +31,7 @@ from typing import Any, Callable
 from tests.strict import wire
 from tests.strict.methods import BOT_ID, BOT_USER_ID, TEAM_ID, Channel, SlackMethods
 from tests.strict.scopes import MANIFESTS, Manifest, missing_scope
-from tests.strict.surfaces import ResponseUrls, Triggers, check_message
+from tests.strict.surfaces import ResponseUrls, Stacks, Triggers, check_message
 
 __all__ = ["FakeSlack", "Call", "Rejection", "BOT_USER_ID", "BOT_ID", "TEAM_ID", "MANIFESTS"]
 
@@ -86,6 +86,7 @@ class FakeSlack(SlackMethods):
         granted: the token's bot scopes (from ``manifest``).
         rejections: every call refused for breaking a Slack rule, oldest first.
         triggers, response_urls: the one-shot tokens handed out.
+        stacks: modal stacks opened and pushed (≤ 3 views each).
     """
 
     def __init__(self, manifest: Path | str = MANIFESTS[0]) -> None:
@@ -100,6 +101,7 @@ class FakeSlack(SlackMethods):
         self.channels: dict[str, Channel] = {}
         self.rejections: list[Rejection] = []
         self.triggers = Triggers()
+        self.stacks = Stacks()
         self.response_urls = ResponseUrls()
         self._calls: list[Call] = []
         self._cond = threading.Condition()
@@ -149,9 +151,10 @@ class FakeSlack(SlackMethods):
         self.response_urls.issue(path)
         return self.base_url + path
 
-    def new_trigger_id(self) -> str:
-        """A fresh ``trigger_id``: one ``views.open``/``views.push``, within 3 s."""
-        return self.triggers.issue()
+    def new_trigger_id(self, view: str | None = None) -> str:
+        """A fresh ``trigger_id``: one ``views.open``/``views.push``, within 3 s;
+        ``view``: the modal it was clicked in (a push goes onto its stack)."""
+        return self.triggers.issue(view)
 
     def channel(self, channel_id: str) -> Channel:
         """The channel's state; unknown ids are public channels the bot is not in,

@@ -20,6 +20,7 @@ user is waiting, shown as a short polite sentence.
 """
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from typing import TYPE_CHECKING, Any
@@ -56,6 +57,8 @@ MEMBER_PAGES = 20
 #: Conversation types a subscription can live in. Scopes: ``channels:read``
 #: (public) and ``groups:read`` (private channels the bot is in).
 MEMBER_TYPES = "public_channel,private_channel"
+#: Views in one modal stack (Slack's limit, docs/slack-rules.md [view-stack]).
+STACK_MAX = 3
 MODAL_TITLE = "paperbot"          # modal titles: ≤ 24 chars of plain text
 #: The Home tab when Slack refuses the real one (``bot.slack.fallback``).
 HOME_PLAIN = ("*paperbot* searches this workspace's conference papers. "
@@ -208,7 +211,7 @@ def valid_view(view: dict) -> dict:
     return view
 
 
-def message_modal(message: Message, title: str = MODAL_TITLE) -> dict:
+def message_modal(message: Message, title: str = MODAL_TITLE, depth: int = 1) -> dict:
     """A rendered reply shown in a modal (answers to clicks in the Home tab or a modal).
 
     *Share* buttons are dropped: a view has no channel to share into.
@@ -216,6 +219,9 @@ def message_modal(message: Message, title: str = MODAL_TITLE) -> dict:
     Args:
         message: the rendered reply (its blocks, else its mrkdwn ``text``).
         title: the modal title (≤ 24 chars).
+        depth: its place in the modal stack (1 = opened, 2–3 = pushed), kept in
+            ``private_metadata`` so a click in it knows whether a push still fits
+            (docs/slack-rules.md [view-stack]).
 
     Returns:
         dict: a validated modal view (≤ ``VIEW_BLOCKS_MAX`` blocks).
@@ -224,7 +230,17 @@ def message_modal(message: Message, title: str = MODAL_TITLE) -> dict:
     if not blocks:
         blocks = [bk.section(message.text or SORRY)]
     return valid_view(View(type="modal", title=title, close="Close",
+                           private_metadata=json.dumps({"depth": depth}),
                            blocks=blocks[:VIEW_BLOCKS_MAX]).to_dict())
+
+
+def view_depth(view: dict[str, Any]) -> int:
+    """A modal's place in its stack from its ``private_metadata`` (default 1)."""
+    try:
+        depth = json.loads(view.get("private_metadata") or "{}").get("depth", 1)
+    except (ValueError, AttributeError):
+        return 1
+    return depth if isinstance(depth, int) and 1 <= depth <= STACK_MAX else 1
 
 
 def _without_share(block: dict) -> dict | None:
@@ -238,19 +254,25 @@ def show_in_view(client: WebClient, body: dict[str, Any], message: Message) -> N
     """Show ``message`` to whoever clicked a button inside a view.
 
     From the Home tab: ``views.open`` a modal (with the click's short-lived
-    ``trigger_id``). From a modal: ``views.push`` it on top; when Slack
-    refuses (three views stacked already), ``views.update`` the current one.
+    ``trigger_id``). From a modal: ``views.push`` it on top while the stack
+    holds fewer than ``STACK_MAX`` views, else (or when Slack refuses the
+    push) ``views.update`` the current one (docs/slack-rules.md [view-stack]).
 
     Raises:
         slack_sdk.errors.SlackApiError / SlackClientError: Slack refused both.
     """
-    modal = message_modal(message)
     view = body.get("view") or {}
     if view.get("type") != "modal":
-        view_or_plain(client.views_open, modal, message.text, trigger_id=body.get("trigger_id"))
+        view_or_plain(client.views_open, message_modal(message), message.text,
+                      trigger_id=body.get("trigger_id"))
         return
-    try:
-        view_or_plain(client.views_push, modal, message.text, trigger_id=body.get("trigger_id"))
-    except Exception as exc:  # noqa: BLE001 — e.g. push_limit_reached
-        log.info("views.push failed (%s); replacing the current modal", exc)
-        view_or_plain(client.views_update, modal, message.text, view_id=view.get("id"))
+    depth = view_depth(view)
+    if depth < STACK_MAX:
+        try:
+            view_or_plain(client.views_push, message_modal(message, depth=depth + 1), message.text,
+                          trigger_id=body.get("trigger_id"))
+            return
+        except Exception as exc:  # noqa: BLE001 — e.g. push_limit_reached
+            log.info("views.push failed (%s); replacing the current modal", exc)
+    view_or_plain(client.views_update, message_modal(message, depth=depth), message.text,
+                  view_id=view.get("id"))

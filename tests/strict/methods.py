@@ -121,12 +121,18 @@ class SlackMethods:
         return {"ok": True, "channels": [{"id": c, "is_channel": True} for c in page],
                 "response_metadata": {"next_cursor": str(start + size) if more else ""}}
 
-    def _view_call(self, method: str, body: dict, view_id: str, *, trigger: bool) -> dict:
+    def _view_call(self, method: str, body: dict, view_id: str | None, *, trigger: bool) -> dict:
         problem = check_view(body.get("view"), method=method)
         if problem:     # checked first: a refused view leaves the trigger unspent (unverified)
             return self._reject(method, body, *problem)
         if trigger:
             error = self.triggers.use(body.get("trigger_id"))   # [trigger-id]
+            if error:
+                return self._reject(method, body, error, [])
+        if view_id is None and method == "views.open":
+            view_id = self.stacks.open()
+        elif view_id is None:                                   # [view-stack] ≤ 3 deep
+            view_id, error = self.stacks.push(self.triggers.view_of(body.get("trigger_id")))
             if error:
                 return self._reject(method, body, error, [])
         return {"ok": True, "view": {"id": view_id, **(decoded(body.get("view")) or {})}}
@@ -138,10 +144,10 @@ class SlackMethods:
         return self._view_call("views.publish", body, "V0HOME", trigger=False)
 
     def _api_views_open(self, body: dict) -> dict:
-        return self._view_call("views.open", body, "V0MODAL", trigger=True)
+        return self._view_call("views.open", body, None, trigger=True)
 
     def _api_views_push(self, body: dict) -> dict:
-        return self._view_call("views.push", body, "V0PUSHED", trigger=True)
+        return self._view_call("views.push", body, None, trigger=True)
 
     def _api_views_update(self, body: dict) -> dict:
         if not (body.get("view_id") or body.get("external_id")):
