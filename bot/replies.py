@@ -36,10 +36,14 @@ class ResultsReply(Reply):
     Attributes:
         shared: ``(paper id, channel id)`` of results already shared from this
             message: their row says "Shared in #channel ✓" instead of *Share*.
+        typed_total: for an auto-corrected page, how many papers the query as
+            typed finds (0: no *Search "…" instead*, it would be a dead end);
+            None when not counted.
     """
 
     page: SearchPage | None = None
     shared: tuple[tuple[str, str], ...] = ()
+    typed_total: int | None = None
 
 
 @dataclass(frozen=True)

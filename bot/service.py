@@ -86,7 +86,10 @@ class Service:
             page = self._search(query, offset, limit, exact)
         except QueryError as e:
             return ErrorReply(message=e.message, example=f"/paper search {e.example}")
-        return ResultsReply(page=page)
+        typed = None
+        if page.corrected_query:      # offer the typed query only where it finds something
+            typed = self._search(page.query, 0, 1, exact=True).total
+        return ResultsReply(page=page, typed_total=typed)
 
     def show(self, text: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
         """One paper in full from an id, a name or words.

@@ -74,9 +74,13 @@ def _results(reply: ResultsReply) -> Message:
         head = f"No paper matches {md.quoted(shown)}. Try fewer or other words, e.g. `sparse attention`."
     blocks = [bk.section(head)]
     notes = list(page.notes)
-    if page.corrected_query:
+    typed_finds = reply.typed_total is None or reply.typed_total > 0
+    if page.corrected_query and typed_finds:
         notes.insert(0, f"Showing results for *{md.escape(page.corrected_query)}*; "
                         f"search instead for {md.quoted(page.query)}.")
+    elif page.corrected_query:
+        notes.insert(0, f"Showing results for *{md.escape(page.corrected_query)}*: "
+                        f"{md.quoted(page.query)} matches no paper.")
     elif page.suggestion:
         notes.insert(0, f"Did you mean *{md.escape(page.suggestion)}*?")
     if notes:
@@ -90,7 +94,7 @@ def _results(reply: ResultsReply) -> Message:
         blocks.append(bk.actions(*bk.paper_buttons(hit.paper, share=not where,
                                                    share_value=_page_value(page, page.offset))))
     nav = []
-    if page.corrected_query:
+    if page.corrected_query and typed_finds:
         nav.append(bk.button(f"Search “{md.cut(page.query, 40)}” instead", ACTION_PAGE_INSTEAD,
                              {"q": page.query, "o": 0, "exact": 1},
                              accessible=f"Search for “{md.cut(page.query, 40)}” as typed"))

@@ -111,14 +111,24 @@ def test_next_and_previous_replace_the_results_in_place(slack: SlackHarness) -> 
 
 
 def test_search_instead_button_runs_the_query_as_typed(slack: SlackHarness) -> None:
-    _, url = slack.command("search attentoin")
+    _, url = slack.command("search sparce attention")     # "attention" alone still finds papers
     (reply,) = slack.replies(url)
     instead = [v for v in buttons(reply, ACTION_PAGE) if v.get("exact")]
-    assert instead == [{"q": "attentoin", "o": 0, "exact": 1}]
+    assert instead == [{"q": "sparce attention", "o": 0, "exact": 1}]
     _, url2 = slack.click(ACTION_PAGE, instead[0])
     (again,) = slack.replies(url2)
     assert again["replace_original"] is True
-    assert "attentoin" in json.dumps(again["blocks"]) and "Sorry" not in again["text"]
+    assert "sparce attention" in json.dumps(again["blocks"]) and "Sorry" not in again["text"]
+    assert slack.index.search("sparce attention", correct=False).total > 0
+
+
+def test_no_search_instead_when_the_typed_query_finds_nothing(slack: SlackHarness) -> None:
+    assert slack.index.search("attentoin", correct=False).total == 0
+    _, url = slack.command("search attentoin")
+    (reply,) = slack.replies(url)
+    assert [v for v in buttons(reply, ACTION_PAGE) if v.get("exact")] == []      # no dead end
+    text = " ".join(shown_strings(reply["blocks"]))
+    assert "Showing results for *attention*" in text and "matches no paper" in text
 
 
 def test_another_paper_opens_in_a_modal_and_never_replaces_the_digest(slack: SlackHarness) -> None:
