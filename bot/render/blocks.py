@@ -38,6 +38,11 @@ ACTION_PAGE_INSTEAD = "results_page_instead"      # Search "…" instead
 #: Slack refuses a block whose elements share an action_id (docs/slack-rules.md [action-id]).
 PAGE_ACTIONS = (ACTION_PAGE, ACTION_PAGE_PREVIOUS, ACTION_PAGE_INSTEAD)
 ACTION_ANOTHER = "paper_another"
+ACTION_SHARE_TO = "paper_share_to"                # Share to… (in a modal: pick a conversation)
+ACTION_MODAL_PAGE = "modal_page"                  # the search modal's Next ›
+ACTION_MODAL_PAGE_PREVIOUS = "modal_page_previous"
+ACTION_MODAL_PAGE_INSTEAD = "modal_page_instead"
+MODAL_PAGE_ACTIONS = (ACTION_MODAL_PAGE, ACTION_MODAL_PAGE_PREVIOUS, ACTION_MODAL_PAGE_INSTEAD)
 ACTION_HOME_SEARCH = "home_search"
 
 
@@ -136,6 +141,12 @@ def paper_buttons(paper: Paper, *, share: bool = True, details: bool = True,
         out.append(button("Similar", ACTION_SIMILAR, {"id": paper.id},
                           accessible=spoken_label("Papers similar to", paper)))
     return out
+
+
+def share_to_button(paper: Paper) -> ButtonElement:
+    """*Share to…* (in a modal, where no channel is implied): opens a conversation picker."""
+    return button("Share to…", ACTION_SHARE_TO, {"id": paper.id},
+                  accessible=spoken_label("Share to a channel:", paper))
 
 
 def spoken_label(verb: str, paper: Paper) -> str:

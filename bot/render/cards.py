@@ -4,7 +4,12 @@ with *Details* / *Similar* buttons and the abstract in the thread, as the
 digest does (``bot.render.render_digest``)."""
 from __future__ import annotations
 
+import json
 import re
+
+from slack_sdk.models.blocks import (ConversationFilter, ConversationSelectElement, InputBlock,
+                                     PlainTextObject)
+from slack_sdk.models.views import View
 
 from bot.ports import Message
 from bot.render import blocks as bk
@@ -49,3 +54,38 @@ def chunks_of(text: str, size: int) -> list[str]:
         out.append(text[:cut_at])
         text = text[cut_at:].lstrip()
     return out
+
+
+SHARE_MODAL_ID = "share_modal"
+SHARE_TARGET_BLOCK = "share_target"
+SHARE_TARGET_ACTION = "target"
+
+
+def share_modal(paper, depth: int) -> dict:
+    """*Share to…*: the paper and a conversation picker (``conversations_select``
+    with ``response_url_enabled``, so the submission carries a ``response_url``
+    for the conversation chosen; docs/slack-rules.md [response-url-enabled]).
+
+    Args:
+        paper: the paper to share.
+        depth: this view's place in the modal stack (``private_metadata``).
+    """
+    picker = ConversationSelectElement(
+        action_id=SHARE_TARGET_ACTION, placeholder=PlainTextObject(text="Pick a channel or person"),
+        default_to_current_conversation=True, response_url_enabled=True,
+        filter=ConversationFilter(include=["public", "private", "im", "mpim"], exclude_bot_users=True))
+    blocks = [bk.section(f"*{md.cut_escaped(paper.title, 250)}*\n{md.cut_escaped(paper.tldr, 600)}"),
+              InputBlock(block_id=SHARE_TARGET_BLOCK, label=PlainTextObject(text="Share to"),
+                         element=picker).to_dict(),
+              bk.context("Posts a short card with the abstract in its thread, saying you shared it.")]
+    return View(type="modal", callback_id=SHARE_MODAL_ID, title=PlainTextObject(text="Share a paper"),
+                submit=PlainTextObject(text="Share"), close=PlainTextObject(text="Back"),
+                private_metadata=json.dumps({"id": paper.id, "depth": depth}),
+                blocks=blocks).to_dict()
+
+
+def shared_modal(text: str, depth: int) -> dict:
+    """The share modal after the post: one line ("Shared in #channel ✓", mrkdwn)."""
+    return View(type="modal", title=PlainTextObject(text="Share a paper"),
+                close=PlainTextObject(text="Done"), private_metadata=json.dumps({"depth": depth}),
+                blocks=[bk.section(text)]).to_dict()

@@ -24,7 +24,7 @@ from slack_sdk.http_retry.builtin_handlers import (ConnectionErrorRetryHandler,
                                                    RateLimitErrorRetryHandler)
 
 from bot.config import Settings
-from bot.slack import actions, commands, events, home, messages, share, welcome
+from bot.slack import actions, commands, events, home, messages, modal_search, share, welcome
 
 if TYPE_CHECKING:  # the service is the lead's; listeners call its public methods
     from bot.service import Service
@@ -149,5 +149,6 @@ def register_listeners(app: App, service: "Service", *,
     messages.register(app, service, seen=seen, slots=slots)
     actions.register(app, service, slots=slots)
     share.register(app, service, slots=slots)
+    modal_search.register(app, service, slots=slots)
     home.register(app, service, slots=slots)
     welcome.register(app, service)

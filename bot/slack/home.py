@@ -155,12 +155,13 @@ def submitted_query(view: dict[str, Any]) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
-def modal_results(service: "Service", query: str) -> dict:
-    """The modal showing the first ``MODAL_RESULTS`` results for ``query``, or why not."""
+def modal_results(service: "Service", query: str, offset: int = 0, exact: bool = False) -> dict:
+    """The modal showing ``MODAL_RESULTS`` results for ``query`` from ``offset``, or why not."""
     shown = query[:QUERY_SHOWN_MAX]
-    reply = service.search(query, limit=MODAL_RESULTS)
+    reply = service.search(query, offset=offset, limit=MODAL_RESULTS, exact=exact)
     if isinstance(reply, ResultsReply) and reply.page is not None:
-        return valid_view(search_modal(shown, page=reply.page))
+        typed = reply.typed_total is None or reply.typed_total > 0
+        return valid_view(search_modal(shown, page=reply.page, typed_finds=typed))
     if isinstance(reply, ErrorReply):
         example = f" Example: {reply.example}" if reply.example else ""
         return valid_view(search_modal(shown, error=reply.message + example))

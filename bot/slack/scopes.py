@@ -53,6 +53,9 @@ USES: tuple[Use, ...] = (
     Use("method", "conversations.history", ("channels:history", "groups:history"),
         f"{D}/methods/conversations.history",
         "digest crash recovery: find the post of an ambiguous run (public and private channels)"),
+    Use("method", "conversations.info", ("channels:read", "groups:read"),
+        f"{D}/methods/conversations.info",
+        "Share to…: the #name in 'Invite @paperbot to #x first'"),
     Use("method", "conversations.join", ("channels:join",), f"{D}/methods/conversations.join",
         "digest crash recovery: join a public channel posted into with chat:write.public, "
         "whose history answers not_in_channel otherwise"),
@@ -87,7 +90,8 @@ USES: tuple[Use, ...] = (
     Use("interaction", "block_actions", (), f"{D}/interaction-payloads/block_actions-payload",
         "buttons (needs Interactivity on, no scope)"),
     Use("interaction", "view_submission", (),
-        f"{D}/interaction-payloads/view-interactions-payload", "the search modal's Search"),
+        f"{D}/interaction-payloads/view-interactions-payload",
+        "the search modal's Search; the share modal's Share (with response_urls)"),
 )
 
 #: Web API methods by name (``chat.postMessage`` → its ``Use``).

@@ -100,6 +100,14 @@ class SlackMethods:
                 m.pop("metadata", None)
         return {"ok": True, "messages": list(reversed(messages)), "has_more": False}
 
+    def _api_conversations_info(self, body: dict) -> dict:
+        channel_id = str(body.get("channel", ""))
+        channel = self.channel(channel_id)
+        if channel.private and not channel.bot_member:          # [info] private: members only
+            return {"ok": False, "error": "channel_not_found"}
+        return {"ok": True, "channel": {"id": channel_id, "name": channel_id.lower(),
+                                        "is_private": channel.private, "is_member": channel.bot_member}}
+
     def _api_conversations_join(self, body: dict) -> dict:
         channel_id = str(body.get("channel", ""))
         channel = self.channel(channel_id)
