@@ -9,7 +9,6 @@ from the working directory. The only module that reads ``os.environ``
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sys
@@ -19,7 +18,8 @@ from pathlib import Path
 import click
 from dotenv import find_dotenv, load_dotenv
 
-from bot import config, corpus, search, wiring
+from bot import cli_lines, config, corpus, search, wiring
+from bot.cli_wait import WAIT_OPTION, in_turn
 from bot.jsonshape import error_json, page_json
 from bot.models import QueryError
 from bot.store import StoreError
@@ -145,7 +145,8 @@ def index() -> None:
                    "Default: PAPERBOT_SEEDS.")
 @index_option
 @click.option("--accepted-only", is_flag=True, help=ACCEPTED_HELP)
-def index_build(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: bool) -> None:
+@WAIT_OPTION
+def index_build(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: bool, wait: float) -> None:
     """Build a new index generation and switch to it atomically.
 
     Example: paperbot index build --source corpus.jsonl --index /tmp/idx
@@ -160,9 +161,13 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None, accepted_only
     source = wiring.LazyPapers(paths, accepted_only=accepted_only)
     try:
         fingerprint = corpus.seeds_fingerprint(paths) if not (sources or accepted_only) else None
-        gen = search.build_index(target, source, fingerprint=fingerprint,
-                                 progress=(lambda n: update(n, source.total)) if update else None)
-    except (corpus.CorpusError, search.IndexBusy, ValueError) as e:
+        gen = in_turn(target, wait, lambda: search.build_index(
+            target, source, fingerprint=fingerprint,
+            progress=(lambda n: update(n, source.total)) if update else None))
+    except click.ClickException:
+        done()
+        raise
+    except (corpus.CorpusError, ValueError) as e:
         done()
         raise click.ClickException(str(e)) from None
     except search.WorkerFailed as e:
@@ -180,7 +185,8 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None, accepted_only
               help="File or folder to add (same formats as build). Repeatable.")
 @index_option
 @click.option("--accepted-only", is_flag=True, help=ACCEPTED_HELP)
-def index_add(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: bool) -> None:
+@WAIT_OPTION
+def index_add(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: bool, wait: float) -> None:
     """Add or update documents without a full rebuild.
 
     Example: paperbot index add --source new-papers.jsonl
@@ -191,9 +197,10 @@ def index_add(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: 
     try:
         stats = corpus.LoadStats()
         papers = corpus.load_papers(list(sources), stats=stats, accepted_only=accepted_only)
-        created = not search.has_index(target)
-        n = search.add_to_index(target, papers)
-    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, ValueError) as e:
+        created, n = in_turn(target, wait, lambda: (not search.has_index(target),
+                                                    search.add_to_index(target, papers)),
+                             " Nothing was added.")
+    except (corpus.CorpusError, search.IndexMissing, ValueError) as e:
         raise click.ClickException(str(e)) from None
     except OSError as e:
         raise click.ClickException(_write_error(target, e)) from None
@@ -236,25 +243,28 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, query: tuple[s
     except (corpus.CorpusError, search.IndexBusy, search.IndexMissing) as e:
         raise click.ClickException(str(e)) from None
     text = " ".join(query)
-    queries = (line.rstrip("\n") for line in sys.stdin) if text == "-" else [text]
+    # Any bytes in, one line out per b"\n"-ended input line (bot/cli_lines.py).
+    queries = cli_lines.read_lines(sys.stdin.buffer) if text == "-" else [cli_lines.from_argv(text)]
     status = 0
-    for q in queries:
+    for q, note in queries:
         try:
             page = idx.search(q, limit=limit)
         except QueryError as e:
             status = 1 if text != "-" else status
             if as_json:
-                click.echo(json.dumps(error_json(q, e.message), ensure_ascii=False))
+                cli_lines.print_json(error_json(q, e.message), note)
             else:
-                click.echo(f"{e.message} Example: {e.example}", err=True)
+                click.echo(f"{note + ' ' if note else ''}{e.message} Example: {e.example}", err=True)
             continue
         except search.IndexMissing as e:
             raise click.ClickException(str(e)) from None
         if as_json:
-            click.echo(json.dumps(page_json(page), ensure_ascii=False))
+            cli_lines.print_json(page_json(page), note)
         else:
             if text == "-":
                 click.echo(f"== {q}")
+            if note:
+                click.echo(note)
             _print_page(page)
     sys.exit(status)
 

@@ -71,6 +71,12 @@ class PostError(Exception):
         return self.code in WORKSPACE_ERRORS
 
 
+class HistoryUnavailable(Exception):
+    """A channel's history could not be read completely (missing scope, the bot
+    cannot join, a network error, more messages than one look reads): whether a
+    post is there cannot be known. ``str(e)`` is a short reason."""
+
+
 class Poster(Protocol):
     """Posts messages to channels. Implementations raise ``PostError``."""
 
@@ -80,8 +86,12 @@ class Poster(Protocol):
 
     def find_recent_post(self, channel_id: str, marker: str, oldest_ts: float) -> str | None:
         """Return the ``ts`` of the bot's own post containing ``marker`` since
-        ``oldest_ts`` (Unix seconds), or None when none is found or history
-        cannot be read. Used to reconcile a claim left by a crash."""
+        ``oldest_ts`` (Unix seconds), or None when the whole history since then
+        was read and holds no such post. Used to reconcile a claim left by a crash.
+
+        Raises:
+            HistoryUnavailable: the history could not be read completely.
+        """
         ...
 
 

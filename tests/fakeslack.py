@@ -24,11 +24,12 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
+from urllib.parse import urlsplit
 
 from tests.strict import wire
+from tests.strict.records import Call, Rejection
 from tests.strict.methods import BOT_ID, BOT_USER_ID, TEAM_ID, Channel, SlackMethods
 from tests.strict.scopes import MANIFESTS, Manifest, missing_scope
 from tests.strict.surfaces import ResponseUrls, Stacks, Triggers, check_message
@@ -37,37 +38,6 @@ __all__ = ["FakeSlack", "Call", "Rejection", "BOT_USER_ID", "BOT_ID", "TEAM_ID",
 
 #: Methods whose ``channel`` argument triggers ``fail_channel`` errors.
 CHANNEL_METHODS = ("chat.postMessage", "conversations.history")
-
-
-@dataclass
-class Call:
-    """One request the fake received.
-
-    Attributes:
-        method: Web API method ("chat.postMessage") or "response_url".
-        path: the request path ("/api/chat.postMessage", "/response/3").
-        body: parsed body: JSON object, or form / query fields (one value each).
-        headers: request headers, names lower-cased.
-        status: the HTTP status the fake answered (0: connection dropped).
-        answer: what the fake answered (JSON dict, or the text body).
-    """
-
-    method: str
-    path: str
-    body: dict[str, Any]
-    headers: dict[str, str]
-    status: int = 200
-    answer: Any = None
-
-
-@dataclass
-class Rejection:
-    """A call Slack would have refused: ``error`` and ``response_metadata.messages``."""
-
-    method: str
-    error: str
-    messages: list[str] = field(default_factory=list)
-    body: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
 class FakeSlack(SlackMethods):
@@ -100,6 +70,8 @@ class FakeSlack(SlackMethods):
         self.member_page_size = 100
         self.channels: dict[str, Channel] = {}
         self.rejections: list[Rejection] = []
+        self.shares: dict[tuple, set[str]] = {}
+        self.unfurled: list[dict] = []
         self.triggers = Triggers()
         self.stacks = Stacks()
         self.response_urls = ResponseUrls()
@@ -169,6 +141,24 @@ class FakeSlack(SlackMethods):
         """Declare a channel: private or public, with or without the bot in it."""
         with self._cond:
             self.channels[channel_id] = Channel(private=private, bot_member=bot_member)
+
+    def link_shared(self, urls: list[str], *, channel: str = "C0GENERAL", ts: str = "1765000500.000100",
+                    composer: bool = False, user: str = "U0ALICE") -> dict[str, Any]:
+        """A ``link_shared`` event for ``urls`` (posted in ``channel`` at ``ts``, or
+        typed in the composer), remembered so ``chat.unfurl`` may answer it [unfurl]."""
+        unfurl_id = f"C-{ts}" if composer else f"U-{channel}-{ts}"
+        with self._cond:
+            if composer:
+                self.shares[("unfurl_id", unfurl_id)] = set(urls)
+            else:
+                self.shares[("ts", channel, ts)] = set(urls)
+                self.shares[("unfurl_id", unfurl_id)] = set(urls)
+        domains = [urlsplit(u).hostname or "" for u in urls]
+        return {"type": "link_shared", "channel": "COMPOSER" if composer else channel,
+                "is_bot_user_member": True, "user": user, "message_ts": unfurl_id if composer else ts,
+                "unfurl_id": unfurl_id, "source": "composer" if composer else "conversations_history",
+                "links": [{"domain": d, "url": u} for d, u in zip(domains, urls)],
+                "event_ts": ts}
 
     # ----------------------------------------------------------------- behaviour
     def fail_channel(self, channel: str, error: str,

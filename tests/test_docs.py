@@ -1,8 +1,8 @@
 """The README documents every command, and CI runs the README's test command verbatim."""
 import re
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.kit import ROOT
+
 README = (ROOT / "README.md").read_text()
 
 
@@ -12,6 +12,7 @@ def test_every_cli_command_is_in_the_readme():
     for name, cmd in main.commands.items():
         subs = getattr(cmd, "commands", None)
         names += [f"paperbot {name} {s}" for s in subs] if subs else [f"paperbot {name}"]
+    assert {"paperbot console", "paperbot index build", "paperbot search", "paperbot digest send"} <= set(names)
     for name in names:
         assert name in README, name
 
@@ -34,6 +35,7 @@ def test_quick_start_has_two_commands_and_ci_runs_the_test_one_verbatim():
 
 def test_every_slash_subcommand_is_in_the_readme():
     from bot.parsing import ALONE_ONLY, WITH_ARGUMENT
+    assert {"search", "subscribe", "help"} <= set(ALONE_ONLY + WITH_ARGUMENT)
     for sub in ALONE_ONLY + WITH_ARGUMENT:
         assert f"/paper {sub}" in README, sub
 
@@ -51,9 +53,6 @@ OUTSIDE_DOCS = ["DES" + "IGN.md", "PLATFORM-" + "FACTS", "INTER" + "FACES.md", "
 #: Absolute paths of a build machine (``../shared/...`` relative to the repository is fine).
 MACHINE_PATH = re.compile(r"(?<![\w.])/(?:" + "|".join(["wo" + "rk", "ho" + "me", "Us" + "ers", "ro" + "ot",
                                                         "m" + "nt"]) + r")/")
-#: docs/<name>.md pages other helpers are writing right now (issue 8): allowed to be missing until
-#: their branches are merged. TEMPORARY — remove once docs/ holds them (see the docs branch status).
-PENDING_DOCS = {"slack-rules", "scopes", "search"}
 _CITE = re.compile(r"docs/([\w-]+)\.md(?:#([\w-]+))?(?:\)|,)?\s*(?:\"([^\"\n]+(?:\n[^\"\n]+)?)\")?")
 _LINK = re.compile(r"\]\(([\w-]+)\.md(?:#([\w-]+))?\)")
 
@@ -69,9 +68,7 @@ def _slug(heading: str) -> str:
 
 
 def _check_cite(name: str, anchor: str | None, quoted: str | None, where: str) -> None:
-    if not (DOCS / f"{name}.md").exists():
-        assert name in PENDING_DOCS, f"{where} cites docs/{name}.md, which does not exist"
-        return
+    assert (DOCS / f"{name}.md").exists(), f"{where} cites docs/{name}.md, which does not exist"
     heads = _headings(name)
     if anchor:
         assert anchor in {_slug(h) for h in heads}, f"{where}: no heading for #{anchor} in docs/{name}.md"

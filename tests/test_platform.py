@@ -5,15 +5,13 @@ import re
 import subprocess
 import sys
 import tomllib
-from pathlib import Path
 
 import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from tests.test_cli import run
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.clikit import run
+from tests.kit import ROOT
 
 
 def _pins() -> tuple[list[str], dict[str, str]]:

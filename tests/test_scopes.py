@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.links import UNFURL_DOMAINS
 from bot.slack import commands
 from bot.slack.scopes import COMMANDS, EVENTS, METHODS, USES, markdown, needed_scopes
+from tests.kit import ROOT
 from tests.strict.scopes import MANIFESTS, Manifest
 
-ROOT = Path(__file__).resolve().parents[1]
 #: ``client.chat_postMessage`` / ``self._client.views_open`` → "chat.postMessage".
 CALL = re.compile(r"\b_?client\.([a-z]+(?:_[A-Za-z]+)+)\b")
 #: Attributes of the Socket Mode client that the scan would read as methods.
@@ -40,6 +41,8 @@ def test_every_method_the_code_calls_has_a_row() -> None:
     assert "chat.postMessage" in called and "views.publish" in called     # the scan works
     missing = {m: where for m, where in called.items() if m not in METHODS}
     assert not missing, f"add these to bot/slack/scopes.py: {missing}"
+    says = [path for path, text in code().items() if re.search(r"\bsay\(", text)]
+    assert not says or "chat.postMessage" in METHODS, says          # Bolt's say() posts
 
 
 def test_every_method_row_is_called_by_the_code_or_by_bolt() -> None:
@@ -69,6 +72,15 @@ def test_the_manifest_asks_for_exactly_what_the_table_needs(path: Path) -> None:
     assert manifest.events == set(EVENTS)
     assert manifest.commands == set(COMMANDS)
     assert manifest.interactive
+
+
+@pytest.mark.parametrize("path", MANIFESTS, ids=[m.name for m in MANIFESTS])
+def test_unfurl_domains_are_the_ones_the_bot_knows_and_within_slacks_rules(path: Path) -> None:
+    """≤ 5 unique hosts, no scheme or path (docs/slack-rules.md [unfurl])."""
+    domains = Manifest.load(path).unfurl_domains
+    assert domains == UNFURL_DOMAINS and len(set(domains)) == len(domains) <= 5
+    assert all(re.fullmatch(r"(?![.-])[-a-z0-9.]+[a-z0-9]", d) for d in domains)
+    assert ("link_shared" in EVENTS) == bool(domains)
 
 
 def test_docs_scopes_md_is_the_table() -> None:

@@ -184,3 +184,37 @@ def test_a_modal_stack_holds_three_views() -> None:
     third, _ = stacks.push(second)
     assert stacks.push(third) == (None, "push_limit_reached")
     assert stacks.depth(root) == 3
+def test_unfurl_rules() -> None:
+    from tests.strict.surfaces import check_unfurls
+    url = "https://arxiv.org/abs/2401.01234"
+    card = {"blocks": [section("card")]}
+    assert check_unfurls({url: card}, {url}) is None
+    assert check_unfurls({url: {"text": "plain"}}, {url}) is None
+    assert check_unfurls({"https://elsewhere.org/x": card}, {url}) == ("cannot_unfurl_url", [])
+    assert check_unfurls([card], {url}) == ("invalid_unfurls_format", [])
+    assert check_unfurls({url: {}}, {url}) == ("invalid_unfurls_format", [])
+    error, messages = check_unfurls({url: {"blocks": [{"type": "rich_text", "elements": []}]}}, {url})
+    assert error == "invalid_blocks" and "rich_text" in messages[0]
+
+
+def test_the_fake_checks_chat_unfurl_targets(tmp_path) -> None:
+    from slack_sdk import WebClient
+    from slack_sdk.errors import SlackApiError
+
+    from tests.fakeslack import FakeSlack
+
+    url = "https://arxiv.org/abs/2401.01234"
+    card = {url: {"blocks": [section("card")]}}
+    with FakeSlack() as fake:
+        client = WebClient(token="xoxb-1", base_url=fake.api_url)
+        posted = fake.link_shared([url], channel="C1", ts="1.000100")
+        typed = fake.link_shared([url], ts="2.000100", composer=True)
+        assert client.chat_unfurl(channel="C1", ts="1.000100", unfurls=card)["ok"]
+        assert client.chat_unfurl(unfurl_id=typed["unfurl_id"], source="composer", unfurls=card)["ok"]
+        assert client.chat_unfurl(unfurl_id=posted["unfurl_id"], source="conversations_history",
+                                  unfurls=card)["ok"]
+        for kwargs, error in (({"channel": "COMPOSER", "ts": typed["message_ts"]}, "cannot_unfurl_message"),
+                              ({"unfurl_id": "nope", "source": "composer"}, "invalid_unfurl_id")):
+            with pytest.raises(SlackApiError) as refused:
+                client.chat_unfurl(unfurls=card, **kwargs)
+            assert refused.value.response["error"] == error

@@ -19,8 +19,12 @@ Rules (docs/interfaces.md "Paper of the day"):
 - A claim whose post may or may not have happened (crash, network error:
   ``PostError("request_failed")`` or any other exception) stays ``CLAIMED``;
   after ``RECONCILE_AFTER`` the next run asks the poster for its own post
-  carrying the marker (``bot.render.digest_marker``): found → ``POSTED``;
-  not found or cannot tell → ``UNKNOWN``, logged, never posted again that date.
+  carrying the marker (``bot.render.digest_marker``, kept in the post's
+  metadata and ``block_id``): found → ``POSTED``; the whole history since the
+  claim read and the post is not there → ``FAILED`` (nothing reached the
+  channel), so it is posted on the next tick — never skipped; history cannot
+  be read completely (``HistoryUnavailable``) → ``UNKNOWN``, logged, never
+  posted again that date (a second post would be worse than a missing one).
 - Downtime: today's missed slot is posted once, late (logged); earlier days
   in the last ``SKIP_LOOKBACK_DAYS`` are recorded ``SKIPPED`` and logged once.
 
@@ -146,21 +150,23 @@ class _Run:
         for delivery, claimed_at in self.store.stale_claims(older_than):
             marker = digest_marker(delivery.local_date, delivery.paper_id)
             oldest = (claimed_at - timedelta(minutes=1)).timestamp()
+            key = (delivery.team_id, delivery.channel_id, delivery.local_date)
             try:
                 ts = self.poster.find_recent_post(delivery.channel_id, marker, oldest)
-            except Exception as exc:  # noqa: BLE001 — cannot know
-                log.warning("digest reconcile %s: history lookup failed: %s", marker, exc)
-                ts = None
-            key = (delivery.team_id, delivery.channel_id, delivery.local_date)
-            if ts:
-                self.store.finish_delivery(*key, state=DeliveryState.POSTED, message_ts=ts, now=self.now)
-                log.info("digest %s %s: found the post of a crashed run (ts %s)",
-                         delivery.channel_id, delivery.local_date, ts)
-            else:
+            except Exception as exc:  # noqa: BLE001 — HistoryUnavailable or worse: cannot know
                 self.store.finish_delivery(*key, state=DeliveryState.UNKNOWN, now=self.now)
-                log.error("digest %s %s: a claim from %s has no post I can find; not posting "
-                          "again that date", delivery.channel_id, delivery.local_date,
-                          claimed_at.isoformat())
+                log.error("digest %s %s: a claim from %s may or may not have been posted (%s); "
+                          "not posting again that date", delivery.channel_id, delivery.local_date,
+                          claimed_at.isoformat(), exc)
+            else:
+                if ts:
+                    self.store.finish_delivery(*key, state=DeliveryState.POSTED, message_ts=ts, now=self.now)
+                    log.info("digest %s %s: found the post of a crashed run (ts %s)",
+                             delivery.channel_id, delivery.local_date, ts)
+                else:
+                    self.store.finish_delivery(*key, state=DeliveryState.FAILED, now=self.now)
+                    log.warning("digest %s %s: a claim from %s never reached the channel; posting it "
+                                "again", delivery.channel_id, delivery.local_date, claimed_at.isoformat())
             self.summary.reconciled += 1
 
 

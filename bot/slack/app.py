@@ -24,7 +24,8 @@ from slack_sdk.http_retry.builtin_handlers import (ConnectionErrorRetryHandler,
                                                    RateLimitErrorRetryHandler)
 
 from bot.config import Settings
-from bot.slack import actions, commands, events, home, messages, modal_search, share, welcome
+from bot.slack import (actions, commands, events, home, messages, modal_search, share, unfurls,
+                       welcome)
 
 if TYPE_CHECKING:  # the service is the lead's; listeners call its public methods
     from bot.service import Service
@@ -72,13 +73,14 @@ def make_client(settings: Settings) -> WebClient:
     Returns:
         WebClient: with ``ConnectionErrorRetryHandler(1)`` for errors raised
         before Slack could have the request (``URLError``: refused, DNS, a
-        failed send) and ``RateLimitErrorRetryHandler(RATE_LIMIT_RETRIES)``.
-        A connection dropped *after* the request was sent
-        (``RemoteDisconnected``, ``ConnectionResetError`` — slack_sdk's default
-        retries them) is not retried: Slack may have posted the message, and
-        a retry would post it twice (tests/slack/test_slack_digest_recovery.py);
-        the caller sees ``PostError("request_failed")`` and the digest
-        reconciles the claim later. Bolt copies these handlers into the
+        failed send) and ``RateLimitErrorRetryHandler(RATE_LIMIT_RETRIES)``
+        (opt-in, docs/platform-facts.md). A connection dropped *after* the
+        request was sent (``RemoteDisconnected``, ``ConnectionResetError`` —
+        slack_sdk's default retries them) is not retried: Slack may have
+        posted the message, and a retry would post it twice
+        (tests/slack/test_slack_digest_recovery.py); the caller sees
+        ``PostError("request_failed")`` and the digest reconciles the claim
+        later. Bolt copies these handlers into the
         per-request ``client`` it passes to listeners.
     """
     return WebClient(
@@ -135,7 +137,8 @@ def register_listeners(app: App, service: "Service", *,
                        seen: Callable[[str], bool] | None = None) -> None:
     """Wire every listener module to ``app`` (one ``register()`` per area):
     ``/paper`` (commands), ``app_mention`` (events), DMs (messages), buttons
-    (actions), the App Home and the search modal (home), onboarding (welcome).
+    (actions), the App Home and the search modal (home), link unfurls (unfurls),
+    onboarding (welcome).
 
     Args:
         app: the Bolt app.
@@ -152,3 +155,4 @@ def register_listeners(app: App, service: "Service", *,
     modal_search.register(app, service, slots=slots)
     home.register(app, service, slots=slots)
     welcome.register(app, service)
+    unfurls.register(app, service)

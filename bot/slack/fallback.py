@@ -68,20 +68,20 @@ def respond_or_plain(respond: Callable[..., Any], message: Message, **kwargs: An
         kwargs: ``response_type``, ``replace_original`` … passed on both times.
 
     Anything but HTTP 200 with body ``ok`` is a failure: a refusal of the body
-    (HTTP 400, e.g. ``invalid_blocks``) is logged once and the text is sent
-    alone; other failures (an expired URL …) are logged. Network errors
-    propagate (the caller logs them).
+    (HTTP 400, e.g. ``invalid_blocks``, or a 200 whose body is not ``ok``) is
+    logged once and the text is sent alone; other failures (an expired URL …)
+    are logged. Network errors propagate (the caller logs them).
     """
     response = respond(text=message.text, blocks=list(message.blocks) or None,
                        unfurl_links=False, unfurl_media=False, **kwargs)
-    if response is None or response.status_code == 200:
+    body = ((response.body if response is not None else "ok") or "").strip()
+    if response is None or (response.status_code == 200 and body == "ok"):
         return
-    body = (response.body or "").strip()
-    if response.status_code == 400 and message.blocks:
+    if response.status_code in (200, 400) and message.blocks:
         log.warning("Slack refused a response_url reply (%s); sending plain text instead",
                     body[:200] or response.status_code)
         again = respond(text=plain(message).text, unfurl_links=False, unfurl_media=False, **kwargs)
-        if again is not None and again.status_code != 200:
+        if again is not None and (again.status_code != 200 or (again.body or "").strip() != "ok"):
             log.warning("response_url refused the plain reply too: %s %s",
                         again.status_code, (again.body or "")[:200])
         return

@@ -21,7 +21,7 @@ import threading
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
-from bot.ports import Message, PostError
+from bot.ports import HistoryUnavailable, Message, PostError
 from bot.slack.fallback import plain, refusal
 
 log = logging.getLogger(__name__)
@@ -162,9 +162,13 @@ class SlackPoster:
             oldest_ts: Unix time in seconds; older messages are not read.
 
         Returns:
-            str | None: the message ``ts``; None when not found, or when
-            history cannot be read (missing ``*:history`` scope, bot not in
-            the channel, network error) — the caller then cannot know.
+            str | None: the message ``ts``; None when every message since
+            ``oldest_ts`` was read and none is that post.
+
+        Raises:
+            HistoryUnavailable: history cannot be read (missing ``*:history``
+                scope, the bot cannot join, network error) or holds more
+                messages than one look reads — the caller then cannot know.
         """
         try:
             try:
@@ -176,9 +180,7 @@ class SlackPoster:
                 log.info("joined %s to look for the post of an interrupted digest run", channel_id)
                 return self._search_history(channel_id, marker, oldest_ts)
         except (SlackApiError, SlackClientError, OSError) as exc:
-            log.warning("cannot read history of %s (%s); claim left as is",
-                        channel_id, _error_code(exc))
-        return None
+            raise HistoryUnavailable(f"cannot read the history of {channel_id} ({_error_code(exc)})") from None
 
     def _search_history(self, channel_id: str, marker: str, oldest_ts: float) -> str | None:
         user_id, bot_id = self._bot_identity()
@@ -196,4 +198,5 @@ class SlackPoster:
             cursor = (response.get("response_metadata") or {}).get("next_cursor")
             if not response.get("has_more") or not cursor:
                 return None
-        return None
+        raise HistoryUnavailable(f"more than {HISTORY_PAGES * HISTORY_PAGE_SIZE} messages in {channel_id} "
+                                 "since the claim")

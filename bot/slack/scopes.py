@@ -59,6 +59,8 @@ USES: tuple[Use, ...] = (
     Use("method", "conversations.join", ("channels:join",), f"{D}/methods/conversations.join",
         "digest crash recovery: join a public channel posted into with chat:write.public, "
         "whose history answers not_in_channel otherwise"),
+    Use("method", "chat.unfurl", ("links:write",), f"{D}/methods/chat.unfurl",
+        "link unfurls: a compact card for a paper link (posted message or composer preview)"),
     Use("method", "users.info", ("users:read",), f"{D}/methods/users.info",
         "the subscriber's time zone for /paper subscribe"),
     Use("method", "users.conversations", ("channels:read", "groups:read"),
@@ -84,6 +86,9 @@ USES: tuple[Use, ...] = (
     Use("event", "member_joined_channel", ("channels:read", "groups:read"),
         f"{D}/events/member_joined_channel",
         "onboarding: a hello when the bot itself is added to a public or private channel"),
+    Use("event", "link_shared", ("links:read",), f"{D}/events/link_shared",
+        "a link to arxiv.org, openreview.net, doi.org, github.com or huggingface.co "
+        "(the manifests' unfurl_domains)"),
     Use("event", "message.im", ("im:history",), f"{D}/events/message.im",
         "direct messages to the bot"),
     Use("command", "/paper", ("commands",), f"{D}/scopes/commands", "the slash command"),
@@ -115,6 +120,7 @@ def markdown() -> str:
              "`tests/test_scopes.py` fails when this file, a manifest (`manifest.yml`,",
              "`manifest.http.yml`) or a `client.<method>(` call in `bot/` disagrees with it.",
              "Bot scopes asked for: " + ", ".join(f"`{s}`" for s in sorted(needed_scopes())) + ".",
+             "Bolt's `say()` would call `chat.postMessage` (its row below); the code does not use it.",
              "",
              "| kind | name | bot scopes | why | Slack's page |",
              "|---|---|---|---|---|"]

@@ -11,11 +11,10 @@ from pathlib import Path
 import pytest
 
 from bot.corpus import CorpusError, LoadStats, iter_records, load_papers, seeds_fingerprint, sentences
+from tests.kit import ROOT, SEEDS
 
 #: The shared data sets: ``PAPERBOT_SHARED_DATA``, else ``../shared/data`` beside the repository.
-DATA = Path(os.environ.get("PAPERBOT_SHARED_DATA")
-            or Path(__file__).resolve().parents[2].parent / "shared" / "data")
-SEEDS = Path(__file__).resolve().parents[2] / "seeds"
+DATA = Path(os.environ.get("PAPERBOT_SHARED_DATA") or ROOT.parent / "shared" / "data")
 ABSTRACT = ("We propose SparseKV, a cache eviction policy for long-context inference. "
             "Experiments show SparseKV reduces memory by 40% while matching accuracy.")
 

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from bot.corpus import CorpusError, LoadStats, load_papers, not_accepted_summary
 from bot.corpus.sources import STATUSES, normalise_record, note_status
+from tests.clikit import run
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 API2 = FIXTURES / "openreview-api2.json"
@@ -136,39 +136,31 @@ def test_not_accepted_summary_lists_most_first():
 
 
 def test_cli_builds_an_accepted_list_and_search_shows_the_forum_link(tmp_path):
-    from bot.cli import main
-    runner = CliRunner()
-    env = {"PAPERBOT_INDEX_DIR": str(tmp_path / "default"), "DATABASE_URL": f"sqlite:///{tmp_path}/db"}
     index = str(tmp_path / "iclr")
-    built = runner.invoke(main, ["index", "build", "--source", str(API2), "--source", str(API1),
-                                 "--accepted-only", "--index", index], env=env)
-    assert built.exit_code == 0, built.output
-    assert "indexed 3 papers" in built.output
+    built = run(["index", "build", "--source", str(API2), "--source", str(API1),
+                 "--accepted-only", "--index", index], tmp_path)
+    assert built.returncode == 0, built.stderr
+    assert "indexed 3 papers" in built.stdout
     assert "left out as not accepted: 2 withdrawn, 1 desk-rejected, 1 rejected, 1 submitted, 1 unknown" \
-        in built.output
-    found = runner.invoke(main, ["search", "--index", index, "--json", "glacier velocity"], env=env)
-    assert found.exit_code == 0, found.output
-    top = json.loads(found.output)["results"][0]
+        in built.stdout
+    found = run(["search", "--index", index, "--json", "glacier velocity"], tmp_path)
+    assert found.returncode == 0, found.stderr
+    top = json.loads(found.stdout)["results"][0]
     assert top["url"] == "https://openreview.net/forum?id=Zq7RtY0kWe" and top["venue"] == "ICLR 2024 oral"
     assert top["source_id"] == "Zq7RtY0kWe" and top["authors"] == ["Ines Carvalho", "Dev Patel"]
-    gone = runner.invoke(main, ["search", "--index", index, "--json", "curriculum dropout"], env=env)
-    assert "Rj2Pd8sVn1" not in gone.output
+    gone = run(["search", "--index", index, "--json", "curriculum dropout"], tmp_path)
+    assert gone.returncode == 0 and "Rj2Pd8sVn1" not in gone.stdout
 
 
 def test_cli_index_add_accepted_only_adds_the_accepted_notes(tmp_path):
-    from bot.cli import main
-    runner = CliRunner()
-    env = {"PAPERBOT_INDEX_DIR": str(tmp_path / "default"), "DATABASE_URL": f"sqlite:///{tmp_path}/db"}
     index = str(tmp_path / "idx")
-    first = runner.invoke(main, ["index", "add", "--source", str(RESPONSE), "--accepted-only",
-                                 "--index", index], env=env)
-    assert first.exit_code == 0, first.output
-    assert "created one with 1 paper (left out as not accepted: 1 submitted)" in first.output
-    more = runner.invoke(main, ["index", "add", "--source", str(API1), "--accepted-only", "--index", index],
-                         env=env)
-    assert "added or updated 1 paper in" in more.output and "1 unknown, 1 withdrawn" in more.output
-    found = runner.invoke(main, ["search", "--index", index, "--json", "sea ice radar"], env=env)
-    ids = [r["source_id"] for r in json.loads(found.output)["results"]]
+    first = run(["index", "add", "--source", str(RESPONSE), "--accepted-only", "--index", index], tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert "created one with 1 paper (left out as not accepted: 1 submitted)" in first.stdout
+    more = run(["index", "add", "--source", str(API1), "--accepted-only", "--index", index], tmp_path)
+    assert "added or updated 1 paper in" in more.stdout and "1 unknown, 1 withdrawn" in more.stdout
+    found = run(["search", "--index", index, "--json", "sea ice radar"], tmp_path)
+    ids = [r["source_id"] for r in json.loads(found.stdout)["results"]]
     assert ids[0] == "HkxQ1a2b3C" and "Gh7Ew1Rs3Y" not in ids
 
 

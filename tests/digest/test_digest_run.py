@@ -6,11 +6,12 @@ import logging
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
-from tests.digest.digestkit import APP_TOKEN, BOT_TOKEN, Clock, ListIndex, RecordingPoster, marker_of
 
 from bot.models import DeliveryState as State
 from bot.digest import DigestDateError, make_job, next_post_time, run_due, send
 from bot.store import Store
+from tests.digest.digestkit import APP_TOKEN, BOT_TOKEN, ListIndex, RecordingPoster, marker_of
+from tests.kit import Clock
 
 UTC = timezone.utc
 DAY = date(2026, 12, 1)
@@ -173,33 +174,6 @@ def test_refused_post_is_retried_a_few_times_then_given_up(store, index, poster,
     assert summary.posted == 1
 
 
-def test_ambiguous_error_is_never_posted_twice(store, index, poster, clock):
-    subscribe(store, "C1")
-    poster.fail["C1"] = "request_failed"  # a timeout: Slack may have posted it
-    run_due(store, index, poster, AT_0900)
-    poster.fail.clear()
-    clock.now = AT_0900 + timedelta(seconds=30)
-    tick_through(store, index, poster, clock, AT_0900 + timedelta(hours=3))
-    assert poster.parents == [] and poster.attempts == 1
-    assert store.get_delivery("T1", "C1", DAY).state == State.UNKNOWN
-    channel, marker, oldest = poster.lookups[0]
-    assert channel == "C1" and marker.startswith("potd-2026-12-01-")
-    assert oldest <= AT_0900.timestamp()
-
-
-def test_stale_claim_found_in_history_is_marked_posted(store, index, poster, clock):
-    subscribe(store, "C1")
-    paper_id = store.paper_for_date(DAY, lambda d: "p00q")
-    store.claim_delivery("T1", "C1", DAY, paper_id, now=AT_0900)  # then the process died
-    poster.found[f"potd-2026-12-01-{paper_id}"] = "1764579600.000200"
-    run_due(store, index, poster, AT_0900 + timedelta(seconds=30))
-    assert poster.lookups == []  # too fresh: another process may still be posting
-    summary = run_due(store, index, poster, AT_0900 + timedelta(minutes=5))
-    assert summary.reconciled == 1 and poster.parents == []
-    d = store.get_delivery("T1", "C1", DAY)
-    assert (d.state, d.message_ts) == (State.POSTED, "1764579600.000200")
-
-
 def test_send_twice_posts_once(db_url, index, clock):
     store = Store(db_url)
     subscribe(store, "C1", "C2", "C3")
@@ -262,7 +236,7 @@ def test_no_token_reaches_the_database(sqlite_url, tmp_path, index, clock):
     send(store, index, poster, AT_0900 + timedelta(minutes=1), day=DAY + timedelta(days=3), force=True)
     store.first_time("Ev123")
     store.close()
-    files = [p for p in tmp_path.iterdir() if p.name.startswith("digest.db")]
+    files = [p for p in tmp_path.iterdir() if p.name.startswith("test.db")]
     assert files
     blob = b"".join(p.read_bytes() for p in files)
     assert b"C1" in blob  # the search does see the stored data

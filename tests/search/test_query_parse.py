@@ -96,9 +96,13 @@ def test_empty_is_an_error(text):
         parse(text)
 
 
-def test_odd_but_valid_input_parses():
-    for text in ["C++", "O(log n)", "稀疏注意力", "?", "IT", "-", "don't", "f(x) = 5%"]:
-        parse(text)
+@pytest.mark.parametrize("text,expected", [
+    ("C++", ["C++"]), ("O(log n)", ["O", "log", "n"]), ("稀疏注意力", ["稀疏注意力"]), ("?", ["?"]),
+    ("IT", ["IT"]), ("-", []), ("don't", ["don't"]), ("f(x) = 5%", ["f", "x", "=", "5%"])])
+def test_odd_but_valid_input_parses(text, expected):
+    parsed = parse(text)
+    assert (parsed.text, parsed.notes) == (text, ())
+    assert words(text) == [("word", w, None, "should", False) for w in expected]
 
 
 def test_long_input_is_cut_with_a_note():
@@ -124,5 +128,7 @@ def test_clause_cap_keeps_the_first_words():
 
 def test_spans_point_at_the_words():
     text = 'title:steganografy -foo "bar baz" +qux'
-    for c in leaves(parse(text).clauses):
+    found = leaves(parse(text).clauses)
+    assert [c.text for c in found] == ["steganografy", "foo", "bar baz", "qux"]
+    for c in found:
         assert text[c.span[0]:c.span[1]] == c.text

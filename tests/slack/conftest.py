@@ -37,6 +37,23 @@ def clean_slack_env(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.delenv(name)
 
 
+@pytest.fixture
+def retry_sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The seconds slack_sdk's retry handlers ask to sleep, recorded instead of slept.
+
+    Only the handlers' own ``time`` is replaced (``slack_sdk.http_retry.handler``
+    and ``.builtin_handlers``), so every other thread keeps the real clock.
+    """
+    import types
+
+    from slack_sdk.http_retry import builtin_handlers, handler
+    asked: list[float] = []
+    fake_time = types.SimpleNamespace(sleep=asked.append)
+    monkeypatch.setattr(handler, "time", fake_time)
+    monkeypatch.setattr(builtin_handlers, "time", fake_time)
+    return asked
+
+
 @pytest.fixture(params=MANIFESTS, ids=[m.name for m in MANIFESTS])
 def fake_slack(request: pytest.FixtureRequest):
     """A started strict ``FakeSlack`` whose token has one manifest's scopes (each

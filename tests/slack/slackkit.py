@@ -19,9 +19,9 @@ from urllib.parse import urlencode, urlsplit
 
 from bot.config import Settings
 from tests.fakeslack import BOT_USER_ID, TEAM_ID, FakeSlack
+from tests.kit import SEEDS
 from tests.signing import JSON, signed_headers
 
-SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 SECRET = "test-signing-secret-0123456789abcdef"
 BOT_TOKEN = "xoxb-test-token"
 

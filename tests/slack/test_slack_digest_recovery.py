@@ -57,11 +57,14 @@ def test_an_ambiguous_post_is_found_by_the_next_run_and_never_repeated(
     assert len(joins) == (0 if private else 1)               # joined only where it had to
 
 
-def test_a_post_that_never_arrived_is_not_invented(fake_slack: FakeSlack, seed_index, store) -> None:
+def test_a_post_that_never_arrived_is_posted_once(fake_slack: FakeSlack, seed_index, store) -> None:
     now = datetime.now(timezone.utc)
     store.upsert_subscription(TEAM_ID, "C0QUIET", "09:00", "UTC", "U0ALICE", now - timedelta(days=1))
     poster = SlackPoster(make_client(Settings(bot_token=BOT_TOKEN, api_url=fake_slack.api_url)))
     store.claim_delivery(TEAM_ID, "C0QUIET", now.date(), seed_index.ids()[0], now=now)  # then a crash
-    run_due(store, seed_index, poster, now + timedelta(minutes=3))
-    assert store.get_delivery(TEAM_ID, "C0QUIET", now.date()).state == "unknown"
-    assert parents(fake_slack, "C0QUIET") == [] and fake_slack.rejections == []
+    later = run_due(store, seed_index, poster, now + timedelta(minutes=3))
+    assert later.reconciled == 1 and later.posted == 1       # read the whole history: not there
+    (post,) = parents(fake_slack, "C0QUIET")                 # so posted now, once — never skipped
+    delivery = store.get_delivery(TEAM_ID, "C0QUIET", now.date())
+    assert (delivery.state, delivery.message_ts) == ("posted", post["ts"])
+    assert fake_slack.rejections == []

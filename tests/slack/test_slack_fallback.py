@@ -67,3 +67,13 @@ def test_a_refused_home_tab_is_published_as_plain_text(
     slack.drain()
     (logged,) = refusal_logs(caplog)
     assert "action_id must be unique" in logged
+
+
+def test_a_response_url_answering_200_without_ok_counts_as_refused(
+        slack: SlackHarness, monkeypatch: pytest.MonkeyPatch) -> None:
+    answers = iter([(200, "invalid_blocks"), (200, "ok")])
+    monkeypatch.setattr(slack.fake, "_respond", lambda path, body: next(answers))
+    monkeypatch.setattr(commands, "render", lambda reply: BROKEN_MESSAGE)
+    _, url = slack.command("search sparse")
+    first, second = slack.replies(url, 2)
+    assert "blocks" in first and "blocks" not in second and second["text"] == BROKEN_MESSAGE.text

@@ -121,11 +121,15 @@ def test_channel_mention_in_a_search_is_never_live(slack: SlackHarness) -> None:
         assert "<!channel" not in s and "<@U0ALICE" not in s and "<https://x.y" not in s
 
 
-def test_channel_mention_in_a_mention_is_never_live(slack: SlackHarness) -> None:
-    event = mention_event(f"<@{BOT_USER_ID}> <!channel> &lt;!here&gt; steganography", ts="1765000006.0")
+@pytest.mark.parametrize("words,shown", [("KIStego", "Training-free"),     # a hit
+                                         ("qqzzxyv", "qqzzxyv")])           # no hit: the query is echoed
+def test_channel_mention_in_a_mention_is_never_live(slack: SlackHarness, words: str, shown: str) -> None:
+    event = mention_event(f"<@{BOT_USER_ID}> <!channel> &lt;!here&gt; {words}", ts="1765000006.0")
     slack.event(event, event_id="Ev0CHAN1")
     (post,) = slack.fake.wait_for(None, where=lambda c: c.method.startswith("chat.post"))
-    for s in shown_strings(post.body):
+    strings = shown_strings(post.body)
+    assert any(shown in s for s in strings), strings      # the answer (or the echo) is checked below
+    for s in strings:
         assert "<!channel" not in s and "<!here" not in s
 
 

@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 from tests.fakeslack import BOT_USER_ID, FakeSlack
+from tests.kit import ROOT
 from tests.slack.slackkit import SECRET, SEEDS, SlackHarness, mention_event
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -7,17 +7,16 @@ import os
 import subprocess
 import sys
 import threading
-from pathlib import Path
 
 import pytest
 from slack_sdk import WebClient
 
 from bot.slack.socket import DISABLED_MESSAGE, SocketModeDisabled, run_socket
-from tests.fakesocket import FakeSocketMode
 from tests.fakeslack import TEAM_ID
+from tests.fakesocket import FakeSocketMode
+from tests.kit import ROOT
 from tests.slack.slackkit import SlackHarness, wait_until
 
-ROOT = Path(__file__).resolve().parents[2]
 APP_TOKEN = "xapp-1-A0PAPERBOT-1-test"
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tests.strict.surfaces import check_message, check_view, decoded
+from tests.strict.surfaces import check_message, check_unfurls, check_view, decoded
 
 BOT_USER_ID = "UBOT"
 BOT_ID = "BBOT"
@@ -30,8 +30,9 @@ class Channel:
 
 
 class SlackMethods:
-    """``_api_*`` answers; needs ``history``, ``ephemerals``, ``outside``, ``user_tz``, ``memberships``,
-    ``member_page_size``, ``granted``, ``triggers``, ``channel()``, ``_reject``,
+    """``_api_*`` answers; needs ``history``, ``ephemerals``, ``outside``, ``user_tz``,
+    ``memberships``, ``member_page_size``, ``granted``, ``triggers``, ``stacks``, ``shares``,
+    ``unfurled``, ``channel()``, ``_reject``,
     ``_ts``, ``_base_ts`` and ``_cond`` from the class it is mixed into."""
 
     def _api_auth_test(self, body: dict) -> dict:
@@ -81,6 +82,23 @@ class SlackMethods:
         with self._cond:
             self.ephemerals.setdefault(channel_id, []).append(message)
         return {"ok": True, "message_ts": f"{self._base_ts + next(self._ts)}.000200"}
+
+    def _api_chat_unfurl(self, body: dict) -> dict:
+        # [unfurl] target by channel+ts or by unfurl_id+source, URLs of that share only
+        if body.get("unfurl_id") or body.get("source"):
+            share = self.shares.get(("unfurl_id", str(body.get("unfurl_id"))))
+            if share is None or body.get("source") not in ("composer", "conversations_history"):
+                return self._reject("chat.unfurl", body, "invalid_unfurl_id", [])
+        else:
+            share = self.shares.get(("ts", str(body.get("channel")), str(body.get("ts"))))
+            if share is None:
+                return self._reject("chat.unfurl", body, "cannot_unfurl_message", [])
+        problem = check_unfurls(body.get("unfurls"), share)
+        if problem:
+            return self._reject("chat.unfurl", body, *problem)
+        with self._cond:
+            self.unfurled.append(decoded(body.get("unfurls")))
+        return {"ok": True}
 
     def _api_users_info(self, body: dict) -> dict:
         user = str(body.get("user", ""))

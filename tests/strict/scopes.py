@@ -16,8 +16,8 @@ from typing import Any
 import yaml
 
 from bot.slack.scopes import METHODS
+from tests.kit import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 MANIFESTS = (ROOT / "manifest.yml", ROOT / "manifest.http.yml")
 
 
@@ -32,6 +32,7 @@ class Manifest:
         commands: ``features.slash_commands[].command``.
         interactive: ``settings.interactivity.is_enabled``.
         socket_mode: ``settings.socket_mode_enabled``.
+        unfurl_domains: ``features.unfurl_domains``, in order.
     """
 
     path: Path
@@ -40,6 +41,7 @@ class Manifest:
     commands: frozenset[str]
     interactive: bool
     socket_mode: bool
+    unfurl_domains: tuple[str, ...] = ()
 
     @classmethod
     def load(cls, path: Path) -> "Manifest":
@@ -53,7 +55,8 @@ class Manifest:
             events=frozenset((settings.get("event_subscriptions") or {}).get("bot_events") or ()),
             commands=frozenset(c["command"] for c in features.get("slash_commands") or ()),
             interactive=bool((settings.get("interactivity") or {}).get("is_enabled")),
-            socket_mode=bool(settings.get("socket_mode_enabled")))
+            socket_mode=bool(settings.get("socket_mode_enabled")),
+            unfurl_domains=tuple(features.get("unfurl_domains") or ()))
 
 
 def missing_scope(method: str, body: dict[str, Any], granted: frozenset[str],

@@ -208,3 +208,29 @@ class Stacks:
         with self._lock:
             root = self._root.get(view)
             return self._depth.get(root, 0) if root else 0
+UNFURL_BLOCK_TYPES_REFUSED = ("rich_text",)   # [unfurl] rich_text blocks → invalid_blocks
+
+
+def check_unfurls(unfurls: Any, allowed: set[str]) -> Problem | None:
+    """``chat.unfurl``'s ``unfurls`` [unfurl]: a JSON object mapping each URL of
+    the shared message (``allowed``) to ``{"blocks": [...]}`` or an attachment
+    with ``text``; blocks as in a message, without ``rich_text``."""
+    unfurls = decoded(unfurls)
+    if not isinstance(unfurls, dict) or not unfurls or \
+            not all(isinstance(v, dict) for v in unfurls.values()):
+        return "invalid_unfurls_format", []
+    for url in unfurls:
+        if url not in allowed:
+            return "cannot_unfurl_url", []
+    out: list[str] = []
+    for url, entry in unfurls.items():
+        blocks = entry.get("blocks")
+        if blocks is None:
+            if not str(entry.get("text") or entry.get("title") or "").strip():
+                return "invalid_unfurls_format", []
+            continue
+        check_blocks(blocks, f"/unfurls/{url}/blocks", "message", out)
+        for i, block in enumerate(blocks if isinstance(blocks, list) else []):
+            if isinstance(block, dict) and block.get("type") in UNFURL_BLOCK_TYPES_REFUSED:
+                err(out, "rich_text blocks cannot be used in unfurls", f"/unfurls/{url}/blocks/{i}")
+    return ("invalid_blocks", out) if out else None

@@ -25,7 +25,7 @@ def serve(owner: Any) -> tuple[ThreadingHTTPServer, threading.Thread]:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), name="fakeslack",
+    thread = threading.Thread(target=server.serve_forever, args=(0.005,), name="fakeslack",
                               daemon=True)
     thread.start()
     return server, thread
