@@ -229,12 +229,17 @@ def _write_error(target: Path, e: OSError) -> str:
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 100),
               help="Results to print (at most 100).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per query (see README).")
-@click.argument("query", nargs=-1, required=True)
-def search_cmd(index_dir: Path | None, limit: int, as_json: bool, query: tuple[str, ...]) -> None:
+@click.option("--related", is_flag=True,
+              help="Read all of stdin as one text; print one JSON object of the papers most like it.")
+@click.argument("query", nargs=-1)
+def search_cmd(index_dir: Path | None, limit: int, as_json: bool, related: bool,
+               query: tuple[str, ...]) -> None:
     """Search the index. QUERY "-" reads one query per line from stdin.
 
     Example: paperbot search --json "speculative decoding"
     """
+    if not query and not related:
+        raise click.UsageError("Give a QUERY, \"-\" to read queries from stdin, or --related.")
     settings = _settings()
     try:
         if index_dir is None:
@@ -242,6 +247,8 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, query: tuple[s
         idx = search.SearchIndex(index_dir or settings.index_dir)
     except (corpus.CorpusError, search.IndexBusy, search.IndexMissing) as e:
         raise click.ClickException(str(e)) from None
+    if related:   # all of stdin is one text: one JSON object (bot/cli_lines.py)
+        sys.exit(cli_lines.print_related(idx, sys.stdin.buffer.read(), limit))
     text = " ".join(query)
     # Any bytes in, one line out per b"\n"-ended input line (bot/cli_lines.py).
     queries = cli_lines.read_lines(sys.stdin.buffer) if text == "-" else [cli_lines.from_argv(text)]

@@ -243,6 +243,15 @@ class Service:
             return self.subs.status(ctx)
         return HelpReply(prefix=prefix)
 
+    def related(self, text: str, limit: int = PAGE_SIZE) -> Reply:
+        """Papers most like a piece of text (a message, a pasted abstract): a
+        ``ResultsReply``, or an ``ErrorReply`` when the text has no words.
+        The text is read as prose (``bot.search.SearchIndex.related``)."""
+        try:
+            return ResultsReply(page=self.index.related(text, limit=limit))
+        except QueryError as e:
+            return ErrorReply(message=e.message, example=e.example)
+
     def _search(self, query: str, offset: int, limit: int, exact: bool) -> SearchPage:
         return self.index.search(query, limit=limit, offset=offset, correct=not exact)
 

@@ -31,7 +31,7 @@ def test_console_piped_prints_kistego_first(cli_dir):
 
 
 def test_console_mention_more_and_bad_input(cli_dir):
-    lines = ("@paperbot KIStego\n/paper search language models\nmore\n/paper search NOT NOT x\n"
+    lines = ("@paperbot KIStego\n/paper search language models\nmore\n/paper search (((\n"
              "/paper similar UniSparse\n")
     r = run(["console"], cli_dir, stdin=lines)
     assert r.returncode == 0 and "Traceback" not in r.stdout + r.stderr
@@ -55,11 +55,11 @@ def test_search_json_contract(cli_dir):
 
 
 def test_search_stdin_one_json_line_per_query(cli_dir):
-    r = run(["search", "--json", "--limit", "3", "-"], cli_dir, stdin="chess\nNOT NOT x\n\nsteganografy\n")
+    r = run(["search", "--json", "--limit", "3", "-"], cli_dir, stdin="chess\n(((\n\nsteganografy\n")
     lines = r.stdout.splitlines()
     assert len(lines) == 4
     docs = [json.loads(x) for x in lines]
-    assert "error" in docs[1] and docs[1]["query"] == "NOT NOT x"
+    assert "error" in docs[1] and docs[1]["query"] == "((("
     assert len(docs[0]["results"]) <= 3
     assert docs[3]["corrected_query"] and docs[3]["results"][0]["name"] == "KIStego"
 
@@ -165,3 +165,12 @@ def test_ctrl_c_while_importing_exits_quietly(tmp_path):
 def test_plain_search_shows_a_suggestion(cli_dir):
     r = run(["search", "distilation"], cli_dir)
     assert r.returncode == 0 and "Did you mean distillation?" in r.stdout
+
+
+def test_search_related_reads_all_of_stdin_as_one_text(cli_dir):
+    text = "We hide secret messages\ninside ordinary images without training:\nimage steganography.\n"
+    r = run(["search", "--related"], cli_dir, stdin=text)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)     # one JSON object in the search contract
+    assert {"query", "total", "took_ms", "suggestion", "corrected_query", "results"} <= set(out)
+    assert out["results"][0]["name"] == "KIStego" and "\n" not in r.stdout.strip()

@@ -150,7 +150,9 @@ def test_small_talk_and_bad_queries_in_mentions(service):
     for text in ("hello world", "what time is the meeting", "thanks a lot", "<!channel> zzqqx"):
         reply = service.mention(text, CTX)
         assert isinstance(reply, NoticeReply) and "confident" in reply.text, text
-    reply = service.mention("NOT NOT x", CTX)
+    reply = service.mention("NOT NOT x", CTX)   # a search for "x": no confident match
+    assert isinstance(reply, NoticeReply) and "confident" in reply.text
+    reply = service.mention("(((", CTX)
     assert isinstance(reply, ErrorReply) and reply.example.startswith("@paperbot ")
 
 
@@ -169,3 +171,11 @@ def test_a_subcommand_with_filler_asks_did_you_mean(service, text, meant):
     assert reply.text.startswith(f"Did you mean `/paper {meant}`?")
     assert service.mention(text, CTX).text.startswith(f"Did you mean `@paperbot {meant}`?")
     assert isinstance(service.command("random forests", CTX), ResultsReply)
+
+
+def test_related_finds_papers_like_a_pasted_text(service):
+    reply = service.related("We hide secret messages inside ordinary images <@U0123ABC> "
+                            "without training any model: image steganography.")
+    assert isinstance(reply, ResultsReply) and reply.page.hits
+    assert reply.page.hits[0].paper.name == "KIStego"
+    assert isinstance(service.related("<@U0123ABC>"), ErrorReply)

@@ -73,9 +73,14 @@ class PaperAnalyzer(Composable):
     """
 
     is_morph = True
+    #: keep a stop word written in capitals ("IT", "US") as the acronym it is;
+    #: False for analyzers pickled before this rule (their indexes lack them)
+    caps = False
 
-    def __init__(self, stoplist=STOP_WORDS, minsize=2, stemmer="porter", max_parts=4):
+    def __init__(self, stoplist=STOP_WORDS, minsize=2, stemmer="porter", max_parts=4,
+                 caps=False):
         self.stoplist = frozenset(stoplist)
+        self.caps = caps
         self.minsize = minsize
         self.stemmer = stemmer
         self.max_parts = max_parts
@@ -98,15 +103,20 @@ class PaperAnalyzer(Composable):
             cached = cache[word] = fn(word)
         return cached
 
-    def words(self, text: str, compounds: bool = False):
+    def words(self, text: str, compounds: bool = False, caps: bool | None = None):
         """Yield ``(word, start, end, pos, parts)`` for each kept unstemmed word.
 
         ``parts`` is None except for compound entries (only with
         ``compounds=True``; never indexed): then ``word`` is the joined form
         and ``parts`` the folded parts joined by spaces ("test time").
+        A stop word written in capitals ("IT", "US") is kept when the analyzer
+        has ``caps`` and ``caps`` is True, or None and fewer than half of
+        ``text``'s words are in capitals (a title in capitals keeps none).
         """
         pos = 0
         stop, minsize, max_parts = self.stoplist, self.minsize, self.max_parts
+        if not self.caps:
+            caps = False
         for m in WORD_RE.finditer(text):
             word, start = m.group(), m.start()
             if not word.isascii() and CJK_RE.search(word):
@@ -118,9 +128,16 @@ class PaperAnalyzer(Composable):
                 continue
             if "-" not in word:
                 low = fold(word)
-                if low not in stop and len(low) >= minsize:
-                    yield low, start, m.end(), pos, None
-                    pos += 1
+                if low not in stop:
+                    if len(low) >= minsize:
+                        yield low, start, m.end(), pos, None
+                        pos += 1
+                elif caps is not False and len(word) > 1 and word.isupper():
+                    if caps is None:
+                        caps = mostly_lower(text)
+                    if caps:
+                        yield low, start, m.end(), pos, None
+                        pos += 1
                 continue
             parts, offset = fold(word).split("-"), start
             if compounds and len(parts) <= max_parts:
@@ -148,6 +165,7 @@ class PaperAnalyzer(Composable):
     def __call__(self, value, positions=False, chars=False, keeporiginal=False,
                  removestops=True, start_pos=0, start_char=0, tokenize=True,
                  mode="", no_morph=False, nomorph=False, **kwargs):
+        caps = kwargs.pop("caps", None)
         t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
         t.boost, t.stopped = 1.0, False
         morph = self.is_morph and not (no_morph or nomorph)
@@ -156,7 +174,7 @@ class PaperAnalyzer(Composable):
         elif not tokenize:
             items = [(fold(value), 0, len(value), 0, None)]
         else:
-            items = self.words(value)
+            items = self.words(value, caps=caps)
         stem = self.stem
         for text, start, end, pos, parts in items:
             if parts is not None:
@@ -197,12 +215,18 @@ class Analyzed(str):
         return (Analyzed, (str(self), self.tokens, self.terms))
 
 
+def mostly_lower(text: str) -> bool:
+    """True when fewer than half of ``text``'s words (2+ letters) are in capitals."""
+    words = [w for w in WORD_RE.findall(text) if len(w) > 1 and w.isalpha()]
+    return sum(w.isupper() for w in words) * 2 < len(words)
+
+
 def text_analyzer() -> PaperAnalyzer:
     """Analyzer of title, name, abstract and all (index-time setting).
 
     Porter2 and single-character tokens kept (digits, "T cells"): SciFact
     train nDCG@10 0.6937 -> 0.6966 -> 0.6992 (docs/search.md)."""
-    return PaperAnalyzer(minsize=1, stemmer="porter2")
+    return PaperAnalyzer(minsize=1, stemmer="porter2", caps=True)
 
 
 def plain_analyzer() -> PaperAnalyzer:

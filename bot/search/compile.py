@@ -11,14 +11,13 @@ Each positive word, phrase or parenthesised group becomes one plan *group*.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from bot.models import QueryError
 from bot.search.lexicon import Lexicon, field_prefix
-from bot.search.plan import AllOf, AnyOf, Phrase, Plan, Term, alternatives
-from bot.search.query import Clause, ParsedQuery
-from bot.search.analysis import CHAT_WORDS, GREETINGS, fold
+from bot.search.plan import AllOf, AnyOf, Compiled, Phrase, Plan, Term, alternatives
+from bot.search.query import LITERAL_CHARS, Clause, ParsedQuery, leaves
+from bot.search.analysis import CHAT_WORDS, GREETINGS, fold, mostly_lower
 from bot.search.tuning import DEFAULT_FIELDS, Ranking
+from bot.search.weigh import weigh
 from bot.search.spelling import RARE_DF
 
 TEXT_FIELDS = ("all", "title", "name", "abstract")
@@ -32,35 +31,6 @@ FIELD_TARGETS = {None: DEFAULT_FIELDS, "title": ("title",),
 MAX_RUN = 6  # longest word run matched against acronym expansions/compounds
 
 
-@dataclass
-class Compiled:
-    """A query ready to score.
-
-    Attributes:
-        plan: what to match and score.
-        highlight: analysed terms to mark in snippets.
-        unknown: positive words found in no field (corrected automatically).
-        unusual: positive words whose stem is known but whose spelling is
-            rare (``spelling.RARE_DF`` papers: a typo in one abstract) or never
-            occurs ("distilation"): a suggestion only, results unchanged.
-        joined: how many word runs were read as one unit (an acronym's
-            expansion or a compound) — the engine retries word by word when
-            such a query finds nothing.
-        chatter: plan groups of single words that say nothing about a paper
-            (``analysis.CHAT_WORDS``, one character); match confidence
-            (``results.Ranked.confident``) leaves them out.
-        greeting: a word of ``analysis.GREETINGS`` was typed.
-    """
-
-    plan: Plan
-    highlight: set = field(default_factory=set)
-    unknown: list = field(default_factory=list)
-    unusual: list = field(default_factory=list)
-    joined: int = 0
-    chatter: list = field(default_factory=list)
-    greeting: bool = False
-
-
 class Compiler:
     """Compiles queries against one open searcher (one per search call).
 
@@ -70,10 +40,7 @@ class Compiler:
         ranking: the query-time settings.
     """
 
-    def __init__(self, searcher, lexicon: Lexicon, ranking: Ranking, *,
-                 split_runs: bool = False) -> None:
-        self.split_runs = split_runs
-        self.joined = 0
+    def __init__(self, searcher, lexicon: Lexicon, ranking: Ranking) -> None:
         self.reader = searcher.reader()
         self.text = searcher.schema["abstract"].analyzer
         self.has_all = "all" in searcher.schema
@@ -86,10 +53,13 @@ class Compiler:
         self.unknown: list[Clause] = []
         self.unusual: list[Clause] = []
         self.chatter: list = []
+        self.caps = True
 
     def compile(self, parsed: ParsedQuery) -> Compiled:
         """Raises QueryError when nothing positive is left to search for."""
-        plan = self._sequence(parsed.clauses)
+        words = [c.text for c in leaves(parsed.clauses) if c.kind == "word"]
+        self.caps = mostly_lower(" ".join(words))   # "IT", "US" as acronyms
+        plan = weigh(self._sequence(parsed.clauses), self.reader, self.r)
         if not plan.groups:
             if not any(c.occur != "not" for c in parsed.clauses):
                 raise QueryError("Add a word to search for: -word and NOT only leave "
@@ -97,8 +67,7 @@ class Compiler:
             raise QueryError(f"\"{parsed.text}\" has only very common words or symbols, "
                              "which are not searched; add a more specific word.")
         greeting = any(c.kind == "word" and fold(c.text) in GREETINGS for c in parsed.clauses)
-        return Compiled(plan, self.highlight, self.unknown, self.unusual, self.joined,
-                        self.chatter, greeting)
+        return Compiled(plan, self.highlight, self.unknown, self.unusual, self.chatter, greeting)
 
     # --- structure ---------------------------------------------------------
 
@@ -139,12 +108,11 @@ class Compiler:
         """Words in a row: join known compounds / acronym expansions first."""
         i = 0
         while i < len(words):
-            longest = 1 if self.split_runs else min(MAX_RUN, len(words) - i)
+            longest = min(MAX_RUN, len(words) - i)
             for n in range(longest, 1, -1):
                 seq = words[i:i + n]
                 forms = self._sequence_forms([w.text for w in seq])
                 if forms:
-                    self.joined += 1
                     occur = "must" if any(w.occur == "must" for w in seq) else "should"
                     yield occur, self._forms_query(forms, None)
                     i += n
@@ -178,8 +146,11 @@ class Compiler:
 
     def _word_forms(self, c: Clause):
         stems = self._stems(c.text)
-        if not stems:
-            return []
+        if len(stems) == 1 and fold(c.text) in self.text.stoplist and \
+                not any((f, stems[0]) in self.reader for f in TEXT_FIELDS):
+            return []   # "IT" read as an acronym that no paper has
+        if not stems or len(c.text) > LITERAL_CHARS:
+            return [(stems, 1.0)] if stems else []   # searched literally, nothing else
         forms = [(stems, 1.0)]
         low = fold(c.text)
         w = self.r.expansion_weight
@@ -243,7 +214,7 @@ class Compiler:
             self.highlight.update(stems)
             for f in targets:
                 if f in TEXT_FIELDS and (i == 0 or f in EXPANSION_FIELDS):
-                    subs.append(_seq(f, stems, weight * weights.get(f, 1.0), phrase))
+                    subs.append(_seq(f, stems, weight * weights.get(f, 1.0), phrase, i == 0))
         if c is not None:
             plain = self._plain(c.text)
             for f in ("authors", "venue"):
@@ -276,19 +247,25 @@ class Compiler:
         return AnyOf(tuple(subs)) if subs else None
 
     def _stems(self, text):
-        return [t.text for t in self.text(text, mode="query")]
+        return [t.text for t in self.text(text, mode="query", caps=self.caps)]
 
     def _plain(self, text):
         return [t.text for t in self.plain(text, mode="query")]
 
 
 def _runnable(c: Clause) -> bool:
-    return c.kind == "word" and c.field is None and not c.prefix and c.occur != "not"
+    return c.kind == "word" and c.field is None and not c.prefix and c.occur != "not" \
+        and len(c.text) <= LITERAL_CHARS
 
 
-def _seq(fieldname, terms, boost, phrase):
+def _seq(fieldname, terms, boost, phrase, typed=False):
+    """One term; several as a Phrase, or (typed words: ranking never hides a
+    paper that has one of them, docs/search.md) any of them — the scores of
+    those present add up, so a paper with all of them scores as with AllOf —
+    or all of them (an added form: an acronym's expansion, a compound)."""
     if len(terms) == 1:
         return Term(fieldname, terms[0], boost)
     if phrase:
         return Phrase(fieldname, tuple(terms), boost)
-    return AllOf(tuple(Term(fieldname, t, boost) for t in dict.fromkeys(terms)))
+    parts = tuple(Term(fieldname, t, boost) for t in dict.fromkeys(terms))
+    return AnyOf(parts) if typed else AllOf(parts)

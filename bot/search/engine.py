@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
@@ -23,10 +22,12 @@ from whoosh import query as Q
 
 from bot.models import Hit, Paper, QueryError, SearchPage
 from bot.search import layout, query, spelling
-from bot.search.compile import Compiled, Compiler
+from bot.search.compile import Compiler
 from bot.search.generation import Generation, live_generation
 from bot.search.phrases import MAX_PHRASE_CHECKS
-from bot.search.results import Ranked, rank, to_hits
+from bot.search.plan import Compiled, Plan
+from bot.search.links import linked_docs
+from bot.search.results import Found, pin, rank, to_hits
 from bot.search.schema import paper_from_json
 from bot.search.similar import similar_plan
 from bot.search.tuning import DEFAULT, DEFAULT_FIELDS, Ranking
@@ -34,24 +35,6 @@ from bot.search.tuning import DEFAULT, DEFAULT_FIELDS, Ranking
 #: Largest page and deepest result reachable by paging.
 MAX_LIMIT = 100
 MAX_DEPTH = 1000
-
-
-@dataclass
-class Found:
-    """What one search found: the query that ran and its ranking.
-
-    Attributes:
-        compiled: the compiled query whose results these are.
-        ranked: its ranked documents.
-        corrected: the spelling correction that ran instead of the typed
-            query, or None.
-        suggestion: a "did you mean" (the correction itself when it ran).
-    """
-
-    compiled: Compiled
-    ranked: Ranked
-    corrected: str | None = None
-    suggestion: str | None = None
 
 
 def _text(value) -> str:
@@ -118,9 +101,10 @@ class SearchIndex:
         started = time.perf_counter()
         limit = max(1, min(int(limit), MAX_LIMIT))
         offset = max(0, min(int(offset), MAX_DEPTH - limit))
-        parsed = query.parse(text, max_clauses=self.ranking.max_clauses)
+        parsed = query.parse(text)
         with self._searcher() as (gen, searcher):
             found = self._find(gen, searcher, parsed, offset + limit, correct)
+            found.ranked = pin(found.ranked, linked_docs(searcher, parsed.text), offset + limit)
             hits = to_hits(searcher, found.ranked, found.compiled, offset, offset + limit)
         notes = list(parsed.notes)
         if found.ranked.timed_out:
@@ -135,34 +119,57 @@ class SearchIndex:
 
     def _find(self, gen: Generation, searcher, parsed: query.ParsedQuery, want: int,
               correct: bool) -> Found:
-        """Compile ``parsed`` once and rank it, except when
-
-        * words no field knows have a spelling correction that finds
-          something (``correct`` only): the correction runs instead;
-        * a word run read as one unit ("differential privacy" as a compound
-          or an acronym's expansion) finds nothing: the words run one by one,
-          so word order never empties the results.
-        """
+        """Compile ``parsed`` once and rank it — unless words no field knows
+        have a spelling correction that finds something (``correct`` only):
+        then the correction runs instead."""
         r = self.ranking
         compiled = Compiler(searcher, gen.lexicon, r).compile(parsed)
         suggestion = None
+        correct = correct and len(query.leaves(parsed.clauses)) <= r.spell_max_words
         if correct and compiled.unknown:
             fixed = spelling.correct(gen.lexicon, parsed, compiled.unknown, r, compiled.unusual)
             if fixed is not None:
                 fixed_plan = Compiler(searcher, gen.lexicon, r).compile(
-                    query.parse(fixed, max_clauses=r.max_clauses))
+                    query.parse(fixed))
                 ranked = rank(searcher, gen.norms, fixed_plan, want, r)
                 if ranked.scored:
                     return Found(fixed_plan, ranked, fixed, fixed)
         elif correct and compiled.unusual:
             suggestion = spelling.hint(gen.lexicon, parsed, compiled.unusual, r)
         ranked = rank(searcher, gen.norms, compiled, want, r)
-        if ranked.total == 0 and compiled.joined:
-            loose = Compiler(searcher, gen.lexicon, r, split_runs=True).compile(parsed)
-            loose_ranked = rank(searcher, gen.norms, loose, want, r)
-            if loose_ranked.total:
-                return Found(loose, loose_ranked, None, suggestion)
         return Found(compiled, ranked, None, suggestion)
+
+    def related(self, text: str, *, limit: int = 10) -> SearchPage:
+        """Papers most like ``text`` (a message, a pasted abstract).
+
+        The text is read as prose (``query.prose``: Slack tokens and code
+        stripped, no operators, fields, exclusions or spelling correction)
+        and ranked as a search of all its words; papers whose link or source
+        id the text contains come first, with a note naming them.
+
+        Raises:
+            QueryError: no words at all.
+        """
+        started = time.perf_counter()
+        limit = max(1, min(int(limit), MAX_LIMIT))
+        parsed = query.prose(text)
+        with self._searcher() as (gen, searcher):
+            linked = linked_docs(searcher, text)
+            try:
+                compiled = Compiler(searcher, gen.lexicon, self.ranking).compile(parsed)
+            except QueryError:
+                if not linked:
+                    raise
+                compiled = Compiled(Plan())   # only stop words beside the link
+            ranked = pin(rank(searcher, gen.norms, compiled, limit, self.ranking), linked, limit)
+            hits = to_hits(searcher, ranked, compiled, 0, limit)
+        notes = list(parsed.notes)
+        if linked:
+            named = ", ".join(h.paper.id for h in hits[:len(linked)])
+            notes.append(f"First: the paper your text links to ({named}).")
+        return SearchPage(query=parsed.text, total=ranked.total, offset=0, limit=limit,
+                          hits=tuple(hits), took_ms=(time.perf_counter() - started) * 1000,
+                          notes=tuple(notes), confident=ranked.confident)
 
     # --- lookups ---------------------------------------------------------------
 
@@ -206,7 +213,7 @@ class SearchIndex:
         if named:
             return None, named
         try:
-            parsed = query.parse(text, max_clauses=self.ranking.max_clauses)
+            parsed = query.parse(text)
             with self._searcher() as (gen, searcher):
                 compiled = Compiler(searcher, gen.lexicon, self.ranking).compile(parsed)
                 result = rank(searcher, gen.norms, compiled, 5, self.ranking)

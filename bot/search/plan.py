@@ -51,13 +51,41 @@ class Plan:
     Attributes:
         groups: ``(node, required)`` per word/phrase/group.
         excluded: nodes whose documents are removed.
+        weights: one multiplier per group (query-term frequency), or empty
+            (all 1.0, repeated groups count once).
     """
 
     groups: list = field(default_factory=list)
     excluded: list = field(default_factory=list)
+    weights: list = field(default_factory=list)
 
 
 Node = Union[Term, AllOf, AnyOf, Phrase, Plan]
+
+
+@dataclass
+class Compiled:
+    """A query ready to score.
+
+    Attributes:
+        plan: what to match and score.
+        highlight: analysed terms to mark in snippets.
+        unknown: positive words found in no field (corrected automatically).
+        unusual: positive words whose stem is known but whose spelling is
+            rare (``spelling.RARE_DF`` papers: a typo in one abstract) or never
+            occurs ("distilation"): a suggestion only, results unchanged.
+        chatter: plan groups of single words that say nothing about a paper
+            (``analysis.CHAT_WORDS``, one character); match confidence
+            (``results.Ranked.confident``) leaves them out.
+        greeting: a word of ``analysis.GREETINGS`` was typed.
+    """
+
+    plan: Plan
+    highlight: set = field(default_factory=set)
+    unknown: list = field(default_factory=list)
+    unusual: list = field(default_factory=list)
+    chatter: list = field(default_factory=list)
+    greeting: bool = False
 
 
 def alternatives(node: Node | None) -> list:

@@ -1,18 +1,28 @@
-"""Reading a user's query: cut, tokenize, parse and validate it (no Whoosh).
+"""Reading a user's query: cut, tokenize and parse it (no Whoosh).
 
 The grammar is our own, so no input can crash a third-party parser (Whoosh's
 raises on ``NOT NOT x``, ``x ANDNOT ANDNOT y`` and deep nesting —
-docs/platform-facts.md "Whoosh", docs/search.md):
+docs/platform-facts.md "Whoosh"). Operators count only where the user clearly
+meant them; everything else is prose, searched as words
+(docs/search.md, "Query syntax"):
 
     query   := clause*                 words are OR-ed, ranked by how much matches
     clause  := [NOT | -word | +word] atom | clause (AND | OR | ANDNOT) clause
     atom    := [field:] word | [field:] "phrase" | ( query )
 
 * ``-`` excludes only at the start of the input or after a space/``(``; a
-  hyphen inside a word ("test-time") is part of the word (docs/interfaces.md "Rules every reply obeys").
-* ``"…"`` and curly ``“…”`` quote phrases; operators are UPPERCASE only.
-* ``word*`` is a prefix search (at least 3 letters before the ``*``).
-* Anything not understood raises ``QueryError`` with an example that works.
+  hyphen inside a word ("test-time") is part of the word.
+* ``"…"`` and curly ``“…”`` quote phrases and ``( )`` group, when balanced; an
+  unpaired quote or parenthesis (or nesting deeper than ``MAX_DEPTH``) is
+  plain text.
+* Operators are UPPERCASE only and only between/before clauses; one that forms
+  no valid expression (``NOT NOT x``, ``alpha OR``) is a word.
+* ``title:``, ``name:``, ``author(s):``, ``venue:`` (also with a space before
+  the word: ``title: diffusion``); any other ``word:`` is a word.
+* ``word*`` is a prefix search when at least 3 letters come before a final
+  ``*``; any other ``*`` is ignored like punctuation.
+* Only input with no words at all (``(((``, ``"``, ``title:``) raises
+  ``QueryError``, with an example that works.
 """
 from __future__ import annotations
 
@@ -22,18 +32,18 @@ import re
 from dataclasses import dataclass, field, replace
 
 from bot.models import QueryError
+from bot.search.prose import MAX_CHARS, OPERATORS, QUOTES, balanced, cut, strip_slack
 
-#: Longest query used (docs/interfaces.md "Rules every reply obeys").
-MAX_CHARS = 300
-#: Deepest parenthesis nesting accepted.
-MAX_DEPTH = 8
+__all__ = ["MAX_CHARS", "LITERAL_CHARS", "Clause", "ParsedQuery", "parse", "prose", "leaves", "cut"]
+
 #: ``field:`` names a query may use -> the canonical field.
 FIELD_ALIASES = {"title": "title", "name": "name", "author": "author",
                  "authors": "author", "venue": "venue"}
 FIELDS_HELP = "title:, name:, author:, venue:"
-QUOTES = "\"“”„‟«»＂"
-OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 MIN_PREFIX = 3
+#: A token longer than this is searched literally: no spelling, prefix or
+#: expansion work (so an odd 10,000-character "word" costs nothing extra).
+LITERAL_CHARS = 64
 
 _LEX_RE = re.compile(r"(?P<ws>\s+)|(?P<quote>[%s])|(?P<lp>\()|(?P<rp>\))|(?P<text>[^\s()%s]+)"
                      % (QUOTES, QUOTES))
@@ -72,12 +82,11 @@ class ParsedQuery:
     notes: tuple[str, ...] = field(default=())
 
 
-def parse(text: str, *, max_clauses: int = 32) -> ParsedQuery:
+def parse(text: str) -> ParsedQuery:
     """Cut, parse and validate ``text``.
 
     Args:
         text: the raw query (already Slack-entity-decoded).
-        max_clauses: words/phrases used at most; later ones are dropped with a note.
 
     Raises:
         QueryError: empty input, unbalanced quotes or parentheses, misplaced
@@ -87,34 +96,20 @@ def parse(text: str, *, max_clauses: int = 32) -> ParsedQuery:
     if not text:
         raise QueryError("Type some words to search for.")
     clauses = _Parser(text).parse()
-    clauses, dropped = _limit(clauses, max_clauses)
-    if dropped:
-        notes = notes + (f"Only the first {max_clauses} words and phrases were used.",)
     return ParsedQuery(text, tuple(clauses), notes)
 
 
-def cut(text: str) -> tuple[str, tuple[str, ...]]:
-    """Strip ``text`` and cut it to ``MAX_CHARS`` (at a space when one is near).
-
-    A quote or parenthesis left open, or an operator left dangling, by the
-    cut is repaired. Returns the text
-    and the notes to show ("Your query was cut to 300 characters.").
-    """
-    text = text.strip()
-    if len(text) <= MAX_CHARS:
-        return text, ()
-    head = text[:MAX_CHARS]
-    space = head.rfind(" ", MAX_CHARS - 40)
-    head = head[:space] if space > 0 else head
-    if sum(head.count(q) for q in QUOTES) % 2:
-        last = max(head.rfind(q) for q in QUOTES)
-        head = head[:last] + head[last + 1:]
-    words = head.split(" ")
-    while len(words) > 1 and (words[-1] in OPERATORS or words[-1] in ("", "-", "+")):
-        words.pop()   # an operator left dangling by the cut
-    head = " ".join(words).rstrip()
-    head += ")" * max(0, head.count("(") - head.count(")"))
-    return head, (f"Your query was cut to {MAX_CHARS} characters.",)
+def prose(text: str) -> ParsedQuery:
+    """``text`` read as prose only (``related``): Slack tokens and code
+    stripped (``prose.strip_slack``), cut like a query, every token a plain
+    word — no operators, fields, phrases, prefixes or exclusions."""
+    text, notes = cut(strip_slack(unicodedata.normalize("NFC", text or "")))
+    clauses = tuple(Clause("word", m.group(), span=(m.start(), m.end()))
+                    for m in re.finditer(r"\S+", text))
+    if not clauses:
+        raise QueryError("Paste some text to find related papers for.",
+                         example="a paragraph or an abstract")
+    return ParsedQuery(text, clauses, notes)
 
 
 def leaves(clauses) -> list[Clause]:
@@ -125,79 +120,69 @@ def leaves(clauses) -> list[Clause]:
     return out
 
 
-def _limit(clauses, budget):
-    out, dropped = [], False
-    for c in clauses:
-        n = len(leaves([c])) if c.kind == "group" else 1
-        if n <= budget:
-            out.append(c)
-            budget -= n
-        elif c.kind == "group" and budget > 0:
-            kids, _ = _limit(c.children, budget)
-            out.append(replace(c, children=tuple(kids)))
-            budget, dropped = 0, True
-        else:
-            dropped = True
-    return out, dropped
-
-
-def _error_operator(op: str) -> QueryError:
-    if op in ("NOT", "ANDNOT"):
-        return QueryError(f"{op} must be followed by one word or phrase to leave out.",
-                          example="attention NOT sparse")
-    return QueryError(f"{op} goes between two words or phrases.",
-                      example="sparse AND attention")
-
-
 class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
-        self.toks = [(m.lastgroup, m.group(), m.start()) for m in _LEX_RE.finditer(text)]
+        self.toks = balanced(_split_unknown_fields(
+            [(m.lastgroup, m.group(), m.start()) for m in _LEX_RE.finditer(text)]))
         self.i = 0
 
     def parse(self) -> list[Clause]:
+        m = _FIELD_RE.match(self.text.strip())
+        if m and FIELD_ALIASES.get(m.group(1).lower()) and not m.group(2).strip():
+            raise _no_words(self.text)   # "title:" alone
         clauses = self.sequence(0)
-        if self.i < len(self.toks):  # a ")" with no "("
-            raise QueryError("A closing parenthesis has no opening one.",
-                             example="(sparse OR linear) attention")
+        if not clauses:
+            raise _no_words(self.text)
         return clauses
+
+    def _next(self, j: int) -> tuple | None:
+        """The first token from ``j`` on that is not whitespace."""
+        while j < len(self.toks) and self.toks[j][0] == "ws":
+            j += 1
+        return self.toks[j] if j < len(self.toks) else None
+
+    def _operator(self, value: str, clauses: list, after_op: bool) -> bool:
+        """Is the token ``value`` at ``self.i`` an operator here?"""
+        if value not in OPERATORS or after_op:
+            return False
+        nxt = self._next(self.i + 1)
+        if nxt is None or nxt[0] == "rp" or (nxt[0] == "text" and nxt[1] in OPERATORS):
+            return False
+        return value == "NOT" or bool(clauses)
 
     def sequence(self, depth: int) -> list[Clause]:
         clauses: list[Clause] = []
-        pending: list[str] = []          # operators seen since the last clause
+        pending: str | None = None        # the operator before the next clause
+        after_op = False                  # the last token was an operator word
         while self.i < len(self.toks):
-            kind, value, _ = self.toks[self.i]
+            kind, value, start = self.toks[self.i]
             if kind == "ws":
                 self.i += 1
                 continue
             if kind == "rp":
-                if depth == 0:
-                    raise QueryError("A closing parenthesis has no opening one.",
-                                     example="(sparse OR linear) attention")
                 break
-            if kind == "text" and value in OPERATORS:
+            if kind == "text" and self._operator(value, clauses, after_op):
+                pending, after_op = value, True
                 self.i += 1
-                binary = value != "NOT"
-                if (binary and (not clauses or pending)) or "NOT" in pending \
-                        or "ANDNOT" in pending:
-                    raise _error_operator(value)
-                pending.append(value)
                 continue
+            if kind == "text" and value in OPERATORS:
+                # no valid expression: read as the (stop) word it is, i.e. skipped
+                self.i += 1
+                pending, after_op = None, True
+                continue
+            after_op = False
             clause = self.atom(depth)
             if clause is None:
                 continue
-            if "NOT" in pending or "ANDNOT" in pending:
-                if clause.occur == "not":
-                    raise _error_operator("NOT")
+            if pending in ("NOT", "ANDNOT"):
                 clause = replace(clause, occur="not")
-            if "AND" in pending and clause.occur != "not":
+            elif pending == "AND" and clause.occur != "not":
                 clause = replace(clause, occur="must")
                 if clauses[-1].occur == "should":
                     clauses[-1] = replace(clauses[-1], occur="must")
             clauses.append(clause)
-            pending = []
-        if pending:
-            raise _error_operator(pending[-1])
+            pending = None
         return clauses
 
     def at_boundary(self) -> bool:
@@ -225,33 +210,33 @@ class _Parser:
                 return None  # a lone "-" or "+"
         self.i += 1
         m = _FIELD_RE.match(value)
-        if m and not m.group(2).startswith("//"):
-            name = FIELD_ALIASES.get(m.group(1).lower())
-            if name is None:
-                raise QueryError(f"Unknown field \"{m.group(1)}:\". Fields: {FIELDS_HELP}",
-                                 example="title:attention")
-            if m.group(2):
-                return self.word(m.group(2), start + len(m.group(1)) + 1, name, occur)
-            if self.i < len(self.toks) and self.toks[self.i][0] == "quote":
-                return self.phrase(name, occur)
-            raise QueryError(f"\"{m.group(1)}:\" needs a word or a quoted phrase right after "
-                             f"it. Fields: {FIELDS_HELP}", example='title:"sparse attention"')
-        return self.word(value, start, None, occur)
+        name = FIELD_ALIASES.get(m.group(1).lower()) if m else None
+        if name is None or m.group(2).startswith("//"):
+            return self.word(value, start, None, occur)   # not a field: a word ("Examples:")
+        if m.group(2):
+            return self.word(m.group(2), start + len(m.group(1)) + 1, name, occur)
+        nxt = self._next(self.i)
+        if nxt is not None and nxt[0] == "quote":
+            self.i = self.toks.index(nxt, self.i)
+            return self.phrase(name, occur)
+        if nxt is not None and nxt[0] == "text" and nxt[1] not in OPERATORS:
+            self.i = self.toks.index(nxt, self.i) + 1    # "title: diffusion"
+            return self.word(nxt[1], nxt[2], name, occur)
+        return self.word(m.group(1), start, None, occur)  # "title:" with nothing after
 
     def word(self, value: str, start: int, fieldname, occur) -> Clause:
-        prefix = "*" in value
+        stem = value.rstrip("*")
+        prefix = (stem != value and "*" not in stem and len(stem) <= LITERAL_CHARS
+                  and sum(ch.isalnum() for ch in stem) >= MIN_PREFIX)
         if prefix:
-            _check_wildcard(value)
-            value = value.rstrip("*")
+            value = stem
         return Clause("word", value, fieldname, occur, prefix, span=(start, start + len(value)))
 
     def phrase(self, fieldname, occur) -> Clause | None:
         _, _, open_at = self.toks[self.i]
         self.i += 1
-        while self.i < len(self.toks) and self.toks[self.i][0] != "quote":
+        while self.toks[self.i][0] != "quote":   # _balanced: a closing quote follows
             self.i += 1
-        if self.i >= len(self.toks):
-            raise QueryError("A quotation mark is not closed.", example='"sparse attention"')
         close_at = self.toks[self.i][2]
         self.i += 1
         inner = self.text[open_at + 1:close_at]
@@ -260,29 +245,33 @@ class _Parser:
         return Clause("phrase", inner, fieldname, occur, span=(open_at + 1, close_at))
 
     def group(self, depth: int, occur) -> Clause | None:
-        if depth + 1 > MAX_DEPTH:
-            raise QueryError(f"Too many nested parentheses (at most {MAX_DEPTH}).",
-                             example="(sparse OR linear) attention")
         self.i += 1
         children = self.sequence(depth + 1)
-        if self.i >= len(self.toks):
-            raise QueryError("A parenthesis is not closed.",
-                             example="(sparse OR linear) attention")
-        self.i += 1  # the ")"
+        self.i += 1  # the ")" (_balanced: there is one)
         if not children:
             return None
         return Clause("group", occur=occur, children=tuple(children))
 
 
-def _check_wildcard(value: str) -> None:
-    stem = value.rstrip("*")
-    if not stem:
-        raise QueryError("A lone * would list every paper; put at least 3 letters before it.",
-                         example="distill*")
-    if value.startswith("*"):
-        raise QueryError("A word cannot start with *; put at least 3 letters before it.",
-                         example="distill*")
-    if "*" in stem:
-        raise QueryError("* works only at the end of a word.", example="distill*")
-    if sum(ch.isalnum() for ch in stem) < MIN_PREFIX:
-        raise QueryError(f"Put at least {MIN_PREFIX} letters before *.", example="distill*")
+def _split_unknown_fields(toks: list[tuple]) -> list[tuple]:
+    """``other:word`` (not a known field, not a link) as two words, so that
+    "Note:attention" searches both words, not the two in one field."""
+    out = []
+    for kind, value, start in toks:
+        m = _FIELD_RE.match(value) if kind == "text" else None
+        if m and m.group(2) and not m.group(2).startswith("//") \
+                and m.group(1).lower() not in FIELD_ALIASES:
+            cut = len(m.group(1)) + 1
+            out += [("text", value[:cut], start), ("text", value[cut:], start + cut)]
+        else:
+            out.append((kind, value, start))
+    return out
+
+
+def _no_words(text: str) -> QueryError:
+    """The explanation for input that is only syntax (``(((``, ``"``, ``title:``)."""
+    m = _FIELD_RE.match(text.strip())
+    if m and FIELD_ALIASES.get(m.group(1).lower()) and not m.group(2).strip():
+        return QueryError(f"\"{m.group(1)}:\" needs a word or a quoted phrase after it. "
+                          f"Fields: {FIELDS_HELP}", example='title:"sparse attention"')
+    return QueryError("Type some words to search for.", example="sparse attention")

@@ -9,9 +9,8 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from bot.models import Hit
-from bot.search.compile import Compiled
 from bot.search.norms import Norms
-from bot.search.plan import AnyOf, Term
+from bot.search.plan import AnyOf, Compiled, Term
 from bot.search.schema import paper_from_json
 from bot.search.scorer import Scorer
 from bot.search.similar import key_terms
@@ -45,6 +44,22 @@ class Ranked:
     def coverage(self, docnum: int) -> float:
         """Share (0..1) of the query's groups that ``docnum`` matches."""
         return self.matched.get(docnum, 0) / max(1, self.groups)
+
+
+@dataclass
+class Found:
+    """What one search found: the query that ran and its ranking.
+
+    Attributes:
+        compiled, ranked: the compiled query that ran, and its ranking.
+        corrected: the spelling correction that ran instead of the typed query.
+        suggestion: a "did you mean" (the correction itself when it ran).
+    """
+
+    compiled: Compiled
+    ranked: Ranked
+    corrected: str | None = None
+    suggestion: str | None = None
 
 
 def rank(searcher, norms: Norms, compiled: Compiled, want: int, r: Ranking, *,
@@ -101,6 +116,21 @@ def confident(found: list, compiled: Compiled, docnum: int) -> bool:
     if not groups or (compiled.greeting and groups <= 2):
         return False
     return matched >= math.ceil(groups * 2 / 3)
+
+
+def pin(ranked: Ranked, docs: list[int], want: int) -> Ranked:
+    """``ranked`` with ``docs`` (papers the query links to) first, at the best
+    score, and counted in the total."""
+    if not docs:
+        return ranked
+    top = ranked.scored[0][0] if ranked.scored else 1.0
+    rest = [(s, d) for s, d in ranked.scored if d not in docs]
+    extra = sum(1 for d in docs if d not in ranked.matched)
+    matched = dict(ranked.matched)
+    matched.update({d: ranked.groups for d in docs})
+    return Ranked([(top, d) for d in docs] + rest[:max(0, want - len(docs))],
+                  ranked.total + extra, ranked.timed_out, matched, ranked.groups,
+                  ranked.phrase_capped, True)
 
 
 def best(scores: dict, want: int, key_of) -> list[tuple[float, int]]:

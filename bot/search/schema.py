@@ -98,6 +98,8 @@ def paper_to_json(paper: Paper) -> str:
 def paper_from_json(blob: str) -> Paper:
     """Inverse of :func:`paper_to_json`."""
     data = json.loads(blob)
+    data.setdefault("title", "")      # empty values are not stored (paper_to_json)
+    data.setdefault("abstract", "")
     for key in _TUPLES:
         if key in data:
             data[key] = tuple(data[key])

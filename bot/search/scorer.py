@@ -92,12 +92,15 @@ class Scorer:
     def _plan(self, plan: Plan):
         """``(scores, groups matched, [(group node, its scores)])`` of ``plan``."""
         got_all, found = [], []
-        for node, must in _unique(plan.groups):
+        groups = plan.groups if plan.weights else _unique(plan.groups)
+        for k, (node, must) in enumerate(groups):
             got: dict = {}
             self._into(node, got)
+            w = plan.weights[k] if plan.weights else 1.0
+            if w != 1.0:
+                got = {d: s * w for d, s in got.items()}
             got_all.append((got, must))
             found.append((node, got))
-        self._common_terms(got_all)
         # the biggest first: copying a dict is C speed, adding into one is not
         got_all.sort(key=lambda item: -len(item[0]))
         total: dict = dict(got_all[0][0]) if got_all else {}
@@ -118,23 +121,6 @@ class Scorer:
         for d in drop:
             total.pop(d, None)
         return total, matched, found
-
-    def _common_terms(self, got_all: list) -> None:
-        """Lucene's "common terms" rule (Whoosh ``AndMaybe``): an optional group
-        matching more than ``ranking.common_df`` of all papers (and more than
-        ``common_min_docs``) only adds score to papers that match a rarer
-        group. No-op with required groups."""
-        if not self.r.common_df or any(must for _, must in got_all):
-            return
-        limit = max(self.r.common_df * self.total_docs, self.r.common_min_docs)
-        common = [got for got, _ in got_all if len(got) > limit]
-        rare = [got for got, _ in got_all if got and len(got) <= limit]
-        if not common or not rare:
-            return
-        keep = set().union(*rare)
-        for got in common:
-            for d in [d for d in got if d not in keep]:
-                del got[d]
 
     def _into(self, node, acc: dict) -> None:
         if isinstance(node, Term):

@@ -7,8 +7,7 @@ import math
 from collections import Counter
 
 from bot.models import Paper
-from bot.search.compile import Compiled
-from bot.search.plan import AnyOf, Plan, Term
+from bot.search.plan import AnyOf, Compiled, Plan, Term
 from bot.search.tuning import Ranking
 
 

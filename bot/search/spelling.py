@@ -10,6 +10,7 @@ left alone.
 from __future__ import annotations
 
 from bot.search.analysis import fold
+from bot.search.english import is_english
 from bot.search.internals import edit_matches
 from bot.search.lexicon import Lexicon
 from bot.search.query import Clause, ParsedQuery
@@ -66,7 +67,7 @@ def correct(lexicon: Lexicon, parsed: ParsedQuery, unknown: list[Clause],
     """
     fixes = {}
     for clause in unknown:
-        fix = suggest(lexicon, clause.text, r)
+        fix = None if real_word(lexicon, clause.text) else suggest(lexicon, clause.text, r)
         if fix is not None:
             fixes[clause.span] = fix
     if not fixes:
@@ -91,7 +92,19 @@ def hint(lexicon: Lexicon, parsed: ParsedQuery, unusual: list[Clause], r: Rankin
     return _replace(parsed.text, fixes) if fixes else None
 
 
+def real_word(lexicon: Lexicon, word: str) -> bool:
+    """A word spelling never replaces: an English word (``bot.search.english``),
+    a word typed in capitals (an acronym: "TCOLL"), or an acronym the corpus
+    defines ("MoE"). Such a word is searched as typed (docs/search.md)."""
+    if len(word) > 1 and word.isupper():
+        return True
+    low = fold(word)
+    return low in lexicon.acronyms or is_english(low)
+
+
 def _better_spelling(lexicon: Lexicon, clause: Clause, r: Ranking) -> str | None:
+    if real_word(lexicon, clause.text):
+        return None
     fix = suggest(lexicon, clause.text, r)
     low = fold(clause.text)
     seen = lexicon.df.get(low, 0)

@@ -22,8 +22,13 @@ def test_compounds_are_reported_for_the_lexicon_only():
 
 def test_stop_words_single_letters_and_symbols():
     # single letters are kept (minsize=1: SciFact train nDCG +0.003, "T cells")
-    assert terms("IT the of ? O(log n)") == ["o", "log", "n"]
+    assert terms("it the of ? O(log n)") == ["o", "log", "n"]
     assert terms("k-means C++ C#") == ["k", "mean", "c++", "c#"]
+
+
+def test_a_stop_word_in_capitals_is_an_acronym_unless_the_text_shouts():
+    assert terms("IT systems in the US") == ["it", "system", "us"]
+    assert terms("A STUDY OF IT AND US") == ["studi"]
 
 
 def test_accents_and_cjk():

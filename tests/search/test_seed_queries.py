@@ -48,20 +48,26 @@ def test_correct_spelling_gets_no_suggestion(seed_index):
     assert seed_index.search("transformers").suggestion is None
 
 
-def test_test_time_spellings_match_the_same_papers(seed_index):
+def test_test_time_spellings_match_the_same_papers(seed_index, seed_papers):
     pages = [seed_index.search(q, limit=50) for q in ("test-time", "test time", "testtime")]
-    assert ids(pages[0]) == ids(pages[1]) == ids(pages[2])
-    assert pages[0].total == pages[1].total == pages[2].total >= 3
+    hyphenated = {p.id for p in seed_papers if "test-time" in (p.title + p.abstract).lower()}
+    joined = [h.paper.id for h in pages[2].hits]   # "testtime": exactly its spellings
+    assert len(hyphenated) >= 3 and hyphenated <= set(joined)
+    for page in pages[:2]:   # the papers that have both words come first
+        assert {h.paper.id for h in page.hits[:len(joined)]} == set(joined)
     assert "FG-TTL" in names(pages[0])
+    # ranking never hides: the typed words also find papers with only one of them
+    assert pages[1].total > len(joined)
 
 
 def test_acronym_and_its_expansion_match_the_same_papers(seed_index, seed_papers):
     moe = find(seed_papers, "Mixture-of-Experts (MoE)")
-    for q in ("MoE", "mixture of experts", "Mixture-of-Experts", "moe"):
-        page = seed_index.search(q, limit=50)
-        assert ids(page) == {moe.id}, q
+    for q in ("MoE", "moe"):
+        assert ids(seed_index.search(q, limit=50)) == {moe.id}, q
+    for q in ("mixture of experts", "Mixture-of-Experts"):   # first; others share a word
+        assert seed_index.search(q, limit=50).hits[0].paper.id == moe.id, q
     rl = {h.paper.id for h in seed_index.search("RL", limit=50).hits}
-    assert rl == ids(seed_index.search("reinforcement learning", limit=50))
+    assert rl <= ids(seed_index.search("reinforcement learning", limit=50))
     defining = {p.id for p in seed_papers if "reinforcement learning (rl)" in p.abstract.lower()}
     assert defining and defining <= rl
 
@@ -126,8 +132,14 @@ def test_odd_queries_run(seed_index, text):
     assert page.total >= 0
 
 
-@pytest.mark.parametrize("text", ["NOT NOT x", "x ANDNOT ANDNOT y", "(" * 2000 + "x",
-                                  "*", "*tion", "sp*", "nosuch:field", "title:", ""])
+@pytest.mark.parametrize("text", ["NOT NOT steganography", "x ANDNOT ANDNOT steganography",
+                                  "(" * 200 + "steganography", "*steganography",
+                                  "nosuch:steganography", "steganography)", '"steganography'])
+def test_prose_and_broken_syntax_still_find_the_paper(seed_index, text):
+    assert names(seed_index.search(text), 1) == ["KIStego"]
+
+
+@pytest.mark.parametrize("text", ["*", "(((", '"', "title:", ""])
 def test_bad_queries_raise_query_error(seed_index, text):
     with pytest.raises(QueryError) as err:
         seed_index.search(text)
@@ -140,8 +152,8 @@ def test_prefix_search(seed_index):
 
 
 def test_long_query_is_cut_with_a_note(seed_index):
-    page = seed_index.search("sparse attention " * 40)
-    assert len(page.query) <= 300 and page.notes
+    page = seed_index.search("sparse attention " * 300)
+    assert len(page.query) <= 4000 and page.notes
     assert names(page, 1) == ["UniSparse"]
 
 

@@ -1,0 +1,89 @@
+"""Text as people type or paste it, before parsing: the cut, Slack markup,
+and which quotes and parentheses are syntax at all (docs/search.md).
+"""
+from __future__ import annotations
+
+import re
+
+#: Longest query used: a pasted paragraph or abstract is a query
+#: (docs/interfaces.md, docs/search.md "Long text").
+MAX_CHARS = 4000
+#: Deepest parenthesis nesting read as groups (deeper ones are plain text).
+MAX_DEPTH = 8
+QUOTES = "\"“”„‟«»＂"
+OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
+
+#: Slack markup: ``<@U…>``, ``<#C…|name>``, ``<!here>``, ``<url|label>``
+#: (https://api.slack.com/reference/surfaces/formatting), and code.
+_SLACK_RE = re.compile(r"<[@#!][^>]*>|<[a-z][a-z0-9+.-]*:[^>]*>|```.*?```|`[^`\n]*`",
+                       re.S | re.I)
+
+
+def strip_slack(text: str) -> str:
+    """``text`` without Slack tokens (mentions, channels, links) and code
+    spans or blocks, each replaced by a space."""
+    return _SLACK_RE.sub(" ", text)
+
+
+def cut(text: str) -> tuple[str, tuple[str, ...]]:
+    """Strip ``text`` and cut it to ``MAX_CHARS`` (at a space when one is near).
+
+    A quote or parenthesis left open, or an operator left dangling, by the
+    cut is repaired. Returns the text
+    and the notes to show ("Your query was cut to 300 characters.").
+    """
+    text = text.strip()
+    if len(text) <= MAX_CHARS:
+        return text, ()
+    head = text[:MAX_CHARS]
+    space = head.rfind(" ", MAX_CHARS - 40)
+    head = head[:space] if space > 0 else head
+    if sum(head.count(q) for q in QUOTES) % 2:
+        last = max(head.rfind(q) for q in QUOTES)
+        head = head[:last] + head[last + 1:]
+    words = head.split(" ")
+    while len(words) > 1 and (words[-1] in OPERATORS or words[-1] in ("", "-", "+")):
+        words.pop()   # an operator left dangling by the cut
+    head = " ".join(words).rstrip()
+    head += ")" * max(0, head.count("(") - head.count(")"))
+    return head, (f"Your query was cut to {MAX_CHARS} characters.",)
+
+
+def balanced(toks: list[tuple]) -> list[tuple]:
+    """``toks`` with unpaired quotes, unpaired parentheses and parentheses
+    nested deeper than ``MAX_DEPTH`` turned into whitespace (plain text).
+    Quotes pair first, left to right; parentheses inside a phrase are text."""
+    toks = list(toks)
+    quotes = [i for i, t in enumerate(toks) if t[0] == "quote"]
+    if len(quotes) % 2:
+        toks[quotes[-1]] = ("ws",) + toks[quotes[-1]][1:]
+    inside = False
+    stack: list[int] = []
+    for i, (kind, value, start) in enumerate(toks):
+        if kind == "quote":
+            inside = not inside
+        elif inside and kind in ("lp", "rp"):
+            toks[i] = ("text", value, start)
+        elif kind == "lp":
+            stack.append(i)
+        elif kind == "rp":
+            if stack:
+                stack.pop()
+            else:
+                toks[i] = ("ws", value, start)
+    for i in stack:
+        toks[i] = ("ws",) + toks[i][1:]
+    depth = 0
+    deep: list[int] = []
+    for i, (kind, _, _) in enumerate(toks):
+        if kind == "lp":
+            depth += 1
+            if depth > MAX_DEPTH:
+                deep.append(i)
+        elif kind == "rp":
+            if depth > MAX_DEPTH:
+                deep.append(i)
+            depth -= 1
+    for i in deep:
+        toks[i] = ("ws",) + toks[i][1:]
+    return toks
