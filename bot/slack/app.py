@@ -24,8 +24,8 @@ from slack_sdk.http_retry.builtin_handlers import (ConnectionErrorRetryHandler,
                                                    RateLimitErrorRetryHandler)
 
 from bot.config import Settings
-from bot.slack import (actions, commands, events, home, messages, modal_search, share, unfurls,
-                       welcome)
+from bot.slack import (actions, commands, events, home, messages, modal_search, share, shortcuts,
+                       unfurls, welcome)
 
 if TYPE_CHECKING:  # the service is the lead's; listeners call its public methods
     from bot.service import Service
@@ -138,7 +138,7 @@ def register_listeners(app: App, service: "Service", *,
     """Wire every listener module to ``app`` (one ``register()`` per area):
     ``/paper`` (commands), ``app_mention`` (events), DMs (messages), buttons
     (actions), the App Home and the search modal (home), link unfurls (unfurls),
-    onboarding (welcome).
+    onboarding (welcome), the message and global shortcuts (shortcuts).
 
     Args:
         app: the Bolt app.
@@ -153,6 +153,7 @@ def register_listeners(app: App, service: "Service", *,
     actions.register(app, service, slots=slots)
     share.register(app, service, slots=slots)
     modal_search.register(app, service, slots=slots)
+    shortcuts.register(app, service, slots=slots)
     home.register(app, service, slots=slots)
     welcome.register(app, service)
     unfurls.register(app, service)

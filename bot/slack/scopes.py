@@ -24,7 +24,8 @@ class Use:
 
     Attributes:
         kind: "method" (Web API), "event" (Events API bot event), "command"
-            (slash command), "interaction" (interactivity payload) or
+            (slash command), "shortcut" (a manifest shortcut's callback id),
+            "interaction" (interactivity payload) or
             "response_url" (no token, no scope), "app_token" (a method called
             with the app-level token; its scope is not a bot scope).
         name: "chat.postMessage", "app_mention", "/paper", "block_actions".
@@ -94,6 +95,12 @@ USES: tuple[Use, ...] = (
     Use("command", "/paper", ("commands",), f"{D}/scopes/commands", "the slash command"),
     Use("interaction", "block_actions", (), f"{D}/interaction-payloads/block_actions-payload",
         "buttons (needs Interactivity on, no scope)"),
+    Use("shortcut", "find_related_papers", ("commands",),
+        "https://docs.slack.dev/interactivity/implementing-shortcuts",
+        "message shortcut 'Find related papers' (message_action payload)"),
+    Use("shortcut", "search_papers", ("commands",),
+        "https://docs.slack.dev/interactivity/implementing-shortcuts",
+        "global shortcut 'Search papers': the search modal from anywhere"),
     Use("interaction", "view_submission", (),
         f"{D}/interaction-payloads/view-interactions-payload",
         "the search modal's Search; the share modal's Share (with response_urls)"),
@@ -105,6 +112,8 @@ METHODS = {u.name: u for u in USES if u.kind == "method"}
 EVENTS = {u.name: u for u in USES if u.kind == "event"}
 #: Slash commands by name.
 COMMANDS = {u.name: u for u in USES if u.kind == "command"}
+#: Shortcuts by callback id, as a manifest's ``features.shortcuts[].callback_id`` lists them.
+SHORTCUTS = {u.name: u for u in USES if u.kind == "shortcut"}
 
 
 def needed_scopes() -> frozenset[str]:
