@@ -277,30 +277,3 @@ def shown_strings(value: Any) -> list[str]:
         return [s for v in value for s in shown_strings(v)]
     return []
 
-
-def message_action(text: str | None, *, callback_id: str = "find_related_papers", user: str = "U0ALICE",
-                   channel: str = "C0GENERAL", response_url: str = "",
-                   files: bool = False) -> dict[str, Any]:
-    """A message shortcut payload (``type: "message_action"``) on a message with
-    ``text`` (None: a message without text, e.g. only a file) — the shape of
-    docs/slack-rules.md [shortcut]."""
-    message: dict[str, Any] = {"type": "message", "user": "U0BOB", "ts": "1765000900.000100"}
-    if text is not None:
-        message["text"] = text
-    if files:
-        message["files"] = [{"id": "F0IMAGE", "name": "figure.png", "mimetype": "image/png"}]
-    return {"type": "message_action", "token": "deprecated", "action_ts": f"{time.time():.6f}",
-            "callback_id": callback_id, "trigger_id": "1337.44.abcdef",
-            "team": {"id": TEAM_ID, "domain": "paperbot-test"},
-            "user": {"id": user, "username": user.lower(), "team_id": TEAM_ID},
-            "channel": {"id": channel, "name": "general"}, "message": message,
-            "message_ts": message["ts"], "response_url": response_url, "is_enterprise_install": False}
-
-
-def global_shortcut(callback_id: str = "search_papers", user: str = "U0ALICE") -> dict[str, Any]:
-    """A global shortcut payload (``type: "shortcut"``): no channel, no ``response_url``."""
-    return {"type": "shortcut", "token": "deprecated", "action_ts": f"{time.time():.6f}",
-            "callback_id": callback_id, "trigger_id": "1337.45.abcdef",
-            "team": {"id": TEAM_ID, "domain": "paperbot-test"},
-            "user": {"id": user, "username": user.lower(), "team_id": TEAM_ID},
-            "is_enterprise_install": False}

@@ -11,17 +11,8 @@ from bot.render.blocks import (ACTION_DETAILS, ACTION_MODAL_PAGE, ACTION_MODAL_P
                                ACTION_SHARE, ACTION_SHARE_TO, ACTION_SIMILAR)
 from bot.render.cards import SHARE_MODAL_ID, SHARE_TARGET_ACTION, SHARE_TARGET_BLOCK
 from tests.fakeslack import TEAM_ID
+from tests.slack.payloads import values, view_of
 from tests.slack.slackkit import SlackHarness, shown_strings, view_submission
-
-
-def view_of(call) -> dict:
-    view = call.body["view"]
-    return json.loads(view) if isinstance(view, str) else view
-
-
-def values(view: dict, action_id: str) -> list[dict]:
-    return [json.loads(e["value"]) for b in view["blocks"] if b["type"] == "actions"
-            for e in b["elements"] if e.get("action_id") == action_id]
 
 
 def submitted_results(slack: SlackHarness, query: str) -> dict:

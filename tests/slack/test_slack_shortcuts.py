@@ -13,22 +13,12 @@ from slack_sdk.socket_mode.request import SocketModeRequest
 from bot.render.blocks import ACTION_DETAILS, ACTION_SHARE, ACTION_SHARE_TO, ACTION_SIMILAR
 from bot.render.home import SEARCH_MODAL_ID
 from tests.signing import signed_headers
-from tests.slack.slackkit import (SECRET, SlackHarness, global_shortcut, message_action,
-                                  shown_strings)
+from tests.slack.payloads import global_shortcut, message_action, values, view_of
+from tests.slack.slackkit import SECRET, SlackHarness, shown_strings
 
 #: Paraphrases the abstract of KIStego (training-free generative image steganography).
 PARAPHRASE = ("Could we hide secret messages inside ordinary generated images without training "
               "any model? Sounds like image steganography <@U0BOB> &amp; cryptography.")
-
-
-def view_of(call) -> dict:
-    view = call.body["view"]
-    return json.loads(view) if isinstance(view, str) else view
-
-
-def values(view: dict, action_id: str) -> list[dict]:
-    return [json.loads(e["value"]) for b in view["blocks"] if b["type"] == "actions"
-            for e in b["elements"] if e.get("action_id") == action_id]
 
 
 def kistego(slack: SlackHarness):
