@@ -204,7 +204,7 @@ def hit_text(rank: int, hit: Hit) -> str:
     lines = [f"*{rank}. {title}*", md.snippet(hit.snippet) if hit.snippet else md.cut_escaped(p.tldr, 300)]
     tail = [f"`{md.escape(p.id)}`"]
     if p.title_derived:
-        tail.append(title_note(p))
+        tail.append("_title derived_")      # short in a result row; cards say it in full
     if p.authors:
         tail.append(md.cut_escaped(", ".join(md.cut(a, 60) for a in p.authors[:3])
                                    + (" et al." if len(p.authors) > 3 else ""), 150))

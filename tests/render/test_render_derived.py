@@ -20,6 +20,6 @@ def test_a_derived_title_says_so_on_every_card() -> None:
              render_digest(derived, date(2026, 12, 1))]
     for message in shown:
         assert DERIVED_TITLE in json.dumps(message.blocks)
-    assert json.dumps(render(ResultsReply(page=page)).blocks).count(DERIVED_TITLE) == 1
+    assert json.dumps(render(ResultsReply(page=page)).blocks).count("_title derived_") == 1
     assert DERIVED_TITLE in json.dumps(home_view(derived, date(2026, 12, 1), []))
     assert DERIVED_TITLE not in json.dumps(render(PaperReply(paper=given)).blocks)
