@@ -50,3 +50,20 @@ def test_similar_papers_under_a_card_are_clickable() -> None:
     clickable = [json.loads(b["value"])["id"] for b in buttons(message.blocks)
                  if b["action_id"] == ACTION_DETAILS]
     assert clickable == [h.paper.id for h in others]
+
+
+def test_views_and_new_surfaces_follow_the_same_button_rules() -> None:
+    from bot.render.cards import share_modal, share_message
+    from bot.render.home import search_modal
+    from bot.render.related import related_message, related_modal
+    from bot.replies import ShareReply
+
+    results = page(n=5, total=12)
+    surfaces = [search_modal("q", page=results)["blocks"], related_modal(page=results)["blocks"],
+                list(related_message(results).blocks), share_modal(paper(), 2)["blocks"],
+                list(share_message(ShareReply(paper=paper(), sharer="Ann")).blocks)]
+    for blocks in surfaces:
+        shown = buttons(blocks)
+        assert sum(b.get("style") == "primary" for b in shown) <= 1
+        assert all(0 < len(b.get("accessibility_label", "")) <= 75 for b in shown)
+    assert len(buttons(surfaces[0])) == 5 * 3 + 1                 # Details, Similar, Share to… + Next
