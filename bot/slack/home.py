@@ -215,7 +215,7 @@ def valid_view(view: dict) -> dict:
 def message_modal(message: Message, title: str = MODAL_TITLE, depth: int = 1) -> dict:
     """A rendered reply shown in a modal (answers to clicks in the Home tab or a modal).
 
-    *Share* buttons are dropped: a view has no channel to share into.
+    *Share* buttons become *Share to…*: a view has no channel to share into.
 
     Args:
         message: the rendered reply (its blocks, else its mrkdwn ``text``).
@@ -245,9 +245,18 @@ def view_depth(view: dict[str, Any]) -> int:
 
 
 def _without_share(block: dict) -> dict | None:
+    """*Share* (which posts where the message is) becomes *Share to…* (pick a
+    conversation): a view has no channel of its own."""
     if block.get("type") != "actions":
         return block
-    elements = [e for e in block.get("elements") or [] if e.get("action_id") != bk.ACTION_SHARE]
+    elements = []
+    for e in block.get("elements") or []:
+        if e.get("action_id") == bk.ACTION_SHARE:
+            label = str(e.get("accessibility_label") or "Share").replace("Share", "Share to a channel:", 1)
+            e = {k: v for k, v in e.items() if k != "style"}
+            e.update(action_id=bk.ACTION_SHARE_TO, accessibility_label=label[:bk.LABEL_MAX],
+                     text={"type": "plain_text", "text": "Share to…", "emoji": True})
+        elements.append(e)
     return dict(block, elements=elements) if elements else None
 
 
