@@ -260,8 +260,10 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, related: bool,
             status = 1 if text != "-" else status
             if as_json:
                 cli_lines.print_json(error_json(q, e.message), note)
-            else:
-                click.echo(f"{note + ' ' if note else ''}{e.message} Example: {e.example}", err=True)
+            else:   # in a batch, the line says which query it answers, on stdout like the others
+                if text == "-":
+                    click.echo(f"== {q}")
+                click.echo(f"{note + ' ' if note else ''}{e.message} Example: {e.example}", err=text != "-")
             continue
         except search.IndexMissing as e:
             raise click.ClickException(str(e)) from None

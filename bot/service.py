@@ -68,7 +68,8 @@ class Service:
         reply is visible in the thread; no confident match → a short notice.
         """
         cmd = parsing.parse_command(text)
-        if cmd.name != "search":
+        typed_search = cmd.name == "search" and text.split(maxsplit=1)[0].lower() == "search"
+        if cmd.name != "search" or typed_search:   # `@paperbot search x` lists results
             reply = self._dispatch(cmd, ctx, prefix="@paperbot", visibility=IN_CHANNEL)
         else:
             reply = self.read_paper(cmd.arg, visibility=IN_CHANNEL)

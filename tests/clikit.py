@@ -20,6 +20,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,9 +54,11 @@ def cli_env(cwd: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
 
 
 def run(args: list[str], cwd: Path, stdin: str | bytes | None = None,
-        env_extra: dict[str, str] | None = None) -> Ran:
+        env_extra: dict[str, str] | None = None, timeout: float = 120) -> Ran:
     """``paperbot *args`` in this process, in ``cwd``, with ``cli_env(cwd, env_extra)``;
-    ``stdin`` text is given as UTF-8, bytes as they are."""
+    ``stdin`` text is given as UTF-8, bytes as they are. After ``timeout``
+    seconds the run gets a Ctrl-C (a command that should have stopped, e.g.
+    ``serve`` without its variables, then fails its test instead of hanging)."""
     from bot.cli import main
     env = cli_env(cwd, env_extra)
     saved_env, saved_cwd = dict(os.environ), os.getcwd()
@@ -66,9 +69,14 @@ def run(args: list[str], cwd: Path, stdin: str | bytes | None = None,
     os.environ.update(env)
     os.chdir(cwd)
     root.handlers = []
+    main_thread = threading.main_thread().ident
+    watchdog = threading.Timer(timeout, signal.pthread_kill, (main_thread, signal.SIGINT))
+    watchdog.daemon = True
+    watchdog.start()
     try:
         result = CliRunner().invoke(main, args, input=stdin, catch_exceptions=False)
     finally:
+        watchdog.cancel()
         for handler in root.handlers:
             handler.close()
         root.handlers, root.level = saved_handlers, saved_level

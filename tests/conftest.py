@@ -15,11 +15,10 @@ import pytest
 
 from bot import corpus, search
 from bot.config import Settings
-from bot.ports import Message, PostError
 from bot.render.announce import PostingAnnouncer
 from bot.service import Service
 from bot.store import Store
-from tests.kit import PG_DSN, PG_URL, ROOT, SEEDS, Clock
+from tests.kit import PG_DSN, PG_URL, ROOT, SEEDS, Clock, RecordingPoster
 
 
 @pytest.fixture
@@ -56,23 +55,6 @@ def sqlite_url(tmp_path) -> str:
 def db_url(request) -> str:
     """A fresh database URL: a SQLite file, then a PostgreSQL schema."""
     return request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "pg_url")
-
-
-class RecordingPoster:
-    """A ``Poster`` that records posts; ``fail[channel] = code`` makes it raise."""
-
-    def __init__(self) -> None:
-        self.posts: list[tuple[str, Message, str | None]] = []
-        self.fail: dict[str, str] = {}
-
-    def post(self, channel_id: str, message: Message, thread_ts: str | None = None) -> str:
-        if channel_id in self.fail:
-            raise PostError(self.fail[channel_id])
-        self.posts.append((channel_id, message, thread_ts))
-        return f"{1700000000 + len(self.posts)}.000100"
-
-    def find_recent_post(self, channel_id: str, marker: str, oldest_ts: float) -> str | None:
-        return None
 
 
 @pytest.fixture(scope="session")
@@ -123,8 +105,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def poster() -> RecordingPoster:
-    return RecordingPoster()
+def poster(clock) -> RecordingPoster:
+    return RecordingPoster(clock)
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """What every test package shares, defined once: the repository's paths, the
-local PostgreSQL server's address and a settable clock. Fixtures built on
+local PostgreSQL server's address, a settable clock and a recording poster. Fixtures built on
 them (``pg_schema``, ``sqlite_url``, ``db_url``, ``clock``, ...) live in
 tests/conftest.py.
 """
@@ -9,11 +9,16 @@ import os
 from datetime import datetime
 from pathlib import Path
 
+from bot.ports import HistoryUnavailable, Message, PostError
+
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"
 #: The local PostgreSQL server (this machine's kind runs one; override for others).
 PG_DSN = os.environ.get("PAPERBOT_TEST_PG_DSN", "host=127.0.0.1 port=5432 dbname=test user=postgres")
 PG_URL = os.environ.get("PAPERBOT_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+#: Token-shaped strings the fake posters hold, as a real client would.
+BOT_TOKEN = "xoxb-1111-2222-fakefakefakefake"
+APP_TOKEN = "xapp-1-A111-3333-fakefakefake"
 
 
 class Clock:
@@ -24,3 +29,46 @@ class Clock:
 
     def __call__(self) -> datetime:
         return self.now
+
+
+class RecordingPoster:
+    """A ``Poster`` recording every post with the clock's time.
+
+    ``fail[channel] = code`` makes parent posts there raise ``PostError(code)``;
+    ``fail_all`` does so everywhere; ``found[marker] = ts`` answers
+    ``find_recent_post``; ``history_unavailable = True`` makes it raise
+    ``HistoryUnavailable``. Holds token strings like a real Slack poster.
+    """
+
+    def __init__(self, clock: Clock | None = None) -> None:
+        self.clock = clock
+        self.token, self.app_token = BOT_TOKEN, APP_TOKEN
+        self.posts: list[tuple[str, Message, str | None, datetime | None]] = []
+        self.fail: dict[str, str] = {}
+        self.fail_all: str | None = None
+        self.found: dict[str, str] = {}
+        self.history_unavailable = False
+        self.lookups: list[tuple[str, str, float]] = []
+        self.attempts = 0
+
+    def post(self, channel_id: str, message: Message, thread_ts: str | None = None) -> str:
+        if thread_ts is None:
+            self.attempts += 1
+            code = self.fail_all or self.fail.get(channel_id)
+            if code:
+                raise PostError(code)
+        self.posts.append((channel_id, message, thread_ts, self.clock() if self.clock else None))
+        return f"{1700000000 + len(self.posts)}.000100"
+
+    def find_recent_post(self, channel_id: str, marker: str, oldest_ts: float) -> str | None:
+        self.lookups.append((channel_id, marker, oldest_ts))
+        if self.history_unavailable:
+            raise HistoryUnavailable(f"cannot read the history of {channel_id} (missing_scope)")
+        return self.found.get(marker)
+
+    @property
+    def parents(self) -> list[tuple[str, Message, datetime | None]]:
+        return [(c, m, at) for c, m, t, at in self.posts if t is None]
+
+    def channels(self) -> list[str]:
+        return [c for c, _, _ in self.parents]

@@ -88,3 +88,10 @@ def test_read_lines_splits_on_newline_bytes_only():
     import io
     got = list(read_lines(io.BytesIO(b"a\rb\n\nc\xffd\r\ne\x85f")))
     assert got == [("a\rb", None), ("", None), ("c\ufffdd", REPLACED), ("e\ufffdf", REPLACED)]
+
+
+def test_plain_batch_says_which_line_each_refusal_answers(seed_index_dir, tmp_path):
+    r = run(["search", "--index", str(seed_index_dir), "-"], tmp_path, stdin=b"chess\n(((\n")
+    out = r.stdout
+    assert "== chess" in out and "== (((" in out
+    assert out.index("== (((") < out.index("parenthesis")

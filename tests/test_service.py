@@ -99,7 +99,7 @@ def test_subscribe_posts_visible_confirmation_naming_user(service, poster, store
     assert isinstance(reply, NoticeReply) and reply.visibility == "ephemeral"
     sub = store.get_subscription("T1", "C1")
     assert (sub.local_time, sub.tz) == ("09:30", "Europe/Berlin")  # the user's Slack zone
-    channel, message, _ = poster.posts[-1]
+    channel, message, *_ = poster.posts[-1]
     assert channel == "C1" and message.text.startswith("<@U1> ") and message.visibility == "in_channel"
     service.command("subscribe America/New_York 21:00", CTX)
     assert "changed" in poster.posts[-1][1].text and "09:30" in poster.posts[-1][1].text

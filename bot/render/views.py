@@ -42,6 +42,14 @@ def help_message(prefix: str = "/paper", note: str | None = None,
     return Message(text=text, blocks=tuple(blocks), visibility=visibility)
 
 
+#: Slack's error codes that turn a subscription off (bot.ports.CHANNEL_ERRORS), as a person reads them.
+INACTIVE_REASONS = {
+    "not_in_channel": "I am not a member of this private channel",
+    "channel_not_found": "Slack could not find this channel",
+    "is_archived": "the channel was archived",
+}
+
+
 def status_message(reply: StatusReply) -> Message:
     """This channel's subscription: time, zone and next post, or why it is off."""
     sub = reply.subscription
@@ -49,8 +57,9 @@ def status_message(reply: StatusReply) -> Message:
         text = ("This channel has no paper of the day. Start one with "
                 "`/paper subscribe 09:30 Europe/Berlin` (time and zone optional).")
     elif not sub.active:
-        why = md.escape(sub.inactive_reason or "unknown reason")
-        hint = " Invite me with `/invite @paperbot`, then" if "not_in_channel" in why else ""
+        code = sub.inactive_reason or ""
+        why = md.escape(INACTIVE_REASONS.get(code, code or "for a reason Slack did not give"))
+        hint = " Invite me with `/invite @paperbot`, then" if "not_in_channel" in code else ""
         text = (f"The paper of the day for this channel is *off*: {why}.{hint} "
                 f"Run `/paper subscribe` to turn it back on.")
     else:

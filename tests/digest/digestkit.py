@@ -1,7 +1,7 @@
 """Digest test helpers: a small corpus behind the index interface the digest
-uses (``ids()``/``get()``) and recording posters (in memory, or appending to
-a file so several processes can be checked); the settable clock is
-``tests.kit.Clock``. Messages are rendered by the real
+uses (``ids()``/``get()``) and a poster appending to a file so several
+processes can be checked; the in-memory ``RecordingPoster`` and the settable
+``Clock`` are ``tests.kit``'s. Messages are rendered by the real
 ``bot.render.render_digest``.
 """
 from __future__ import annotations
@@ -10,17 +10,13 @@ import json
 import os
 import re
 import uuid
-from datetime import datetime
 from pathlib import Path
 
 from bot.models import Paper
-from bot.ports import HistoryUnavailable, Message, PostError
-from tests.kit import Clock
+from bot.ports import Message
+from tests.kit import BOT_TOKEN
 
 MARKER = re.compile(r"potd-(\d{4}-\d{2}-\d{2})-([a-z0-9]+)")
-#: Token-shaped strings the fake posters hold, as a real client would.
-BOT_TOKEN = "xoxb-1111-2222-fakefakefakefake"
-APP_TOKEN = "xapp-1-A111-3333-fakefakefake"
 
 
 def make_papers(n: int = 38) -> list[Paper]:
@@ -46,49 +42,6 @@ def marker_of(message: Message) -> tuple[str, str] | None:
     """(date, paper id) from a digest message's marker (metadata, block_id), or None."""
     m = MARKER.search(json.dumps([message.metadata, list(message.blocks)]))
     return (m.group(1), m.group(2)) if m else None
-
-
-class RecordingPoster:
-    """A ``Poster`` recording every post with the clock's time.
-
-    ``fail[channel] = code`` makes parent posts there raise ``PostError(code)``;
-    ``fail_all`` does so everywhere; ``found[marker] = ts`` answers
-    ``find_recent_post``; ``history_unavailable = True`` makes it raise
-    ``HistoryUnavailable``. Holds token strings like a real Slack poster.
-    """
-
-    def __init__(self, clock: Clock | None = None) -> None:
-        self.clock = clock
-        self.token, self.app_token = BOT_TOKEN, APP_TOKEN
-        self.posts: list[tuple[str, Message, str | None, datetime | None]] = []
-        self.fail: dict[str, str] = {}
-        self.fail_all: str | None = None
-        self.found: dict[str, str] = {}
-        self.history_unavailable = False
-        self.lookups: list[tuple[str, str, float]] = []
-        self.attempts = 0
-
-    def post(self, channel_id: str, message: Message, thread_ts: str | None = None) -> str:
-        if thread_ts is None:
-            self.attempts += 1
-            code = self.fail_all or self.fail.get(channel_id)
-            if code:
-                raise PostError(code)
-        self.posts.append((channel_id, message, thread_ts, self.clock() if self.clock else None))
-        return f"{1700000000 + len(self.posts)}.000100"
-
-    def find_recent_post(self, channel_id: str, marker: str, oldest_ts: float) -> str | None:
-        self.lookups.append((channel_id, marker, oldest_ts))
-        if self.history_unavailable:
-            raise HistoryUnavailable(f"cannot read the history of {channel_id} (missing_scope)")
-        return self.found.get(marker)
-
-    @property
-    def parents(self) -> list[tuple[str, Message, datetime | None]]:
-        return [(c, m, at) for c, m, t, at in self.posts if t is None]
-
-    def channels(self) -> list[str]:
-        return [c for c, _, _ in self.parents]
 
 
 class FilePoster:

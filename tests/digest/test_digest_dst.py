@@ -17,8 +17,8 @@ import pytest
 
 from bot.digest import run_due, slot_instant
 from bot.store import Store
-from tests.digest.digestkit import ListIndex, RecordingPoster, make_papers, marker_of
-from tests.kit import Clock
+from tests.digest.digestkit import ListIndex, make_papers, marker_of
+from tests.kit import Clock, RecordingPoster
 
 UTC = timezone.utc
 SLOTS = ("00:00", "01:30", "02:30", "09:00")

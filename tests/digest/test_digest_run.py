@@ -10,8 +10,8 @@ import pytest
 from bot.models import DeliveryState as State
 from bot.digest import DigestDateError, make_job, next_post_time, run_due, send
 from bot.store import Store
-from tests.digest.digestkit import APP_TOKEN, BOT_TOKEN, ListIndex, RecordingPoster, marker_of
-from tests.kit import Clock
+from tests.digest.digestkit import ListIndex, marker_of
+from tests.kit import APP_TOKEN, BOT_TOKEN, Clock, RecordingPoster
 
 UTC = timezone.utc
 DAY = date(2026, 12, 1)

@@ -6,7 +6,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tests.digest.digestkit import Clock, RecordingPoster
+from tests.kit import Clock, RecordingPoster
 
 from bot.digest import run_due
 from bot.models import Subscription

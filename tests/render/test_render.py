@@ -213,3 +213,14 @@ def test_an_id_too_long_for_a_button_renders_without_buttons():
     p = paper(id="i" * 2100)
     m = render(ResultsReply(page=SearchPage("q", 1, 0, 5, (Hit(p, 1.0, "x"),), 1.0)))
     assert all(len(e.get("value", "")) <= 2000 for b in m.blocks for e in b.get("elements", []))
+
+
+@pytest.mark.parametrize("code, said", [("is_archived", "the channel was archived"),
+                                        ("not_in_channel", "/invite @paperbot"),
+                                        ("bad time or zone: x", "bad time or zone: x")])
+def test_status_says_why_a_subscription_is_off_in_words(code, said):
+    sub = Subscription("T", "C", "09:30", "Europe/Berlin", active=False, inactive_reason=code)
+    text = render(StatusReply(subscription=sub)).text
+    assert said in text
+    if code != said:          # a Slack error code is never shown raw
+        assert code not in text

@@ -26,6 +26,7 @@ from bot.slack.poster import SlackPoster
 from bot.slack.server import make_server
 from bot.store import Store
 from tests.fakeslack import MANIFESTS, FakeSlack
+from tests.strict.scopes import Manifest
 from tests.slack.slackkit import SlackHarness, make_settings
 
 
@@ -54,12 +55,27 @@ def retry_sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     return asked
 
 
-@pytest.fixture(params=MANIFESTS, ids=[m.name for m in MANIFESTS])
+def _distinct_grants() -> list[tuple[Path, str]]:
+    """One manifest per distinct set of bot scopes, named after every manifest
+    that asks for that set: the fake's answers depend on the token's scopes
+    alone, so two manifests with the same scopes would run each test twice
+    for nothing; when they differ, each set gets its own run."""
+    by_scopes: dict[frozenset[str], list[Path]] = {}
+    for path in MANIFESTS:
+        by_scopes.setdefault(Manifest.load(path).scopes, []).append(path)
+    return [(paths[0], "+".join(p.name for p in paths)) for paths in by_scopes.values()]
+
+
+GRANTS = _distinct_grants()
+
+
+@pytest.fixture(params=[path for path, _ in GRANTS], ids=[name for _, name in GRANTS])
 def fake_slack(request: pytest.FixtureRequest):
-    """A started strict ``FakeSlack`` whose token has one manifest's scopes (each
-    test runs under ``manifest.yml`` and ``manifest.http.yml``); stopped after
-    the test, which fails if Slack would have refused any call — unless the
-    test is marked ``@pytest.mark.slack_rejects`` (it provokes refusals on purpose)."""
+    """A started strict ``FakeSlack`` whose token has a manifest's scopes (each
+    test runs once per distinct scope set of ``manifest.yml`` and
+    ``manifest.http.yml``); stopped after the test, which fails if Slack would
+    have refused any call — unless the test is marked
+    ``@pytest.mark.slack_rejects`` (it provokes refusals on purpose)."""
     with FakeSlack(request.param) as fake:
         yield fake
     if request.node.get_closest_marker("slack_rejects") is None:
