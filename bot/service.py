@@ -20,7 +20,8 @@ from bot.config import Settings
 from bot.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage
 from bot.ports import ChannelAnnouncer
 from bot.replies import (EPHEMERAL, IN_CHANNEL, ErrorReply, HelpReply, NoticeReply, PaperReply,
-                         PickListReply, Reply, ResultsReply, ShareReply, SimilarReply, WelcomeReply)
+                         PickListReply, Reply, ResultsReply, ShareReply, SimilarReply, StatusReply,
+                         WelcomeReply)
 from bot.slots import next_post_time, utc_now
 from bot.sharing import Sharing
 from bot.subscriptions import Subscriptions
@@ -65,7 +66,9 @@ class Service:
         """Answer ``@paperbot <text>`` (tokens stripped, entity-decoded).
 
         Sub-commands work as in ``/paper``; otherwise id → name → words. The
-        reply is visible in the thread; no confident match → a short notice.
+        reply is visible in the thread; help, "did you mean", errors and "no
+        confident match" are ``EPHEMERAL`` (the Slack layer shows them to the
+        asker only, issue 12 point 4).
         """
         cmd = parsing.parse_command(text)
         typed_search = cmd.name == "search" and text.split(maxsplit=1)[0].lower() == "search"
@@ -73,7 +76,9 @@ class Service:
             reply = self._dispatch(cmd, ctx, prefix="@paperbot", visibility=IN_CHANNEL)
         else:
             reply = self.read_paper(cmd.arg, visibility=IN_CHANNEL)
-        return _with_cut_note(cmd, reply)
+        if isinstance(reply, (ResultsReply, StatusReply)) or cmd.name == "unsubscribe":
+            reply = replace(reply, visibility=IN_CHANNEL)   # the thread sees these; help,
+        return _with_cut_note(cmd, reply)                    # errors and "no match": the asker only
 
     # ------------------------------------------------------------------ operations
     def search(self, query: str, offset: int = 0, limit: int = PAGE_SIZE,

@@ -3,9 +3,11 @@
 real HTTP server with signed events and the strict fake Slack."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import pytest
 
-from tests.fakeslack import BOT_USER_ID
+from tests.fakeslack import BOT_USER_ID, TEAM_ID
 from tests.slack.slackkit import SlackHarness, mention_event, shown_strings
 
 
@@ -43,3 +45,16 @@ def test_a_user_who_left_gets_nothing_and_no_channel_post(slack: SlackHarness) -
     slack.fake.wait_for("chat.postEphemeral")
     slack.drain()
     assert slack.fake.calls("chat.postMessage") == []
+
+
+@pytest.mark.parametrize("text", ["search sparse attention", "status"])
+def test_search_and_status_from_a_mention_are_for_the_thread(slack: SlackHarness, text: str) -> None:
+    slack.store.upsert_subscription(TEAM_ID, "C0GENERAL", "09:30", "Europe/Berlin", "U0ALICE",
+                                    datetime.now(timezone.utc))
+    event = mention_event(f"<@{BOT_USER_ID}> {text}", ts="1765000103.000100")
+    slack.event(event, event_id="Ev0PRIV4")
+    (post,) = slack.fake.wait_for("chat.postMessage")
+    slack.drain()
+    assert post.body["thread_ts"] == "1765000103.000100"
+    assert slack.fake.calls("chat.postEphemeral") == []
+    assert "<@U0ALICE>" not in " ".join(shown_strings(post.body))    # no one is notified
