@@ -94,4 +94,4 @@ def test_plain_batch_says_which_line_each_refusal_answers(seed_index_dir, tmp_pa
     r = run(["search", "--index", str(seed_index_dir), "-"], tmp_path, stdin=b"chess\n(((\n")
     out = r.stdout
     assert "== chess" in out and "== (((" in out
-    assert out.index("== (((") < out.index("parenthesis")
+    assert out.index("== (((") < out.index("Type some words")
