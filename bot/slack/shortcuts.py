@@ -58,13 +58,11 @@ def make_related_listener(service: "Service", slots: threading.Semaphore):
     def find_related(ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient) -> None:
         ack()
         text = message_text(body)
-        first = related_modal(error=NO_TEXT) if not any(c.isalnum() for c in text) \
-            else related_modal(status=SEARCHING)
-        view_id = _open(client, body, first)
-        if not any(c.isalnum() for c in text):
-            if view_id is None:
+        if not any(c.isalnum() for c in text):          # an image, a file, only a mention
+            if _open(client, body, related_modal(error=NO_TEXT)) is None:
                 _ephemeral(respond, Message(text=NO_TEXT))
             return
+        view_id = _open(client, body, related_modal(status=SEARCHING))
         try:
             with slots:
                 reply = service.related(text, limit=RELATED_RESULTS)
