@@ -38,6 +38,7 @@ from slack_sdk import WebClient
 
 from bot.slack.fair import FairSlots
 from bot.models import Context
+from bot.parsing import user_text
 from bot.ports import Message
 from bot.render import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_SIMILAR,
                         PAGE_ACTIONS, render)
@@ -139,7 +140,8 @@ def paper_id(value: dict[str, Any]) -> str:
 
 
 def page_request(value: dict[str, Any]) -> tuple[str, int, bool]:
-    """``(query, offset, exact)`` from a page button's ``{"q", "o", "exact"?}``.
+    """``(query, offset, exact)`` from a page button's ``{"q", "o", "exact"?}``,
+    the query's controls and bidi overrides removed (``bot.parsing.user_text``).
 
     Raises:
         BadValue: ``q`` not a non-empty string of ≤ ``QUERY_MAX`` chars; ``o``
@@ -152,7 +154,7 @@ def page_request(value: dict[str, Any]) -> tuple[str, int, bool]:
         raise BadValue()
     if exact not in (0, 1) or (not isinstance(exact, (bool, int))):
         raise BadValue()
-    return query, offset, bool(exact)
+    return user_text(query), offset, bool(exact)    # a tampered value may carry controls
 
 
 # ---------------------------------------------------------------- the buttons
