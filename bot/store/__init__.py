@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from bot.store.db import make_engine, transaction
 from bot.models import DeliveryState
 from bot.store.deliveries import STATES, DeliveryStore
+from bot.store.marks import MarkStore
 from bot.store.journal import Entry, EntryState, JournalStore
 from bot.store.schema import SCHEMA_VERSION, StoreError, migrate
 from bot.store.schema import schema_version as _version_t
@@ -27,9 +28,9 @@ __all__ = ["Store", "StoreError", "SCHEMA_VERSION", "STATES", "DeliveryState", "
            "KEEP"]
 
 
-class Store(SubscriptionStore, DeliveryStore, JournalStore, TopicPickStore, SavedStore):
+class Store(SubscriptionStore, DeliveryStore, JournalStore, TopicPickStore, SavedStore, MarkStore):
     """Subscriptions, deliveries, daily picks, handled events, the journal, channel
-    rotations and reading lists in one database.
+    rotations, reading lists and once-only marks (onboarding, shares) in one database.
 
     Args:
         database_url: SQLAlchemy URL, e.g. ``sqlite:///paperbot.db`` or

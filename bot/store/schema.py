@@ -25,6 +25,9 @@ Tables (docs/interfaces.md "Paper of the day"):
   each date, and which pass over the topic's matches each belongs to.
 - ``saved_papers(team, user_id, paper_id PK, saved_at, title, title_derived,
   authors, venue, year, url)`` — reading lists, with a snapshot per entry.
+- ``marks(kind, key PK, at, detail)`` — things done once for good: an
+  onboarding note per user / channel, a share per message and paper
+  (``bot.store.marks``).
 
 Versions:
 
@@ -40,6 +43,7 @@ Versions:
   cycle)`` — a channel's own rotation, persisted the first time a date is
   needed — and table ``saved_papers`` (a user's reading list, with a
   snapshot of each paper's fields).
+- 5: adds table ``marks`` (no data step).
 
 Migrations are additive only: missing tables and indexes are created, missing
 columns are added (each is nullable or has a server default), then the data
@@ -53,7 +57,7 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 from sqlalchemy.schema import CreateColumn
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 #: Key of the PostgreSQL advisory lock held while migrating (any 64-bit int).
 _PG_MIGRATION_LOCK = 0x70617065_72626F74  # "paperbot"
@@ -178,6 +182,14 @@ journal = sa.Table(
     sa.Column("attempts", sa.Integer, nullable=False, server_default="1"),
     sa.Column("payload", sa.Text),
     sa.Index("ix_journal_state", "state", "lease_until"),
+)
+
+marks = sa.Table(
+    "marks", metadata,
+    sa.Column("kind", sa.String(32), primary_key=True),
+    sa.Column("key", sa.String(255), primary_key=True),
+    sa.Column("at", UTCDateTime, nullable=False),
+    sa.Column("detail", sa.String(200)),
 )
 
 #: Data steps run once when a database moves past the version (SQL text).
