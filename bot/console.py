@@ -74,7 +74,7 @@ class Console:
             arg = line[5:].strip()
             if not arg or " " in arg:
                 return "Usage: share <id> — shows what sharing that paper to the channel would post."
-            return self._show(self.service.share(arg, CONTEXT))
+            return self._show(self.service.share(arg, CONTEXT, sharer="you"))
         if "@paperbot" in low:
             text = re.sub(r"@paperbot\b", " ", line, flags=re.I)
             return "(reply in thread)\n" + self._show(self.service.mention(text, CONTEXT))

@@ -17,6 +17,14 @@ WITH_ARGUMENT = ("search", "show", "similar", "subscribe")
 #: Sub-commands that count only when alone (`/paper random forests` is a search).
 ALONE_ONLY = ("today", "random", "unsubscribe", "status", "help")
 
+#: Words that, alone after a no-argument sub-command, mean the sub-command was
+#: meant (``/paper status please``) rather than a search for them (issue 12 point 4).
+FILLER_WORDS = frozenset({"please", "pls", "plz", "now", "thanks", "thank", "you", "thx", "again"})
+#: Sub-command name of a ``Command`` that asks "Did you mean `/paper <arg>`?".
+SUGGEST = "suggest"
+_PUNCT = re.compile(r"^[\W_]+$")
+_TRAILING_PUNCT = re.compile(r"[?!.,;:…]+$")
+
 _TIME = re.compile(r"^([01]?\d|2[0-3])[:.h]([0-5]\d)$")
 
 
@@ -25,7 +33,9 @@ class Command:
     """A parsed ``/paper`` line.
 
     Attributes:
-        name: one of WITH_ARGUMENT + ALONE_ONLY, or "search" for free words.
+        name: one of WITH_ARGUMENT + ALONE_ONLY, "search" for free words, or
+            ``SUGGEST`` when a no-argument sub-command came with only
+            punctuation or ``FILLER_WORDS`` (then ``arg`` is that sub-command).
         arg: the rest of the text (stripped), "" when none.
         cut: True when the input was longer than ``MAX_INPUT`` and was cut.
     """
@@ -52,9 +62,21 @@ def parse_command(text: str) -> Command:
     word = first.lower()
     if word in ALONE_ONLY and not rest:
         return Command(word, "", cut)
+    bare = _TRAILING_PUNCT.sub("", word)
+    if bare in ALONE_ONLY and _only_filler(rest):
+        return Command(SUGGEST, bare, cut)
     if word in WITH_ARGUMENT:
         return Command(word, rest.strip(), cut)
     return Command("search", text, cut)
+
+
+def _only_filler(rest: str) -> bool:
+    """True when ``rest`` holds nothing but punctuation and ``FILLER_WORDS``."""
+    for token in rest.split():
+        word = _TRAILING_PUNCT.sub("", token.lower())
+        if word and word not in FILLER_WORDS and not _PUNCT.match(token):
+            return False
+    return True
 
 
 class SubscribeError(ValueError):

@@ -31,9 +31,19 @@ class Reply:
 
 @dataclass(frozen=True)
 class ResultsReply(Reply):
-    """A page of search results; ``page.hits`` may be empty (then ``total`` is 0)."""
+    """A page of search results; ``page.hits`` may be empty (then ``total`` is 0).
+
+    Attributes:
+        shared: ``(paper id, channel id)`` of results already shared from this
+            message: their row says "Shared in #channel ✓" instead of *Share*.
+        typed_total: for an auto-corrected page, how many papers the query as
+            typed finds (0: no *Search "…" instead*, it would be a dead end);
+            None when not counted.
+    """
 
     page: SearchPage | None = None
+    shared: tuple[tuple[str, str], ...] = ()
+    typed_total: int | None = None
 
 
 @dataclass(frozen=True)
@@ -94,10 +104,13 @@ class NoticeReply(Reply):
         text: plain text; the renderer escapes it (backticks stay code).
         actor: a Slack user id shown as a live mention before ``text``
             (e.g. who subscribed the channel), or None.
+        when: an aware time shown after ``text``, in each reader's own zone
+            (``bot.render.mrkdwn.date_token``), or None.
     """
 
     text: str = ""
     actor: str | None = None
+    when: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -119,3 +132,29 @@ class DigestReply(Reply):
 
     paper: Paper | None = None
     day: date | None = None
+
+
+@dataclass(frozen=True)
+class WelcomeReply(Reply):
+    """A first hello: what paperbot does and how to subscribe (issue 12 point 5).
+
+    Attributes:
+        audience: "user" (the Messages tab, first open) or "channel" (the bot
+            was just added to it).
+    """
+
+    audience: str = "user"
+
+
+@dataclass(frozen=True)
+class ShareReply(Reply):
+    """A paper shared to a channel: a compact card, the abstract in its thread.
+
+    Attributes:
+        paper: the paper shared.
+        sharer: who shared it, as a display name (plain text, never a live
+            mention: sharing must not notify the sharer).
+    """
+
+    paper: Paper | None = None
+    sharer: str = "someone"

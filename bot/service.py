@@ -20,8 +20,10 @@ from bot.config import Settings
 from bot.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage
 from bot.ports import ChannelAnnouncer
 from bot.replies import (EPHEMERAL, IN_CHANNEL, ErrorReply, HelpReply, NoticeReply, PaperReply,
-                         PickListReply, Reply, ResultsReply, SimilarReply)
+                         PickListReply, Reply, ResultsReply, ShareReply, SimilarReply, StatusReply,
+                         WelcomeReply)
 from bot.slots import next_post_time, utc_now
+from bot.sharing import Sharing
 from bot.subscriptions import Subscriptions
 
 log = logging.getLogger(__name__)
@@ -51,6 +53,7 @@ class Service:
         self.now = now
         self.rng = rng or random.Random()
         self.subs = Subscriptions(index, store, settings, announcer, now)
+        self.sharing = Sharing(store, now)
 
     # ------------------------------------------------------------------ entry points
     def command(self, text: str, ctx: Context) -> Reply:
@@ -63,7 +66,9 @@ class Service:
         """Answer ``@paperbot <text>`` (tokens stripped, entity-decoded).
 
         Sub-commands work as in ``/paper``; otherwise id → name → words. The
-        reply is visible in the thread; no confident match → a short notice.
+        reply is visible in the thread; help, "did you mean", errors and "no
+        confident match" are ``EPHEMERAL`` (the Slack layer shows them to the
+        asker only, issue 12 point 4).
         """
         cmd = parsing.parse_command(text)
         typed_search = cmd.name == "search" and text.split(maxsplit=1)[0].lower() == "search"
@@ -71,7 +76,9 @@ class Service:
             reply = self._dispatch(cmd, ctx, prefix="@paperbot", visibility=IN_CHANNEL)
         else:
             reply = self.read_paper(cmd.arg, visibility=IN_CHANNEL)
-        return _with_cut_note(cmd, reply)
+        if isinstance(reply, (ResultsReply, StatusReply)) or cmd.name == "unsubscribe":
+            reply = replace(reply, visibility=IN_CHANNEL)   # the thread sees these; help,
+        return _with_cut_note(cmd, reply)                    # errors and "no match": the asker only
 
     # ------------------------------------------------------------------ operations
     def search(self, query: str, offset: int = 0, limit: int = PAGE_SIZE,
@@ -85,7 +92,10 @@ class Service:
             page = self._search(query, offset, limit, exact)
         except QueryError as e:
             return ErrorReply(message=e.message, example=f"/paper search {e.example}")
-        return ResultsReply(page=page)
+        typed = None
+        if page.corrected_query:      # offer the typed query only where it finds something
+            typed = self._search(page.query, 0, 1, exact=True).total
+        return ResultsReply(page=page, typed_total=typed)
 
     def show(self, text: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
         """One paper in full from an id, a name or words.
@@ -138,7 +148,7 @@ class Service:
         the best search match when it is confident, with two or three others."""
         words = text.strip()
         if not words:
-            return HelpReply(prefix="@paperbot", visibility=visibility)
+            return HelpReply(prefix="@paperbot", visibility=EPHEMERAL)   # to the asker only
         for token in re.findall(r"[\w.\-+]+", words):
             paper = self.index.get(token) or _unique(self.index.by_name(token))
             if paper is not None:
@@ -150,7 +160,7 @@ class Service:
             return ErrorReply(message=e.message, example=f"@paperbot {e.example}", visibility=visibility)
         if not page.confident:
             return NoticeReply(text=f"I'm not confident any paper matches “{_quote(words)}”. "
-                                    "Try other words, an id, or `/paper search`.", visibility=visibility)
+                                    "Try other words, an id, or `/paper search`.", visibility=EPHEMERAL)
         best, others = page.hits[0], page.hits[1:]
         return PaperReply(paper=best.paper, others=tuple(others), others_label="Other matches",
                           visibility=visibility)
@@ -170,10 +180,13 @@ class Service:
             return NoticeReply(text="The index has no papers yet.")
         return self.paper(self.rng.choice(ids), visibility=visibility)
 
-    def share(self, paper_id: str, ctx: Context) -> Reply:
-        """The paper posted visibly to the channel, naming who shared it (issue 5)."""
-        who = f"<@{ctx.user_id}>" if re.fullmatch(r"[UW][A-Z0-9]{1,20}", ctx.user_id or "") else "someone"
-        return self.paper(paper_id, visibility=IN_CHANNEL, headline=f"*Shared by* {who}")
+    def share(self, paper_id: str, ctx: Context, sharer: str = "someone") -> Reply:
+        """The compact card posted when ``sharer`` (a display name, never a live
+        mention) shares a paper (``ShareReply``), or a notice for an unknown id."""
+        paper = self.index.get(paper_id) if isinstance(paper_id, str) and paper_id else None
+        if paper is None:
+            return self.paper(paper_id)
+        return ShareReply(paper=paper, sharer=sharer, visibility=IN_CHANNEL)
 
     def home(self, ctx: Context, is_member: Callable[[str], bool]):
         """What the App Home shows for ``ctx.user_id``.
@@ -195,10 +208,26 @@ class Service:
                 channels.append((sub, next_post_time(sub, self.now()) if sub.active else None))
         return today, day, channels
 
+    def welcome(self, ctx: Context, audience: str) -> Reply | None:
+        """The first hello for a user ("user": ``ctx.user_id``) or a channel
+        ("channel": ``ctx.channel_id``), once ever — remembered in the store
+        (``Store.mark_once``) — else None. Call ``forget_welcome`` when it could
+        not be delivered, so it is tried again next time."""
+        if not self.store.mark_once("onboard", _welcome_key(ctx, audience), now=self.now()):
+            return None
+        return WelcomeReply(audience=audience, visibility=IN_CHANNEL)
+
+    def forget_welcome(self, ctx: Context, audience: str) -> None:
+        """Forget that ``welcome`` was given (its post failed)."""
+        self.store.unmark("onboard", _welcome_key(ctx, audience))
+
     # ------------------------------------------------------------------ internals
     def _dispatch(self, cmd: parsing.Command, ctx: Context, prefix: str, visibility: str) -> Reply:
         if cmd.name == "help":
             return HelpReply(prefix=prefix)
+        if cmd.name == parsing.SUGGEST:
+            return NoticeReply(text=f"Did you mean `{prefix} {cmd.arg}`? Type it alone to run it, "
+                                    f"or `{prefix} search …` to search for these words.")
         if cmd.name == "search":
             if not cmd.arg:
                 return ErrorReply(message="What should I search for?",
@@ -250,6 +279,11 @@ def _with_cut_note(cmd: parsing.Command, reply: Reply) -> Reply:
     if page is not None and any("cut" in n for n in page.notes):
         return reply
     return replace(reply, note=note)
+
+
+def _welcome_key(ctx: Context, audience: str) -> str:
+    who = ctx.channel_id if audience == "channel" else ctx.user_id
+    return f"{audience}:{ctx.team_id}:{who}"[:255]
 
 
 def _unique(papers: list[Paper]) -> Paper | None:

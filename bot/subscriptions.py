@@ -81,7 +81,9 @@ class Subscriptions:
                 return ErrorReply(message=f"Slack refused my confirmation post ({e.code}); "
                                           "nothing was changed.", example="/paper status")
         when = next_post_time(new, self.now())
-        return NoticeReply(text=f"Done. Next paper of the day: {_fmt(when)}.")
+        if when is None:
+            return NoticeReply(text="Done. Next paper of the day: unknown.")
+        return NoticeReply(text="Done. Next paper of the day:", when=when)
 
     def unsubscribe(self, ctx: Context) -> Reply:
         """``/paper unsubscribe`` — stop this channel's daily post."""
@@ -119,6 +121,3 @@ class Subscriptions:
         if not previous.active:
             self.store.deactivate(ctx.team_id, ctx.channel_id, previous.inactive_reason or "inactive")
 
-
-def _fmt(when: datetime | None) -> str:
-    return when.strftime("%a %d %b %Y, %H:%M %Z") if when else "unknown"

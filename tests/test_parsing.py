@@ -27,6 +27,13 @@ from bot.parsing import (MAX_INPUT, SubscribeError, canonical_zone, parse_comman
     ("help me find chess", "search", "help me find chess"),
     ("attention", "search", "attention"),
     ("unsubscribe", "unsubscribe", ""),
+    ("status please", "suggest", "status"),
+    ("today?", "suggest", "today"),
+    ("Status, pls!", "suggest", "status"),
+    ("random now", "suggest", "random"),
+    ("help !", "suggest", "help"),
+    ("random forests please", "search", "random forests please"),
+    ("today? papers", "search", "today? papers"),
 ])
 def test_parse_command(text, name, arg):
     cmd = parse_command(text)

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot.links import UNFURL_DOMAINS
-from bot.slack import commands
-from bot.slack.scopes import COMMANDS, EVENTS, METHODS, USES, markdown, needed_scopes
+from bot.slack import commands, shortcuts
+from bot.slack.scopes import COMMANDS, EVENTS, METHODS, SHORTCUTS, USES, markdown, needed_scopes
 from tests.kit import ROOT
 from tests.strict.scopes import MANIFESTS, Manifest
 
@@ -61,7 +61,9 @@ def test_every_listener_has_a_row() -> None:
     interactions = {u.name for u in USES if u.kind == "interaction"}
     assert ("action" in kinds) == ("block_actions" in interactions)
     assert ("view" in kinds) == ("view_submission" in interactions)
-    assert not {"shortcut", "options"} & set(kinds), "shortcuts/options need rows (and manifest entries)"
+    assert kinds["shortcut"] == {"RELATED_SHORTCUT", "SEARCH_SHORTCUT"}
+    assert {shortcuts.RELATED_SHORTCUT, shortcuts.SEARCH_SHORTCUT} == set(SHORTCUTS)
+    assert "options" not in kinds, "options need rows (and manifest entries)"
 
 
 @pytest.mark.parametrize("path", MANIFESTS, ids=[m.name for m in MANIFESTS])
@@ -71,6 +73,8 @@ def test_the_manifest_asks_for_exactly_what_the_table_needs(path: Path) -> None:
     assert not manifest.scopes - needed_scopes(), "the manifest asks for scopes nothing uses"
     assert manifest.events == set(EVENTS)
     assert manifest.commands == set(COMMANDS)
+    assert manifest.shortcuts == {(shortcuts.RELATED_SHORTCUT, "message"),   # [shortcut]
+                                  (shortcuts.SEARCH_SHORTCUT, "global")}
     assert manifest.interactive
 
 

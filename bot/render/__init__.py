@@ -21,8 +21,11 @@ from bot.render.blocks import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARC
                                ACTION_SIMILAR, PAGE_ACTIONS)
 from bot.render.text import to_text
 from bot.replies import (EPHEMERAL, IN_CHANNEL, DigestReply, ErrorReply, HelpReply, NoticeReply,
-                         PaperReply, PickListReply, Reply, ResultsReply, SimilarReply, StatusReply)
+                         PaperReply, PickListReply, Reply, ResultsReply, SimilarReply, StatusReply,
+                         ShareReply, WelcomeReply)
 from bot.render import views as _views
+from bot.render.cards import chunks_of as _chunks
+from bot.render.cards import share_message
 
 __all__ = ["render", "render_digest", "to_text", "escape", "ACTION_SHARE", "ACTION_DETAILS",
            "ACTION_SIMILAR", "ACTION_PAGE", "ACTION_PAGE_PREVIOUS",
@@ -71,24 +74,36 @@ def _results(reply: ResultsReply) -> Message:
         head = f"No paper matches {md.quoted(shown)}. Try fewer or other words, e.g. `sparse attention`."
     blocks = [bk.section(head)]
     notes = list(page.notes)
-    if page.corrected_query:
+    typed_finds = reply.typed_total is None or reply.typed_total > 0
+    if page.corrected_query and typed_finds:
         notes.insert(0, f"Showing results for *{md.escape(page.corrected_query)}*; "
                         f"search instead for {md.quoted(page.query)}.")
+    elif page.corrected_query:
+        notes.insert(0, f"Showing results for *{md.escape(page.corrected_query)}*: "
+                        f"{md.quoted(page.query)} matches no paper.")
     elif page.suggestion:
         notes.insert(0, f"Did you mean *{md.escape(page.suggestion)}*?")
     if notes:
         blocks.append(bk.context(*[n if n.startswith(("Showing", "Did")) else md.escape(n) for n in notes]))
+    shared = dict(reply.shared)
     for i, hit in enumerate(page.hits, start=first):
         blocks.append(bk.section(bk.hit_text(i, hit)))
-        blocks.append(bk.actions(*bk.paper_buttons(hit.paper)))
+        where = shared.get(hit.paper.id)
+        if where:
+            blocks.append(bk.context(f"Shared in <#{md.escape(where)}> ✓"))
+        blocks.append(bk.actions(*bk.paper_buttons(hit.paper, share=not where,
+                                                   share_value=_page_value(page, page.offset))))
     nav = []
-    if page.corrected_query:
+    if page.corrected_query and typed_finds:
         nav.append(bk.button(f"Search “{md.cut(page.query, 40)}” instead", ACTION_PAGE_INSTEAD,
-                             {"q": page.query, "o": 0, "exact": 1}))
+                             {"q": page.query, "o": 0, "exact": 1},
+                             accessible=f"Search for “{md.cut(page.query, 40)}” as typed"))
     if page.has_previous:
-        nav.append(bk.button("‹ Previous", ACTION_PAGE_PREVIOUS, _page_value(page, page.offset - page.limit)))
+        nav.append(bk.button("‹ Previous", ACTION_PAGE_PREVIOUS, _page_value(page, page.offset - page.limit),
+                             accessible=f"Previous page of results for “{md.cut(shown, 30)}”"))
     if page.has_next:
-        nav.append(bk.button("Next ›", ACTION_PAGE, _page_value(page, page.offset + page.limit)))
+        nav.append(bk.button("Next ›", ACTION_PAGE, _page_value(page, page.offset + page.limit),
+                             accessible=f"Next page of results for “{md.cut(shown, 30)}”"))
     if page.total:
         blocks.append(bk.context(f"Showing {first}–{last} of {page.total} · "
                                  f"`/paper show &lt;id&gt;` for a paper in full"))
@@ -114,11 +129,12 @@ def _paper(reply: PaperReply) -> Message:
     blocks = [bk.section(reply.headline)] if reply.headline else []
     blocks += bk.paper_blocks(p)
     if reply.visibility == EPHEMERAL:
-        blocks.append(bk.actions(*bk.paper_buttons(p, details=False)))
+        blocks.append(bk.actions(*bk.paper_buttons(p, details=False, primary=True)))
     else:
         blocks.append(bk.actions(*bk.paper_buttons(p, share=False, details=False)))
     if reply.others:
-        blocks.append(bk.section(f"*{md.escape(reply.others_label)}*\n" + bk.short_list(reply.others, 3)))
+        blocks.append(bk.section(f"*{md.escape(reply.others_label)}*"))
+        blocks += [bk.paper_line(h.paper) for h in reply.others[:3]]
     text = (f"{reply.headline}\n" if reply.headline else "") + \
         f"{md.cut_escaped(p.title, 200)} ({md.escape(p.id)})\n{md.cut_escaped(p.tldr, 400)}"
     return _message(blocks, text, reply.visibility)
@@ -156,6 +172,8 @@ def _error(reply: ErrorReply) -> Message:
 
 def _notice(reply: NoticeReply) -> Message:
     text = md.escape(reply.text)
+    if reply.when is not None:
+        text += f" {md.date_token(reply.when)}."
     if reply.actor and re.fullmatch(r"[UW][A-Z0-9]+", reply.actor):
         text = f"<@{reply.actor}> {text}"
     return _message([bk.section(text)], text, reply.visibility)
@@ -176,8 +194,10 @@ def render_digest(paper: Paper, day: date) -> Message:
     marker = digest_marker(day, paper.id)
     blocks = [bk.section(f"*Paper of the day · {day.isoformat()}*", block_id=marker)]
     blocks += bk.paper_blocks(paper, abstract=False)
-    blocks.append(bk.actions(bk.button("Similar papers", ACTION_SIMILAR, {"id": paper.id}),
-                             bk.button("Another paper", ACTION_ANOTHER, {"id": paper.id})))
+    blocks.append(bk.actions(bk.button("Similar papers", ACTION_SIMILAR, {"id": paper.id},
+                                       accessible=bk.spoken_label("Papers similar to", paper)),
+                             bk.button("Another paper", ACTION_ANOTHER, {"id": paper.id},
+                                       accessible="Another paper, chosen at random")))
     blocks.append(bk.context("Full abstract in the thread ↓"))
     text = f"Paper of the day: {md.cut_escaped(paper.title, 200)}"
     metadata = {"event_type": DIGEST_EVENT,
@@ -191,19 +211,6 @@ def render_digest(paper: Paper, day: date) -> Message:
 def digest_marker(day: date, paper_id: str) -> str:
     """``potd-YYYY-MM-DD-<paper id>``: identifies a digest post (≤ 255 chars)."""
     return f"potd-{day.isoformat()}-{paper_id}"[:255]
-
-
-def _chunks(text: str, size: int) -> list[str]:
-    out = []
-    while text:
-        if len(text) <= size:
-            out.append(text)
-            break
-        cut_at = text.rfind(" ", 0, size)
-        cut_at = cut_at if cut_at > size // 2 else size
-        out.append(text[:cut_at])
-        text = text[cut_at:].lstrip()
-    return out
 
 
 def _digest(reply: DigestReply) -> Message:
@@ -220,4 +227,6 @@ _RENDERERS = {
     NoticeReply: _notice,
     StatusReply: lambda r: _views.status_message(r),
     DigestReply: _digest,
+    WelcomeReply: _views.welcome_message,
+    ShareReply: share_message,
 }

@@ -34,11 +34,12 @@ def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription,
     """
     blocks: list[dict] = [bk.header("paperbot"),
                           bk.actions(bk.button("Search papers", bk.ACTION_HOME_SEARCH, {"open": 1},
-                                               style="primary"))]
+                                               style="primary",
+                                               accessible="Search the papers in a window"))]
     blocks.append(bk.section(f"*Paper of the day · {day.isoformat()}*"))
     if today is not None:
         blocks.append(bk.section(f"*{md.cut_escaped(today.title, 300)}*\n{md.cut_escaped(today.tldr, 600)}"))
-        blocks.append(bk.context(bk.meta_line(today)))
+        blocks.append(bk.context(bk.meta_line(today), bk.title_note(today)))
         blocks.append(bk.actions(*bk.paper_buttons(today, share=False)))
     else:
         blocks.append(bk.section("The index has no papers yet."))
@@ -48,7 +49,7 @@ def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription,
         blocks.append(bk.context("None yet. In a channel, type `/paper subscribe 09:30 Europe/Berlin`."))
     for sub, nxt in channels[:40]:
         if sub.active:
-            when = f" · next {nxt.strftime('%a %d %b, %H:%M %Z')}" if nxt else ""
+            when = f" · next {md.date_token(nxt, '%a %d %b, %H:%M %Z')}" if nxt else ""
             line = f"<#{md.escape(sub.channel_id)}> · {sub.local_time} {md.escape(sub.tz)}{when}"
         else:
             line = (f"<#{md.escape(sub.channel_id)}> · *off*: {md.escape(sub.inactive_reason or 'deactivated')}"
@@ -60,15 +61,50 @@ def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription,
     return View(type="home", blocks=[b for b in blocks if b][:VIEW_BLOCKS_MAX]).to_dict()
 
 
+def _modal_hits(page: SearchPage, typed_finds: bool) -> list[dict]:
+    """Result rows with their buttons, the "Showing a–b of n" line and the page buttons."""
+    blocks: list[dict] = []
+    first = page.offset + 1
+    for i, hit in enumerate(page.hits[:MODAL_RESULTS], start=first):
+        blocks.append(bk.section(bk.hit_text(i, hit)))
+        blocks.append(bk.actions(*bk.paper_buttons(hit.paper, share=False), bk.share_to_button(hit.paper)))
+    if page.total:
+        last = page.offset + len(page.hits[:MODAL_RESULTS])
+        blocks.append(bk.context(f"Showing {first}–{last} of {page.total}"))
+    shown = page.corrected_query or page.query
+    base = {"q": shown} if page.corrected_query else {"q": page.query, **({"exact": 1} if page.suggestion else {})}
+    nav = []
+    if page.corrected_query and typed_finds:
+        nav.append(bk.button(f"Search “{md.cut(page.query, 40)}” instead", bk.ACTION_MODAL_PAGE_INSTEAD,
+                             {"q": page.query, "o": 0, "exact": 1},
+                             accessible=f"Search for “{md.cut(page.query, 40)}” as typed"))
+    if page.has_previous:
+        nav.append(bk.button("‹ Previous", bk.ACTION_MODAL_PAGE_PREVIOUS,
+                             {**base, "o": max(0, page.offset - page.limit)},
+                             accessible=f"Previous page of results for “{md.cut(shown, 30)}”"))
+    if page.has_next:
+        nav.append(bk.button("Next ›", bk.ACTION_MODAL_PAGE, {**base, "o": page.offset + page.limit},
+                             accessible=f"Next page of results for “{md.cut(shown, 30)}”"))
+    if nav:
+        blocks.append(bk.actions(*nav))
+    return [b for b in blocks if b]
+
+
 def search_modal(query: str = "", page: SearchPage | None = None, status: str | None = None,
-                 error: str | None = None) -> dict:
+                 error: str | None = None, typed_finds: bool = True) -> dict:
     """The search modal: a text input, then (after submission) results or a status.
+
+    Results act like channel results (issue 12 point 4): each has *Details*,
+    *Similar* and *Share to…*; "Showing 1–10 of 34" and *‹ Previous* / *Next ›*
+    (``MODAL_PAGE_ACTIONS``, answered with ``views.update`` of this view).
 
     Args:
         query: the query to pre-fill.
         page: results to show under the input, or None.
         status: a line such as "Searching…" (plain text), or None.
         error: a user-facing explanation of a bad query, or None.
+        typed_finds: for a corrected page, whether the query as typed finds
+            papers (only then is *Search "…" instead* offered).
     """
     element = PlainTextInputElement(action_id=SEARCH_INPUT_ACTION, initial_value=query or None,
                                     placeholder=PlainTextObject(text="e.g. sparse attention"),
@@ -90,8 +126,7 @@ def search_modal(query: str = "", page: SearchPage | None = None, status: str | 
         if page.corrected_query:
             blocks.append(bk.context(f"Showing results for *{md.escape(page.corrected_query)}*; "
                                      f"you typed {md.quoted(page.query)}."))
-        for i, hit in enumerate(page.hits[:MODAL_RESULTS], start=1):
-            blocks.append(bk.section(bk.hit_text(i, hit)))
+        blocks += _modal_hits(page, typed_finds)
     return View(type="modal", callback_id=SEARCH_MODAL_ID, title=PlainTextObject(text="Search papers"),
                 submit=PlainTextObject(text="Search"), close=PlainTextObject(text="Close"),
                 blocks=blocks[:VIEW_BLOCKS_MAX]).to_dict()

@@ -45,7 +45,9 @@ def to_text(message: Message) -> str:
             lines += [title, "=" * min(len(title), 72)]
         elif kind == "section":
             if block.get("text"):
-                lines.append(md.plain(block["text"]["text"]))
+                accessory = block.get("accessory") or {}
+                hint = f"  {_button_hint(accessory)}" if accessory.get("type") == "button" else ""
+                lines.append(md.plain(block["text"]["text"]) + hint)
         elif kind == "context":   # Slack shows the elements side by side
             parts = [md.plain(e.get("text", "")) for e in block.get("elements", [])]
             if sum(len(p) for p in parts) <= 100:

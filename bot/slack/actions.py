@@ -10,11 +10,11 @@ value, call the service, render, answer through the click's
 ====================  ===================  ======================================
 action id             value                answer
 ====================  ===================  ======================================
-``paper_share``       ``{"id"}``           ``service.share`` → ``in_channel``, new message
-``paper_details``     ``{"id"}``           ``service.paper`` → ephemeral, new message
-``paper_similar``     ``{"id"}``           ``service.similar`` → ephemeral, new message
+``paper_share``       ``{"id"[,"q","o"]}`` ``bot.slack.share`` (once per message and paper)
+``paper_details``     ``{"id"}``           ``service.paper`` → a modal, else ephemeral
+``paper_similar``     ``{"id"}``           ``service.similar`` → a modal, else ephemeral
 ``results_page*``     ``{"q","o"[,"exact"]}`` ``service.search`` → replaces the results
-``paper_another``     ``{"id"}``           ``service.random_paper`` → ephemeral, new message
+``paper_another``     ``{"id"}``           ``service.random_paper`` → a modal, else ephemeral
 ``home_search``       any                  ``views.open`` of the search modal
 ====================  ===================  ======================================
 
@@ -39,13 +39,14 @@ from slack_sdk import WebClient
 
 from bot.models import Context
 from bot.ports import Message
-from bot.render import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_SHARE,
-                        ACTION_SIMILAR, PAGE_ACTIONS, render)
+from bot.render import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_SIMILAR,
+                        PAGE_ACTIONS, render)
 from bot.render.home import search_modal
-from bot.replies import EPHEMERAL, IN_CHANNEL, ErrorReply, Reply
+from bot.replies import (EPHEMERAL, IN_CHANNEL, ErrorReply, PaperReply, PickListReply, Reply,
+                         SimilarReply)
 from bot.slack.commands import SORRY
 from bot.slack.fallback import respond_or_plain, view_or_plain
-from bot.slack.home import show_in_view, valid_view
+from bot.slack.home import message_modal, show_in_view, valid_view
 
 if TYPE_CHECKING:
     from bot.service import Service
@@ -60,6 +61,8 @@ ID_MAX = 200
 #: Deepest offset a page button may ask for (the search ranks 1,000 at most).
 OFFSET_MAX = 1000
 EXAMPLE = "/paper search sparse attention"
+#: Replies worth a modal when the click allows one (a notice or an error stays ephemeral).
+MODAL_REPLIES = (PaperReply, SimilarReply, PickListReply)
 
 
 class BadValue(ValueError):
@@ -161,18 +164,15 @@ class Button:
         answer: ``answer(service, value, click) -> Reply``; may raise BadValue.
         in_channel: the answer may be posted visibly (when the reply says so).
         replace_original: the answer replaces the message clicked.
+        modal: a paper or a list is answered in a modal when the click
+            brings a ``trigger_id`` (issue 12 point 4: no long ephemeral
+            messages stacking up); ephemeral when no modal can be opened.
     """
 
     answer: Callable[["Service", dict[str, Any], Click], Reply]
     in_channel: bool = False
     replace_original: bool = False
-
-
-def _share(service: "Service", value: dict[str, Any], click: Click) -> Reply:
-    if not click.channel_id:
-        raise BadValue("Share works from search results in a channel: "
-                       "try `/paper search …` there.")
-    return service.share(paper_id(value), click.context)
+    modal: bool = False
 
 
 def _page(service: "Service", value: dict[str, Any], click: Click) -> Reply:
@@ -185,11 +185,10 @@ def _another(service: "Service", value: dict[str, Any], click: Click) -> Reply:
 
 
 BUTTONS: dict[str, Button] = {
-    ACTION_SHARE: Button(_share, in_channel=True),
-    ACTION_DETAILS: Button(lambda service, value, click: service.paper(paper_id(value))),
-    ACTION_SIMILAR: Button(lambda service, value, click: service.similar(paper_id(value))),
+    ACTION_DETAILS: Button(lambda service, value, click: service.paper(paper_id(value)), modal=True),
+    ACTION_SIMILAR: Button(lambda service, value, click: service.similar(paper_id(value)), modal=True),
     **{page: Button(_page, replace_original=True) for page in PAGE_ACTIONS},  # Next, Previous, Instead
-    ACTION_ANOTHER: Button(_another),
+    ACTION_ANOTHER: Button(_another, modal=True),
 }
 
 
@@ -216,12 +215,14 @@ def make_listener(service: "Service", action_id: str, button: Button,
                  client: WebClient) -> None:
         ack()
         click = Click.of(body)
-        replace = False
+        replace = in_modal = False
         try:
             value = read_value(action)
             with slots:
-                message = render(button.answer(service, value, click))
+                reply = button.answer(service, value, click)
+                message = render(reply)
             replace = button.replace_original
+            in_modal = button.modal and isinstance(reply, MODAL_REPLIES)
         except BadValue as bad:
             log.info("%s: unreadable button value from %s in %s", action_id, click.user_id,
                      click.channel_id)
@@ -230,6 +231,8 @@ def make_listener(service: "Service", action_id: str, button: Button,
             log.exception("%s failed (team %s, channel %s, user %s)", action_id,
                           click.team_id, click.channel_id, click.user_id)
             message = Message(text=SORRY)
+        if in_modal and open_modal(client, body, message):
+            return
         visible = button.in_channel and message.visibility == IN_CHANNEL
         answer(body, respond, client, message, in_channel=visible, replace_original=replace)
 
@@ -259,6 +262,27 @@ def answer(body: dict[str, Any], respond: Respond, client: WebClient, message: M
                          replace_original=replace_original)
     except Exception:  # noqa: BLE001 — nothing else to tell the user through
         log.exception("answering a button click failed")
+
+
+def open_modal(client: WebClient, body: dict[str, Any], message: Message) -> bool:
+    """Show ``message`` in a new modal for a click on a message (``views.open`` with
+    the click's ``trigger_id``, valid 3 s once, docs/slack-rules.md [trigger-id]).
+
+    Returns:
+        bool: True when the modal opened. False for a click inside a view (its
+        answer goes through ``show_in_view``), without a ``trigger_id``, or
+        when Slack refused (``expired_trigger_id`` …): then the caller answers
+        ephemerally.
+    """
+    if not body.get("response_url") or not body.get("trigger_id"):
+        return False
+    try:
+        view_or_plain(client.views_open, message_modal(message), message.text,
+                      trigger_id=body["trigger_id"])
+        return True
+    except Exception as exc:  # noqa: BLE001 — e.g. expired_trigger_id: answer ephemerally
+        log.info("views.open for a click failed (%s); answering ephemerally", exc)
+        return False
 
 
 def open_search(ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient) -> None:

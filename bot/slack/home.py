@@ -1,14 +1,15 @@
 """The App Home tab and the search modal, plus the view helpers the buttons use.
 
 - ``app_home_opened`` (tab "home") → ``service.home(ctx, is_member)`` →
-  ``bot.render.home.home_view`` → one ``views.publish``, on every open (the
-  "messages" tab is ignored). Membership comes from one paginated
+  ``bot.render.home.home_view`` → one ``views.publish``, on every open. Membership comes from one paginated
   ``users.conversations`` for the viewer, asked only when the team has a
   subscription (``Membership``).
 - ``view_submission`` of the search modal (``SEARCH_MODAL_ID``): an empty
   query → ``response_action: errors`` on the input; otherwise ack with
   ``response_action: update`` (the modal says "Searching…"), run the search,
   then ``views.update`` the same view with the results or the explanation.
+- ``app_home_opened`` (tab "messages") → the first hello, once per user
+  (``bot.slack.welcome``).
 - ``valid_view`` / ``message_modal`` / ``show_in_view``: every view sent to
   Slack passes slack_sdk's ``View`` validation and keeps ≤ 100 blocks
   (docs/platform-facts.md "Slack timing and retries"); a button clicked inside the Home tab or a modal has
@@ -19,6 +20,7 @@ user is waiting, shown as a short polite sentence.
 """
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from typing import TYPE_CHECKING, Any
@@ -35,6 +37,7 @@ from bot.render.home import (MODAL_RESULTS, SEARCH_INPUT_ACTION, SEARCH_INPUT_BL
 from bot.replies import ErrorReply, ResultsReply
 from bot.slack.commands import SORRY
 from bot.slack.fallback import view_or_plain
+from bot.slack.welcome import welcome_user
 
 if TYPE_CHECKING:
     from bot.service import Service
@@ -54,6 +57,8 @@ MEMBER_PAGES = 20
 #: Conversation types a subscription can live in. Scopes: ``channels:read``
 #: (public) and ``groups:read`` (private channels the bot is in).
 MEMBER_TYPES = "public_channel,private_channel"
+#: Views in one modal stack (Slack's limit, docs/slack-rules.md [view-stack]).
+STACK_MAX = 3
 MODAL_TITLE = "paperbot"          # modal titles: ≤ 24 chars of plain text
 #: The Home tab when Slack refuses the real one (``bot.slack.fallback``).
 HOME_PLAIN = ("*paperbot* searches this workspace's conference papers. "
@@ -124,6 +129,7 @@ def make_home_listener(service: "Service"):
 
     def app_home_opened(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
         if event.get("tab") == "messages":
+            welcome_user(service, client, body, event)    # once per user (issue 12 point 5)
             return
         user = event.get("user") or ""
         team = body.get("team_id") or ""
@@ -149,12 +155,13 @@ def submitted_query(view: dict[str, Any]) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
-def modal_results(service: "Service", query: str) -> dict:
-    """The modal showing the first ``MODAL_RESULTS`` results for ``query``, or why not."""
+def modal_results(service: "Service", query: str, offset: int = 0, exact: bool = False) -> dict:
+    """The modal showing ``MODAL_RESULTS`` results for ``query`` from ``offset``, or why not."""
     shown = query[:QUERY_SHOWN_MAX]
-    reply = service.search(query, limit=MODAL_RESULTS)
+    reply = service.search(query, offset=offset, limit=MODAL_RESULTS, exact=exact)
     if isinstance(reply, ResultsReply) and reply.page is not None:
-        return valid_view(search_modal(shown, page=reply.page))
+        typed = reply.typed_total is None or reply.typed_total > 0
+        return valid_view(search_modal(shown, page=reply.page, typed_finds=typed))
     if isinstance(reply, ErrorReply):
         example = f" Example: {reply.example}" if reply.example else ""
         return valid_view(search_modal(shown, error=reply.message + example))
@@ -205,14 +212,17 @@ def valid_view(view: dict) -> dict:
     return view
 
 
-def message_modal(message: Message, title: str = MODAL_TITLE) -> dict:
+def message_modal(message: Message, title: str = MODAL_TITLE, depth: int = 1) -> dict:
     """A rendered reply shown in a modal (answers to clicks in the Home tab or a modal).
 
-    *Share* buttons are dropped: a view has no channel to share into.
+    *Share* buttons become *Share to…*: a view has no channel to share into.
 
     Args:
         message: the rendered reply (its blocks, else its mrkdwn ``text``).
         title: the modal title (≤ 24 chars).
+        depth: its place in the modal stack (1 = opened, 2–3 = pushed), kept in
+            ``private_metadata`` so a click in it knows whether a push still fits
+            (docs/slack-rules.md [view-stack]).
 
     Returns:
         dict: a validated modal view (≤ ``VIEW_BLOCKS_MAX`` blocks).
@@ -221,13 +231,32 @@ def message_modal(message: Message, title: str = MODAL_TITLE) -> dict:
     if not blocks:
         blocks = [bk.section(message.text or SORRY)]
     return valid_view(View(type="modal", title=title, close="Close",
+                           private_metadata=json.dumps({"depth": depth}),
                            blocks=blocks[:VIEW_BLOCKS_MAX]).to_dict())
 
 
+def view_depth(view: dict[str, Any]) -> int:
+    """A modal's place in its stack from its ``private_metadata`` (default 1)."""
+    try:
+        depth = json.loads(view.get("private_metadata") or "{}").get("depth", 1)
+    except (ValueError, AttributeError):
+        return 1
+    return depth if isinstance(depth, int) and 1 <= depth <= STACK_MAX else 1
+
+
 def _without_share(block: dict) -> dict | None:
+    """*Share* (which posts where the message is) becomes *Share to…* (pick a
+    conversation): a view has no channel of its own."""
     if block.get("type") != "actions":
         return block
-    elements = [e for e in block.get("elements") or [] if e.get("action_id") != bk.ACTION_SHARE]
+    elements = []
+    for e in block.get("elements") or []:
+        if e.get("action_id") == bk.ACTION_SHARE:
+            label = str(e.get("accessibility_label") or "Share").replace("Share", "Share to a channel:", 1)
+            e = {k: v for k, v in e.items() if k != "style"}
+            e.update(action_id=bk.ACTION_SHARE_TO, accessibility_label=label[:bk.LABEL_MAX],
+                     text={"type": "plain_text", "text": "Share to…", "emoji": True})
+        elements.append(e)
     return dict(block, elements=elements) if elements else None
 
 
@@ -235,19 +264,25 @@ def show_in_view(client: WebClient, body: dict[str, Any], message: Message) -> N
     """Show ``message`` to whoever clicked a button inside a view.
 
     From the Home tab: ``views.open`` a modal (with the click's short-lived
-    ``trigger_id``). From a modal: ``views.push`` it on top; when Slack
-    refuses (three views stacked already), ``views.update`` the current one.
+    ``trigger_id``). From a modal: ``views.push`` it on top while the stack
+    holds fewer than ``STACK_MAX`` views, else (or when Slack refuses the
+    push) ``views.update`` the current one (docs/slack-rules.md [view-stack]).
 
     Raises:
         slack_sdk.errors.SlackApiError / SlackClientError: Slack refused both.
     """
-    modal = message_modal(message)
     view = body.get("view") or {}
     if view.get("type") != "modal":
-        view_or_plain(client.views_open, modal, message.text, trigger_id=body.get("trigger_id"))
+        view_or_plain(client.views_open, message_modal(message), message.text,
+                      trigger_id=body.get("trigger_id"))
         return
-    try:
-        view_or_plain(client.views_push, modal, message.text, trigger_id=body.get("trigger_id"))
-    except Exception as exc:  # noqa: BLE001 — e.g. push_limit_reached
-        log.info("views.push failed (%s); replacing the current modal", exc)
-        view_or_plain(client.views_update, modal, message.text, view_id=view.get("id"))
+    depth = view_depth(view)
+    if depth < STACK_MAX:
+        try:
+            view_or_plain(client.views_push, message_modal(message, depth=depth + 1), message.text,
+                          trigger_id=body.get("trigger_id"))
+            return
+        except Exception as exc:  # noqa: BLE001 — e.g. push_limit_reached
+            log.info("views.push failed (%s); replacing the current modal", exc)
+    view_or_plain(client.views_update, message_modal(message, depth=depth), message.text,
+                  view_id=view.get("id"))

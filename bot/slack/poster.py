@@ -91,6 +91,32 @@ class SlackPoster:
                             channel_id, reply_to, exc.code)
         return ts
 
+    def post_ephemeral(self, channel_id: str, user_id: str, message: Message,
+                       thread_ts: str | None = None) -> None:
+        """Show ``message`` to ``user_id`` only (``chat.postEphemeral``, scope ``chat:write``).
+
+        Args:
+            channel_id: where the user is ("C0123").
+            user_id: who sees it ("U0123"); Slack refuses a user not in the channel.
+            message: the rendered message (its ``thread`` is not sent: an
+                ephemeral message has no replies).
+            thread_ts: show it in this thread, or None.
+
+        Raises:
+            PostError: Slack refused ("user_not_in_channel", …) or the network failed.
+        Source: https://docs.slack.dev/reference/methods/chat.postEphemeral
+        """
+        kwargs = {k: v for k, v in message.payload().items()
+                  if k not in ("metadata", "unfurl_links", "unfurl_media")}
+        if thread_ts:
+            kwargs["thread_ts"] = thread_ts
+        if not kwargs.get("blocks"):
+            kwargs.pop("blocks", None)
+        try:
+            self._client.chat_postEphemeral(channel=channel_id, user=user_id, **kwargs)
+        except (SlackApiError, SlackClientError, OSError) as exc:
+            raise PostError(_error_code(exc), type(exc).__name__) from exc
+
     def _post_one(self, channel_id: str, message: Message, thread_ts: str | None) -> str:
         kwargs = message.payload()
         if thread_ts:

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from bot.store.db import make_engine, transaction
 from bot.models import DeliveryState
 from bot.store.deliveries import STATES, DeliveryStore
+from bot.store.marks import MarkStore
 from bot.store.schema import SCHEMA_VERSION, StoreError, migrate
 from bot.store.schema import schema_version as _version_t
 from bot.store.subscriptions import SubscriptionStore
@@ -23,8 +24,9 @@ from bot.store.subscriptions import SubscriptionStore
 __all__ = ["Store", "StoreError", "SCHEMA_VERSION", "STATES", "DeliveryState"]
 
 
-class Store(SubscriptionStore, DeliveryStore):
-    """Subscriptions, deliveries, daily picks and handled events in one database.
+class Store(SubscriptionStore, DeliveryStore, MarkStore):
+    """Subscriptions, deliveries, daily picks, handled events and once-only marks
+    (onboarding, shares) in one database.
 
     Args:
         database_url: SQLAlchemy URL, e.g. ``sqlite:///paperbot.db`` or

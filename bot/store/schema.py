@@ -14,6 +14,9 @@ Tables (docs/interfaces.md "Paper of the day"):
 - ``daily_picks(local_date PK, paper_id)`` — the persisted paper of the day.
 - ``handled_events(key PK, at)`` — idempotency keys (Slack ``event_id``,
   ``team:channel:ts`` of a message already answered).
+- ``marks(kind, key PK, at, detail)`` — things done once for good: an
+  onboarding note per user / channel, a share per message and paper
+  (``bot.store.marks``).
 
 Versions:
 
@@ -23,6 +26,7 @@ Versions:
 - 2: adds ``subscriptions.inactive_reason / subscribed_by / updated_at``
   (backfilled from ``created_at``), ``deliveries.claimed_at / updated_at /
   attempts``, table ``handled_events`` and the indexes.
+- 3: adds table ``marks`` (no data step).
 
 Migrations are additive only: missing tables and indexes are created, missing
 columns are added (each is nullable or has a server default), then the data
@@ -36,7 +40,7 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 from sqlalchemy.schema import CreateColumn
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: Key of the PostgreSQL advisory lock held while migrating (any 64-bit int).
 _PG_MIGRATION_LOCK = 0x70617065_72626F74  # "paperbot"
@@ -118,6 +122,14 @@ handled_events = sa.Table(
     sa.Column("key", sa.String(255), primary_key=True),
     sa.Column("at", UTCDateTime, nullable=False),
     sa.Index("ix_handled_events_at", "at"),
+)
+
+marks = sa.Table(
+    "marks", metadata,
+    sa.Column("kind", sa.String(32), primary_key=True),
+    sa.Column("key", sa.String(255), primary_key=True),
+    sa.Column("at", UTCDateTime, nullable=False),
+    sa.Column("detail", sa.String(200)),
 )
 
 #: Data steps run once when a database moves past the version (SQL text).

@@ -107,5 +107,6 @@ def test_details_on_an_unfurled_card_answers_the_clicker(slack: SlackHarness, li
                             "attachment_id": 1, "channel_id": "C0GENERAL", "is_ephemeral": False,
                             "is_app_unfurl": True, "app_unfurl_url": "https://arxiv.org/abs/2401.01234"}
     assert slack.interact(payload).status == 200
-    (reply,) = slack.replies(url)
-    assert reply["response_type"] == "ephemeral" and paper.title in json.dumps(reply["blocks"])
+    (opened,) = slack.fake.wait_for("views.open")              # the clicker sees it in a modal
+    assert opened.answer["ok"] and paper.title in json.dumps(opened.body["view"])
+    assert slack.fake.calls("response_url") == []
