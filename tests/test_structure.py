@@ -52,7 +52,7 @@ LAYERS = {
     4: ("bot.cli", "bot.cli_slack", "bot.cli_lines", "bot.cli_wait", "bot.entry", "bot.__main__",
         "bot.console", "bot.runtime", "bot.wiring"),
     3: ("bot.slack", "bot.clock", "bot.digest"),
-    2: ("bot.service", "bot.subscriptions", "bot.sharing", "bot.links"),
+    2: ("bot.service", "bot.subscriptions", "bot.sharing", "bot.querykeys", "bot.links"),
     1: ("bot.render", "bot.search", "bot.store", "bot.corpus", "bot.jsonshape"),
     0: ("bot", "bot.models", "bot.config", "bot.ports", "bot.slots", "bot.acronyms", "bot.procs",
         "bot.replies", "bot.parsing", "bot.rotation"),

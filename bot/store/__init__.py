@@ -17,6 +17,7 @@ from bot.store.db import make_engine, transaction
 from bot.models import DeliveryState
 from bot.store.deliveries import STATES, DeliveryStore
 from bot.store.marks import MarkStore
+from bot.store.queries import QueryStore
 from bot.store.schema import SCHEMA_VERSION, StoreError, migrate
 from bot.store.schema import schema_version as _version_t
 from bot.store.subscriptions import SubscriptionStore
@@ -24,9 +25,9 @@ from bot.store.subscriptions import SubscriptionStore
 __all__ = ["Store", "StoreError", "SCHEMA_VERSION", "STATES", "DeliveryState"]
 
 
-class Store(SubscriptionStore, DeliveryStore, MarkStore):
-    """Subscriptions, deliveries, daily picks, handled events and once-only marks
-    (onboarding, shares) in one database.
+class Store(SubscriptionStore, DeliveryStore, MarkStore, QueryStore):
+    """Subscriptions, deliveries, daily picks, handled events, once-only marks
+    (onboarding, shares) and the long queries of page buttons in one database.
 
     Args:
         database_url: SQLAlchemy URL, e.g. ``sqlite:///paperbot.db`` or

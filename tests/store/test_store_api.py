@@ -7,7 +7,7 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 
 from bot.models import DeliveryState as State
-from bot.store import Store
+from bot.store import SCHEMA_VERSION, Store
 
 T0 = datetime(2026, 3, 1, 8, 0, tzinfo=timezone.utc)
 DAY = date(2026, 3, 1)
@@ -22,7 +22,7 @@ def store(db_url):
 
 def test_new_database_gets_current_schema(store):
     assert store.migrated_from is None
-    assert store.schema_version() == 3
+    assert store.schema_version() == SCHEMA_VERSION
 
 
 def test_upsert_creates_then_changes_and_reports_previous(store):
@@ -185,7 +185,7 @@ def test_state_survives_a_new_store_on_the_same_database(db_url):
     a.claim_delivery("T1", "C1", DAY, "p1", now=T0)
     a.close()
     b = Store(db_url)
-    assert b.migrated_from == 3
+    assert b.migrated_from == SCHEMA_VERSION
     assert b.get_subscription("T1", "C1").local_time == "09:00"
     assert b.claim_delivery("T1", "C1", DAY, "p1", now=T0) is False
     b.close()
