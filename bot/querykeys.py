@@ -12,7 +12,7 @@ query as the first page ran it, so a later page runs exactly that text and
 ranks exactly as the first page did. Every use of a key moves its ``used_at``
 on; keys unused for ``KEEP_DAYS`` are purged (at most once an hour per
 process), after which such a button asks the user to search again
-(docs/interfaces.md "Buttons"). No Slack or SQL types here.
+(docs/interfaces.md "Buttons, App Home, modal"). No Slack or SQL types here.
 """
 from __future__ import annotations
 
