@@ -68,7 +68,7 @@ def start_server(fake: FakeSlack, tmp: Path, index_dir: Path | None) -> tuple[su
     lines = []
     for line in proc.stderr:
         lines.append(line)
-        if m := re.search(r"http://127\.0\.0\.1:(\d+)", line):
+        if m := re.search(r"serving on http://127\.0\.0\.1:(\d+)", line):
             # keep draining stderr so the server never blocks on a full pipe
             threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
             return proc, f"127.0.0.1:{m.group(1)}", time.perf_counter() - t0

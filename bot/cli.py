@@ -10,16 +10,17 @@ from the working directory. The only module that reads ``os.environ``
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 import os
 import sys
-import time
 from pathlib import Path
 
 import click
-from dotenv import find_dotenv, load_dotenv
+from dotenv import dotenv_values, find_dotenv, load_dotenv
 
 from bot import cli_lines, config, corpus, search, wiring
 from bot.cli_wait import WAIT_OPTION, in_turn
+from bot.cli_progress import progress
 from bot.jsonshape import error_json, page_json
 from bot.models import QueryError
 from bot.store import StoreError
@@ -31,10 +32,26 @@ index_option = click.option("--index", "index_dir", type=click.Path(path_type=Pa
 
 
 def _settings() -> config.Settings:
+    """``Settings`` from the environment, with each value's source (``Settings.sources``)."""
     try:
-        return config.from_env(os.environ)
+        settings = config.from_env(os.environ)
     except ValueError as e:
         raise click.ClickException(str(e)) from None
+    ctx = click.get_current_context(silent=True)
+    # Where each value came from, for the start-up line of serve/socket/clock (bot.runtime).
+    return replace(settings, sources=dict((ctx.obj if ctx is not None else None) or {}))
+
+
+def _load_dotenv() -> dict[str, str]:
+    """Load ``.env`` (found from the working directory; the environment wins) and
+    return each variable's source: "environment", ".env" or "default"."""
+    before = {name for name in config.VARIABLES if (os.environ.get(name) or "").strip()}
+    path = find_dotenv(usecwd=True)
+    load_dotenv(path)
+    in_file = set(dotenv_values(path)) if path else set()
+    return {name: "environment" if name in before
+            else ".env" if name in in_file and (os.environ.get(name) or "").strip() else "default"
+            for name in config.VARIABLES}
 
 
 def _require(settings: config.Settings, command: str, shown: str | None = None) -> None:
@@ -63,33 +80,6 @@ def _stop_on_sigterm() -> None:
 SERVER_COMMANDS = ("serve", "socket", "clock", "digest")
 
 
-def _progress(label: str):
-    """A progress display on a terminal (stderr), else silent.
-
-    Returns ``(update, done)``: ``update(n_done, total)`` redraws one line —
-    "reading the sources…" until the first call, then a bar with the elapsed
-    seconds, and once every paper is in, a note that the index files are
-    being written (a quarter of a large build); ``done()`` ends the line.
-    """
-    if not sys.stderr.isatty():
-        return None, lambda: None
-    started = time.monotonic()
-    click.echo("reading the sources…", err=True, nl=False)
-
-    def update(done: int, total: int | None = None) -> None:
-        secs = f"{time.monotonic() - started:.0f} s"
-        if total:
-            width = 30
-            filled = int(width * done / max(total, 1))
-            tail = " · writing the index files…" if done >= total else ""
-            line = f"{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {secs}{tail}"
-        else:
-            line = f"{label} {done} papers {secs}"
-        click.echo(f"\r{line:<79}", err=True, nl=False)
-
-    return update, lambda: click.echo("", err=True)
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-v", "--verbose", is_flag=True, help="Log more (INFO) to stderr.")
 def main(verbose: bool) -> None:
@@ -97,7 +87,7 @@ def main(verbose: bool) -> None:
 
     Example: paperbot console
     """
-    load_dotenv(find_dotenv(usecwd=True))
+    click.get_current_context().obj = _load_dotenv()
     # Servers log with time and source; one-shot commands print plain notes
     # ("WARNING: papers.jsonl: skipped 1 without abstract, 0 unreadable").
     server = click.get_current_context().invoked_subcommand in SERVER_COMMANDS
@@ -155,7 +145,7 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None, accepted_only
     _stop_on_sigterm()
     paths = list(sources) or wiring.seed_paths(settings)
     target = index_dir or settings.index_dir
-    update, done = _progress("indexing")
+    update, done = progress("indexing")
     # Sources are read inside the build's lock, so an `index add` cannot slip in
     # between reading and switching CURRENT (and be lost).
     source = wiring.LazyPapers(paths, accepted_only=accepted_only)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
@@ -22,6 +22,15 @@ REQUIRED_BY_COMMAND: dict[str, tuple[str, ...]] = {
     "clock": ("SLACK_BOT_TOKEN",),
     "digest": ("SLACK_BOT_TOKEN",),
 }
+
+
+#: Every variable ``from_env`` reads, in the order the start-up line shows them.
+VARIABLES = ("SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_APP_TOKEN", "SLACK_API_URL", "DATABASE_URL",
+             "PAPERBOT_INDEX_DIR", "PAPERBOT_SEEDS", "PAPERBOT_DEFAULT_TIME", "PAPERBOT_DEFAULT_TZ", "PORT")
+#: Shown only as "set" or "unset", never their value.
+SECRETS = frozenset({"SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_APP_TOKEN"})
+#: Where a value came from, as ``describe`` names it.
+SOURCES = ("environment", ".env", "default")
 
 
 class MissingSettings(Exception):
@@ -60,6 +69,8 @@ class Settings:
     default_tz: str = "UTC"
     port: int = 3000
     dyno: str = ""
+    #: variable name -> "environment" / ".env" / "default" (set by the CLI; ``describe``)
+    sources: dict = field(default_factory=dict, compare=False)
 
     def __repr__(self) -> str:  # never print secrets
         return (f"Settings(api_url={self.api_url!r}, database_url=<hidden>, "
@@ -146,3 +157,35 @@ def from_env(env: Mapping[str, str], cwd: Path | None = None) -> Settings:
         port=port,
         dyno=get("DYNO"),
     )
+
+
+def _shown_url(url: str) -> str:
+    """``url`` with any password replaced by ``***`` (``scheme://user:***@host/db``)."""
+    return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", url)
+
+
+def describe(settings: Settings, sources: Mapping[str, str]) -> str:
+    """One start-up line naming each setting's value and where it came from.
+
+    Args:
+        settings: what ``from_env`` built.
+        sources: variable name → "environment", ".env" or "default" (names
+            missing count as "default").
+
+    Returns:
+        str: ``"settings: SLACK_BOT_TOKEN=set (environment), …, PORT=3000
+        (default)"`` — secrets as "set"/"unset" only, a password in
+        ``DATABASE_URL`` as ``***`` (docs/interfaces.md "Environment variables").
+    """
+    values = {
+        "SLACK_BOT_TOKEN": settings.bot_token, "SLACK_SIGNING_SECRET": settings.signing_secret,
+        "SLACK_APP_TOKEN": settings.app_token, "SLACK_API_URL": settings.api_url,
+        "DATABASE_URL": _shown_url(settings.database_url), "PAPERBOT_INDEX_DIR": str(settings.index_dir),
+        "PAPERBOT_SEEDS": str(settings.seeds_dir), "PAPERBOT_DEFAULT_TIME": settings.default_time,
+        "PAPERBOT_DEFAULT_TZ": settings.default_tz, "PORT": str(settings.port),
+    }
+    parts = []
+    for name in VARIABLES:
+        shown = ("set" if values[name] else "unset") if name in SECRETS else values[name]
+        parts.append(f"{name}={shown} ({sources.get(name, 'default')})")
+    return "settings: " + ", ".join(parts)

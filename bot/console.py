@@ -16,6 +16,7 @@ from bot.links import PaperLinks
 from bot.models import CONSOLE_TEAM, PAGE_SIZE, Context
 from bot.ports import Message
 from bot.render import render, to_text
+from bot.render.related import NO_TEXT, RELATED_RESULTS, related_message
 from bot.render.unfurl import unfurl
 from bot.replies import ResultsReply
 from bot.service import Service
@@ -24,7 +25,8 @@ CONTEXT = Context(team_id=CONSOLE_TEAM, channel_id="C0CONSOLE", user_id="U0CONSO
                   channel_name="console")
 
 INTRO = ("paperbot console — type `/paper help`, `/paper search <words>`, `@paperbot <id|name|words>`,\n"
-         "a link to a paper (its preview), `more` / `back` to page through the last search, `quit` to leave.")
+         "a link to a paper (its preview), `related <a message or paragraph>` (Find related papers),\n"
+         "`more` / `back` to page through the last search, `quit` to leave.")
 LINK = re.compile(r"https?://[^\s<>]+")
 NO_PREVIEW = "(no preview: no paper in this index has that link; in Slack the link is left alone)"
 
@@ -75,6 +77,8 @@ class Console:
             if not arg or " " in arg:
                 return "Usage: share <id> — shows what sharing that paper to the channel would post."
             return self._show(self.service.share(arg, CONTEXT, sharer="you"))
+        if low == "related" or low.startswith("related "):
+            return self._related(line[7:].strip())
         if "@paperbot" in low:
             text = re.sub(r"@paperbot\b", " ", line, flags=re.I)
             return "(reply in thread)\n" + self._show(self.service.mention(text, CONTEXT))
@@ -98,6 +102,15 @@ class Console:
             if step > 0 and not reply.page.hits:
                 return "No more results."
             self.last.offset = reply.page.offset
+        return self._show(reply)
+
+    def _related(self, text: str) -> str:
+        """What *Find related papers* (the message shortcut, bot.slack.shortcuts) answers."""
+        if not any(c.isalnum() for c in text):
+            return NO_TEXT
+        reply = self.service.related(text, limit=RELATED_RESULTS)
+        if isinstance(reply, ResultsReply) and reply.page is not None:
+            return "(Find related papers)\n" + to_text(related_message(reply.page))
         return self._show(reply)
 
     def _previews(self, urls: list[str]) -> str:

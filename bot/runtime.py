@@ -16,10 +16,12 @@ from datetime import date
 
 from bot import corpus, search, wiring
 from bot.clock import run_clock, start_clock
-from bot.config import Settings
+from bot.config import Settings, describe
 from bot.digest import make_job, send
-from bot.slack.app import build_app, make_client
+from bot.slack.app import WORK_SLOTS, build_app, make_client
 from bot.slack.errors import SlackUnavailable, slack_errors
+from bot.slack.fair import FairSlots
+from bot.slack.journal import Journal
 from bot.slack.poster import SlackPoster
 from bot.slack.server import make_server
 from bot.slack.socket import run_socket
@@ -49,11 +51,17 @@ def startup(what: str):
         raise StartupError(f"paperbot {what}: {e}") from None
 
 
-def _parts(settings: Settings):
+def _parts(settings: Settings, slots: FairSlots | None = None):
     client = make_client(settings)
-    poster = SlackPoster(client)
+    poster = SlackPoster(client, slots=slots)
     service = wiring.build_service(settings, poster)
     return client, poster, service
+
+
+def _log_settings(settings: Settings) -> None:
+    """The start-up line: each setting and its source (``bot.config.describe``), once
+    the process has started — WARNING, like the "serving on" line, so it shows by default."""
+    log.warning("%s", describe(settings, settings.sources))
 
 
 def _exit_quietly(signum, frame) -> None:
@@ -61,22 +69,30 @@ def _exit_quietly(signum, frame) -> None:
 
 
 def store_seen(store):
-    """The idempotency check for events, backed by the store: ``seen(key)`` is
-    True when ``key`` was already handled (by any process, before any restart)
-    and records it otherwise (docs/interfaces.md "Mentions and direct messages")."""
-    return lambda key: not store.first_time(key)
+    """The idempotency check for events, backed by the store: ``seen(*keys)`` is
+    True when any key was already handled (by any process, before any restart)
+    and otherwise records them all in one transaction (``Store.claim_keys``;
+    docs/interfaces.md "Mentions and direct messages")."""
+    return lambda *keys: not store.claim_keys(keys)
 
 
 def build(settings: Settings):
-    """The Bolt app over the real service, with events deduplicated in the store.
+    """The Bolt app over the real service, with every answered event and command
+    journaled in the store before its ack (``bot.slack.journal``), and the journal's
+    thread started: it finishes what a crashed process acknowledged but did not answer.
 
     Returns ``(app, service, poster)``. Raises what ``bot.slack.app.build_app``
     raises (e.g. ``auth.test`` rejected the token).
     """
-    client, poster, service = _parts(settings)
+    slots = FairSlots(WORK_SLOTS)   # the service's confirmation posts step out of these
+    client, poster, service = _parts(settings, slots)
     service.index.warm()   # the first command after start-up is then as fast as the others
     store = service.store
-    app = build_app(settings, service, client=client, seen=store_seen(store))
+    journal = Journal(store)
+    app = build_app(settings, service, client=client, seen=store_seen(store), journal=journal,
+                    slots=slots)
+    journal.start(app)
+    log.info("journal owner %s", journal.owner)
     return app, service, poster
 
 
@@ -93,6 +109,7 @@ def serve(settings: Settings, host: str, port: int) -> None:
         except OSError as e:
             raise StartupError(f"paperbot serve: cannot listen on {host}:{port} ({e.strerror or e})") from None
     signal.signal(signal.SIGTERM, lambda *_: server.close())
+    _log_settings(settings)
     log.warning("paperbot serving on http://%s:%s/slack/events", host, server.port)
     try:
         server.run()
@@ -104,6 +121,7 @@ def socket(settings: Settings, with_clock: bool = True) -> None:
     """``paperbot socket``: Socket Mode, plus the digest clock unless ``with_clock`` is False."""
     with startup("socket"):
         app, service, poster = build(settings)
+    _log_settings(settings)
     scheduler = start_clock(make_job(service.store, service.index, poster)) if with_clock else None
     try:
         with startup("socket"):
@@ -119,6 +137,7 @@ def clock(settings: Settings) -> None:
     """``paperbot clock``: the digest scheduler alone, in the foreground."""
     with startup("clock"):
         _, poster, service = _parts(settings)
+    _log_settings(settings)
     log.warning("paperbot clock: posting due papers of the day (checks every 30 s; Ctrl-C to stop)")
     signal.signal(signal.SIGTERM, _exit_quietly)  # platforms stop processes with SIGTERM
     run_clock(make_job(service.store, service.index, poster))

@@ -15,7 +15,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Callable
 
-from bot import parsing
+from bot import budget, parsing
 from bot.config import Settings
 from bot.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage
 from bot.ports import ChannelAnnouncer
@@ -24,7 +24,7 @@ from bot.replies import (EPHEMERAL, IN_CHANNEL, ErrorReply, HelpReply, NoticeRep
                          PickListReply, Reply, ResultsReply, ShareReply, SimilarReply, StatusReply,
                          WelcomeReply)
 from bot.slots import next_post_time, utc_now
-from bot.sharing import Sharing
+from bot.sharing import Sharing, Welcomes
 from bot.subscriptions import Subscriptions
 
 log = logging.getLogger(__name__)
@@ -32,6 +32,10 @@ log = logging.getLogger(__name__)
 OTHER_MATCHES = 3      # other matches under a mention's paper ("two or three")
 SIMILAR_LIMIT = 5
 PASSAGE_MIN = 300      # characters: a longer mention or DM is a passage, answered with results
+#: CPU seconds one index call may use before scoring stops with what it has
+#: (``bot.budget``; docs/architecture.md "The path of a slash command"): a query cannot hold a
+#: work slot longer than this, whatever its input.
+SEARCH_CPU_S = 0.5
 
 
 class Service:
@@ -57,6 +61,7 @@ class Service:
         self.subs = Subscriptions(index, store, settings, announcer, now)
         self.sharing = Sharing(store, now)
         self.queries = QueryKeys(store, now)
+        self.welcomes = Welcomes(store, now)
 
     # ------------------------------------------------------------------ entry points
     def command(self, text: str, ctx: Context) -> Reply:
@@ -140,7 +145,8 @@ class Service:
             return ErrorReply(message="Which paper? Give an id, a method name or a few words.",
                               example=f"/paper {verb} UniSparse")
         try:
-            paper, choices = self.index.resolve(text)
+            with budget.limit(SEARCH_CPU_S):
+                paper, choices = self.index.resolve(text)
         except QueryError as e:
             return ErrorReply(message=e.message, example=f"/paper {verb} {e.example}")
         if paper is None and choices:
@@ -219,17 +225,14 @@ class Service:
         return today, day, channels
 
     def welcome(self, ctx: Context, audience: str) -> Reply | None:
-        """The first hello for a user ("user": ``ctx.user_id``) or a channel
-        ("channel": ``ctx.channel_id``), once ever — remembered in the store
-        (``Store.mark_once``) — else None. Call ``forget_welcome`` when it could
-        not be delivered, so it is tried again next time."""
-        if not self.store.mark_once("onboard", _welcome_key(ctx, audience), now=self.now()):
-            return None
-        return WelcomeReply(audience=audience, visibility=IN_CHANNEL)
+        """The first hello for a "user" or a "channel", once ever (``bot.sharing.Welcomes``),
+        else None; ``forget_welcome`` when it could not be delivered."""
+        return WelcomeReply(audience=audience, visibility=IN_CHANNEL) \
+            if self.welcomes.first(ctx, audience) else None
 
     def forget_welcome(self, ctx: Context, audience: str) -> None:
-        """Forget that ``welcome`` was given (its post failed)."""
-        self.store.unmark("onboard", _welcome_key(ctx, audience))
+        """Forget that ``welcome`` was given (its post failed): it is tried again."""
+        self.welcomes.forget(ctx, audience)
 
     # ------------------------------------------------------------------ internals
     def _dispatch(self, cmd: parsing.Command, ctx: Context, prefix: str, visibility: str) -> Reply:
@@ -269,11 +272,13 @@ class Service:
             return ErrorReply(message=e.message, example=e.example)
 
     def _search(self, query: str, offset: int, limit: int, exact: bool) -> SearchPage:
-        return self.index.search(query, limit=limit, offset=offset, correct=not exact)
+        with budget.limit(SEARCH_CPU_S):
+            return self.index.search(query, limit=limit, offset=offset, correct=not exact)
 
     def _similar(self, paper_id: str, limit: int) -> list[Hit]:
         try:
-            return list(self.index.similar(paper_id, limit=limit))
+            with budget.limit(SEARCH_CPU_S):
+                return list(self.index.similar(paper_id, limit=limit))
         except Exception:  # similar papers are a bonus: never fail the main reply
             log.exception("similar(%s) failed", paper_id)
             return []
@@ -283,11 +288,6 @@ def _with_cut_note(cmd: parsing.Command, reply: Reply) -> Reply:
     """Mark any reply to an over-long input as cut, so it says so in one note
     (docs/interfaces.md "Rules every reply obeys"; ``bot.render.echo.length_note``)."""
     return replace(reply, cut_to=parsing.MAX_INPUT) if cmd.cut else reply
-
-
-def _welcome_key(ctx: Context, audience: str) -> str:
-    who = ctx.channel_id if audience == "channel" else ctx.user_id
-    return f"{audience}:{ctx.team_id}:{who}"[:255]
 
 
 def _unique(papers: list[Paper]) -> Paper | None:

@@ -50,7 +50,9 @@ class Subscriptions:
 
         Posts a channel-visible confirmation naming the user; returns an
         ephemeral note with the next post time, or an ``ErrorReply`` (bad time
-        or zone; "/invite @paperbot" when the bot cannot post there).
+        or zone; "/invite @paperbot" when the bot cannot post there). An
+        identical repeat of an active subscription changes and announces
+        nothing: the user alone is told "already subscribed at …".
         """
         try:
             hhmm, zone = parsing.parse_subscribe(arg, None)
@@ -62,6 +64,11 @@ class Subscriptions:
         hhmm = hhmm or (current.local_time if current else self.settings.default_time)
         zone = zone or (current.tz if current else None) \
             or parsing.canonical_zone(ctx.user_tz or "") or self.settings.default_tz
+        if current is not None and current.active and (current.local_time, current.tz) == (hhmm, zone):
+            # Nothing changes: tell the user only, announce nothing to the channel.
+            when = next_post_time(current, self.now())
+            return NoticeReply(text=f"This channel is already subscribed at {hhmm} ({zone}). "
+                                    "Next paper of the day:" + ("" if when else " unknown."), when=when)
         new, previous = self.store.upsert_subscription(ctx.team_id, ctx.channel_id, hhmm, zone,
                                                        ctx.user_id, self.now())
         if previous is not None and previous.active:

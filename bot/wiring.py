@@ -28,13 +28,22 @@ def ensure_default_index(settings: Settings, progress=None) -> bool:
     """Build the default index when it is missing or was built from other seeds.
 
     Only the *default* index (``PAPERBOT_INDEX_DIR``) is ever built
-    implicitly (docs/interfaces.md "Index directory layout"). Returns True when a build ran.
+    implicitly (docs/interfaces.md "Index directory layout"). Without any seeds
+    (``PAPERBOT_SEEDS`` absent) an existing index is served as built. Returns
+    True when a build ran.
 
     Raises:
-        corpus.CorpusError: when the seeds cannot be read.
+        corpus.CorpusError: when the seeds cannot be read (or are absent and
+            there is no index to serve).
         search.IndexBusy: when another process is building right now.
     """
     paths = seed_paths(settings)
+    if not any(Path(p).exists() for p in paths) and search.has_index(settings.index_dir):
+        # Seeds are needed only to build the default index; one that exists is
+        # served as built (docs/interfaces.md "Environment variables": PAPERBOT_SEEDS).
+        log.info("serving the index in %s as built: no seeds at %s", settings.index_dir,
+                 ", ".join(map(str, paths)))
+        return False
     fingerprint = corpus.seeds_fingerprint(paths)
     stored = search.stored_fingerprint(settings.index_dir)
     if stored == fingerprint and search.opens(settings.index_dir):

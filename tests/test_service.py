@@ -156,6 +156,13 @@ def test_small_talk_and_bad_queries_in_mentions(service):
     assert isinstance(reply, ErrorReply) and reply.example.startswith("@paperbot ")
 
 
+def test_a_greeting_before_a_request_still_finds_the_paper(service):
+    # words before the topic ("hey …, what do you have on …") do not make it small talk
+    for text in ("hey what do you have on chess?", "hi, any papers about chess?"):
+        reply = service.mention(text, CTX)
+        assert isinstance(reply, PaperReply) and "chess" in reply.paper.abstract, text
+
+
 def test_cut_note_on_every_surface(service):
     long = "sparse attention " * 300                       # 5,100 characters
     for reply in (service.command(f"search {long}", CTX), service.mention(long, CTX),
@@ -180,3 +187,15 @@ def test_related_finds_papers_like_a_pasted_text(service):
     assert isinstance(reply, ResultsReply) and reply.page.hits
     assert reply.page.hits[0].paper.name == "KIStego"
     assert isinstance(service.related("<@U0123ABC>"), ErrorReply)
+
+
+def test_an_identical_repeated_subscribe_tells_the_user_only(service, poster, store):
+    service.command("subscribe 09:30 Europe/Berlin", CTX)
+    first = store.get_subscription(CTX.team_id, CTX.channel_id)
+    announced = len(poster.posts)
+    reply = service.command("subscribe 09:30 Europe/Berlin", CTX)
+    assert "already subscribed at 09:30 (Europe/Berlin)" in reply.text and reply.visibility == "ephemeral"
+    assert len(poster.posts) == announced == 1                      # nothing more in the channel
+    assert store.get_subscription(CTX.team_id, CTX.channel_id) == first   # nor in the store
+    service.command("subscribe 10:00", CTX)                          # a real change is announced
+    assert len(poster.posts) == 2 and "it was 09:30" in poster.posts[-1][1].text

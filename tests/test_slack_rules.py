@@ -218,3 +218,15 @@ def test_the_fake_checks_chat_unfurl_targets(tmp_path) -> None:
             with pytest.raises(SlackApiError) as refused:
                 client.chat_unfurl(unfurls=card, **kwargs)
             assert refused.value.response["error"] == error
+
+
+def test_shortcut_payload_shapes() -> None:
+    from tests.strict.payloads import shortcut_problems
+    base = {"callback_id": "c", "trigger_id": "t", "team": {"id": "T"}, "user": {"id": "U"}}
+    good_message = {**base, "type": "message_action", "message": {"ts": "1.0"},
+                    "channel": {"id": "C1"}, "response_url": "https://hooks/x"}
+    assert shortcut_problems(good_message) == []
+    assert shortcut_problems({**base, "type": "shortcut"}) == []
+    assert shortcut_problems({**good_message, "message": {}}) == ["message_action: missing message.ts"]
+    assert shortcut_problems({**base, "type": "shortcut", "channel": {"id": "C1"}})
+    assert shortcut_problems({**base, "type": "block_actions"})

@@ -18,7 +18,7 @@ from tests.kit import ROOT
 MAX_LINES = 300
 
 #: Outside libraries (top-level import name) → the packages allowed to import them.
-CLI = ("bot.cli", "bot.cli_slack", "bot.cli_lines", "bot.cli_wait", "bot.entry", "bot.__main__")
+CLI = ("bot.cli", "bot.cli_slack", "bot.cli_lines", "bot.cli_wait", "bot.cli_progress", "bot.entry", "bot.__main__")
 THIRD_PARTY = {
     # search engine and its text tools
     "whoosh": ("bot.search",),
@@ -49,12 +49,12 @@ THIRD_PARTY = {
 #: import a sibling package ("rooms": search must not import corpus, slack
 #: must not import digest). The longest matching prefix decides.
 LAYERS = {
-    4: ("bot.cli", "bot.cli_slack", "bot.cli_lines", "bot.cli_wait", "bot.entry", "bot.__main__",
-        "bot.console", "bot.runtime", "bot.wiring"),
+    4: ("bot.cli", "bot.cli_slack", "bot.cli_lines", "bot.cli_wait", "bot.cli_progress", "bot.entry",
+        "bot.__main__", "bot.console", "bot.runtime", "bot.wiring"),
     3: ("bot.slack", "bot.clock", "bot.digest"),
     2: ("bot.service", "bot.subscriptions", "bot.sharing", "bot.querykeys", "bot.links"),
     1: ("bot.render", "bot.search", "bot.store", "bot.corpus", "bot.jsonshape"),
-    0: ("bot", "bot.models", "bot.config", "bot.ports", "bot.slots", "bot.acronyms", "bot.procs",
+    0: ("bot", "bot.models", "bot.config", "bot.ports", "bot.slots", "bot.acronyms", "bot.budget", "bot.procs",
         "bot.replies", "bot.parsing", "bot.rotation"),
 }
 ROOM_LAYERS = (1, 3)

@@ -29,8 +29,10 @@ CHAT_WORDS = frozenset(
     " what which who will with about any paper papers you your me i we there please find show"
     " tell know think hi hello hey thanks thank can could would should do does did how why when"
     " where here our us my some one".split())
-#: Greetings and thanks: with at most two content words, a text is small talk.
+#: Greetings and thanks: with at most two content words, a text is small talk ...
 GREETINGS = frozenset("hi hello hey thanks thank morning evening night bye cheers yo lol".split())
+#: ... unless it also asks for something ("hey, what do you have on chess?").
+REQUESTS = frozenset("what which any about find show have got know papers paper anything something".split())
 
 #: One token: a word of letters/digits (dots allowed inside: "2.61", "e.g"),
 #: hyphen-joined words ("test-time", "GPT-4"), and a trailing "++" or "#"

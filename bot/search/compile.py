@@ -15,7 +15,7 @@ from bot.models import QueryError
 from bot.search.lexicon import Lexicon, field_prefix
 from bot.search.plan import AllOf, AnyOf, Compiled, Phrase, Plan, Term, alternatives
 from bot.search.query import LITERAL_CHARS, Clause, ParsedQuery, leaves
-from bot.search.analysis import CHAT_WORDS, GREETINGS, fold, mostly_lower
+from bot.search.analysis import CHAT_WORDS, GREETINGS, REQUESTS, fold, mostly_lower
 from bot.search.tuning import DEFAULT_FIELDS, Ranking
 from bot.search.weigh import weigh
 from bot.search.spelling import RARE_DF
@@ -67,7 +67,8 @@ class Compiler:
             shown = parsed.text if len(parsed.text) <= 100 else parsed.text[:99] + "…"   # a pasted text
             raise QueryError(f"\"{shown}\" has only very common words or symbols, "
                              "which are not searched; add a more specific word.")
-        greeting = any(c.kind == "word" and fold(c.text) in GREETINGS for c in parsed.clauses)
+        words = {_bare(c.text) for c in parsed.clauses if c.kind == "word"}
+        greeting = bool(words & GREETINGS) and not words & REQUESTS
         return Compiled(plan, self.highlight, self.unknown, self.unusual, self.chatter, greeting)
 
     # --- structure ---------------------------------------------------------
@@ -127,7 +128,7 @@ class Compiler:
     def _word(self, c: Clause):
         """One word's query (None when nothing of it is searchable)."""
         q = self._forms_query(self._word_forms(c), c)
-        if q is not None and (len(c.text) < 2 or fold(c.text) in CHAT_WORDS):
+        if q is not None and (len(c.text) < 2 or _bare(c.text) in CHAT_WORDS):
             self.chatter.append(q)
         return q
 
@@ -270,3 +271,8 @@ def _seq(fieldname, terms, boost, phrase, typed=False):
         return Phrase(fieldname, tuple(terms), boost)
     parts = tuple(Term(fieldname, t, boost) for t in dict.fromkeys(terms))
     return AnyOf(parts) if typed else AllOf(parts)
+
+
+def _bare(text: str) -> str:
+    """A typed word folded, without the punctuation around it ("Hi," -> "hi")."""
+    return fold(text).strip(".,;:!?'\"()[]{}")

@@ -40,6 +40,8 @@ from whoosh.index import TOC
 from whoosh.system import pack_uint
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
+from bot import budget
+
 __all__ = ["Composable", "Token", "TESTED_VERSIONS", "fast_paths", "posting_blocks", "leaves",
            "prime", "edit_matches", "new_segment", "write_term_blocks", "write_toc",
            "stored_length", "pack_uint", "PACKED", "BLOCK", "INDEXNAME"]
@@ -141,6 +143,8 @@ def edit_matches(word: str, dist: int, prefix: int, words: list[str]) -> set[str
     dfa = levenshtein_automaton(word, dist, prefix).to_dfa()
 
     def next_word(w: str) -> str | None:
+        if budget.exhausted():   # bot.budget: the request's CPU is spent, stop looking
+            return None
         i = bisect_left(words, w)
         return words[i] if i < len(words) else None
     return set(find_all_matches(dfa, next_word))

@@ -77,7 +77,7 @@ class Compiled:
         chatter: plan groups of single words that say nothing about a paper
             (``analysis.CHAT_WORDS``, one character); match confidence
             (``results.Ranked.confident``) leaves them out.
-        greeting: a word of ``analysis.GREETINGS`` was typed.
+        greeting: a word of ``analysis.GREETINGS`` was typed and none of ``analysis.REQUESTS``.
     """
 
     plan: Plan

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from math import log
 
+from bot import budget
 from bot.search.internals import leaves, posting_blocks
 from bot.search.norms import Norms
 from bot.search.phrases import phrase_docs
@@ -179,7 +180,7 @@ class Scorer:
         (only documents in ``only``, when given)."""
         reader = self.reader
         df = reader.doc_frequency(term.field, term.text)
-        if not df:
+        if not df or self.timed_out:   # stopped: no further terms either
             return
         k1 = self.r.k1
         b = self.r.field_b.get(term.field, self.r.b)
@@ -197,7 +198,7 @@ class Scorer:
             else:
                 for d, sc in zip(ids, scores):
                     acc[d] = get(d, 0.0) + sc
-            if time.perf_counter() > self.deadline:
+            if time.perf_counter() > self.deadline or budget.exhausted():  # bot.budget: CPU per request
                 self.timed_out = True
                 return
 

@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 
+from bot.slack.fair import FairSlots
 from bot.models import Context
 from bot.ports import Message
 from bot.render import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_SIMILAR,
@@ -195,7 +195,7 @@ BUTTONS: dict[str, Button] = {
 }
 
 
-def register(app: App, service: "Service", *, slots: threading.Semaphore) -> None:
+def register(app: App, service: "Service", *, slots: FairSlots) -> None:
     """Register a listener for every button ``bot.render`` draws.
 
     Args:
@@ -211,7 +211,7 @@ def register(app: App, service: "Service", *, slots: threading.Semaphore) -> Non
 
 
 def make_listener(service: "Service", action_id: str, button: Button,
-                  slots: threading.Semaphore) -> Callable[..., None]:
+                  slots: FairSlots) -> Callable[..., None]:
     """The listener for one button (Bolt arguments ``ack, body, action, respond, client``)."""
 
     def on_click(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond,
@@ -221,7 +221,7 @@ def make_listener(service: "Service", action_id: str, button: Button,
         replace = in_modal = False
         try:
             value = read_value(action)
-            with slots:
+            with slots(click.user_id or ""):
                 reply = button.answer(service, value, click)
                 message = render(reply)
             replace = button.replace_original

@@ -13,7 +13,6 @@ this single-token app does not support: leave those two unset.
 from __future__ import annotations
 
 import logging
-import threading
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Callable
 from urllib.error import URLError
@@ -23,12 +22,14 @@ from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import (ConnectionErrorRetryHandler,
                                                    RateLimitErrorRetryHandler)
 
+from bot.slack.fair import FairSlots
 from bot.config import Settings
 from bot.slack import (actions, commands, events, home, messages, modal_search, share, shortcuts,
                        unfurls, welcome)
 
 if TYPE_CHECKING:  # the service is the lead's; listeners call its public methods
     from bot.service import Service
+    from bot.slack.journal import Journal
 
 log = logging.getLogger(__name__)
 
@@ -92,8 +93,9 @@ def make_client(settings: Settings) -> WebClient:
 
 
 def build_app(settings: Settings, service: "Service", *, client: WebClient | None = None,
-              seen: Callable[[str], bool] | None = None,
-              listener_executor: Executor | None = None) -> App:
+              seen: Callable[..., bool] | None = None,
+              listener_executor: Executor | None = None, journal: "Journal | None" = None,
+              slots: FairSlots | None = None) -> App:
     """The Bolt app with every listener registered.
 
     Args:
@@ -102,13 +104,18 @@ def build_app(settings: Settings, service: "Service", *, client: WebClient | Non
         service: answers ``command(text, ctx)`` and ``mention(text, ctx)``.
         client: the Web API client; default ``make_client(settings)``. Pass
             the same client the service's ``SlackPoster`` uses.
-        seen: idempotency check for events, ``seen(key) -> True`` when
-            ``key`` was already handled (and records it). Default: an
+        seen: idempotency check for events, ``seen(*keys) -> True`` when
+            any key was already handled (else records them all, atomically). Default: an
             in-memory ``events.SeenKeys`` (one process, lost on restart);
             with the store: ``bot.runtime.store_seen(store)``.
         listener_executor: where listeners run; default a
             ``ThreadPoolExecutor(LISTENER_THREADS)``. Tests pass their own to
             wait for every listener with ``shutdown(wait=True)``.
+        slots: the work slots (default ``FairSlots(WORK_SLOTS)``); pass the
+            ones the service's ``SlackPoster`` steps out of for Web API calls.
+        journal: a ``bot.slack.journal.Journal``: its middleware records each
+            answered event and command durably before the ack and claims it
+            (then ``seen`` is not asked for journaled work).
 
     Returns:
         slack_bolt.App: ``process_before_response=False`` (never True on a
@@ -129,12 +136,14 @@ def build_app(settings: Settings, service: "Service", *, client: WebClient | Non
         listener_executor=listener_executor or ThreadPoolExecutor(
             max_workers=LISTENER_THREADS, thread_name_prefix="paperbot-listener"),
     )
-    register_listeners(app, service, seen=seen)
+    if journal is not None:
+        app.middleware(journal.middleware)
+    register_listeners(app, service, seen=seen, slots=slots)
     return app
 
 
 def register_listeners(app: App, service: "Service", *,
-                       seen: Callable[[str], bool] | None = None) -> None:
+                       seen: Callable[..., bool] | None = None, slots: FairSlots | None = None) -> None:
     """Wire every listener module to ``app`` (one ``register()`` per area):
     ``/paper`` (commands), ``app_mention`` (events), DMs (messages), buttons
     (actions), the App Home and the search modal (home), link unfurls (unfurls),
@@ -144,8 +153,9 @@ def register_listeners(app: App, service: "Service", *,
         app: the Bolt app.
         service: see ``build_app``.
         seen: see ``build_app``.
+        slots: see ``build_app``.
     """
-    slots = threading.BoundedSemaphore(WORK_SLOTS)
+    slots = slots or FairSlots(WORK_SLOTS)
     seen = seen or events.SeenKeys().seen      # one check for mentions and DMs
     commands.register(app, service, slots=slots)
     events.register(app, service, seen=seen, slots=slots)

@@ -12,15 +12,16 @@ turns an already-acked request into a 404, docs/platform-facts.md "Bolt").
 from __future__ import annotations
 
 import logging
-import threading
 from typing import TYPE_CHECKING, Any, Callable
 
 from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 
+from bot.slack.fair import FairSlots
 from bot.models import Context
 from bot.ports import Message
 from bot.render import render
+from bot.slack.context import finish
 from bot.slack.fallback import respond_or_plain
 from bot.slack.text import command_text, first_word
 
@@ -35,7 +36,7 @@ SORRY = ("Sorry, something went wrong while answering that. "
          "Please try again in a moment; if it keeps happening, tell whoever runs paperbot.")
 
 
-def register(app: App, service: "Service", *, slots: threading.Semaphore) -> None:
+def register(app: App, service: "Service", *, slots: FairSlots) -> None:
     """Register the ``/paper`` listener on ``app``.
 
     Args:
@@ -47,7 +48,7 @@ def register(app: App, service: "Service", *, slots: threading.Semaphore) -> Non
     app.command(COMMAND)(make_listener(service, slots))
 
 
-def make_listener(service: "Service", slots: threading.Semaphore) -> Callable[..., None]:
+def make_listener(service: "Service", slots: FairSlots) -> Callable[..., None]:
     """The ``/paper`` listener bound to ``service`` (callable directly in tests).
 
     Args:
@@ -60,12 +61,12 @@ def make_listener(service: "Service", slots: threading.Semaphore) -> Callable[..
     """
 
     def paper_command(ack: Ack, command: dict[str, Any], respond: Respond,
-                      client: WebClient) -> None:
+                      client: WebClient, context: dict[str, Any] | None = None) -> None:
         ack()
         try:
             text = command_text(command.get("text", ""))
             ctx = command_context(command, client, text)
-            with slots:
+            with slots(ctx.user_id):
                 message = render(service.command(text, ctx))
             send(respond, message)
         except Exception:  # noqa: BLE001 — after ack nothing may escape (see module doc)
@@ -73,6 +74,8 @@ def make_listener(service: "Service", slots: threading.Semaphore) -> Callable[..
                           command.get("team_id"), command.get("channel_id"),
                           command.get("user_id"))
             send(respond, Message(text=SORRY))
+        finally:
+            finish(context)   # the journal row (bot.slack.journal) is answered
 
     return paper_command
 

@@ -4,9 +4,10 @@ Events are acked by Bolt before the listener runs (an auto-ack,
 docs/platform-facts.md "Bolt"), so the work here never races the 3 s limit. Slack
 retries an event it thinks was not received (``X-Slack-Retry-Num``, same
 ``event_id``) and an edited message keeps its ``ts``; both are recognised
-through the injectable ``seen(key)`` check under two keys —
-``event:<event_id>`` and ``msg:<team>:<channel>:<ts>`` — so neither ever
-produces a second reply (docs/interfaces.md "Mentions and direct messages").
+through the injectable ``seen(*keys)`` check over two keys claimed together
+— ``event:<event_id>`` and ``msg:<team>:<channel>:<ts>`` — so neither ever
+produces a second reply, and concurrent duplicates give exactly one
+(docs/interfaces.md "Mentions and direct messages").
 
 ``answer_message`` is transport-neutral over one message-like event, so the
 later ``message.im`` (DM) listener reuses it.
@@ -22,11 +23,13 @@ from typing import TYPE_CHECKING, Any, Callable
 from slack_bolt import App
 from slack_sdk import WebClient
 
+from bot.slack.fair import FairSlots
 from bot.models import Context
 from bot.ports import Message, PostError
 from bot.render import render
 from bot.replies import EPHEMERAL
 from bot.slack.commands import user_time_zone
+from bot.slack.context import RETAKEN, finish, journaled
 from bot.slack.poster import SlackPoster
 from bot.slack.text import first_word, mention_text
 
@@ -61,35 +64,49 @@ class SeenKeys:
         self._max = max_keys
         self._lock = threading.Lock()
 
-    def seen(self, key: str) -> bool:
-        """Record ``key``; return True when it had been recorded before."""
+    def seen(self, *keys: str) -> bool:
+        """True when any of ``keys`` had been recorded before (then nothing is
+        recorded); otherwise record them all and return False — one atomic step."""
         with self._lock:
-            if key in self._keys:
+            if any(key in self._keys for key in keys):
                 return True
-            self._keys[key] = None
-            if len(self._keys) > self._max:
+            for key in keys:
+                self._keys[key] = None
+            while len(self._keys) > self._max:
                 self._keys.popitem(last=False)
             return False
 
 
-def register(app: App, service: "Service", *, seen: Callable[[str], bool],
-             slots: threading.Semaphore | None = None) -> None:
+def register(app: App, service: "Service", *, seen: Callable[..., bool],
+             slots: FairSlots | None = None) -> None:
     """Register the ``app_mention`` listener on ``app``.
 
     Args:
         app: the Bolt app.
         service: its ``mention(text: str, ctx: Context) -> Reply`` answers.
-        seen: ``seen(key) -> bool``, True when ``key`` was handled before;
-            must record the key atomically (two retries may race).
+        seen: ``seen(*keys) -> bool``, True when any key was handled before;
+            otherwise records all of them — atomically, as one claim (any
+            number of duplicates may race).
         slots: bounds concurrent service calls (``bot.slack.app.WORK_SLOTS``).
     """
-    slots = slots or threading.BoundedSemaphore(1_000)
+    slots = slots or FairSlots(1_000)
 
-    def app_mention(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
-        answer_message(body, event, service=service, poster=SlackPoster(client), seen=seen,
-                       time_zone=lambda user: user_time_zone(client, user), slots=slots)
+    def app_mention(body: dict[str, Any], event: dict[str, Any], client: WebClient,
+                    context: dict[str, Any]) -> None:
+        try:
+            answer_message(body, event, service=service, poster=SlackPoster(client),
+                           seen=CLAIMED if journaled(context) else seen,
+                           time_zone=lambda user: user_time_zone(client, user), slots=slots,
+                           retaken=bool(context.get(RETAKEN)))
+        finally:
+            finish(context)
 
     app.event("app_mention")(app_mention)
+
+
+def CLAIMED(*keys: str) -> bool:
+    """The ``seen`` check for work the journal middleware already claimed: never seen."""
+    return False
 
 
 def idempotency_keys(body: dict[str, Any], event: dict[str, Any]) -> list[str]:
@@ -116,9 +133,9 @@ def should_answer(event: dict[str, Any]) -> bool:
 
 
 def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Service",
-                   poster: SlackPoster, seen: Callable[[str], bool],
+                   poster: SlackPoster, seen: Callable[..., bool],
                    time_zone: Callable[[str], str | None] = lambda user: None,
-                   slots: threading.Semaphore | None = None) -> bool:
+                   slots: FairSlots | None = None, retaken: bool = False) -> bool:
     """Answer one mention (or DM) in its thread, unless already answered.
 
     Args:
@@ -131,6 +148,9 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
         time_zone: the user's IANA zone or None; asked only for
             ``subscribe`` (``users.info``, see ``commands.user_time_zone``).
         slots: held while the service and the renderer run (None: unbounded).
+        retaken: the journal took this over from a crashed or stalled owner:
+            post only if ``poster.replied_in_thread`` says no reply is there
+            yet (unknown → skipped, logged).
 
     Returns:
         bool: True when a reply was posted. False when ignored, already
@@ -142,8 +162,7 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
         return False
     keys = idempotency_keys(body, event)
     try:
-        # Record every key (no short-circuit): the retry of an edit must find both.
-        duplicate = any([seen(key) for key in keys])
+        duplicate = seen(*keys)   # one claim over every key (see the module doc)
     except Exception:  # noqa: BLE001 — e.g. the store is down: cannot tell, so never risk a 2nd reply
         log.exception("idempotency check failed for %s; not answered", " ".join(keys))
         return False
@@ -153,12 +172,18 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
     channel = event["channel"]
     thread_ts = event.get("thread_ts") or event["ts"]
     user = event.get("user") or ""
+    if retaken:
+        replied = poster.replied_in_thread(channel, thread_ts, after_ts=event["ts"])
+        if replied is not False:
+            log.warning("%s: %s; not answering again", " ".join(keys),
+                        "already answered" if replied else "cannot read the thread to check")
+            return False
     try:
         text = mention_text(event.get("text") or "")
         tz = time_zone(user) if first_word(text) == "subscribe" else None
         ctx = Context(team_id=body.get("team_id") or event.get("team") or "",
                       channel_id=channel, user_id=user, user_tz=tz)
-        with slots or _UNBOUNDED:
+        with slots(user) if slots is not None else _UNBOUNDED:
             message = render(service.mention(text, ctx))
     except Exception:  # noqa: BLE001 — listeners must not raise; the user gets a short note
         log.exception("mention failed (%s)", " ".join(keys))

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from typing import TYPE_CHECKING, Any
 
 from slack_bolt import Ack, App
 from slack_sdk import WebClient
 from slack_sdk.models.views import View
 
+from bot.slack.fair import FairSlots
 from bot.models import Context
 from bot.ports import Message
 from bot.render import blocks as bk
@@ -65,7 +65,7 @@ HOME_PLAIN = ("*paperbot* searches this workspace's conference papers. "
               "Type `/paper help` in any channel to start.")
 
 
-def register(app: App, service: "Service", *, slots: threading.Semaphore) -> None:
+def register(app: App, service: "Service", *, slots: FairSlots) -> None:
     """Register the ``app_home_opened`` and search-modal submission listeners.
 
     Args:
@@ -168,10 +168,10 @@ def modal_results(service: "Service", query: str, offset: int = 0, exact: bool =
     return valid_view(search_modal(shown, error=SORRY))
 
 
-def make_search_listener(service: "Service", slots: threading.Semaphore):
+def make_search_listener(service: "Service", slots: FairSlots):
     """The search modal's ``view_submission`` listener (``ack, view, client``)."""
 
-    def search_submitted(ack: Ack, view: dict[str, Any], client: WebClient) -> None:
+    def search_submitted(ack: Ack, view: dict[str, Any], client: WebClient, body: dict[str, Any]) -> None:
         query = submitted_query(view)
         if not query:
             ack(response_action="errors", errors={SEARCH_INPUT_BLOCK: EMPTY_QUERY})
@@ -184,7 +184,7 @@ def make_search_listener(service: "Service", slots: threading.Semaphore):
             return
         ack(response_action="update", view=searching)
         try:
-            with slots:
+            with slots((body.get("user") or {}).get("id", "")):
                 result = modal_results(service, query)
         except Exception:  # noqa: BLE001 — after the ack nothing may escape
             log.exception("search modal failed for view %s", view.get("id"))

@@ -14,15 +14,16 @@ when the DM message itself was in a thread.
 """
 from __future__ import annotations
 
-import threading
 from typing import TYPE_CHECKING, Any, Callable
 
 from slack_bolt import App
 from slack_sdk import WebClient
 
+from bot.slack.fair import FairSlots
 from bot.ports import Message
 from bot.slack.commands import user_time_zone
-from bot.slack.events import answer_message
+from bot.slack.context import RETAKEN, finish, journaled
+from bot.slack.events import CLAIMED, answer_message
 from bot.slack.poster import SlackPoster
 
 if TYPE_CHECKING:
@@ -44,9 +45,16 @@ class _InThreadOnlyIf:
         """Post in ``channel_id``, ignoring ``thread_ts`` for the one fixed at creation."""
         return self._poster.post(channel_id, message, thread_ts=self._thread_ts)
 
+    def replied_in_thread(self, channel_id: str, thread_ts: str, after_ts: str) -> bool | None:
+        """Whether the bot already answered there after ``after_ts``: in the DM's
+        thread when it has one, else anywhere in the DM (the answer is top level)."""
+        if self._thread_ts is not None:
+            return self._poster.replied_in_thread(channel_id, self._thread_ts, after_ts)
+        return self._poster.replied_in_channel(channel_id, after_ts)
 
-def register(app: App, service: "Service", *, seen: Callable[[str], bool],
-             slots: threading.Semaphore | None = None) -> None:
+
+def register(app: App, service: "Service", *, seen: Callable[..., bool],
+             slots: FairSlots | None = None) -> None:
     """Register the ``message`` listener that answers DMs.
 
     Args:
@@ -57,11 +65,17 @@ def register(app: App, service: "Service", *, seen: Callable[[str], bool],
         slots: bounds concurrent service calls (``bot.slack.app.WORK_SLOTS``).
     """
 
-    def direct_message(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
-        if event.get("channel_type") != "im":
-            return
-        poster = _InThreadOnlyIf(SlackPoster(client), event.get("thread_ts"))
-        answer_message(body, event, service=service, poster=poster, seen=seen,
-                       time_zone=lambda user: user_time_zone(client, user), slots=slots)
+    def direct_message(body: dict[str, Any], event: dict[str, Any], client: WebClient,
+                       context: dict[str, Any]) -> None:
+        try:
+            if event.get("channel_type") != "im":
+                return
+            poster = _InThreadOnlyIf(SlackPoster(client), event.get("thread_ts"))
+            answer_message(body, event, service=service, poster=poster,
+                           seen=CLAIMED if journaled(context) else seen,
+                           time_zone=lambda user: user_time_zone(client, user), slots=slots,
+                           retaken=bool(context.get(RETAKEN)))
+        finally:
+            finish(context)
 
     app.event("message")(direct_message)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from typing import TYPE_CHECKING, Any
 
 from slack_bolt import Ack, App
@@ -34,6 +33,7 @@ from bot.replies import ShareReply
 from bot.sharing import share_key
 from bot.slack.actions import BadValue, page_request, paper_id, read_value
 from bot.slack.commands import SORRY
+from bot.slack.fair import FairSlots
 from bot.slack.fallback import view_or_plain
 from bot.slack.home import STACK_MAX, message_modal, modal_results, valid_view, view_depth
 from bot.slack.poster import SlackPoster
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def register(app: App, service: "Service", *, slots: threading.Semaphore) -> None:
+def register(app: App, service: "Service", *, slots: FairSlots) -> None:
     """Register the modal's page buttons, *Share to…* and the share modal's submission."""
     for action_id in MODAL_PAGE_ACTIONS:
         app.action(action_id)(make_page_listener(service, slots))
@@ -53,7 +53,7 @@ def register(app: App, service: "Service", *, slots: threading.Semaphore) -> Non
     app.view(SHARE_MODAL_ID)(make_share_submit_listener(service, slots))
 
 
-def make_page_listener(service: "Service", slots: threading.Semaphore):
+def make_page_listener(service: "Service", slots: FairSlots):
     """A page button in the search modal → ``views.update`` of that modal."""
 
     def modal_page(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
@@ -61,7 +61,7 @@ def make_page_listener(service: "Service", slots: threading.Semaphore):
         view = body.get("view") or {}
         try:
             query, offset, exact = page_request(read_value(action), service.queries.text_of)
-            with slots:
+            with slots((body.get("user") or {}).get("id") or ""):
                 result = modal_results(service, query, offset, exact)
         except BadValue as bad:
             result = message_modal(_plain(bad.message), depth=view_depth(view))
@@ -108,7 +108,7 @@ def selected_target(view: dict[str, Any]) -> str:
     return value if isinstance(value, str) else ""
 
 
-def make_share_submit_listener(service: "Service", slots: threading.Semaphore):
+def make_share_submit_listener(service: "Service", slots: FairSlots):
     """The share modal's *Share* → post the card, then "Shared in #x ✓" (or an error on the input)."""
 
     def share_submitted(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient) -> None:
@@ -136,7 +136,7 @@ def make_share_submit_listener(service: "Service", slots: threading.Semaphore):
     return share_submitted
 
 
-def share_into(service: "Service", slots: threading.Semaphore, client: WebClient,
+def share_into(service: "Service", slots: FairSlots, client: WebClient,
                body: dict[str, Any], view: dict[str, Any], pid: str, target: str) -> str | None:
     """Post paper ``pid`` into ``target`` once; None on success, else the sentence to show."""
     user = (body.get("user") or {}).get("id") or ""
@@ -145,7 +145,7 @@ def share_into(service: "Service", slots: threading.Semaphore, client: WebClient
     claimed, _ = service.sharing.claim(key, target)
     if not claimed:
         return "You already shared this paper there."
-    with slots:
+    with slots(user):
         reply = service.share(pid, Context(team, target, user), sharer=sharer_name(client, user))
         card = render(reply)
     if not isinstance(reply, ShareReply):

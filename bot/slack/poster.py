@@ -5,7 +5,9 @@ its ``thread`` messages as replies in that thread, and turns Slack's errors
 into ``PostError(code)`` so the service and the digest never see slack_sdk
 types. A message Slack refuses (``invalid_blocks`` …) is logged with Slack's
 reasons and posted again as its plain text (``bot.slack.fallback``). Also finds the bot's own recent post in a channel
-(``conversations.history``) to reconcile a digest claim left by a crash.
+(``conversations.history``) to reconcile a digest claim left by a crash, and
+its own reply in a thread (``conversations.replies``) before a mention left
+unanswered by a crash is answered again.
 
 Rate limits: the ``WebClient`` built by ``bot.slack.app.make_client`` carries
 a ``RateLimitErrorRetryHandler`` that sleeps ``Retry-After`` seconds and
@@ -14,6 +16,7 @@ as ``SlackApiError`` with error ``ratelimited`` → ``PostError("ratelimited")``
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
@@ -22,6 +25,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
 from bot.ports import HistoryUnavailable, Message, PostError
+from bot.slack.fair import FairSlots
 from bot.slack.fallback import plain, refusal
 
 log = logging.getLogger(__name__)
@@ -52,12 +56,17 @@ class SlackPoster:
             the bot has not joined; ``channels:history`` / ``groups:history``
             and ``channels:join`` for ``find_recent_post``; docs/scopes.md).
 
+        slots: the listeners' ``FairSlots``: a post made while holding one (the
+            subscribe confirmation, inside the service) gives it back while
+            Slack answers, so a slow Web API never holds a search slot.
+
     Thread safety: safe to share between threads (``WebClient`` is; the
     cached bot identity is guarded by a lock).
     """
 
-    def __init__(self, client: WebClient) -> None:
+    def __init__(self, client: WebClient, slots: FairSlots | None = None) -> None:
         self._client = client
+        self._slots = slots
         self._identity: tuple[str | None, str | None] | None = None
         self._lock = threading.Lock()
 
@@ -81,14 +90,15 @@ class SlackPoster:
                 is logged and does not raise: the parent is already posted,
                 and raising would make a caller believe nothing was.
         """
-        ts = self._post_one(channel_id, message, thread_ts)
-        reply_to = thread_ts or ts
-        for part in message.thread:
-            try:
-                self._post_one(channel_id, part, reply_to)
-            except PostError as exc:
-                log.warning("thread reply in %s (thread %s) failed: %s",
-                            channel_id, reply_to, exc.code)
+        with self._slots.outside() if self._slots is not None else contextlib.nullcontext():
+            ts = self._post_one(channel_id, message, thread_ts)
+            reply_to = thread_ts or ts
+            for part in message.thread:
+                try:
+                    self._post_one(channel_id, part, reply_to)
+                except PostError as exc:
+                    log.warning("thread reply in %s (thread %s) failed: %s",
+                                channel_id, reply_to, exc.code)
         return ts
 
     def post_ephemeral(self, channel_id: str, user_id: str, message: Message,
@@ -200,3 +210,46 @@ class SlackPoster:
                 return None
         raise HistoryUnavailable(f"more than {HISTORY_PAGES * HISTORY_PAGE_SIZE} messages in {channel_id} "
                                  "since the claim")
+
+    def replied_in_thread(self, channel_id: str, thread_ts: str, after_ts: str) -> bool | None:
+        """Whether the bot already posted in the thread ``thread_ts`` after ``after_ts``.
+
+        One ``conversations.replies`` call (docs.slack.dev/reference/methods/
+        conversations.replies; scopes ``channels:history``, ``groups:history``,
+        ``im:history``), newest 200 messages of the thread.
+
+        Returns:
+            bool | None: True when a message of the bot newer than ``after_ts``
+            is in the thread, False when none is, None when the thread cannot
+            be read (missing scope, not in the channel, network) — then the
+            caller cannot know and must not post again.
+        """
+        try:
+            user_id, bot_id = self._bot_identity()
+            response = self._client.conversations_replies(channel=channel_id, ts=thread_ts,
+                                                          limit=HISTORY_PAGE_SIZE)
+        except (SlackApiError, SlackClientError, OSError) as exc:
+            log.info("cannot read the thread %s in %s (%s)", thread_ts, channel_id, _error_code(exc))
+            return None
+        for msg in response.get("messages") or []:
+            mine = (bot_id and msg.get("bot_id") == bot_id) or (user_id and msg.get("user") == user_id)
+            if mine and float(msg.get("ts") or 0) > float(after_ts):
+                return True
+        return False
+
+    def replied_in_channel(self, channel_id: str, after_ts: str) -> bool | None:
+        """Whether the bot posted anything in ``channel_id`` after ``after_ts``
+        (one ``conversations.history`` page; for a DM answered at top level).
+
+        Returns:
+            bool | None: as ``replied_in_thread``; None when history cannot be read.
+        """
+        try:
+            user_id, bot_id = self._bot_identity()
+            response = self._client.conversations_history(channel=channel_id, oldest=after_ts,
+                                                          limit=HISTORY_PAGE_SIZE)
+        except (SlackApiError, SlackClientError, OSError) as exc:
+            log.info("cannot read the history of %s (%s)", channel_id, _error_code(exc))
+            return None
+        return any((bot_id and m.get("bot_id") == bot_id) or (user_id and m.get("user") == user_id)
+                   for m in response.get("messages") or [])

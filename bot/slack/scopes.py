@@ -57,6 +57,10 @@ USES: tuple[Use, ...] = (
     Use("method", "conversations.info", ("channels:read", "groups:read"),
         f"{D}/methods/conversations.info",
         "Share to…: the #name in 'Invite @paperbot to #x first'"),
+    Use("method", "conversations.replies", ("channels:history", "groups:history", "im:history"),
+        f"{D}/methods/conversations.replies",
+        "journal recovery: before answering again a mention left unanswered by a crash, look for "
+        "the bot's own reply in its thread"),
     Use("method", "conversations.join", ("channels:join",), f"{D}/methods/conversations.join",
         "digest crash recovery: join a public channel posted into with chat:write.public, "
         "whose history answers not_in_channel otherwise"),

@@ -74,8 +74,9 @@ def wsgi_app(app: App) -> Callable[[dict, StartResponse], Iterable[bytes]]:
             environ["CONTENT_LENGTH"] = str(len(raw))
         try:
             return slack(environ, start_response)
-        except Exception:  # a signed but malformed body: never a 500 with a traceback
-            log.warning("could not handle a request to %s", environ.get("PATH_INFO"), exc_info=True)
+        except Exception as exc:  # a signed but malformed body: 400, one line, never a traceback
+            log.warning("bad request to %s (%s); answered 400", environ.get("PATH_INFO"),
+                        type(exc).__name__)
             return _plain(start_response, "400 Bad Request", b'{"error":"bad request"}')
 
     return application

@@ -14,7 +14,6 @@ picker instead (``bot.slack.share_modal``).
 from __future__ import annotations
 
 import logging
-import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +26,7 @@ from bot.replies import EPHEMERAL, ErrorReply, ResultsReply, ShareReply
 from bot.sharing import share_key
 from bot.slack.actions import EXAMPLE, BadValue, Click, answer, page_request, paper_id, read_value
 from bot.slack.commands import SORRY
+from bot.slack.fair import FairSlots
 from bot.slack.poster import SlackPoster
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ def invite_first(channel: str) -> str:
     return f"Invite @paperbot to <#{channel}> first (`/invite @paperbot` there), then share again."
 
 
-def register(app: App, service: "Service", *, slots: threading.Semaphore) -> None:
+def register(app: App, service: "Service", *, slots: FairSlots) -> None:
     """Register the *Share* button listener."""
     app.action(ACTION_SHARE)(make_listener(service, slots))
 
@@ -63,7 +63,7 @@ def sharer_name(client: WebClient, user_id: str) -> str:
     return "someone"
 
 
-def make_listener(service: "Service", slots: threading.Semaphore):
+def make_listener(service: "Service", slots: FairSlots):
     """The *Share* listener (Bolt arguments ``ack, body, action, respond, client``)."""
 
     def on_share(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond,
@@ -81,7 +81,7 @@ def make_listener(service: "Service", slots: threading.Semaphore):
     return on_share
 
 
-def share_from_message(service: "Service", slots: threading.Semaphore, body: dict[str, Any],
+def share_from_message(service: "Service", slots: FairSlots, body: dict[str, Any],
                        action: dict[str, Any], client: WebClient) -> tuple[Message, bool]:
     """Do one share from a message click; return ``(answer, replace the clicked message)``.
 
@@ -99,7 +99,7 @@ def share_from_message(service: "Service", slots: threading.Semaphore, body: dic
     if not claimed:
         return _ephemeral(f"You already shared this paper in <#{where or click.channel_id}>."), False
     try:
-        with slots:
+        with slots(click.user_id or ""):
             reply = service.share(pid, click.context, sharer=sharer_name(client, click.user_id))
             card = render(reply)
         if not isinstance(reply, ShareReply):
@@ -121,14 +121,14 @@ def share_from_message(service: "Service", slots: threading.Semaphore, body: dic
     return _ephemeral(f"Shared in <#{click.channel_id}> ✓"), False
 
 
-def _redrawn(service: "Service", slots: threading.Semaphore, value: dict[str, Any], click: Click,
+def _redrawn(service: "Service", slots: FairSlots, value: dict[str, Any], click: Click,
              message_ts: str) -> Message | None:
     """The clicked results page again, every row shared from it marked."""
     try:
         query, offset, exact = page_request(value, service.queries.text_of)
     except BadValue:
         return None
-    with slots:
+    with slots(click.user_id or ""):
         reply = service.search(query, offset=offset, exact=exact)
         if not isinstance(reply, ResultsReply) or reply.page is None:
             return None

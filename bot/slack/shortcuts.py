@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import logging
-import threading
 from typing import TYPE_CHECKING, Any
 
 from slack_bolt import Ack, App, Respond
@@ -25,6 +24,7 @@ from bot.render.home import search_modal
 from bot.render.related import NO_TEXT, RELATED_RESULTS, related_message, related_modal
 from bot.replies import ResultsReply
 from bot.slack.commands import SORRY
+from bot.slack.fair import FairSlots
 from bot.slack.fallback import respond_or_plain, view_or_plain
 from bot.slack.home import SEARCHING, valid_view
 from bot.slack.text import decode_entities, strip_tokens
@@ -38,7 +38,7 @@ RELATED_SHORTCUT = "find_related_papers"
 SEARCH_SHORTCUT = "search_papers"
 
 
-def register(app: App, service: "Service", *, slots: threading.Semaphore) -> None:
+def register(app: App, service: "Service", *, slots: FairSlots) -> None:
     """Register both shortcuts (callback ids as in the manifests' ``features.shortcuts``)."""
     app.shortcut(RELATED_SHORTCUT)(make_related_listener(service, slots))
     app.shortcut(SEARCH_SHORTCUT)(open_search_modal)
@@ -52,21 +52,19 @@ def message_text(body: dict[str, Any]) -> str:
     return decode_entities(strip_tokens(raw)).strip()
 
 
-def make_related_listener(service: "Service", slots: threading.Semaphore):
+def make_related_listener(service: "Service", slots: FairSlots):
     """The *Find related papers* listener (Bolt arguments ``ack, body, respond, client``)."""
 
     def find_related(ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient) -> None:
         ack()
         text = message_text(body)
-        first = related_modal(error=NO_TEXT) if not any(c.isalnum() for c in text) \
-            else related_modal(status=SEARCHING)
-        view_id = _open(client, body, first)
-        if not any(c.isalnum() for c in text):
-            if view_id is None:
+        if not any(c.isalnum() for c in text):          # an image, a file, only a mention
+            if _open(client, body, related_modal(error=NO_TEXT)) is None:
                 _ephemeral(respond, Message(text=NO_TEXT))
             return
+        view_id = _open(client, body, related_modal(status=SEARCHING))
         try:
-            with slots:
+            with slots((body.get("user") or {}).get("id") or ""):
                 reply = service.related(text, limit=RELATED_RESULTS)
             page = reply.page if isinstance(reply, ResultsReply) else None
             error = None if page is not None else getattr(reply, "message", SORRY)

@@ -1,5 +1,5 @@
-"""The SQL store: subscriptions, delivery claims, the paper of the day and
-idempotency keys, over SQLAlchemy 2 (the only package that imports it).
+"""The SQL store: subscriptions, delivery claims, the paper of the day,
+idempotency keys and the journal of acknowledged work, over SQLAlchemy 2 (the only package that imports it).
 
 ``Store(database_url)`` opens SQLite (default ``sqlite:///paperbot.db``) or
 PostgreSQL (``postgresql+psycopg://…``; ``postgres://`` accepted) and creates
@@ -17,17 +17,19 @@ from bot.store.db import make_engine, transaction
 from bot.models import DeliveryState
 from bot.store.deliveries import STATES, DeliveryStore
 from bot.store.marks import MarkStore
+from bot.store.journal import Entry, EntryState, JournalStore
 from bot.store.queries import QueryStore
 from bot.store.schema import SCHEMA_VERSION, StoreError, migrate
 from bot.store.schema import schema_version as _version_t
 from bot.store.subscriptions import SubscriptionStore
 
-__all__ = ["Store", "StoreError", "SCHEMA_VERSION", "STATES", "DeliveryState"]
+__all__ = ["Store", "StoreError", "SCHEMA_VERSION", "STATES", "DeliveryState", "Entry", "EntryState"]
 
 
-class Store(SubscriptionStore, DeliveryStore, MarkStore, QueryStore):
-    """Subscriptions, deliveries, daily picks, handled events, once-only marks
-    (onboarding, shares) and the long queries of page buttons in one database.
+class Store(SubscriptionStore, DeliveryStore, JournalStore, MarkStore, QueryStore):
+    """Subscriptions, deliveries, daily picks, handled events, the journal,
+    once-only marks (onboarding, shares) and the long queries of page buttons
+    in one database.
 
     Args:
         database_url: SQLAlchemy URL, e.g. ``sqlite:///paperbot.db`` or

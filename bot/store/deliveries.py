@@ -209,21 +209,40 @@ class DeliveryStore:
 
     # ------------------------------------------------------------ idempotency keys
     def first_time(self, key: str, now: datetime | None = None) -> bool:
-        """True the first time ``key`` is seen, False ever after (all processes).
+        """True the first time ``key`` is seen, False ever after (all processes):
+        ``claim_keys([key])``."""
+        return self.claim_keys([key], now=now)
+
+    def claim_keys(self, keys: Iterable[str], now: datetime | None = None) -> bool:
+        """Claim every key of one event at once: True for exactly one caller.
+
+        All keys are INSERTed in one transaction, in sorted order (so two
+        PostgreSQL transactions over overlapping keys wait for each other
+        instead of deadlocking). When any key exists the whole claim is rolled
+        back: concurrent deliveries of one event — a Slack retry racing the
+        original, in one process or several sharing the database — cannot each
+        win one key and both give up (docs/interfaces.md "Mentions and direct messages").
 
         Args:
-            key: Slack ``event_id``, or ``"team:channel:ts"`` of a message
-                answered (≤ 255 chars; longer keys are rejected).
-            now: aware UTC time stored with the key (default: real clock).
+            keys: Slack ``event:<event_id>``, ``msg:<team>:<channel>:<ts>`` …
+                (each ≤ 255 chars); duplicates are ignored.
+            now: aware UTC time stored with the keys (default: real clock).
+
+        Returns:
+            bool: True when none of the keys had been claimed before (they all
+            are now); False when any had (none was added).
 
         Raises:
-            ValueError: ``key`` is empty or longer than 255 characters.
+            ValueError: no keys, or a key empty or longer than 255 characters.
         """
-        if not key or len(key) > 255:
-            raise ValueError("idempotency key must be 1..255 characters")
+        unique = sorted(set(keys))
+        if not unique or any(not key or len(key) > 255 for key in unique):
+            raise ValueError("idempotency keys must be 1..255 characters, at least one")
+        at = _now(now)
         try:
             with transaction(self._engine, write=True) as conn:
-                conn.execute(events_t.insert().values(key=key, at=_now(now)))
+                for key in unique:  # one statement a key: the first conflict stops the claim
+                    conn.execute(events_t.insert().values(key=key, at=at))
             return True
         except sa.exc.IntegrityError:
             return False

@@ -14,6 +14,10 @@ Tables (docs/interfaces.md "Paper of the day"):
 - ``daily_picks(local_date PK, paper_id)`` — the persisted paper of the day.
 - ``handled_events(key PK, at)`` — idempotency keys (Slack ``event_id``,
   ``team:channel:ts`` of a message already answered).
+- ``journal`` — one row per acknowledged event or command (``key`` PK): its
+  ``state`` (pending → done | expired), the ``owner`` process and its
+  ``lease_until``, when it was received, and the request ``payload`` (JSON;
+  cleared once done or expired). See ``bot.store.journal``.
 - ``marks(kind, key PK, at, detail)`` — things done once for good: an
   onboarding note per user / channel, a share per message and paper
   (``bot.store.marks``).
@@ -29,8 +33,9 @@ Versions:
 - 2: adds ``subscriptions.inactive_reason / subscribed_by / updated_at``
   (backfilled from ``created_at``), ``deliveries.claimed_at / updated_at /
   attempts``, table ``handled_events`` and the indexes.
-- 3: adds table ``marks`` (no data step).
-- 4: adds table ``query_keys`` and its index (no data step).
+- 3: adds table ``journal``.
+- 4: adds table ``marks`` (no data step).
+- 5: adds table ``query_keys`` and its index (no data step).
 
 Migrations are additive only: missing tables and indexes are created, missing
 columns are added (each is nullable or has a server default), then the data
@@ -44,7 +49,7 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 from sqlalchemy.schema import CreateColumn
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 #: Key of the PostgreSQL advisory lock held while migrating (any 64-bit int).
 _PG_MIGRATION_LOCK = 0x70617065_72626F74  # "paperbot"
@@ -126,6 +131,19 @@ handled_events = sa.Table(
     sa.Column("key", sa.String(255), primary_key=True),
     sa.Column("at", UTCDateTime, nullable=False),
     sa.Index("ix_handled_events_at", "at"),
+)
+
+journal = sa.Table(
+    "journal", metadata,
+    sa.Column("key", sa.String(255), primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("state", sa.String(16), nullable=False),
+    sa.Column("owner", sa.String(64), nullable=False),
+    sa.Column("lease_until", UTCDateTime, nullable=False),
+    sa.Column("received_at", UTCDateTime, nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("payload", sa.Text),
+    sa.Index("ix_journal_state", "state", "lease_until"),
 )
 
 marks = sa.Table(

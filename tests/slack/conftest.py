@@ -103,12 +103,12 @@ def slack_factory(fake_slack: FakeSlack, seed_index, tmp_path: Path):
         store = Store(settings.database_url)
         if service is None:
             service = Service(seed_index, store, settings, announcer=PostingAnnouncer(SlackPoster(client)))
-        check: Callable[[str], bool] = store_seen_fn(store) if store_seen else SeenKeys().seen
+        check: Callable[..., bool] = store_seen_fn(store) if store_seen else SeenKeys().seen
         log: list[tuple[str, bool]] = []
 
-        def recording_seen(key: str) -> bool:
-            result = check(key)
-            log.append((key, result))
+        def recording_seen(*keys: str) -> bool:
+            result = check(*keys)
+            log.extend((key, result) for key in keys)
             return result
 
         executor = ThreadPoolExecutor(max_workers=LISTENER_THREADS)
@@ -132,3 +132,11 @@ def slack_factory(fake_slack: FakeSlack, seed_index, tmp_path: Path):
 def slack(slack_factory) -> SlackHarness:
     """The default harness: real service, in-memory ``seen``."""
     return slack_factory()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared_db(request, tmp_path: Path) -> str:
+    """A database URL several servers share: a SQLite file, then a PostgreSQL schema."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'shared.db'}"
+    return request.getfixturevalue("pg_schema")[0]

@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from tests.fakeslack import TEAM_ID
+from tests.strict.payloads import shortcut_problems
 
 
 def message_action(text: str | None, *, callback_id: str = "find_related_papers", user: str = "U0ALICE",
@@ -20,21 +21,26 @@ def message_action(text: str | None, *, callback_id: str = "find_related_papers"
         message["text"] = text
     if files:
         message["files"] = [{"id": "F0IMAGE", "name": "figure.png", "mimetype": "image/png"}]
-    return {"type": "message_action", "token": "deprecated", "action_ts": f"{time.time():.6f}",
-            "callback_id": callback_id, "trigger_id": "1337.44.abcdef",
-            "team": {"id": TEAM_ID, "domain": "paperbot-test"},
-            "user": {"id": user, "username": user.lower(), "team_id": TEAM_ID},
-            "channel": {"id": channel, "name": "general"}, "message": message,
-            "message_ts": message["ts"], "response_url": response_url, "is_enterprise_install": False}
+    payload = {"type": "message_action", "token": "deprecated", "action_ts": f"{time.time():.6f}",
+               "callback_id": callback_id, "trigger_id": "1337.44.abcdef",
+               "team": {"id": TEAM_ID, "domain": "paperbot-test"},
+               "user": {"id": user, "username": user.lower(), "team_id": TEAM_ID},
+               "channel": {"id": channel, "name": "general"}, "message": message,
+               "message_ts": message["ts"], "response_url": response_url,
+               "is_enterprise_install": False}
+    assert not shortcut_problems(payload), shortcut_problems(payload)
+    return payload
 
 
 def global_shortcut(callback_id: str = "search_papers", user: str = "U0ALICE") -> dict[str, Any]:
     """A global shortcut payload (``type: "shortcut"``): no channel, no ``response_url``."""
-    return {"type": "shortcut", "token": "deprecated", "action_ts": f"{time.time():.6f}",
-            "callback_id": callback_id, "trigger_id": "1337.45.abcdef",
-            "team": {"id": TEAM_ID, "domain": "paperbot-test"},
-            "user": {"id": user, "username": user.lower(), "team_id": TEAM_ID},
-            "is_enterprise_install": False}
+    payload = {"type": "shortcut", "token": "deprecated", "action_ts": f"{time.time():.6f}",
+               "callback_id": callback_id, "trigger_id": "1337.45.abcdef",
+               "team": {"id": TEAM_ID, "domain": "paperbot-test"},
+               "user": {"id": user, "username": user.lower(), "team_id": TEAM_ID},
+               "is_enterprise_install": False}
+    assert not shortcut_problems(payload), shortcut_problems(payload)
+    return payload
 
 
 def view_of(call) -> dict:

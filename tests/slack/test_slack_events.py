@@ -40,6 +40,13 @@ def test_seen_keys_once_and_bounded() -> None:
     assert seen.seen("a") is False
 
 
+def test_seen_keys_claims_all_keys_or_none() -> None:
+    seen = SeenKeys()
+    assert seen.seen("event:Ev1", "msg:T:C:1.0") is False
+    assert seen.seen("event:Ev2", "msg:T:C:1.0") is True     # an edit: same message, new event
+    assert seen.seen("event:Ev2") is False                    # the refused claim kept nothing
+
+
 def test_seen_keys_is_atomic_under_races() -> None:
     seen = SeenKeys()
     with ThreadPoolExecutor(max_workers=16) as pool:
@@ -53,7 +60,7 @@ def test_a_failing_idempotency_check_answers_nothing(fake_slack, caplog: pytest.
     from bot.slack.events import answer_message
     from bot.slack.poster import SlackPoster
 
-    def broken_seen(key: str) -> bool:
+    def broken_seen(*keys: str) -> bool:
         raise RuntimeError("database is locked")
 
     poster = SlackPoster(make_client(Settings(bot_token="xoxb-t", api_url=fake_slack.api_url)))

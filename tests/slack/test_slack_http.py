@@ -213,6 +213,21 @@ def test_unsigned_malformed_bodies_are_401_never_500(slack_factory, body, header
     assert slack.fake.calls("chat.postMessage") == []
 
 
+@pytest.mark.parametrize("body,content_type", [
+    ("{not json", "application/json"), ("[1,2]", "application/json"), ("null", "application/json"),
+    ("payload=%7Bnot", "application/x-www-form-urlencoded"),
+])
+def test_signed_malformed_bodies_are_400_with_one_warning_and_no_traceback(
+        slack: SlackHarness, body: str, content_type: str, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    response = slack.request("POST", "/slack/events", body,
+                             signed_headers(SECRET, body, content_type=content_type))
+    assert response.status == 400
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1 and warnings[0].exc_info is None and "400" in warnings[0].getMessage()
+    assert "Traceback" not in caplog.text
+
+
 def test_an_unsigned_request_is_refused_with_a_log_line_saying_so(slack: SlackHarness, caplog) -> None:
     from bot.slack.server import UNSIGNED
     caplog.set_level(logging.WARNING, logger="bot.slack.server")

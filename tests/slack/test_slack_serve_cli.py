@@ -31,7 +31,7 @@ def served(fake_slack: FakeSlack, tmp_path: Path):
         match, lines = None, []
         for line in proc.stderr:                 # index build, then the line naming the port
             lines.append(line)
-            if match := re.search(r"http://127\.0\.0\.1:(\d+)", line):
+            if match := re.search(r"serving on http://127\.0\.0\.1:(\d+)", line):
                 break
         assert match, f"no line names the port; stderr: {''.join(lines)[-2000:]}"
         yield proc, SlackHarness(f"http://127.0.0.1:{match.group(1)}", fake_slack, None, None, None, None)

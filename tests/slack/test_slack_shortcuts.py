@@ -82,3 +82,16 @@ def test_socket_mode_message_shortcut(slack: SlackHarness) -> None:
     assert response.status == 200
     (update,) = slack.fake.wait_for("views.update")
     assert values(view_of(update), ACTION_DETAILS)[0]["id"] == kistego(slack).id
+
+
+@pytest.mark.slack_rejects
+def test_no_text_and_an_expired_trigger_explains_ephemerally(slack: SlackHarness) -> None:
+    url = slack.fake.new_response_url()
+    payload = message_action(None, files=True, response_url=url)
+    trigger = slack.fake.new_trigger_id()
+    slack.fake.triggers.age(trigger, 10)
+    payload["trigger_id"] = trigger
+    body = urlencode({"payload": json.dumps(payload)})
+    slack.request("POST", "/slack/events", body, signed_headers(SECRET, body))
+    (reply,) = slack.replies(url)
+    assert reply["response_type"] == "ephemeral" and "has no text to read" in reply["text"]

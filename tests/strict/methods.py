@@ -126,6 +126,15 @@ class SlackMethods:
         return {"ok": True, "channel": {"id": channel_id, "name": channel_id.lower(),
                                         "is_private": channel.private, "is_member": channel.bot_member}}
 
+    def _api_conversations_replies(self, body: dict) -> dict:
+        channel_id, ts = str(body.get("channel", "")), str(body.get("ts") or "")
+        if not self.channel(channel_id).bot_member:
+            return {"ok": False, "error": "not_in_channel"}
+        with self._cond:
+            messages = [dict(m) for m in self.history.get(channel_id, [])
+                        if m["ts"] == ts or m.get("thread_ts") == ts]
+        return {"ok": True, "messages": messages, "has_more": False}
+
     def _api_conversations_join(self, body: dict) -> dict:
         channel_id = str(body.get("channel", ""))
         channel = self.channel(channel_id)

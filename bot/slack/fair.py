@@ -1,0 +1,113 @@
+"""Fair work slots: how many listeners run the service at once, shared fairly
+between users (docs/architecture.md "The path of a slash command").
+
+Search and rendering are CPU work; a few slots (``bot.slack.app.WORK_SLOTS``)
+keep the acks fast. A plain semaphore serves waiters in arrival order, so one
+user's flood of slow queries delays everyone behind it. ``FairSlots`` grants
+a free slot to the waiting user who holds the fewest slots, ties going to the
+user served least recently (a user never served goes first): another user's
+request waits at most for the slots already running — each bounded by the
+search's CPU budget (``bot.budget``) — not for the flood.
+
+``outside()`` gives the calling thread's slot back while it waits on something
+slow that is not CPU work (a Web API call such as a channel confirmation) and
+takes a slot again afterwards, through the same fair queue.
+"""
+from __future__ import annotations
+
+import contextlib
+import itertools
+import threading
+from collections import Counter, OrderedDict, deque
+from typing import Iterator
+
+
+class FairSlots:
+    """``count`` slots, granted fairly per user.
+
+    Use ``with slots(user_id): ...`` around the CPU work of one request.
+
+    Args:
+        count: slots (≥ 1).
+    """
+
+    def __init__(self, count: int) -> None:
+        if count < 1:
+            raise ValueError("count must be at least 1")
+        self._free = count
+        self._lock = threading.Lock()
+        self._waiting: OrderedDict[str, deque[threading.Event]] = OrderedDict()  # user -> waiters
+        self._held: Counter[str] = Counter()
+        self._served: dict[str, int] = {}        # user -> when last granted (a counter)
+        self._clock = itertools.count(1)
+        self._local = threading.local()
+
+    def _grant(self, user: str) -> None:
+        """Give ``user`` a slot (lock held)."""
+        self._free -= 1
+        self._held[user] += 1
+        self._served[user] = next(self._clock)
+        if len(self._served) > 10_000:           # forget long-gone users
+            for old in list(self._served)[:5_000]:
+                del self._served[old]
+
+    def _hand_over(self) -> None:
+        """Give each free slot to the next waiter and wake that one only (lock held)."""
+        while self._free > 0 and self._waiting:
+            user = min(self._waiting, key=lambda u: (self._held[u], self._served.get(u, 0)))
+            queue = self._waiting[user]
+            woken = queue.popleft()
+            if not queue:
+                del self._waiting[user]
+            self._grant(user)
+            woken.set()
+
+    def acquire(self, user: str) -> None:
+        """Wait for a slot for ``user`` ("" for an unknown user: one shared queue)."""
+        with self._lock:
+            if self._free > 0 and not self._waiting:
+                self._grant(user)
+                woken = None
+            else:
+                woken = threading.Event()
+                self._waiting.setdefault(user, deque()).append(woken)
+        if woken is not None:
+            woken.wait()                           # the releaser granted the slot to us
+        self._local.user = user
+
+    def release(self, user: str) -> None:
+        """Give back one of ``user``'s slots."""
+        with self._lock:
+            self._held[user] -= 1
+            if self._held[user] <= 0:
+                del self._held[user]
+            self._free += 1
+            self._hand_over()
+        self._local.user = None
+
+    @contextlib.contextmanager
+    def __call__(self, user: str) -> Iterator[None]:
+        """Hold a slot for ``user`` during the block."""
+        self.acquire(user)
+        try:
+            yield
+        finally:
+            self.release(user)
+
+    @contextlib.contextmanager
+    def outside(self) -> Iterator[None]:
+        """Give this thread's slot back during the block (a no-op when it holds none)."""
+        user = getattr(self._local, "user", None)
+        if user is None:
+            yield
+            return
+        self.release(user)
+        try:
+            yield
+        finally:
+            self.acquire(user)
+
+    def waiting(self) -> int:
+        """Requests waiting for a slot now (for logs and tests)."""
+        with self._lock:
+            return sum(len(q) for q in self._waiting.values())

@@ -1,0 +1,203 @@
+"""Deliver one Slack event several times at the same instant, to one server or
+several sharing a database — what a Slack retry racing the original does
+(docs/interfaces.md "Mentions and direct messages"). Used by the duplicate-delivery tests and
+by ``benchmarks/duplicates_bench.py``.
+
+``Servers`` starts real paperbot HTTP servers (waitress + Bolt with the journal
+middleware of ``paperbot serve``, the real ``Service`` over a given index), each
+with its own ``Store`` and journal owner on one database URL, the way two
+``paperbot serve`` processes share ``DATABASE_URL``.
+``deliver_together`` sends copies of one signed envelope released by a barrier.
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from bot.render.announce import PostingAnnouncer
+from bot.runtime import store_seen
+from bot.service import Service
+from bot.slack.app import LISTENER_THREADS, build_app, make_client
+from bot.slack.journal import Journal
+from bot.slack.poster import SlackPoster
+from bot.slack.server import make_server
+from bot.store import Store
+from tests.fakeslack import BOT_USER_ID, TEAM_ID, FakeSlack
+from tests.signing import JSON, signed_headers
+from tests.slack.slackkit import SECRET, make_settings
+
+
+class Servers:
+    """``count`` paperbot servers on one database; ``close()`` stops them all.
+
+    Args:
+        fake: the fake Web API every server calls.
+        index: the search index behind each server's ``Service``.
+        database_url: the shared SQLAlchemy URL.
+        tmp_path: for the settings (index dir unused: ``index`` is passed in).
+        count: how many servers.
+    """
+
+    def __init__(self, fake: FakeSlack, index: Any, database_url: str, tmp_path, count: int) -> None:
+        self.urls: list[str] = []
+        self._parts: list[tuple[Any, threading.Thread, Store, ThreadPoolExecutor]] = []
+        self.apps: list[Any] = []
+        self.journals: list[Journal] = []
+        settings = replace(make_settings(fake, tmp_path), database_url=database_url)
+        for _ in range(count):
+            client = make_client(settings)
+            store = Store(database_url)
+            service = Service(index, store, settings, announcer=PostingAnnouncer(SlackPoster(client)))
+            executor = ThreadPoolExecutor(max_workers=LISTENER_THREADS)
+            journal = Journal(store)
+            app = build_app(settings, service, client=client, seen=store_seen(store),
+                            listener_executor=executor, journal=journal)
+            self.journals.append(journal)
+            server = make_server(app, "127.0.0.1", 0)
+            thread = threading.Thread(target=server.run, name="paperbot-http", daemon=True)
+            thread.start()
+            self._parts.append((server, thread, store, executor))
+            self.apps.append(app)
+            self.urls.append(server.url)
+
+    def drain(self) -> None:
+        """Wait for every listener started so far (then the pools refuse work)."""
+        for _, _, _, executor in self._parts:
+            executor.shutdown(wait=True)
+
+    def close(self) -> None:
+        for server, thread, store, executor in self._parts:
+            server.close()
+            thread.join(10)
+            executor.shutdown(wait=True)
+            store.close()
+
+
+def mention_envelope(event_id: str, ts: str, text: str = "<@U0PAPERBOT> sparse attention",
+                     channel: str = "C0GENERAL") -> str:
+    """The JSON body of an ``app_mention`` delivery (docs.slack.dev/reference/events/app_mention)."""
+    event = {"type": "app_mention", "user": "U0ALICE", "text": text, "ts": ts, "channel": channel,
+             "event_ts": ts, "team": TEAM_ID}
+    return json.dumps({"token": "deprecated", "team_id": TEAM_ID, "api_app_id": "A0PAPERBOT",
+                       "event": event, "type": "event_callback", "event_id": event_id,
+                       "event_time": int(time.time()),
+                       "authorizations": [{"team_id": TEAM_ID, "user_id": BOT_USER_ID, "is_bot": True,
+                                           "is_enterprise_install": False}]})
+
+
+def _post(url: str, body: str, retry: int | None) -> int:
+    headers = signed_headers(SECRET, body, content_type=JSON)
+    if retry:
+        headers.update({"X-Slack-Retry-Num": str(retry), "X-Slack-Retry-Reason": "http_timeout"})
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    try:
+        conn.request("POST", "/slack/events", body=body.encode("utf-8"), headers=headers)
+        answer = conn.getresponse()
+        answer.read()
+        return answer.status
+    finally:
+        conn.close()
+
+
+def deliver_together(urls: list[str], body: str, copies: int) -> list[int]:
+    """Send ``copies`` of ``body`` at once (copy ``i`` to ``urls[i % len(urls)]``,
+    copies after the first marked as Slack retries); returns the HTTP statuses."""
+    barrier = threading.Barrier(copies)
+
+    def one(i: int) -> int:
+        barrier.wait(timeout=30)
+        return _post(urls[i % len(urls)], body, retry=i or None)
+
+    with ThreadPoolExecutor(max_workers=copies) as pool:
+        return list(pool.map(one, range(copies)))
+
+
+def replies_in_thread(fake: FakeSlack, ts: str) -> int:
+    """How many ``chat.postMessage`` calls answered in the thread of ``ts``."""
+    return sum(1 for c in fake.calls("chat.postMessage") if c.body.get("thread_ts") == ts)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class ServeProcess:
+    """A real ``paperbot serve`` process on ``database_url`` (``start`` → its URL;
+    ``kill`` is SIGKILL; ``stop`` is SIGTERM, which waits for running listeners)."""
+
+    def __init__(self, fake: FakeSlack, workdir: Path, database_url: str, index_dir: Path) -> None:
+        self.proc: subprocess.Popen | None = None
+        self.url = ""
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "PAPERBOT_"))}
+        env.update(SLACK_BOT_TOKEN="xoxb-test-token", SLACK_SIGNING_SECRET=SECRET,
+                   SLACK_API_URL=fake.api_url.rstrip("/"), PAPERBOT_INDEX_DIR=str(index_dir),
+                   PAPERBOT_SEEDS=str(ROOT / "seeds"), DATABASE_URL=database_url, PORT="0",
+                   PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""))
+        self.env, self.workdir = env, workdir
+
+    def start(self, timeout: float = 120) -> str:
+        self.proc = subprocess.Popen([sys.executable, "-m", "bot", "serve", "--host", "127.0.0.1"],
+                                     cwd=self.workdir, env=self.env, stdin=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, text=True)
+        lines: list[str] = []
+        deadline = time.monotonic() + timeout
+        for line in self.proc.stderr:
+            lines.append(line)
+            if match := re.search(r"serving on (http://127\.0\.0\.1:\d+)", line):
+                self.url = match.group(1)
+                self.log = lines
+                threading.Thread(target=lambda: lines.extend(self.proc.stderr), daemon=True).start()
+                return self.url
+            if time.monotonic() > deadline:
+                break
+        raise RuntimeError(f"paperbot serve did not start: {''.join(lines)[-3000:]}")
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=30)
+
+    def stop(self) -> int:
+        if self.proc is None or self.proc.poll() is not None:
+            return self.proc.returncode if self.proc else 0
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return self.proc.wait()
+
+
+def burst(url: str, bodies: list[str], workers: int = 32) -> list[int]:
+    """POST every body (signed, concurrently); returns the HTTP statuses (0: no answer)."""
+    def one(body: str) -> int:
+        try:
+            return _post(url, body, retry=None)
+        except OSError:
+            return 0
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(one, bodies))
+
+
+def slow_down(fake: FakeSlack, method: str, seconds: float) -> None:
+    """Make ``fake`` wait ``seconds`` before answering ``method`` (a slow Slack)."""
+    answer = fake._answer
+
+    def slower(name: str, body: dict[str, Any]):
+        if name == method:
+            time.sleep(seconds)
+        return answer(name, body)
+
+    fake._answer = slower

@@ -1,0 +1,110 @@
+"""The journal (``bot.slack.journal``): what was acknowledged survives a crash,
+and is answered once (docs/interfaces.md "Mentions and direct messages").
+
+A crash right after the acknowledgement is the journal middleware running with
+a ``next`` that does nothing (the listener never ran); the restarted process is
+a second app with its own journal on the same database. Requests go through
+Bolt's Socket Mode dispatch here; ``test_slack_crash.py`` kills a real server.
+"""
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+from slack_bolt.adapter.socket_mode.internals import run_bolt_app
+from slack_sdk.socket_mode.request import SocketModeRequest
+
+from bot.slack.journal import Journal
+from bot.store import EntryState
+from tests.fakeslack import BOT_USER_ID, TEAM_ID
+from tests.slack.burst import Servers, mention_envelope, replies_in_thread
+
+
+@pytest.fixture
+def restarted(fake_slack, seed_index, shared_db, tmp_path):
+    """(crashed journal, the restarted server's app, journal and store, servers)."""
+    fake_slack.add_channel("C0GENERAL", bot_member=True)   # Slack sends app_mention only from channels the bot is in
+    running = Servers(fake_slack, seed_index, shared_db, tmp_path, 2)
+    yield running.journals[0], running.apps[1], running.journals[1], running
+    running.close()
+
+
+def _ack_then_crash(journal: Journal, body: dict) -> None:
+    journal.middleware(body, {}, lambda: None)
+
+
+def _command(fake, text: str = "search image steganography") -> tuple[dict, str]:
+    url = fake.new_response_url()
+    return ({"team_id": TEAM_ID, "channel_id": "C0GENERAL", "channel_name": "general", "user_id": "U0ALICE",
+             "command": "/paper", "text": text, "response_url": url, "trigger_id": "1.2.3",
+             "api_app_id": "A0PAPERBOT"}, url)
+
+
+def test_work_acknowledged_before_a_crash_is_answered_once_after_the_restart(restarted, fake_slack) -> None:
+    crashed, app, journal, running = restarted
+    events = [json.loads(mention_envelope(f"Ev0CRASH{i}", f"176530000{i}.000100",
+                                          text=f"<@{BOT_USER_ID}> KIStego")) for i in range(5)]
+    command, url = _command(fake_slack)
+    for body in [*events, command]:
+        _ack_then_crash(crashed, body)
+    assert fake_slack.calls("chat.postMessage") == [] and fake_slack.calls("response_url") == []
+    assert journal.release_dead_owners() == 6            # same host, and that "process" is gone
+    assert journal.tick(app) == 6
+    running.drain()
+    assert [replies_in_thread(fake_slack, b["event"]["ts"]) for b in events] == [1] * 5
+    assert len([c for c in fake_slack.calls("response_url") if url.endswith(c.path)]) == 1
+    assert journal.tick(app) == 0                          # nothing left, nothing twice
+    state = journal.store.journal_state(f"event:{events[0]['event_id']}")
+    assert state[0] == EntryState.DONE and state[2] is False   # payload purged
+
+
+def test_a_slack_retry_after_the_restart_is_answered_once(restarted, fake_slack) -> None:
+    crashed, app, journal, running = restarted
+    body = json.loads(mention_envelope("Ev0RETRY", "1765310000.000100"))
+    _ack_then_crash(crashed, body)
+    journal.release_dead_owners()
+    retry = SocketModeRequest("events_api", "env-r", body, retry_attempt=1, retry_reason="timeout")
+    assert run_bolt_app(app, retry).status == 200          # takes the expired claim over
+    assert run_bolt_app(app, retry).status == 200          # a second retry: the claim is live
+    running.drain()
+    assert journal.tick(app) == 0
+    assert replies_in_thread(fake_slack, "1765310000.000100") == 1
+
+
+def test_a_reply_posted_before_the_crash_is_not_posted_again(restarted, fake_slack) -> None:
+    crashed, app, journal, running = restarted
+    body = json.loads(mention_envelope("Ev0POSTED", "1765320000.000100", text=f"<@{BOT_USER_ID}> KIStego"))
+    crashed.done = lambda key: None                       # crash between the post and "done"
+    run_bolt_app(running.apps[0], SocketModeRequest("events_api", "env-p", body))
+    fake_slack.wait_for("chat.postMessage")
+    journal.release_dead_owners()
+    assert journal.tick(app) == 1
+    running.drain()
+    assert fake_slack.calls("conversations.replies")       # it looked before posting
+    assert replies_in_thread(fake_slack, "1765320000.000100") == 1
+    assert journal.store.journal_state("event:Ev0POSTED")[0] == EntryState.DONE
+
+
+def test_when_the_thread_cannot_be_read_the_retake_is_skipped_and_logged(restarted, fake_slack, caplog) -> None:
+    crashed, app, journal, running = restarted
+    fake_slack.fail_method("conversations.replies", "missing_scope")
+    _ack_then_crash(crashed, json.loads(mention_envelope("Ev0BLIND", "1765330000.000100")))
+    journal.release_dead_owners()
+    with caplog.at_level(logging.WARNING):
+        assert journal.tick(app) == 1
+        running.drain()
+    assert replies_in_thread(fake_slack, "1765330000.000100") == 0
+    assert "cannot read the thread" in caplog.text
+
+
+def test_only_an_expired_lease_is_taken_over(restarted, fake_slack) -> None:
+    crashed, app, journal, running = restarted
+    _ack_then_crash(crashed, json.loads(mention_envelope("Ev0LIVE", "1765340000.000100")))
+    # Its owner may still be working (another host, or slow): no release, so its lease holds.
+    assert journal.tick(app) == 0
+    assert run_bolt_app(app, SocketModeRequest("events_api", "env-l", json.loads(
+        mention_envelope("Ev0LIVE", "1765340000.000100")), retry_attempt=1, retry_reason="timeout")).status == 200
+    running.drain()
+    assert replies_in_thread(fake_slack, "1765340000.000100") == 0
+    assert journal.store.journal_state("event:Ev0LIVE")[:2] == (EntryState.PENDING, crashed.owner)

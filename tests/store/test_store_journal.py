@@ -1,0 +1,82 @@
+"""The journal of acknowledged work (``bot.store.journal``) on SQLite and PostgreSQL:
+one owner per key, takeover only after the lease, aliases claimed with the row,
+payloads dropped once done or expired."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from bot.store import EntryState, Store
+
+T0 = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+LEASE = timedelta(seconds=60)
+
+
+@pytest.fixture
+def store(db_url):
+    s = Store(db_url)
+    yield s
+    s.close()
+
+
+def claim(store, key="event:Ev1", owner="a", now=T0, aliases=("msg:T:C:1.0",), **kw):
+    return store.journal_claim(key, kind="event", payload='{"x": 1}', owner=owner, lease=LEASE,
+                               aliases=aliases, now=now, **kw)
+
+
+def test_one_owner_until_the_lease_expires_then_one_takeover(store):
+    assert claim(store) == 1
+    assert claim(store, owner="b", now=T0 + timedelta(seconds=59)) == 0      # live lease: a duplicate
+    assert store.journal_state("event:Ev1") == (EntryState.PENDING, "a", True)
+    assert claim(store, owner="b", now=T0 + timedelta(seconds=61)) == 2      # expired: b takes over
+    assert claim(store, owner="c", now=T0 + timedelta(seconds=62)) == 0
+    assert store.journal_state("event:Ev1")[1] == "b"
+
+
+def test_renewal_keeps_the_claim(store):
+    claim(store)
+    assert store.journal_renew(["event:Ev1"], "a", LEASE, now=T0 + timedelta(seconds=50)) == 1
+    assert store.journal_renew(["event:Ev1"], "b", LEASE, now=T0 + timedelta(seconds=50)) == 0  # not b's
+    assert claim(store, owner="b", now=T0 + timedelta(seconds=100)) == 0
+    assert claim(store, owner="b", now=T0 + timedelta(seconds=111)) == 2
+
+
+def test_an_edit_of_a_claimed_message_is_a_duplicate_and_adds_nothing(store):
+    claim(store)
+    assert claim(store, key="event:Ev2", owner="b") == 0       # same message key, new event id
+    assert store.journal_state("event:Ev2") is None
+    assert store.claim_keys(["msg:T:C:2.0"])                   # other keys are untouched
+
+
+def test_done_drops_the_payload_and_is_never_taken_over(store):
+    claim(store)
+    store.journal_done("event:Ev1")
+    assert store.journal_state("event:Ev1") == (EntryState.DONE, "a", False)
+    assert claim(store, owner="b", now=T0 + timedelta(hours=1)) == 0
+    assert store.journal_stale("event", T0 - timedelta(hours=1), now=T0 + timedelta(hours=1)) == []
+
+
+def test_stale_lists_expired_leases_and_expire_gives_up_old_work(store):
+    claim(store)
+    claim(store, key="event:Ev3", aliases=(), now=T0 + timedelta(minutes=5))
+    later = T0 + timedelta(minutes=6, seconds=30)
+    assert [e.key for e in store.journal_stale("event", T0 - timedelta(minutes=1), now=later)] == \
+        ["event:Ev1", "event:Ev3"]
+    assert store.journal_stale("command", T0 - timedelta(minutes=1), now=later) == []
+    assert store.journal_expire("event", T0 + timedelta(minutes=1)) == 1     # Ev1 is too old now
+    assert store.journal_state("event:Ev1") == (EntryState.EXPIRED, "a", False)
+    assert claim(store, owner="b", now=later, answerable_after=T0 + timedelta(minutes=1)) == 0
+    assert claim(store, key="event:Ev3", aliases=(), owner="b", now=later,
+                 answerable_after=T0 + timedelta(minutes=1)) == 2
+
+
+def test_release_of_a_dead_owner_makes_its_work_stale_at_once(store):
+    claim(store)
+    assert store.journal_owners() == {"a"}
+    assert store.journal_release("a", now=T0 + timedelta(seconds=1)) == 1
+    assert [e.key for e in store.journal_stale("event", T0 - timedelta(minutes=1),
+                                               now=T0 + timedelta(seconds=1))] == ["event:Ev1"]
+    store.journal_done("event:Ev1")
+    assert store.journal_owners() == set()
+    assert store.purge_journal(T0 + timedelta(days=8)) == 1
