@@ -14,6 +14,7 @@ from typing import Callable, TextIO
 
 from bot.links import PaperLinks
 from bot.models import CONSOLE_TEAM, PAGE_SIZE, Context
+from bot.parsing import user_text
 from bot.ports import Message
 from bot.render import render, to_text
 from bot.render.related import NO_TEXT, RELATED_RESULTS, related_message
@@ -65,8 +66,10 @@ class Console:
         self.links = PaperLinks(service.index)
 
     def handle(self, line: str) -> str | None:
-        """Answer one input line; None for blank lines and comments."""
-        line = line.strip()
+        """Answer one input line; None for blank lines and comments. Surrogates
+        (undecodable bytes, PEP 383) are read as U+FFFD, controls and bidi
+        overrides are removed (``bot.parsing.user_text``), as from Slack."""
+        line = user_text(line).strip()
         if not line or line.startswith("#"):
             return None
         low = line.lower()

@@ -197,7 +197,9 @@ class Context:
 
     Attributes:
         team_id, channel_id, user_id: Slack ids (console: ``CONSOLE_TEAM`` …).
-        user_tz: the user's IANA time zone from Slack (``users.info``), or None.
+        user_tz: the user's IANA time zone from Slack (``users.info``); ""
+            when Slack was asked but gave none (the call failed, or no zone);
+            None when it was not asked (not a subscribe, or the console).
         channel_name: e.g. "general" or "directmessage", when known.
     """
 

@@ -29,6 +29,31 @@ _PUNCT = re.compile(r"^[\W_]+$")
 _TRAILING_PUNCT = re.compile(r"[?!.,;:…]+$")
 
 _TIME = re.compile(r"^([01]?\d|2[0-3])[:.h]([0-5]\d)$")
+#: UTF-16 surrogate code points: never text on their own. Python puts them in a
+#: ``str`` for bytes that are not UTF-8 (PEP 383 ``surrogateescape``: argv,
+#: a C-locale stdin) or for a JSON ``"\ud800"`` escape; UTF-8 cannot encode them.
+_SURROGATES = re.compile("[\ud800-\udfff]")
+#: What never belongs in a reply that echoes the user: C0 controls but tab and
+#: newline, DEL, C1 controls, and the bidi embeddings, overrides and isolates
+#: (U+202A–U+202E, U+2066–U+2069) that reorder the text after them
+#: (https://www.unicode.org/reports/tr9/#Explicit_Directional_Embeddings,
+#: https://www.unicode.org/reports/tr36/#Bidirectional_Text_Spoofing).
+_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def well_formed(text: str) -> str:
+    """``text`` with every surrogate code point replaced by U+FFFD, so it can
+    be encoded as UTF-8 (one U+FFFD per undecodable byte, as
+    ``bytes.decode("utf-8", "replace")`` gives for a byte that starts no
+    sequence). Other text is returned unchanged."""
+    return _SURROGATES.sub("\ufffd", text)
+
+
+def user_text(text: str) -> str:
+    """What a user typed, safe to echo: ``well_formed``, and every ``_INVISIBLE``
+    character removed — those that are whitespace (CR, VT, FF, the
+    separators U+001C–U+001F, NEL) become a space, so words stay apart."""
+    return _INVISIBLE.sub(lambda m: " " if m.group().isspace() else "", well_formed(text))
 
 
 @dataclass(frozen=True)

@@ -49,16 +49,20 @@ class Subscriptions:
         """``/paper subscribe [HH:MM] [zone]`` — create or change this channel's slot.
 
         Posts a channel-visible confirmation naming the user; returns an
-        ephemeral note with the next post time, or an ``ErrorReply`` (bad time
-        or zone; "/invite @paperbot" when the bot cannot post there). An
-        identical repeat of an active subscription changes and announces
-        nothing: the user alone is told "already subscribed at …".
+        ephemeral note with the next post time (and, when Slack was asked for
+        the user's zone but gave none, that the default zone is used), or an
+        ``ErrorReply`` (bad time or zone; "/invite @paperbot" when the bot
+        cannot post there). An identical repeat of an active subscription
+        changes and announces nothing: the user alone is told "already subscribed at …".
         """
         try:
             hhmm, zone = parsing.parse_subscribe(arg, None)
         except parsing.SubscribeError as e:
             return ErrorReply(message=str(e), example="/paper subscribe 09:30 Europe/Berlin")
         current = self.store.get_subscription(ctx.team_id, ctx.channel_id)
+        # Slack was asked for the user's zone (user_tz not None) but gave none we know.
+        zone_unread = not zone and current is None and ctx.user_tz is not None \
+            and parsing.canonical_zone(ctx.user_tz) is None
         # A part left out keeps the channel's current value; a new subscription
         # takes PAPERBOT_DEFAULT_TIME and the user's Slack zone (else the default).
         hhmm = hhmm or (current.local_time if current else self.settings.default_time)
@@ -88,9 +92,11 @@ class Subscriptions:
                 return ErrorReply(message=f"Slack refused my confirmation post ({e.code}); "
                                           "nothing was changed.", example="/paper status")
         when = next_post_time(new, self.now())
+        unread = (f"Your Slack time zone could not be read; using {zone} — add a zone, e.g. "
+                  f"`/paper subscribe {hhmm} Europe/Berlin`.") if zone_unread else None
         if when is None:
-            return NoticeReply(text="Done. Next paper of the day: unknown.")
-        return NoticeReply(text="Done. Next paper of the day:", when=when)
+            return NoticeReply(text="Done. Next paper of the day: unknown.", note=unread)
+        return NoticeReply(text="Done. Next paper of the day:", when=when, note=unread)
 
     def unsubscribe(self, ctx: Context) -> Reply:
         """``/paper unsubscribe`` — stop this channel's daily post."""

@@ -38,6 +38,7 @@ from slack_sdk import WebClient
 
 from bot.slack.fair import FairSlots
 from bot.models import Context
+from bot.parsing import user_text
 from bot.ports import Message
 from bot.render import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_SIMILAR,
                         PAGE_ACTIONS, render)
@@ -54,8 +55,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 QUERY_MAX = 300   # longest query a page button carries as text (longer: a key)
-#: Longest paper id accepted (ids are short: "p7k2b", "2401.01234").
-ID_MAX = 200
+ID_MAX = 200      # longest paper id accepted (ids are short: "p7k2b", "2401.01234")
 #: Deepest offset a page button may ask for (the search ranks 1,000 at most).
 OFFSET_MAX = 1000
 EXAMPLE = "/paper search sparse attention"
@@ -137,13 +137,13 @@ def paper_id(value: dict[str, Any]) -> str:
 
 
 def page_request(value: dict[str, Any], stored: Callable[[str], str | None]) -> tuple[str, int, bool]:
-    """``(query, offset, exact)`` from a page button's ``{"q" or "k", "o", "exact"?}``;
-    ``stored(key)`` is the long query kept under ``k`` (``service.queries.text_of``).
+    """``(query, offset, exact)`` from a page button's ``{"q" or "k", "o", "exact"?}``
+    (``stored(key)``: the long query kept under ``k``, ``service.queries.text_of``),
+    the query's controls and bidi overrides removed (``bot.parsing.user_text``).
 
     Raises:
-        BadValue: ``q`` not a non-empty string of ≤ ``QUERY_MAX`` chars, ``k`` naming no
-            stored query (or purged), ``o`` not an int in 0..``OFFSET_MAX``, ``exact`` not 0/1.
-    """
+        BadValue: ``q`` not a string of 1..``QUERY_MAX`` chars, ``k`` naming no stored query
+            (or purged), ``o`` not an int in 0..``OFFSET_MAX``, ``exact`` not 0/1."""
     query, offset, exact = value.get("q"), value.get("o"), value.get("exact", 0)
     if "k" in value and query is None:
         query = stored(value["k"]) if isinstance(value["k"], str) else None
@@ -155,7 +155,7 @@ def page_request(value: dict[str, Any], stored: Callable[[str], str | None]) -> 
         raise BadValue()
     if exact not in (0, 1) or (not isinstance(exact, (bool, int))):
         raise BadValue()
-    return query, offset, bool(exact)
+    return user_text(query), offset, bool(exact)    # a tampered value may carry controls
 
 
 # ---------------------------------------------------------------- the buttons

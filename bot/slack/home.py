@@ -30,6 +30,7 @@ from slack_sdk.models.views import View
 
 from bot.slack.fair import FairSlots
 from bot.models import Context
+from bot.parsing import user_text
 from bot.ports import Message
 from bot.render import blocks as bk
 from bot.render.home import (MODAL_INPUT_MAX, MODAL_RESULTS, SEARCH_INPUT_ACTION, SEARCH_INPUT_BLOCK,
@@ -147,12 +148,13 @@ def make_home_listener(service: "Service"):
 
 # ---------------------------------------------------------------- search modal
 def submitted_query(view: dict[str, Any]) -> str:
-    """The text typed in the modal's input, stripped ("" when missing or not text)."""
+    """The text typed in the modal's input, stripped, controls and bidi overrides
+    removed (``bot.parsing.user_text``; "" when missing or not text)."""
     try:
         value = view["state"]["values"][SEARCH_INPUT_BLOCK][SEARCH_INPUT_ACTION]["value"]
     except (KeyError, TypeError):
         return ""
-    return value.strip() if isinstance(value, str) else ""
+    return user_text(value).strip() if isinstance(value, str) else ""
 
 
 def modal_results(service: "Service", query: str, offset: int = 0, exact: bool = False) -> dict:

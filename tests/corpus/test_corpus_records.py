@@ -104,6 +104,10 @@ def test_unreadable_input_raises_corpus_error(tmp_path, name, content, message):
 def test_missing_and_empty_inputs(tmp_path):
     with pytest.raises(CorpusError, match="no such file or folder"):
         load_papers([tmp_path / "nope"])
+    os.mkfifo(tmp_path / "a-pipe")
+    for special in ("/dev/null", tmp_path / "a-pipe"):       # they exist: not "no such file"
+        with pytest.raises(CorpusError, match=f"^{special}: not a regular file or folder"):
+            load_papers([special])
     (tmp_path / "empty").mkdir()
     with pytest.raises(CorpusError, match="no paper files"):
         load_papers([tmp_path / "empty"])
