@@ -40,6 +40,15 @@ def encoded(text: str) -> str:
     return html.escape(text, quote=False)
 
 
+def posted(slack: SlackHarness) -> dict:
+    """The one ``chat.postMessage`` the bot made, as ``{"blocks", "text", "channel", "thread_ts"}``."""
+    (post,) = slack.fake.wait_for("chat.postMessage")
+    blocks = post.body["blocks"]
+    return {"blocks": json.loads(blocks) if isinstance(blocks, str) else blocks,
+            "text": post.body.get("text"), "channel": post.body.get("channel"),
+            "thread_ts": post.body.get("thread_ts")}
+
+
 def ids(message: dict) -> list[str]:
     return [v["id"] for v in values(message, ACTION_DETAILS)]
 
@@ -97,11 +106,8 @@ def test_a_pasted_paragraph_in_a_mention_gets_results_in_the_thread(slack: Slack
     text, wanted = paragraph(slack)
     slack.event(mention_event(f"<@{BOT_USER_ID}> " + encoded(text), ts="1765200000.000100"),
                 event_id="Ev0LONG1")
-    (post,) = slack.fake.wait_for("chat.postMessage")
-    assert post.body["thread_ts"] == "1765200000.000100"
-    blocks = post.body["blocks"]
-    message = {"blocks": json.loads(blocks) if isinstance(blocks, str) else blocks,
-               "text": post.body.get("text")}
+    message = posted(slack)
+    assert message["thread_ts"] == "1765200000.000100"
     assert set(wanted) <= set(ids(message))
     assert_short_echo(message, text)
     assert_buttons_fit(message)
@@ -114,11 +120,8 @@ def test_a_pasted_paragraph_in_a_mention_gets_results_in_the_thread(slack: Slack
 def test_a_pasted_paragraph_in_a_dm_gets_results(slack: SlackHarness) -> None:
     text, wanted = paragraph(slack)
     slack.event(dm_event(encoded(text), ts="1765200001.000100"), event_id="Ev0LONG2")
-    (post,) = slack.fake.wait_for("chat.postMessage")
-    assert post.body["channel"] == "D0ALICE"
-    blocks = post.body["blocks"]
-    message = {"blocks": json.loads(blocks) if isinstance(blocks, str) else blocks,
-               "text": post.body.get("text")}
+    message = posted(slack)
+    assert message["channel"] == "D0ALICE"
     assert set(wanted) <= set(ids(message))
     assert_short_echo(message, text)
 
@@ -132,10 +135,7 @@ def test_5000_characters_are_cut_to_4000_with_one_note(slack: SlackHarness, surf
     else:
         slack.event(mention_event(f"<@{BOT_USER_ID}> " + encoded(text), ts="1765200002.000100"),
                     event_id="Ev0LONG3")
-        (post,) = slack.fake.wait_for("chat.postMessage")
-        blocks = post.body["blocks"]
-        reply = {"blocks": json.loads(blocks) if isinstance(blocks, str) else blocks,
-                 "text": post.body.get("text")}
+        reply = posted(slack)
     notes = [s for s in shown_strings(reply["blocks"]) if any(n in s for n in NOTES)]
     assert len(notes) == 1 and "cut to 4,000 characters" in notes[0], notes
     assert "repeats only the first" in notes[0]                    # cut and shortened: one sentence

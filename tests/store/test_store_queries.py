@@ -14,14 +14,8 @@ T0 = datetime(2026, 3, 1, 8, 0, tzinfo=timezone.utc)
 LONG = "We hide secret messages inside ordinary images without training any model. " * 40
 
 
-@pytest.fixture
-def store(db_url):
-    s = Store(db_url)
-    yield s
-    s.close()
-
-
-def test_a_kept_query_is_read_back_until_purged(store):
+def test_a_kept_query_is_read_back_until_purged(db_url):
+    store = Store(db_url)
     key = key_of(LONG)
     assert store.query_text(key) is None
     store.keep_query(key, LONG[:4000], T0)
@@ -34,9 +28,11 @@ def test_a_kept_query_is_read_back_until_purged(store):
         store.keep_query(key, "x" * 4001, T0)
     with pytest.raises(ValueError):
         store.keep_query("", "words", T0)
+    store.close()
 
 
-def test_query_keys_only_for_texts_a_button_cannot_carry(store):
+def test_query_keys_only_for_texts_a_button_cannot_carry(db_url):
+    store = Store(db_url)
     now = [T0]
     ticks = [0.0]
     keys = QueryKeys(store, lambda: now[0], monotonic=lambda: ticks[0])
@@ -52,6 +48,7 @@ def test_query_keys_only_for_texts_a_button_cannot_carry(store):
     keys.keys_for([LONG[:2000]])                       # … so the next use purges them
     assert keys.text_of(got[LONG[:3000]]) is None
     assert keys.text_of(key_of(LONG[:2000])) == LONG[:2000]
+    store.close()
 
 
 def test_a_version_4_database_gains_the_table(tmp_path):
