@@ -122,8 +122,8 @@ class NoticeReply(Reply):
         text: plain text; the renderer escapes it (backticks stay code).
         actor: a Slack user id shown as a live mention before ``text``
             (e.g. who subscribed the channel), or None.
-        when: an aware time shown after ``text``, in each reader's own zone
-            (``bot.render.mrkdwn.date_token``), or None.
+        when: an aware time shown at ``{when}`` in ``text`` (else after it), in
+            each reader's own zone (``bot.render.mrkdwn.date_token``), or None.
     """
 
     text: str = ""

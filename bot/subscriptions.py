@@ -92,11 +92,11 @@ class Subscriptions:
                 return ErrorReply(message=f"Slack refused my confirmation post ({e.code}); "
                                           "nothing was changed.", example="/paper status")
         when = next_post_time(new, self.now())
-        unread = (f"Your Slack time zone could not be read; using {zone} — add a zone, e.g. "
-                  f"`/paper subscribe {hhmm} Europe/Berlin`.") if zone_unread else None
+        unread = (f" Your Slack time zone could not be read; using {zone} — add a zone, e.g. "
+                  f"`/paper subscribe {hhmm} Europe/Berlin`.") if zone_unread else ""
         if when is None:
-            return NoticeReply(text="Done. Next paper of the day: unknown.", note=unread)
-        return NoticeReply(text="Done. Next paper of the day:", when=when, note=unread)
+            return NoticeReply(text=f"Done. Next paper of the day: unknown.{unread}")
+        return NoticeReply(text=f"Done. Next paper of the day: {{when}}.{unread}", when=when)
 
     def unsubscribe(self, ctx: Context) -> Reply:
         """``/paper unsubscribe`` — stop this channel's daily post."""

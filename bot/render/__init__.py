@@ -178,8 +178,9 @@ def _error(reply: ErrorReply) -> Message:
 
 def _notice(reply: NoticeReply) -> Message:
     text = md.escape(reply.text)
-    if reply.when is not None:
-        text += f" {md.date_token(reply.when)}."
+    if reply.when is not None:      # at "{when}" in the text, else after it
+        token = md.date_token(reply.when)
+        text = text.replace("{when}", token) if "{when}" in text else f"{text} {token}."
     if reply.actor and re.fullmatch(r"[UW][A-Z0-9]+", reply.actor):
         text = f"<@{reply.actor}> {text}"
     return _message([bk.section(text)], text, reply.visibility)

@@ -45,7 +45,7 @@ def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription,
     if today is not None:
         blocks.append(bk.section(f"*{md.cut_escaped(today.title, 300)}*\n{md.cut_escaped(today.tldr, 600)}"))
         blocks.append(bk.context(bk.meta_line(today), bk.title_note(today)))
-        blocks.append(bk.actions(*bk.paper_buttons(today, share=False)))
+        blocks.append(bk.actions(*bk.paper_buttons(today, share=False), bk.share_to_button(today)))
     else:
         blocks.append(bk.section("The index has no papers yet."))
     blocks.append(bk.divider())

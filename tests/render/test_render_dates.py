@@ -32,3 +32,10 @@ def test_subscribe_confirmation_and_home_use_date_tokens() -> None:
     sub = Subscription("T", "C0DIGEST", "09:30", "Europe/Berlin")
     view = home_view(None, date(2026, 12, 1), [(sub, WHEN)])
     assert any(tokens(b.get("text", {}).get("text", "")) for b in view["blocks"])
+
+
+def test_a_note_after_the_time_stays_after_it() -> None:
+    text = render(NoticeReply(text="Done. Next paper of the day: {when}. Your zone could not be read.",
+                              when=WHEN)).text
+    assert text.index("<!date^") < text.index("Your zone could not be read")
+    assert "{when}" not in text

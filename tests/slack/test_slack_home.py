@@ -195,3 +195,13 @@ def test_clicks_in_modals_push_until_three_views_then_update(slack: SlackHarness
     assert update.body["view_id"] == view_id                     # the third view, replaced
     assert len(slack.fake.calls("views.push")) == 2
     assert slack.fake.stacks.depth(view_id) == 3
+
+
+def test_share_to_from_the_home_tab_opens_the_picker(slack: SlackHarness) -> None:
+    slack.event(home_opened(), event_id="Ev0HOME9")
+    (publish,) = slack.fake.wait_for("views.publish")
+    (value,) = actions_in(sent_view(publish), "paper_share_to")
+    slack.click("paper_share_to", value, in_view="home")
+    (opened,) = slack.fake.wait_for("views.open")
+    assert opened.answer["ok"], opened.answer
+    assert sent_view(opened)["callback_id"] == "share_modal"
