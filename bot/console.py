@@ -27,7 +27,8 @@ CONTEXT = Context(team_id=CONSOLE_TEAM, channel_id="C0CONSOLE", user_id="U0CONSO
 
 INTRO = ("paperbot console — type `/paper help`, `/paper search <words>`, `@paperbot <id|name|words>`,\n"
          "a link to a paper (its preview), `related <a message or paragraph>` (Find related papers),\n"
-         "`more` / `back` to page through the last search, `quit` to leave.")
+         "`more` / `back` to page through the last search, `save <id>` / `remove <id>` / `export`\n"
+         "for the reading list, `quit` to leave.")
 LINK = re.compile(r"https?://[^\s<>]+")
 NO_PREVIEW = "(no preview: no paper in this index has that link; in Slack the link is left alone)"
 
@@ -82,6 +83,15 @@ class Console:
             return self._show(self.service.share(arg, CONTEXT, sharer="you"))
         if low == "related" or low.startswith("related "):
             return self._related(line[7:].strip())
+        word, _, arg = line.partition(" ")
+        if word.lower() in ("save", "remove") and arg.strip() and " " not in arg.strip():
+            act = self.service.reading.save if word.lower() == "save" else self.service.reading.remove
+            return self._show(act(arg.strip(), CONTEXT))
+        if low == "export":
+            export = self.service.reading.export(CONTEXT)
+            if export is None:
+                return "Your reading list is empty: nothing to export."
+            return (f"(to your DM)\n{export.markdown}\n── {export.filename} ──\n{export.bibtex}")
         if "@paperbot" in low:
             text = re.sub(r"@paperbot\b", " ", line, flags=re.I)
             return "(reply in thread)\n" + self._show(self.service.mention(text, CONTEXT))

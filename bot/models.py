@@ -141,6 +141,13 @@ class Subscription:
         subscribed_by: Slack user id of who subscribed or last changed it.
         created_at: when it was first made (UTC, aware).
         updated_at: when it was last changed (UTC, aware).
+        topic: the topic query the channel's papers must match (None: the
+            whole corpus, the paper of the day everyone shares).
+        days: posting weekdays, Monday 0 … Sunday 6; ``()`` = every day.
+        papers: papers per post, 1..5 (one message; abstracts in the thread).
+
+    A ``channel_id`` that is a user id (``U…``/``W…``) is that user's
+    personal feed, posted to their DM with the bot (``personal``).
     """
 
     team_id: str
@@ -152,6 +159,39 @@ class Subscription:
     subscribed_by: str | None = None
     created_at: datetime | None = None
     updated_at: datetime | None = None
+    topic: str | None = None
+    days: tuple[int, ...] = ()
+    papers: int = 1
+
+    @property
+    def personal(self) -> bool:
+        """True for a user's personal feed (``subscribe me``), keyed by their user id."""
+        return self.channel_id[:1] in ("U", "W")
+
+
+@dataclass(frozen=True)
+class SavedPaper:
+    """One entry of a user's reading list: a snapshot of the paper when saved
+    (so it still exports after a rebuild removed the paper; issue 13).
+
+    Attributes:
+        paper_id: the paper's id.
+        title: its title; ``title_derived`` when we derived it (no source title).
+        authors: author names in source order.
+        venue: e.g. "ICML 2026" ("" when unknown).
+        year: four digits from the venue, or None.
+        url: the landing page, or None.
+        saved_at: when it was saved (UTC, aware).
+    """
+
+    paper_id: str
+    title: str
+    title_derived: bool = False
+    authors: tuple[str, ...] = ()
+    venue: str = ""
+    year: str | None = None
+    url: str | None = None
+    saved_at: datetime | None = None
 
 
 class DeliveryState(StrEnum):

@@ -18,7 +18,9 @@ MAX_INPUT = 4000
 #: Sub-commands that take an argument.
 WITH_ARGUMENT = ("search", "show", "similar", "subscribe")
 #: Sub-commands that count only when alone (`/paper random forests` is a search).
-ALONE_ONLY = ("today", "random", "unsubscribe", "status", "help")
+ALONE_ONLY = ("today", "random", "unsubscribe", "status", "help", "saved")
+#: ``(sub-command, argument)`` pairs that are commands, not searches (issue 13).
+PAIRS = (("unsubscribe", "me"),)
 
 #: Words that, alone after a no-argument sub-command, mean the sub-command was
 #: meant (``/paper status please``) rather than a search for them (issue 12 point 4).
@@ -78,7 +80,8 @@ def parse_command(text: str) -> Command:
 
     Empty text → ``help``. The first word picks the sub-command,
     case-insensitively; ``today``/``random``/``unsubscribe``/``status``/
-    ``help`` only when alone; anything else is a search of the whole text.
+    ``help``/``saved`` only when alone (and ``unsubscribe me``); anything else
+    is a search of the whole text.
     """
     text, cut = cut_input(" ".join((text or "").split()))
     if not text:
@@ -87,6 +90,8 @@ def parse_command(text: str) -> Command:
     word = first.lower()
     if word in ALONE_ONLY and not rest:
         return Command(word, "", cut)
+    if (word, rest.strip().lower()) in PAIRS:
+        return Command(word, rest.strip().lower(), cut)
     bare = _TRAILING_PUNCT.sub("", word)
     if bare in ALONE_ONLY and _only_filler(rest):
         return Command(SUGGEST, bare, cut)

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from bot.models import Hit, Paper, SearchPage, Subscription
+from bot.models import Hit, Paper, SavedPaper, SearchPage, Subscription
 
 EPHEMERAL = "ephemeral"
 IN_CHANNEL = "in_channel"
@@ -138,10 +138,16 @@ class StatusReply(Reply):
     Attributes:
         subscription: the channel's subscription or None when there is none.
         next_post: the next post time, aware, in the subscription's zone.
+        match_count: papers matching the channel's topic now (None: no topic).
+        summary: the schedule in words ("3 papers about … on Mondays at …").
+        feed: the asking user's personal feed in words, or None.
     """
 
     subscription: Subscription | None = None
     next_post: datetime | None = None
+    match_count: int | None = None
+    summary: str | None = None
+    feed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -176,3 +182,19 @@ class ShareReply(Reply):
 
     paper: Paper | None = None
     sharer: str = "someone"
+class SavedReply(Reply):
+    """A page of the user's reading list (``/paper saved``, App Home), newest first.
+
+    Attributes:
+        entries: this page's saved snapshots.
+        total: entries in the whole list.
+        offset: index of ``entries[0]`` in the list.
+        limit: page size.
+        gone: ids of entries no longer in the index.
+    """
+
+    entries: tuple[SavedPaper, ...] = ()
+    total: int = 0
+    offset: int = 0
+    limit: int = 5
+    gone: frozenset[str] = frozenset()

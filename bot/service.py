@@ -23,8 +23,9 @@ from bot.querykeys import QueryKeys
 from bot.replies import (EPHEMERAL, IN_CHANNEL, ErrorReply, HelpReply, NoticeReply, PaperReply,
                          PickListReply, Reply, ResultsReply, ShareReply, SimilarReply, StatusReply,
                          WelcomeReply)
-from bot.slots import next_post_time, utc_now
+from bot.slots import utc_now
 from bot.sharing import Sharing, Welcomes
+from bot.reading import ReadingList
 from bot.subscriptions import Subscriptions
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,7 @@ class Service:
         self.sharing = Sharing(store, now)
         self.queries = QueryKeys(store, now)
         self.welcomes = Welcomes(store, now)
+        self.reading = ReadingList(index, store, now)
 
     # ------------------------------------------------------------------ entry points
     def command(self, text: str, ctx: Context) -> Reply:
@@ -183,10 +185,19 @@ class Service:
 
     def today(self, ctx: Context, visibility: str = EPHEMERAL) -> Reply:
         """The paper of the day for this channel's local date (same as the digest)."""
-        paper, day = self.subs.paper_of_the_day(ctx)
-        if paper is None:
+        papers, day = self.subs.papers_of_the_day(ctx)
+        if not papers:
+            sub = self.subs.for_context(ctx)
+            if sub is not None and sub.topic:
+                return NoticeReply(text=f"No paper in the index matches this channel's topic "
+                                        f"“{_quote(sub.topic)}” now. Change it with "
+                                        "`/paper subscribe about <words>`.")
             return NoticeReply(text="The index has no papers yet.")
-        return PaperReply(paper=paper, headline=f"*Paper of the day · {day.isoformat()}*",
+        paper, headline = papers[0], f"*Paper of the day · {day.isoformat()}*"
+        if len(papers) > 1:
+            headline = (f"*Papers of {day.isoformat()}* · 1 of {len(papers)} — the others: "
+                        + ", ".join(f"`/paper show {p.id}`" for p in papers[1:]))
+        return PaperReply(paper=paper, headline=headline,
                           others=tuple(self._similar(paper.id, OTHER_MATCHES)), visibility=visibility)
 
     def random_paper(self, visibility: str = EPHEMERAL) -> Reply:
@@ -205,24 +216,9 @@ class Service:
         return ShareReply(paper=paper, sharer=sharer, visibility=IN_CHANNEL)
 
     def home(self, ctx: Context, is_member: Callable[[str], bool]):
-        """What the App Home shows for ``ctx.user_id``.
-
-        Args:
-            ctx: the viewer (team and user).
-            is_member: ``is_member(channel_id) -> bool`` — whether the viewer is
-                in that channel (the Slack layer asks Slack; errors → False).
-
-        Returns:
-            ``(today: Paper | None, day: date, channels: [(Subscription, next post | None)])``
-            — today's paper in ``PAPERBOT_DEFAULT_TZ``, then the team's
-            subscriptions (active and deactivated) the viewer is a member of.
-        """
-        today, day = self.subs.paper_of_the_day(Context(ctx.team_id, "", ctx.user_id))
-        channels = []
-        for sub in self.store.subscriptions(team=ctx.team_id):
-            if is_member(sub.channel_id):
-                channels.append((sub, next_post_time(sub, self.now()) if sub.active else None))
-        return today, day, channels
+        """What the App Home shows for ``ctx.user_id``: ``(today, day, channels)``
+        (``bot.subscriptions.Subscriptions.home``)."""
+        return self.subs.home(ctx, is_member)
 
     def welcome(self, ctx: Context, audience: str) -> Reply | None:
         """The first hello for a "user" or a "channel", once ever (``bot.sharing.Welcomes``),
@@ -257,9 +253,11 @@ class Service:
         if cmd.name == "subscribe":
             return self.subs.subscribe(cmd.arg, ctx)
         if cmd.name == "unsubscribe":
-            return self.subs.unsubscribe(ctx)
+            return self.subs.unsubscribe(ctx, me=cmd.arg == "me")
         if cmd.name == "status":
             return self.subs.status(ctx)
+        if cmd.name == "saved":
+            return self.reading.page(ctx)
         return HelpReply(prefix=prefix)
 
     def related(self, text: str, limit: int = PAGE_SIZE) -> Reply:

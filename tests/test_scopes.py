@@ -27,12 +27,20 @@ def code() -> dict[str, str]:
             for p in sorted((ROOT / "bot").rglob("*.py"))}
 
 
+#: slack_sdk helpers that make several Web API calls (docs/platform-facts.md "Files").
+HELPERS = {"files_upload_v2": ("files.getUploadURLExternal", "files.completeUploadExternal")}
+
+
 def called_methods() -> dict[str, str]:
     """Web API methods called in ``bot/`` → the first file calling each."""
     found: dict[str, str] = {}
     for path, text in code().items():
         for name in set(CALL.findall(text)) - NOT_METHODS:
             found.setdefault(name.replace("_", "."), path)
+        for helper, methods in HELPERS.items():
+            if f"client.{helper}(" in text:
+                for method in methods:
+                    found.setdefault(method, path)
     return found
 
 

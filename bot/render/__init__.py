@@ -17,13 +17,15 @@ from bot.ports import Message
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
 from bot.render.blocks import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_PAGE,
-                               ACTION_PAGE_INSTEAD, ACTION_PAGE_PREVIOUS, ACTION_SHARE,
-                               ACTION_SIMILAR, PAGE_ACTIONS)
+                               ACTION_PAGE_INSTEAD, ACTION_PAGE_PREVIOUS, ACTION_SAVE,
+                               ACTION_SAVED_EXPORT, ACTION_SAVED_PAGE, ACTION_SAVED_REMOVE,
+                               ACTION_SHARE, ACTION_SIMILAR, PAGE_ACTIONS)
 from bot.render.echo import echo, length_note, query_value
 from bot.render.text import to_text
 from bot.replies import (EPHEMERAL, IN_CHANNEL, DigestReply, ErrorReply, HelpReply, NoticeReply,
-                         PaperReply, PickListReply, Reply, ResultsReply, SimilarReply, StatusReply,
-                         ShareReply, WelcomeReply)
+                         PaperReply, PickListReply, Reply, ResultsReply, SavedReply, SimilarReply,
+                         StatusReply, ShareReply, WelcomeReply)
+from bot.render import saved as _saved
 from bot.render import views as _views
 from bot.render.cards import chunks_of as _chunks
 from bot.render.cards import share_message
@@ -31,6 +33,7 @@ from bot.render.cards import share_message
 __all__ = ["render", "render_digest", "to_text", "escape", "ACTION_SHARE", "ACTION_DETAILS",
            "ACTION_SIMILAR", "ACTION_PAGE", "ACTION_PAGE_PREVIOUS",
            "ACTION_PAGE_INSTEAD", "PAGE_ACTIONS", "ACTION_ANOTHER", "ACTION_HOME_SEARCH", "PAGE_SIZE",
+           "ACTION_SAVE", "ACTION_SAVED_REMOVE", "ACTION_SAVED_PAGE", "ACTION_SAVED_EXPORT",
            "digest_marker"]
 
 escape = md.escape
@@ -204,7 +207,9 @@ def render_digest(paper: Paper, day: date) -> Message:
     blocks.append(bk.actions(bk.button("Similar papers", ACTION_SIMILAR, {"id": paper.id},
                                        accessible=bk.spoken_label("Papers similar to", paper)),
                              bk.button("Another paper", ACTION_ANOTHER, {"id": paper.id},
-                                       accessible="Another paper, chosen at random")))
+                                       accessible="Another paper, chosen at random"),
+                             bk.button("Save", ACTION_SAVE, {"id": paper.id},
+                                       accessible=bk.spoken_label("Save to your reading list:", paper))))
     blocks.append(bk.context("Full abstract in the thread ↓"))
     text = f"Paper of the day: {md.cut_escaped(paper.title, 200)}"
     metadata = {"event_type": DIGEST_EVENT,
@@ -213,6 +218,40 @@ def render_digest(paper: Paper, day: date) -> Message:
     abstract = _message([bk.section(c) for c in chunks[:3]], md.cut(chunks[0] if chunks else "", 3000),
                         IN_CHANNEL)
     return replace(_message(blocks, text, IN_CHANNEL, thread=(abstract,)), metadata=metadata)
+
+
+def render_digest_many(papers: list[Paper], day: date) -> Message:
+    """One post with several papers (``/paper subscribe … 3 papers``, issue 13).
+
+    Parent: header "Papers of the day · YYYY-MM-DD — N papers", then per
+    paper its title line and TL;DR with *Details* / *Similar papers* / *Save*;
+    ``thread`` holds one reply per paper with its title and abstract (two
+    sections at most). The marker is ``digest_marker(day, papers[0].id)``, as
+    for one paper. Stays under ``blocks.MESSAGE_CHARS_MAX`` for 5 papers
+    (titles ≤ 250, TL;DRs ≤ 600 characters).
+    """
+    marker = digest_marker(day, papers[0].id)
+    blocks = [bk.section(f"*Papers of the day · {day.isoformat()}* — {len(papers)} papers",
+                         block_id=marker)]
+    thread = []
+    for n, paper in enumerate(papers, 1):
+        title = md.cut_escaped(paper.title, 250)
+        line = f"*{n}. {title}*" + (f" · {md.escape(paper.venue)}" if paper.venue else "")
+        if paper.tldr:
+            line += f"\n{md.cut_escaped(paper.tldr, 600)}"
+        blocks.append(bk.section(line))
+        blocks.append(bk.actions(bk.button("Details", ACTION_DETAILS, {"id": paper.id}),
+                                 bk.button("Similar papers", ACTION_SIMILAR, {"id": paper.id}),
+                                 bk.button("Save", ACTION_SAVE, {"id": paper.id})))
+        chunks = _chunks(md.escape(paper.abstract), bk.SECTION_MAX - 400)
+        body = [bk.section(f"*{n}. {title}*")] + [bk.section(c) for c in chunks[:2]]
+        thread.append(_message(body, f"{n}. {md.cut_escaped(paper.title, 200)}", IN_CHANNEL))
+    blocks.append(bk.context("Each abstract is in the thread ↓"))
+    text = "Papers of the day: " + "; ".join(md.cut_escaped(p.title, 80) for p in papers)
+    metadata = {"event_type": DIGEST_EVENT,
+                "event_payload": {"marker": marker, "day": day.isoformat(), "paper_id": papers[0].id}}
+    return replace(_message(blocks, md.cut(text, 3000), IN_CHANNEL, thread=tuple(thread)),
+                   metadata=metadata)
 
 
 def digest_marker(day: date, paper_id: str) -> str:
@@ -233,6 +272,7 @@ _RENDERERS = {
     ErrorReply: _error,
     NoticeReply: _notice,
     StatusReply: lambda r: _views.status_message(r),
+    SavedReply: lambda r: _saved.saved_message(r),
     DigestReply: _digest,
     WelcomeReply: _views.welcome_message,
     ShareReply: share_message,

@@ -44,6 +44,11 @@ ACTION_MODAL_PAGE_PREVIOUS = "modal_page_previous"
 ACTION_MODAL_PAGE_INSTEAD = "modal_page_instead"
 MODAL_PAGE_ACTIONS = (ACTION_MODAL_PAGE, ACTION_MODAL_PAGE_PREVIOUS, ACTION_MODAL_PAGE_INSTEAD)
 ACTION_HOME_SEARCH = "home_search"
+# the reading list (issue 13): Save on every paper card; Remove, paging and Export in the list
+ACTION_SAVE = "paper_save"
+ACTION_SAVED_REMOVE = "saved_remove"
+ACTION_SAVED_PAGE = "saved_page"
+ACTION_SAVED_EXPORT = "saved_export"
 
 
 def section(text: str, block_id: str | None = None) -> dict:
@@ -119,8 +124,8 @@ def actions(*buttons: ButtonElement, block_id: str | None = None) -> dict | None
 
 def paper_buttons(paper: Paper, *, share: bool = True, details: bool = True,
                   similar: bool = True, primary: bool = False,
-                  share_value: dict | None = None) -> list[ButtonElement]:
-    """Share / Details / Similar buttons for one paper (value ``{"id": …}``),
+                  share_value: dict | None = None, save: bool = True) -> list[ButtonElement]:
+    """Share / Details / Similar / Save buttons for one paper (value ``{"id": …}``),
     each with an ``accessibility_label`` naming the paper ("Share “UniSparse: …”");
     none for an id too long to carry in a button (ids are ≤ 64 chars from
     ``bot.corpus``, so only a hand-made index could have one). ``primary``
@@ -140,6 +145,9 @@ def paper_buttons(paper: Paper, *, share: bool = True, details: bool = True,
     if similar:
         out.append(button("Similar", ACTION_SIMILAR, {"id": paper.id},
                           accessible=spoken_label("Papers similar to", paper)))
+    if save:
+        out.append(button("Save", ACTION_SAVE, {"id": paper.id},
+                          accessible=spoken_label("Save to your reading list:", paper)))
     return out
 
 

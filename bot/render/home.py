@@ -15,8 +15,9 @@ from bot.models import Paper, SearchPage, Subscription
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
 from bot.render.echo import echo, length_note, query_value
+from bot.render.saved import saved_blocks
 from bot.render.views import help_lines
-from bot.replies import ResultsReply
+from bot.replies import ResultsReply, SavedReply
 
 VIEW_BLOCKS_MAX = 100          # Slack: ≤ 100 blocks in a Home tab or modal
 SEARCH_MODAL_ID = "search_modal"
@@ -28,14 +29,16 @@ MODAL_RESULTS = 10
 MODAL_INPUT_MAX = 3000
 
 
-def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription, datetime | None]]) -> dict:
-    """The Home tab: today's paper, the viewer's subscribed channels, a search
-    button and a short how-to.
+def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription, datetime | None]],
+              saved: SavedReply | None = None) -> dict:
+    """The Home tab: today's paper, the viewer's subscribed channels (and
+    personal feed), their saved papers, a search button and a short how-to.
 
     Args:
         today: the paper of the day (default zone) or None for an empty index.
         day: its date.
         channels: (subscription, next post or None) for channels the viewer is in.
+        saved: a page of the viewer's reading list ("Saved papers"), or None.
     """
     blocks: list[dict] = [bk.header("paperbot"),
                           bk.actions(bk.button("Search papers", bk.ACTION_HOME_SEARCH, {"open": 1},
@@ -53,13 +56,20 @@ def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription,
     if not channels:
         blocks.append(bk.context("None yet. In a channel, type `/paper subscribe 09:30 Europe/Berlin`."))
     for sub, nxt in channels[:40]:
+        where = "Your personal feed (here, in Messages)" if sub.personal \
+            else f"<#{md.escape(sub.channel_id)}>"
         if sub.active:
             when = f" · next {md.date_token(nxt, '%a %d %b, %H:%M %Z')}" if nxt else ""
-            line = f"<#{md.escape(sub.channel_id)}> · {sub.local_time} {md.escape(sub.tz)}{when}"
+            topic = f" · about “{md.cut_escaped(sub.topic, 80)}”" if sub.topic else ""
+            line = f"{where} · {sub.local_time} {md.escape(sub.tz)}{topic}{when}"
         else:
-            line = (f"<#{md.escape(sub.channel_id)}> · *off*: {md.escape(sub.inactive_reason or 'deactivated')}"
+            line = (f"{where} · *off*: {md.escape(sub.inactive_reason or 'deactivated')}"
                     " — `/paper subscribe` there to turn it back on")
         blocks.append(bk.section(line))
+    if saved is not None:
+        blocks.append(bk.divider())
+        blocks.append(bk.section("*Saved papers*"))
+        blocks += saved_blocks(saved)
     blocks.append(bk.divider())
     blocks.append(bk.section("*How to use paperbot*\n" + "\n".join(help_lines("/paper")[:6])))
     blocks.append(bk.context("Mention `@paperbot &lt;id | name | words&gt;` in a channel, or write to me here."))

@@ -16,6 +16,9 @@ _HINTS = {
     "paper_details": "/paper show {id}",
     "paper_similar": "/paper similar {id}",
     "paper_another": "/paper random",
+    "paper_save": "save {id}",
+    "saved_remove": "remove {id}",
+    "saved_export": "export",
 }
 
 

@@ -13,7 +13,10 @@ HELP_EXAMPLES = (
     ("today", "today's paper of the day"),
     ("random", "a random paper"),
     ("subscribe [HH:MM] [zone]", "a paper of the day in this channel, e.g. `{p} subscribe 09:30 Europe/Berlin`"),
-    ("unsubscribe", "stop the daily paper in this channel"),
+    ("subscribe [weekdays|mon wed|weekly mon] [N papers] about <topic>",
+     "a channel topic and schedule, e.g. `{p} subscribe weekly mon 10:00 3 papers about diffusion`"),
+    ("subscribe me [HH:MM] about <topic>", "your own feed in your DM with me"),
+    ("unsubscribe [me]", "stop the daily paper in this channel (or your own feed)"),
     ("status", "this channel's subscription and its next post"),
     ("help", "this message"),
 )
@@ -63,12 +66,18 @@ def status_message(reply: StatusReply) -> Message:
         text = (f"The paper of the day for this channel is *off*: {why}.{hint} "
                 f"Run `/paper subscribe` to turn it back on.")
     else:
-        text = f"This channel gets the paper of the day at *{sub.local_time}* ({md.escape(sub.tz)})."
+        text = (f"This channel gets {md.escape(reply.summary)}." if reply.summary else
+                f"This channel gets the paper of the day at *{sub.local_time}* ({md.escape(sub.tz)}).")
+        if sub.topic and reply.match_count == 0:
+            text += ("\nIts topic matches no paper in the index now, so nothing is posted. "
+                     "Change it with `/paper subscribe about <words>`.")
         if reply.next_post is not None:
             text += f"\nNext post: {md.date_token(reply.next_post)}."
         if sub.subscribed_by and reply.visibility == "ephemeral":
             # a live mention only where it notifies no one but the asker
             text += f"\nSet up by <@{md.escape(sub.subscribed_by)}>."
+    if reply.feed and reply.visibility == "ephemeral":
+        text += f"\nYour personal feed: {md.escape(reply.feed)}."
     return Message(text=text, blocks=(bk.section(text),), visibility=reply.visibility)
 
 

@@ -24,8 +24,8 @@ from slack_sdk.http_retry.builtin_handlers import (ConnectionErrorRetryHandler,
 
 from bot.slack.fair import FairSlots
 from bot.config import Settings
-from bot.slack import (actions, commands, events, home, messages, modal_search, share, shortcuts,
-                       unfurls, welcome)
+from bot.slack import (actions, commands, events, home, messages, modal_search, reading, share,
+                       shortcuts, unfurls, welcome)
 
 if TYPE_CHECKING:  # the service is the lead's; listeners call its public methods
     from bot.service import Service
@@ -164,6 +164,7 @@ def register_listeners(app: App, service: "Service", *,
     share.register(app, service, slots=slots)
     modal_search.register(app, service, slots=slots)
     shortcuts.register(app, service, slots=slots)
+    reading.register(app, service, slots=slots)
     home.register(app, service, slots=slots)
     welcome.register(app, service)
     unfurls.register(app, service)

@@ -137,13 +137,26 @@ def make_home_listener(service: "Service"):
         if not user:
             return
         try:
-            today, day, channels = service.home(Context(team, "", user), Membership(client, user))
-            view_or_plain(client.views_publish, valid_view(home_view(today, day, channels)),
-                          HOME_PLAIN, user_id=user)
+            publish_home(service, client, team, user)
         except Exception:  # noqa: BLE001 — events are auto-acked; log and move on
             log.exception("App Home for %s (team %s) not published", user, team)
 
     return app_home_opened
+
+
+def publish_home(service: "Service", client: WebClient, team: str, user: str,
+                 saved_offset: int = 0) -> None:
+    """``views.publish`` the Home tab of ``user``: today's paper, their channels
+    and feed, a page of their saved papers (from ``saved_offset``).
+
+    Raises:
+        slack_sdk.errors.SlackApiError / SlackClientError: Slack refused it.
+    """
+    ctx = Context(team, "", user)
+    today, day, channels = service.home(ctx, Membership(client, user))
+    saved = service.reading.page(ctx, saved_offset)
+    view_or_plain(client.views_publish, valid_view(home_view(today, day, channels, saved)),
+                  HOME_PLAIN, user_id=user)
 
 
 # ---------------------------------------------------------------- search modal

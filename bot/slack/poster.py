@@ -177,9 +177,14 @@ class SlackPoster:
 
         Raises:
             HistoryUnavailable: history cannot be read (missing ``*:history``
-                scope, the bot cannot join, network error) or holds more
+                scope, the bot cannot join, network error, a personal feed's
+                DM addressed by user id) or holds more
                 messages than one look reads — the caller then cannot know.
         """
+        if channel_id[:1] in ("U", "W"):
+            # a personal feed posts to the user id (docs/slack-rules.md [dm-by-user-id]); the
+            # history of that DM is only readable by its D… id, which is not kept
+            raise HistoryUnavailable(f"a post to user {channel_id} has no history to read by user id")
         try:
             try:
                 return self._search_history(channel_id, marker, oldest_ts)

@@ -64,6 +64,13 @@ USES: tuple[Use, ...] = (
     Use("method", "conversations.join", ("channels:join",), f"{D}/methods/conversations.join",
         "digest crash recovery: join a public channel posted into with chat:write.public, "
         "whose history answers not_in_channel otherwise"),
+    Use("method", "files.getUploadURLExternal", ("files:write",),
+        f"{D}/methods/files.getUploadURLExternal",
+        "reading-list Export: step 1 of slack_sdk's files_upload_v2 (the .bib file)"),
+    Use("method", "files.completeUploadExternal", ("files:write",),
+        f"{D}/methods/files.completeUploadExternal",
+        "reading-list Export: step 3 of files_upload_v2, sharing the file in the user's DM "
+        "(channel = the D… id chat.postMessage answered)"),
     Use("method", "chat.unfurl", ("links:write",), f"{D}/methods/chat.unfurl",
         "link unfurls: a compact card for a paper link (posted message or composer preview)"),
     Use("method", "users.info", ("users:read",), f"{D}/methods/users.info",

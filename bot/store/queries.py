@@ -4,7 +4,7 @@ A Slack button ``value`` holds at most 2,000 characters (docs/slack-rules.md),
 and a query may hold 4,000 (docs/interfaces.md "Rules every reply obeys"). So a
 long query is stored here under a short key — a hash of its text chosen by the
 caller (``bot.querykeys``) — and the button carries the key. Table
-``query_keys(key, text, used_at)`` (schema version 5, ``bot.store.schema``):
+``query_keys(key, text, used_at)`` (schema version 6, ``bot.store.schema``):
 each use moves ``used_at`` on; rows unused for a while are purged.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Long queries kept for their page buttons (``Store.keep_query``, schema 5),
+"""Long queries kept for their page buttons (``Store.keep_query``, schema 6),
 against real SQLite and PostgreSQL, and the migration that adds the table."""
 from __future__ import annotations
 
@@ -51,16 +51,16 @@ def test_query_keys_only_for_texts_a_button_cannot_carry(db_url):
     store.close()
 
 
-def test_a_version_4_database_gains_the_table(tmp_path):
+def test_a_version_5_database_gains_the_table(tmp_path):
     path = tmp_path / "v3.db"
     Store(f"sqlite:///{path}").close()
-    conn = sqlite3.connect(path)                       # make it what version 4 wrote
+    conn = sqlite3.connect(path)                       # make it what version 5 wrote
     conn.execute("DROP TABLE query_keys")
-    conn.execute("UPDATE schema_version SET version = 4")
+    conn.execute("UPDATE schema_version SET version = 5")
     conn.commit()
     conn.close()
     store = Store(f"sqlite:///{path}")
-    assert store.migrated_from == 4 and store.schema_version() == SCHEMA_VERSION == 5
+    assert store.migrated_from == 5 and store.schema_version() == SCHEMA_VERSION == 6
     store.keep_query(key_of(LONG), LONG[:4000], T0)
     assert store.query_text(key_of(LONG)) == LONG[:4000]
     store.close()

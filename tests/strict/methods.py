@@ -9,11 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tests.strict.files import FileMethods
 from tests.strict.surfaces import check_message, check_unfurls, check_view, decoded
 
 BOT_USER_ID = "UBOT"
 BOT_ID = "BBOT"
 TEAM_ID = "T0TEST"
+
+
+def dm_of(user_id: str) -> str:
+    """The fake's id of the bot's DM with ``user_id`` (``U0ALICE`` → ``D0ALICEDM``)."""
+    return "D" + user_id[1:] + "DM"
 
 
 @dataclass
@@ -29,7 +35,7 @@ class Channel:
     bot_member: bool = False
 
 
-class SlackMethods:
+class SlackMethods(FileMethods):
     """``_api_*`` answers; needs ``history``, ``ephemerals``, ``outside``, ``user_tz``,
     ``memberships``, ``member_page_size``, ``granted``, ``triggers``, ``stacks``, ``shares``,
     ``unfurled``, ``channel()``, ``_reject``,
@@ -42,6 +48,10 @@ class SlackMethods:
 
     def _api_chat_postMessage(self, body: dict) -> dict:
         channel_id = str(body.get("channel", ""))
+        if channel_id[:1] in ("U", "W"):
+            # [dm-by-user-id] a user id posts to the app's DM with that user; the
+            # answer's "channel" is the DM's D… id
+            channel_id = dm_of(channel_id)
         channel = self.channel(channel_id)
         if not channel.bot_member:
             # [chat-write-public] private → channel_not_found; public needs chat:write.public
