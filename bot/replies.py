@@ -182,6 +182,9 @@ class ShareReply(Reply):
 
     paper: Paper | None = None
     sharer: str = "someone"
+
+
+@dataclass(frozen=True)
 class SavedReply(Reply):
     """A page of the user's reading list (``/paper saved``, App Home), newest first.
 

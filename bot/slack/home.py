@@ -122,11 +122,8 @@ class Membership:
 
 
 def make_home_listener(service: "Service"):
-    """The ``app_home_opened`` listener (Bolt arguments ``body, event, client``).
-
-    Service and rendering are light here (no search), so no work slot is
-    held — and none is held during the Slack calls.
-    """
+    """The ``app_home_opened`` listener (Bolt arguments ``body, event, client``). Service and
+    rendering are light here (no search), so no work slot is held, nor during Slack calls."""
 
     def app_home_opened(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
         if event.get("tab") == "messages":
@@ -146,12 +143,10 @@ def make_home_listener(service: "Service"):
 
 def publish_home(service: "Service", client: WebClient, team: str, user: str,
                  saved_offset: int = 0) -> None:
-    """``views.publish`` the Home tab of ``user``: today's paper, their channels
-    and feed, a page of their saved papers (from ``saved_offset``).
+    """``views.publish`` the Home tab of ``user``: today's paper, their channels and
+    feed, a page of their saved papers (from ``saved_offset``).
 
-    Raises:
-        slack_sdk.errors.SlackApiError / SlackClientError: Slack refused it.
-    """
+    Raises: slack_sdk.errors.SlackApiError / SlackClientError (Slack refused it)."""
     ctx = Context(team, "", user)
     today, day, channels = service.home(ctx, Membership(client, user))
     saved = service.reading.page(ctx, saved_offset)
