@@ -27,8 +27,8 @@ CONTEXT = Context(team_id=CONSOLE_TEAM, channel_id="C0CONSOLE", user_id="U0CONSO
 
 INTRO = ("paperbot console — type `/paper help`, `/paper search <words>`, `@paperbot <id|name|words>`,\n"
          "a link to a paper (its preview), `related <a message or paragraph>` (Find related papers),\n"
-         "`more` / `back` to page through the last search,\n"
-         "`save <id>` / `remove <id>` / `export` for the reading list, `quit` to leave.")
+         "`more` / `back` to page through the last search, `save <id>` / `remove <id>` / `export`\n"
+         "for the reading list, `quit` to leave.")
 LINK = re.compile(r"https?://[^\s<>]+")
 NO_PREVIEW = "(no preview: no paper in this index has that link; in Slack the link is left alone)"
 

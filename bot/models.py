@@ -77,7 +77,7 @@ class SearchPage:
     """A page of results for one query.
 
     Attributes:
-        query: the query as run (after the 300-character cut), as typed.
+        query: the query as run (after the 4,000-character cut), as typed.
         total: number of matching papers (all pages).
         offset: index of ``hits[0]`` in the full ranking (0-based).
         limit: page size asked for.
@@ -86,7 +86,7 @@ class SearchPage:
         suggestion: a spelling suggestion for the query, or None.
         corrected_query: set when the results are for this auto-corrected
             query instead of ``query``.
-        notes: short user-facing notes (e.g. "Your query was cut to 300
+        notes: short user-facing notes (e.g. "Your query was cut to 4000
             characters.").
         confident: the best hit contains nearly all of the query's content
             words, so a mention may answer with it (``bot.search.results.confident``).

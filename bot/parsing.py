@@ -10,7 +10,10 @@ import re
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-MAX_INPUT = 300  # characters; longer input is cut with a note (docs/interfaces.md "Rules every reply obeys")
+#: Longest input read, in characters: a pasted paragraph or abstract is a query;
+#: longer input is cut (at a space when one is near) with one note
+#: (docs/interfaces.md "Rules every reply obeys"; the search's own limit, docs/search.md "Long text").
+MAX_INPUT = 4000
 
 #: Sub-commands that take an argument.
 WITH_ARGUMENT = ("search", "show", "similar", "subscribe")
@@ -80,10 +83,7 @@ def parse_command(text: str) -> Command:
     ``help``/``saved`` only when alone (and ``unsubscribe me``); anything else
     is a search of the whole text.
     """
-    text = " ".join((text or "").split())
-    cut = len(text) > MAX_INPUT
-    if cut:
-        text = text[:MAX_INPUT]
+    text, cut = cut_input(" ".join((text or "").split()))
     if not text:
         return Command("help")
     first, _, rest = text.partition(" ")
@@ -98,6 +98,17 @@ def parse_command(text: str) -> Command:
     if word in WITH_ARGUMENT:
         return Command(word, rest.strip(), cut)
     return Command("search", text, cut)
+
+
+def cut_input(text: str) -> tuple[str, bool]:
+    """``(text, was_cut)``: ``text`` cut to ``MAX_INPUT`` characters — at the
+    last space within 40 characters of the limit when there is one, so no word
+    is split — and stripped."""
+    if len(text) <= MAX_INPUT:
+        return text, False
+    head = text[:MAX_INPUT]
+    space = head.rfind(" ", MAX_INPUT - 40)
+    return (head[:space] if space > 0 else head).strip(), True
 
 
 def _only_filler(rest: str) -> bool:

@@ -6,6 +6,7 @@ Leaf module: no third-party imports.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -13,6 +14,16 @@ from bot.models import Hit, Paper, SavedPaper, SearchPage, Subscription
 
 EPHEMERAL = "ephemeral"
 IN_CHANNEL = "in_channel"
+#: Longest query a button value carries as text (counted JSON-encoded); longer
+#: ones are kept in the store and the button carries a short key (``bot.querykeys``).
+QUERY_INLINE_MAX = 300
+
+
+def carried_inline(text: str) -> bool:
+    """True when a button value may hold the query ``text`` itself: at most
+    ``QUERY_INLINE_MAX`` characters once JSON-encoded (quotes and control
+    characters take more than one), so the value stays far under Slack's 2,000."""
+    return len(json.dumps(text, ensure_ascii=False)) - 2 <= QUERY_INLINE_MAX
 
 
 @dataclass(frozen=True)
@@ -21,12 +32,15 @@ class Reply:
 
     Attributes:
         visibility: "ephemeral" or "in_channel".
-        note: a short plain-text note shown under the reply (e.g. "Your input
-            was cut to 300 characters."), or None.
+        note: a short plain-text note shown under the reply, or None.
+        cut_to: the input was longer than this many characters and was cut
+            to them (``bot.parsing.MAX_INPUT``); None when not cut. The render
+            says so in one note (``bot.render.echo.length_note``).
     """
 
     visibility: str = EPHEMERAL
     note: str | None = None
+    cut_to: int | None = None
 
 
 @dataclass(frozen=True)
@@ -39,11 +53,15 @@ class ResultsReply(Reply):
         typed_total: for an auto-corrected page, how many papers the query as
             typed finds (0: no *Search "…" instead*, it would be a dead end);
             None when not counted.
+        query_keys: ``(query text, key)`` for each query of this page (as run,
+            or its correction) too long for ``carried_inline``: its buttons
+            carry the key, the text is in the store (``bot.querykeys``).
     """
 
     page: SearchPage | None = None
     shared: tuple[tuple[str, str], ...] = ()
     typed_total: int | None = None
+    query_keys: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -141,25 +159,6 @@ class DigestReply(Reply):
 
 
 @dataclass(frozen=True)
-class SavedReply(Reply):
-    """A page of the user's reading list (``/paper saved``, App Home), newest first.
-
-    Attributes:
-        entries: this page's saved snapshots.
-        total: entries in the whole list.
-        offset: index of ``entries[0]`` in the list.
-        limit: page size.
-        gone: ids of entries no longer in the index.
-    """
-
-    entries: tuple[SavedPaper, ...] = ()
-    total: int = 0
-    offset: int = 0
-    limit: int = 5
-    gone: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True)
 class WelcomeReply(Reply):
     """A first hello: what paperbot does and how to subscribe (issue 12 point 5).
 
@@ -183,3 +182,22 @@ class ShareReply(Reply):
 
     paper: Paper | None = None
     sharer: str = "someone"
+
+
+@dataclass(frozen=True)
+class SavedReply(Reply):
+    """A page of the user's reading list (``/paper saved``, App Home), newest first.
+
+    Attributes:
+        entries: this page's saved snapshots.
+        total: entries in the whole list.
+        offset: index of ``entries[0]`` in the list.
+        limit: page size.
+        gone: ids of entries no longer in the index.
+    """
+
+    entries: tuple[SavedPaper, ...] = ()
+    total: int = 0
+    offset: int = 0
+    limit: int = 5
+    gone: frozenset[str] = frozenset()

@@ -19,18 +19,20 @@ from bot import budget, parsing
 from bot.config import Settings
 from bot.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage
 from bot.ports import ChannelAnnouncer
+from bot.querykeys import QueryKeys
 from bot.replies import (EPHEMERAL, IN_CHANNEL, ErrorReply, HelpReply, NoticeReply, PaperReply,
                          PickListReply, Reply, ResultsReply, ShareReply, SimilarReply, StatusReply,
                          WelcomeReply)
 from bot.slots import utc_now
-from bot.reading import ReadingList
 from bot.sharing import Sharing, Welcomes
+from bot.reading import ReadingList
 from bot.subscriptions import Subscriptions
 
 log = logging.getLogger(__name__)
 
 OTHER_MATCHES = 3      # other matches under a mention's paper ("two or three")
 SIMILAR_LIMIT = 5
+PASSAGE_MIN = 300      # characters: a longer mention or DM is a passage, answered with results
 #: CPU seconds one index call may use before scoring stops with what it has
 #: (``bot.budget``; docs/architecture.md "The path of a slash command"): a query cannot hold a
 #: work slot longer than this, whatever its input.
@@ -58,9 +60,10 @@ class Service:
         self.now = now
         self.rng = rng or random.Random()
         self.subs = Subscriptions(index, store, settings, announcer, now)
-        self.reading = ReadingList(index, store, now)
         self.sharing = Sharing(store, now)
+        self.queries = QueryKeys(store, now)
         self.welcomes = Welcomes(store, now)
+        self.reading = ReadingList(index, store, now)
 
     # ------------------------------------------------------------------ entry points
     def command(self, text: str, ctx: Context) -> Reply:
@@ -92,9 +95,12 @@ class Service:
                exact: bool = False) -> Reply:
         """A page of results (``ResultsReply``) or an ``ErrorReply`` for bad input.
 
-        ``exact`` turns auto-correction off ("search instead for …").
+        ``exact`` turns auto-correction off ("search instead for …"). A query
+        over ``parsing.MAX_INPUT`` characters is cut (``cut_to`` says so); one
+        too long for a button gets a key for its buttons (``query_keys``).
         """
         offset = max(0, int(offset))
+        query, cut = parsing.cut_input(query.strip())
         try:
             page = self._search(query, offset, limit, exact)
         except QueryError as e:
@@ -102,7 +108,8 @@ class Service:
         typed = None
         if page.corrected_query:      # offer the typed query only where it finds something
             typed = self._search(page.query, 0, 1, exact=True).total
-        return ResultsReply(page=page, typed_total=typed)
+        return ResultsReply(page=page, typed_total=typed, query_keys=self.queries.for_page(page),
+                            cut_to=parsing.MAX_INPUT if cut else None)
 
     def show(self, text: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
         """One paper in full from an id, a name or words.
@@ -153,10 +160,13 @@ class Service:
 
     def read_paper(self, text: str, visibility: str = IN_CHANNEL) -> Reply:
         """Mention/DM reading: id or name anywhere in the text → that paper; else
-        the best search match when it is confident, with two or three others."""
+        the best search match when it is confident, with two or three others;
+        a passage (over ``PASSAGE_MIN`` characters) gets a page of results."""
         words = text.strip()
         if not words:
             return HelpReply(prefix="@paperbot", visibility=EPHEMERAL)   # to the asker only
+        if len(words) > PASSAGE_MIN:
+            return self.search(words)
         for token in re.findall(r"[\w.\-+]+", words):
             paper = self.index.get(token) or _unique(self.index.by_name(token))
             if paper is not None:
@@ -206,7 +216,8 @@ class Service:
         return ShareReply(paper=paper, sharer=sharer, visibility=IN_CHANNEL)
 
     def home(self, ctx: Context, is_member: Callable[[str], bool]):
-        """What the App Home shows for ``ctx.user_id``: ``Subscriptions.home``."""
+        """What the App Home shows for ``ctx.user_id``: ``(today, day, channels)``
+        (``bot.subscriptions.Subscriptions.home``)."""
         return self.subs.home(ctx, is_member)
 
     def welcome(self, ctx: Context, audience: str) -> Reply | None:
@@ -272,15 +283,9 @@ class Service:
 
 
 def _with_cut_note(cmd: parsing.Command, reply: Reply) -> Reply:
-    """Add "cut to 300 characters" to any reply to an over-long input
-    (docs/interfaces.md "Rules every reply obeys": cut there, with a note, everywhere)."""
-    if not cmd.cut:
-        return reply
-    note = f"Your input was cut to {parsing.MAX_INPUT} characters."
-    page = getattr(reply, "page", None)
-    if page is not None and any("cut" in n for n in page.notes):
-        return reply
-    return replace(reply, note=note)
+    """Mark any reply to an over-long input as cut, so it says so in one note
+    (docs/interfaces.md "Rules every reply obeys"; ``bot.render.echo.length_note``)."""
+    return replace(reply, cut_to=parsing.MAX_INPUT) if cmd.cut else reply
 
 
 def _unique(papers: list[Paper]) -> Paper | None:

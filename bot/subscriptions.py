@@ -89,8 +89,10 @@ class Subscriptions:
                 (hhmm, zone, tuple(days), papers, topic or None):
             # Nothing changes: tell the user only, announce nothing to the channel.
             where = "Your personal feed is" if spec.me else "This channel is"
-            return _next_note(f"{where} already subscribed at {hhmm} ({zone}): {describe(current, count)}. ",
-                              next_post_time(current, self.now()))
+            nxt = next_post_time(current, self.now())
+            return NoticeReply(text=f"{where} already subscribed at {hhmm} ({zone}): "
+                                    f"{describe(current, count)}. Next post: "
+                                    + ("{when}." if nxt else "unknown."), when=nxt)
         if topic and count is not None and -(-count // papers) < 7:
             notes.append(f"Only {count} paper{'s match' if count != 1 else ' matches'}, so it lasts "
                          f"{-(-count // papers)} posting day{'s' if -(-count // papers) != 1 else ''} "
@@ -117,7 +119,10 @@ class Subscriptions:
         if zone_unread:
             notes.append(f"Your Slack time zone could not be read; using {zone} — add a zone, e.g. "
                          f"`/paper subscribe {hhmm} Europe/Berlin`.")
-        return _next_note(lead, when, "".join(" " + n for n in notes))
+        tail = "".join(" " + n for n in notes)
+        if when is None:
+            return NoticeReply(text=f"{lead}Next post: unknown.{tail}")
+        return NoticeReply(text=f"{lead}Next post: {{when}}.{tail}", when=when)   # each reader's zone
 
     def _check_topic(self, topic: str) -> tuple[Reply | None, int | None]:
         example = "/paper subscribe about reinforcement learning"
@@ -231,6 +236,30 @@ class Subscriptions:
                                        days=previous.days, papers=previous.papers)
         if not previous.active:
             self.store.deactivate(ctx.team_id, ctx.channel_id, previous.inactive_reason or "inactive")
+
+    def home(self, ctx: Context, is_member: Callable[[str], bool]):
+        """What the App Home shows for ``ctx.user_id``.
+
+        Args:
+            ctx: the viewer (team and user).
+            is_member: ``is_member(channel_id) -> bool`` — whether the viewer is
+                in that channel (the Slack layer asks Slack; errors → False).
+
+        Returns:
+            ``(today: Paper | None, day: date, channels: [(Subscription, next post | None)])``
+            — today's paper in ``PAPERBOT_DEFAULT_TZ``, then the viewer's
+            personal feed (if any), then the team's channel subscriptions
+            (active and deactivated) the viewer is a member of.
+        """
+        today, day = self.paper_of_the_day(Context(ctx.team_id, "", ctx.user_id))
+        channels = []
+        feed = self.store.get_subscription(ctx.team_id, ctx.user_id) if ctx.user_id else None
+        if feed is not None:  # the viewer's personal feed first (issue 13)
+            channels.append((feed, next_post_time(feed, self.now()) if feed.active else None))
+        for sub in self.store.subscriptions(team=ctx.team_id):
+            if not sub.personal and is_member(sub.channel_id):
+                channels.append((sub, next_post_time(sub, self.now()) if sub.active else None))
+        return today, day, channels
 
 
 def _next_note(lead: str, when: datetime | None, tail: str = "") -> NoticeReply:

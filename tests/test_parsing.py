@@ -41,8 +41,17 @@ def test_parse_command(text, name, arg):
 
 
 def test_long_input_is_cut_with_flag():
-    cmd = parse_command("x" * 1000)
-    assert cmd.cut and len(cmd.arg) == MAX_INPUT
+    cmd = parse_command("x" * 5000)
+    assert cmd.cut and len(cmd.arg) == MAX_INPUT == 4000
+
+
+def test_long_input_is_cut_at_a_space_and_a_4000_character_one_is_not_cut():
+    words = "sparse attention " * 300                    # 5,100 characters
+    cmd = parse_command("search " + words)
+    assert cmd.cut and cmd.name == "search" and len(cmd.arg) <= MAX_INPUT
+    assert cmd.arg.endswith(("sparse", "attention"))      # no word split by the cut
+    whole = parse_command(("x" * 99 + " ") * 40)        # exactly 4,000 once stripped
+    assert not whole.cut and len(whole.arg) == 3999
 
 
 @pytest.mark.parametrize("text,expected", [("9:30", "09:30"), ("09:30", "09:30"), ("21:00", "21:00"),

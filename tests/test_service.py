@@ -164,11 +164,12 @@ def test_a_greeting_before_a_request_still_finds_the_paper(service):
 
 
 def test_cut_note_on_every_surface(service):
-    long = "sparse attention " * 40
+    long = "sparse attention " * 300                       # 5,100 characters
     for reply in (service.command(f"search {long}", CTX), service.mention(long, CTX),
-                  service.command(f"similar {long}", CTX), service.command("the " * 100, CTX)):
+                  service.command(f"similar {long}", CTX), service.command("the " * 1300, CTX)):
         text = render(reply).text + " ".join(getattr(getattr(reply, "page", None), "notes", ()) or ())
-        assert "cut to 300 characters" in text, type(reply).__name__
+        assert text.count("cut to 4,000 characters") == 1, (type(reply).__name__, text)
+        assert text.count("repeats only") <= 1 and "cut to 4000" not in text   # one note, never two
 
 
 @pytest.mark.parametrize("text, meant", [("status please", "status"), ("today?", "today")])

@@ -20,10 +20,11 @@ from bot.render.blocks import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARC
                                ACTION_PAGE_INSTEAD, ACTION_PAGE_PREVIOUS, ACTION_SAVE,
                                ACTION_SAVED_EXPORT, ACTION_SAVED_PAGE, ACTION_SAVED_REMOVE,
                                ACTION_SHARE, ACTION_SIMILAR, PAGE_ACTIONS)
+from bot.render.echo import echo, length_note, query_value
 from bot.render.text import to_text
 from bot.replies import (EPHEMERAL, IN_CHANNEL, DigestReply, ErrorReply, HelpReply, NoticeReply,
-                         PaperReply, PickListReply, Reply, ResultsReply, SavedReply, ShareReply,
-                         SimilarReply, StatusReply, WelcomeReply)
+                         PaperReply, PickListReply, Reply, ResultsReply, SavedReply, SimilarReply,
+                         StatusReply, ShareReply, WelcomeReply)
 from bot.render import saved as _saved
 from bot.render import views as _views
 from bot.render.cards import chunks_of as _chunks
@@ -51,11 +52,11 @@ def render(reply: Reply) -> Message:
     if fn is None:
         raise TypeError(f"no renderer for {type(reply).__name__}")
     message = fn(reply)
-    if reply.note:
-        note = md.escape(reply.note)
-        message = replace(message, text=f"{message.text}\n_{note}_"[:TEXT_MAX],
+    notes = [md.escape(n) for n in (reply.note, length_note(reply)) if n]
+    if notes:
+        message = replace(message, text=f"{message.text}\n_{' '.join(notes)}_"[:TEXT_MAX],
                           blocks=tuple(bk.fit(list(message.blocks)[: bk.MESSAGE_BLOCKS_MAX - 1]
-                                              + [bk.context(note)])))
+                                              + [bk.context(*notes)])))
     return message
 
 
@@ -70,20 +71,20 @@ def _results(reply: ResultsReply) -> Message:
     shown = page.corrected_query or page.query
     if page.total:
         first, last = page.offset + 1, page.offset + len(page.hits)
-        head = (f"*{page.total} papers* match {md.quoted(shown)}" if page.total != 1
-                else f"*1 paper* matches {md.quoted(shown)}")
+        head = (f"*{page.total} papers* match {md.quoted(echo(shown))}" if page.total != 1
+                else f"*1 paper* matches {md.quoted(echo(shown))}")
     else:
         first = last = 0
-        head = f"No paper matches {md.quoted(shown)}. Try fewer or other words, e.g. `sparse attention`."
+        head = f"No paper matches {md.quoted(echo(shown))}. Try fewer or other words, e.g. `sparse attention`."
     blocks = [bk.section(head)]
     notes = list(page.notes)
     typed_finds = reply.typed_total is None or reply.typed_total > 0
     if page.corrected_query and typed_finds:
-        notes.insert(0, f"Showing results for *{md.escape(page.corrected_query)}*; "
-                        f"search instead for {md.quoted(page.query)}.")
+        notes.insert(0, f"Showing results for *{md.escape(echo(page.corrected_query))}*; "
+                        f"search instead for {md.quoted(echo(page.query))}.")
     elif page.corrected_query:
-        notes.insert(0, f"Showing results for *{md.escape(page.corrected_query)}*: "
-                        f"{md.quoted(page.query)} matches no paper.")
+        notes.insert(0, f"Showing results for *{md.escape(echo(page.corrected_query))}*: "
+                        f"{md.quoted(echo(page.query))} matches no paper.")
     elif page.suggestion:
         notes.insert(0, f"Did you mean *{md.escape(page.suggestion)}*?")
     if notes:
@@ -95,17 +96,19 @@ def _results(reply: ResultsReply) -> Message:
         if where:
             blocks.append(bk.context(f"Shared in <#{md.escape(where)}> ✓"))
         blocks.append(bk.actions(*bk.paper_buttons(hit.paper, share=not where,
-                                                   share_value=_page_value(page, page.offset))))
+                                                   share_value=_page_value(reply, page.offset))))
     nav = []
-    if page.corrected_query and typed_finds:
+    typed = query_value(page.query, reply.query_keys)
+    if page.corrected_query and typed_finds and typed:
         nav.append(bk.button(f"Search “{md.cut(page.query, 40)}” instead", ACTION_PAGE_INSTEAD,
-                             {"q": page.query, "o": 0, "exact": 1},
+                             {**typed, "o": 0, "exact": 1},
                              accessible=f"Search for “{md.cut(page.query, 40)}” as typed"))
-    if page.has_previous:
-        nav.append(bk.button("‹ Previous", ACTION_PAGE_PREVIOUS, _page_value(page, page.offset - page.limit),
+    before, after = _page_value(reply, page.offset - page.limit), _page_value(reply, page.offset + page.limit)
+    if page.has_previous and before:
+        nav.append(bk.button("‹ Previous", ACTION_PAGE_PREVIOUS, before,
                              accessible=f"Previous page of results for “{md.cut(shown, 30)}”"))
-    if page.has_next:
-        nav.append(bk.button("Next ›", ACTION_PAGE, _page_value(page, page.offset + page.limit),
+    if page.has_next and after:
+        nav.append(bk.button("Next ›", ACTION_PAGE, after,
                              accessible=f"Next page of results for “{md.cut(shown, 30)}”"))
     if page.total:
         blocks.append(bk.context(f"Showing {first}–{last} of {page.total} · "
@@ -117,12 +120,15 @@ def _results(reply: ResultsReply) -> Message:
     return _message(blocks, text, reply.visibility)
 
 
-def _page_value(page, offset: int) -> dict:
-    """Button value for another page of the same ranking (``q``, ``o``, ``exact``)."""
-    if page.corrected_query:
-        return {"q": page.corrected_query, "o": max(0, offset)}
-    value = {"q": page.query, "o": max(0, offset)}
-    if page.suggestion:
+def _page_value(reply: ResultsReply, offset: int) -> dict | None:
+    """Button value for another page of the same ranking (``q`` or ``k``, ``o``,
+    ``exact``); None when the query cannot ride in a button (``echo.query_value``)."""
+    page = reply.page
+    query = query_value(page.corrected_query or page.query, reply.query_keys)
+    if query is None:
+        return None
+    value = {**query, "o": max(0, offset)}
+    if page.suggestion and not page.corrected_query:
         value["exact"] = 1  # keep showing the query as typed, as this page did
     return value
 
@@ -157,7 +163,7 @@ def _similar(reply: SimilarReply) -> Message:
 
 
 def _pick(reply: PickListReply) -> Message:
-    head = f"Several papers match {md.quoted(reply.query)}. Which one?"
+    head = f"Several papers match {md.quoted(echo(reply.query))}. Which one?"
     blocks = [bk.section(head)]
     for p in reply.papers[:10]:
         blocks.append(bk.section(f"• *{md.cut_escaped(p.title, 200)}* `{md.escape(p.id)}`"))

@@ -123,14 +123,14 @@ def actions(*buttons: ButtonElement, block_id: str | None = None) -> dict | None
 
 
 def paper_buttons(paper: Paper, *, share: bool = True, details: bool = True,
-                  similar: bool = True, save: bool = True, primary: bool = False,
-                  share_value: dict | None = None) -> list[ButtonElement]:
+                  similar: bool = True, primary: bool = False,
+                  share_value: dict | None = None, save: bool = True) -> list[ButtonElement]:
     """Share / Details / Similar / Save buttons for one paper (value ``{"id": …}``),
     each with an ``accessibility_label`` naming the paper ("Share “UniSparse: …”");
     none for an id too long to carry in a button (ids are ≤ 64 chars from
     ``bot.corpus``, so only a hand-made index could have one). ``primary``
     styles *Share* — only for a message showing one paper. ``share_value`` adds
-    the page's ``{"q", "o"[, "exact"]}`` to *Share*'s value, so the results can
+    the page's ``{"q" or "k", "o"[, "exact"]}`` to *Share*'s value, so the results can
     be drawn again with that row marked shared."""
     out = []
     if len(paper.id) > 200:

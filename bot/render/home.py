@@ -14,15 +14,19 @@ from slack_sdk.models.views import View
 from bot.models import Paper, SearchPage, Subscription
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
+from bot.render.echo import echo, length_note, query_value
 from bot.render.saved import saved_blocks
 from bot.render.views import help_lines
-from bot.replies import SavedReply
+from bot.replies import ResultsReply, SavedReply
 
 VIEW_BLOCKS_MAX = 100          # Slack: ≤ 100 blocks in a Home tab or modal
 SEARCH_MODAL_ID = "search_modal"
 SEARCH_INPUT_BLOCK = "search_query"
 SEARCH_INPUT_ACTION = "query"
 MODAL_RESULTS = 10
+#: Longest text the modal's input takes: Slack's ``max_length`` limit for a
+#: ``plain_text_input`` (docs/slack-rules.md [plain-text-input]).
+MODAL_INPUT_MAX = 3000
 
 
 def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription, datetime | None]],
@@ -72,7 +76,7 @@ def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription,
     return View(type="home", blocks=[b for b in blocks if b][:VIEW_BLOCKS_MAX]).to_dict()
 
 
-def _modal_hits(page: SearchPage, typed_finds: bool) -> list[dict]:
+def _modal_hits(page: SearchPage, typed_finds: bool, keys: tuple[tuple[str, str], ...]) -> list[dict]:
     """Result rows with their buttons, the "Showing a–b of n" line and the page buttons."""
     blocks: list[dict] = []
     first = page.offset + 1
@@ -83,17 +87,19 @@ def _modal_hits(page: SearchPage, typed_finds: bool) -> list[dict]:
         last = page.offset + len(page.hits[:MODAL_RESULTS])
         blocks.append(bk.context(f"Showing {first}–{last} of {page.total}"))
     shown = page.corrected_query or page.query
-    base = {"q": shown} if page.corrected_query else {"q": page.query, **({"exact": 1} if page.suggestion else {})}
+    base, typed = query_value(shown, keys), query_value(page.query, keys)   # None: too long to carry
+    if base is not None and page.suggestion and not page.corrected_query:
+        base["exact"] = 1
     nav = []
-    if page.corrected_query and typed_finds:
+    if page.corrected_query and typed_finds and typed:
         nav.append(bk.button(f"Search “{md.cut(page.query, 40)}” instead", bk.ACTION_MODAL_PAGE_INSTEAD,
-                             {"q": page.query, "o": 0, "exact": 1},
+                             {**typed, "o": 0, "exact": 1},
                              accessible=f"Search for “{md.cut(page.query, 40)}” as typed"))
-    if page.has_previous:
+    if page.has_previous and base is not None:
         nav.append(bk.button("‹ Previous", bk.ACTION_MODAL_PAGE_PREVIOUS,
                              {**base, "o": max(0, page.offset - page.limit)},
                              accessible=f"Previous page of results for “{md.cut(shown, 30)}”"))
-    if page.has_next:
+    if page.has_next and base is not None:
         nav.append(bk.button("Next ›", bk.ACTION_MODAL_PAGE, {**base, "o": page.offset + page.limit},
                              accessible=f"Next page of results for “{md.cut(shown, 30)}”"))
     if nav:
@@ -102,7 +108,8 @@ def _modal_hits(page: SearchPage, typed_finds: bool) -> list[dict]:
 
 
 def search_modal(query: str = "", page: SearchPage | None = None, status: str | None = None,
-                 error: str | None = None, typed_finds: bool = True) -> dict:
+                 error: str | None = None, typed_finds: bool = True,
+                 keys: tuple[tuple[str, str], ...] = ()) -> dict:
     """The search modal: a text input, then (after submission) results or a status.
 
     Results act like channel results (issue 12 point 4): each has *Details*,
@@ -116,10 +123,12 @@ def search_modal(query: str = "", page: SearchPage | None = None, status: str | 
         error: a user-facing explanation of a bad query, or None.
         typed_finds: for a corrected page, whether the query as typed finds
             papers (only then is *Search "…" instead* offered).
+        keys: ``ResultsReply.query_keys``: the page buttons of a long query
+            carry its key (``bot.render.echo.query_value``).
     """
     element = PlainTextInputElement(action_id=SEARCH_INPUT_ACTION, initial_value=query or None,
                                     placeholder=PlainTextObject(text="e.g. sparse attention"),
-                                    max_length=300)
+                                    max_length=MODAL_INPUT_MAX)
     blocks: list[dict] = [InputBlock(block_id=SEARCH_INPUT_BLOCK, label=PlainTextObject(text="Search the papers"),
                                      element=element).to_dict()]
     if status:
@@ -131,13 +140,16 @@ def search_modal(query: str = "", page: SearchPage | None = None, status: str | 
         if page.total:
             verb = "matches" if page.total == 1 else "match"
             blocks.append(bk.section(f"*{page.total} paper{'s' if page.total != 1 else ''}* {verb} "
-                                     f"{md.quoted(shown)}"))
+                                     f"{md.quoted(echo(shown))}"))
         else:
-            blocks.append(bk.section(f"No paper matches {md.quoted(shown)}."))
+            blocks.append(bk.section(f"No paper matches {md.quoted(echo(shown))}."))
         if page.corrected_query:
-            blocks.append(bk.context(f"Showing results for *{md.escape(page.corrected_query)}*; "
-                                     f"you typed {md.quoted(page.query)}."))
-        blocks += _modal_hits(page, typed_finds)
+            blocks.append(bk.context(f"Showing results for *{md.escape(echo(page.corrected_query))}*; "
+                                     f"you typed {md.quoted(echo(page.query))}."))
+        note = length_note(ResultsReply(page=page))    # a long query: said once
+        if note:
+            blocks.append(bk.context(md.escape(note)))
+        blocks += _modal_hits(page, typed_finds, keys)
     return View(type="modal", callback_id=SEARCH_MODAL_ID, title=PlainTextObject(text="Search papers"),
                 submit=PlainTextObject(text="Search"), close=PlainTextObject(text="Close"),
                 blocks=blocks[:VIEW_BLOCKS_MAX]).to_dict()

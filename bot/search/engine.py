@@ -85,7 +85,7 @@ class SearchIndex:
 
         Args:
             text: the query (see ``bot.search.query`` for the syntax); cut to
-                300 characters with a note.
+                4,000 characters with a note.
             limit: page size, 1..100.
             offset: results to skip (0-based), at most 1000 - limit.
             correct: False runs the query exactly as typed: no automatic

@@ -1,8 +1,8 @@
 """Button clicks (``block_actions``): ack, read the button's value, ask the service, answer.
 
 Every button rendered by ``bot.render`` carries what it needs in its
-``value`` (compact JSON, ≤ 2,000 chars), so any process can answer it and
-nothing is kept between requests (issue 5). Each listener reads like a
+``value`` (compact JSON, ≤ 2,000 chars; a long query as the key of its row in the
+shared store, ``bot.querykeys``), so any process can answer it (issue 5). Each listener reads like a
 sentence: ``ack()`` at once (3 s limit, docs/platform-facts.md), parse the
 value, call the service, render, answer through the click's
 ``response_url`` (5 uses in 30 min):
@@ -13,7 +13,7 @@ action id             value                answer
 ``paper_share``       ``{"id"[,"q","o"]}`` ``bot.slack.share`` (once per message and paper)
 ``paper_details``     ``{"id"}``           ``service.paper`` → a modal, else ephemeral
 ``paper_similar``     ``{"id"}``           ``service.similar`` → a modal, else ephemeral
-``results_page*``     ``{"q","o"[,"exact"]}`` ``service.search`` → replaces the results
+``results_page*``     ``{"q"|"k","o",…}``  ``service.search`` → replaces the results
 ``paper_another``     ``{"id"}``           ``service.random_paper`` → a modal, else ephemeral
 ``home_search``       any                  ``views.open`` of the search modal
 ====================  ===================  ======================================
@@ -54,11 +54,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Longest query a page button may carry: the search cuts queries to 300
-#: characters (docs/interfaces.md), and a page button holds the query as run.
-QUERY_MAX = 300
-#: Longest paper id accepted (ids are short: "p7k2b", "2401.01234").
-ID_MAX = 200
+QUERY_MAX = 300   # longest query a page button carries as text (longer: a key)
+ID_MAX = 200      # longest paper id accepted (ids are short: "p7k2b", "2401.01234")
 #: Deepest offset a page button may ask for (the search ranks 1,000 at most).
 OFFSET_MAX = 1000
 EXAMPLE = "/paper search sparse attention"
@@ -139,16 +136,20 @@ def paper_id(value: dict[str, Any]) -> str:
     return pid
 
 
-def page_request(value: dict[str, Any]) -> tuple[str, int, bool]:
-    """``(query, offset, exact)`` from a page button's ``{"q", "o", "exact"?}``,
+def page_request(value: dict[str, Any], stored: Callable[[str], str | None]) -> tuple[str, int, bool]:
+    """``(query, offset, exact)`` from a page button's ``{"q" or "k", "o", "exact"?}``
+    (``stored(key)``: the long query kept under ``k``, ``service.queries.text_of``),
     the query's controls and bidi overrides removed (``bot.parsing.user_text``).
 
     Raises:
-        BadValue: ``q`` not a non-empty string of ≤ ``QUERY_MAX`` chars; ``o``
-            not an integer in 0..``OFFSET_MAX``; ``exact`` not 0/1/true/false.
-    """
+        BadValue: ``q`` not a string of 1..``QUERY_MAX`` chars, ``k`` naming no stored query
+            (or purged), ``o`` not an int in 0..``OFFSET_MAX``, ``exact`` not 0/1."""
     query, offset, exact = value.get("q"), value.get("o"), value.get("exact", 0)
-    if not isinstance(query, str) or not query.strip() or len(query) > QUERY_MAX:
+    if "k" in value and query is None:
+        query = stored(value["k"]) if isinstance(value["k"], str) else None
+        if query is None:
+            raise BadValue("That search is too old to page through now: please run it again.")
+    elif not isinstance(query, str) or not query.strip() or len(query) > QUERY_MAX:
         raise BadValue()
     if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= OFFSET_MAX:
         raise BadValue()
@@ -178,7 +179,7 @@ class Button:
 
 
 def _page(service: "Service", value: dict[str, Any], click: Click) -> Reply:
-    query, offset, exact = page_request(value)
+    query, offset, exact = page_request(value, service.queries.text_of)
     return service.search(query, offset=offset, exact=exact)
 
 

@@ -27,8 +27,10 @@ from slack_sdk import WebClient
 from bot.slack.fair import FairSlots
 from bot.models import Context
 from bot.parsing import user_text
-from bot.render.home import (MODAL_RESULTS, SEARCH_INPUT_ACTION, SEARCH_INPUT_BLOCK,
-                             SEARCH_MODAL_ID, home_view, search_modal)
+from bot.ports import Message
+from bot.render import blocks as bk
+from bot.render.home import (MODAL_INPUT_MAX, MODAL_RESULTS, SEARCH_INPUT_ACTION, SEARCH_INPUT_BLOCK,
+                             SEARCH_MODAL_ID, VIEW_BLOCKS_MAX, home_view, search_modal)
 from bot.replies import ErrorReply, ResultsReply
 from bot.slack.commands import SORRY
 from bot.slack.fallback import view_or_plain
@@ -42,10 +44,10 @@ log = logging.getLogger(__name__)
 
 SEARCHING = "Searching…"
 EMPTY_QUERY = "Type a few words to search for, e.g. sparse attention."
-#: The modal's input allows 300 characters (``search_modal``); a longer
-#: (tampered) value is cut to this for ``initial_value`` only — the search
-#: itself cuts at 300 with a note (docs/interfaces.md "Rules every reply obeys").
-QUERY_SHOWN_MAX = 300
+#: The modal's input allows 3,000 characters (``MODAL_INPUT_MAX``, Slack's limit); a
+#: longer (tampered) value is cut to this for ``initial_value`` only — the search
+#: itself cuts at 4,000 with a note (docs/interfaces.md "Rules every reply obeys").
+QUERY_SHOWN_MAX = MODAL_INPUT_MAX
 #: ``users.conversations``: Slack recommends ``limit`` ≤ 200; 20 pages cover
 #: a viewer in 4,000 channels, beyond which the Home tab lists fewer.
 MEMBER_PAGE_SIZE = 200
@@ -114,11 +116,8 @@ class Membership:
 
 
 def make_home_listener(service: "Service"):
-    """The ``app_home_opened`` listener (Bolt arguments ``body, event, client``).
-
-    Service and rendering are light here (no search), so no work slot is
-    held — and none is held during the Slack calls.
-    """
+    """The ``app_home_opened`` listener (Bolt arguments ``body, event, client``). Service and
+    rendering are light here (no search), so no work slot is held, nor during Slack calls."""
 
     def app_home_opened(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
         if event.get("tab") == "messages":
@@ -138,12 +137,10 @@ def make_home_listener(service: "Service"):
 
 def publish_home(service: "Service", client: WebClient, team: str, user: str,
                  saved_offset: int = 0) -> None:
-    """``views.publish`` the Home tab of ``user``: today's paper, their channels
-    and feed, a page of their saved papers (from ``saved_offset``).
+    """``views.publish`` the Home tab of ``user``: today's paper, their channels and
+    feed, a page of their saved papers (from ``saved_offset``).
 
-    Raises:
-        slack_sdk.errors.SlackApiError / SlackClientError: Slack refused it.
-    """
+    Raises: slack_sdk.errors.SlackApiError / SlackClientError (Slack refused it)."""
     ctx = Context(team, "", user)
     today, day, channels = service.home(ctx, Membership(client, user))
     saved = service.reading.page(ctx, saved_offset)
@@ -168,7 +165,7 @@ def modal_results(service: "Service", query: str, offset: int = 0, exact: bool =
     reply = service.search(query, offset=offset, limit=MODAL_RESULTS, exact=exact)
     if isinstance(reply, ResultsReply) and reply.page is not None:
         typed = reply.typed_total is None or reply.typed_total > 0
-        return valid_view(search_modal(shown, page=reply.page, typed_finds=typed))
+        return valid_view(search_modal(shown, page=reply.page, typed_finds=typed, keys=reply.query_keys))
     if isinstance(reply, ErrorReply):
         example = f" Example: {reply.example}" if reply.example else ""
         return valid_view(search_modal(shown, error=reply.message + example))

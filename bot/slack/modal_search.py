@@ -1,7 +1,8 @@
 """The search modal's own buttons (issue 12 point 4): paging and *Share to…*.
 
 - *‹ Previous* / *Next ›* / *Search "…" instead* (``MODAL_PAGE_ACTIONS``, value
-  ``{"q", "o"[, "exact"]}``): ``views.update`` of the same modal with that page.
+  ``{"q" or "k", "o"[, "exact"]}``, ``bot.slack.actions.page_request``):
+  ``views.update`` of the same modal with that page.
 - *Share to…* (``{"id"}``): push the share modal (a ``conversations_select``
   with ``response_url_enabled``) while the stack has room, else replace the
   current view (docs/slack-rules.md [view-stack]).
@@ -60,7 +61,7 @@ def make_page_listener(service: "Service", slots: FairSlots):
         ack()
         view = body.get("view") or {}
         try:
-            query, offset, exact = page_request(read_value(action))
+            query, offset, exact = page_request(read_value(action), service.queries.text_of)
             with slots((body.get("user") or {}).get("id") or ""):
                 result = modal_results(service, query, offset, exact)
         except BadValue as bad:

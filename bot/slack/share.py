@@ -114,7 +114,7 @@ def share_from_message(service: "Service", slots: FairSlots, body: dict[str, Any
     except Exception:
         service.sharing.release(key)
         raise
-    if "q" in value:
+    if "q" in value or "k" in value:   # the page it was clicked on
         redrawn = _redrawn(service, slots, value, click, message_ts)
         if redrawn is not None:
             return redrawn, True
@@ -125,7 +125,7 @@ def _redrawn(service: "Service", slots: FairSlots, value: dict[str, Any], click:
              message_ts: str) -> Message | None:
     """The clicked results page again, every row shared from it marked."""
     try:
-        query, offset, exact = page_request(value)
+        query, offset, exact = page_request(value, service.queries.text_of)
     except BadValue:
         return None
     with slots(click.user_id or ""):

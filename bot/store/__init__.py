@@ -18,6 +18,7 @@ from bot.models import DeliveryState
 from bot.store.deliveries import STATES, DeliveryStore
 from bot.store.marks import MarkStore
 from bot.store.journal import Entry, EntryState, JournalStore
+from bot.store.queries import QueryStore
 from bot.store.schema import SCHEMA_VERSION, StoreError, migrate
 from bot.store.schema import schema_version as _version_t
 from bot.store.subscriptions import KEEP, SubscriptionStore
@@ -28,9 +29,11 @@ __all__ = ["Store", "StoreError", "SCHEMA_VERSION", "STATES", "DeliveryState", "
            "KEEP"]
 
 
-class Store(SubscriptionStore, DeliveryStore, JournalStore, TopicPickStore, SavedStore, MarkStore):
+class Store(SubscriptionStore, DeliveryStore, JournalStore, TopicPickStore, SavedStore, MarkStore,
+            QueryStore):
     """Subscriptions, deliveries, daily picks, handled events, the journal, channel
-    rotations, reading lists and once-only marks (onboarding, shares) in one database.
+    rotations, reading lists, once-only marks (onboarding, shares) and the long
+    queries of page buttons in one database.
 
     Args:
         database_url: SQLAlchemy URL, e.g. ``sqlite:///paperbot.db`` or

@@ -1,6 +1,6 @@
 """Things done once and remembered for good: onboarding notes and shares.
 
-Table ``marks(kind, key, at, detail)`` (schema version 3, ``bot.store.schema``):
+Table ``marks(kind, key, at, detail)`` (schema version 5, ``bot.store.schema``):
 the primary key ``(kind, key)`` makes ``mark_once`` true for exactly one
 caller, across threads, processes and restarts — the same INSERT-claim as
 ``deliveries`` (docs/architecture.md "Where a digest is claimed"). Unlike

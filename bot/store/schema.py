@@ -28,6 +28,9 @@ Tables (docs/interfaces.md "Paper of the day"):
 - ``marks(kind, key PK, at, detail)`` — things done once for good: an
   onboarding note per user / channel, a share per message and paper
   (``bot.store.marks``).
+- ``query_keys(key PK, text, used_at)`` — long queries kept for their page
+  buttons, which carry the short key instead of the text (``bot.store.queries``;
+  purged some days after last use).
 
 Versions:
 
@@ -44,6 +47,7 @@ Versions:
   needed — and table ``saved_papers`` (a user's reading list, with a
   snapshot of each paper's fields).
 - 5: adds table ``marks`` (no data step).
+- 6: adds table ``query_keys`` and its index (no data step).
 
 Migrations are additive only: missing tables and indexes are created, missing
 columns are added (each is nullable or has a server default), then the data
@@ -57,7 +61,7 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 from sqlalchemy.schema import CreateColumn
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 #: Key of the PostgreSQL advisory lock held while migrating (any 64-bit int).
 _PG_MIGRATION_LOCK = 0x70617065_72626F74  # "paperbot"
@@ -190,6 +194,14 @@ marks = sa.Table(
     sa.Column("key", sa.String(255), primary_key=True),
     sa.Column("at", UTCDateTime, nullable=False),
     sa.Column("detail", sa.String(200)),
+)
+
+query_keys = sa.Table(
+    "query_keys", metadata,
+    sa.Column("key", sa.String(32), primary_key=True),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("used_at", UTCDateTime, nullable=False),
+    sa.Index("ix_query_keys_used_at", "used_at"),
 )
 
 #: Data steps run once when a database moves past the version (SQL text).

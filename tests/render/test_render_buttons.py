@@ -66,4 +66,4 @@ def test_views_and_new_surfaces_follow_the_same_button_rules() -> None:
         shown = buttons(blocks)
         assert sum(b.get("style") == "primary" for b in shown) <= 1
         assert all(0 < len(b.get("accessibility_label", "")) <= 75 for b in shown)
-    assert len(buttons(surfaces[0])) == 5 * 4 + 1                 # Details, Similar, Save, Share to… + Next
+    assert len(buttons(surfaces[0])) == 5 * 4 + 1     # Details, Similar, Save (issue 13), Share to… + Next
