@@ -27,10 +27,8 @@ from slack_sdk import WebClient
 from bot.slack.fair import FairSlots
 from bot.models import Context
 from bot.parsing import user_text
-from bot.ports import Message
-from bot.render import blocks as bk
 from bot.render.home import (MODAL_INPUT_MAX, MODAL_RESULTS, SEARCH_INPUT_ACTION, SEARCH_INPUT_BLOCK,
-                             SEARCH_MODAL_ID, VIEW_BLOCKS_MAX, home_view, search_modal)
+                             SEARCH_MODAL_ID, home_view, search_modal)
 from bot.replies import ErrorReply, ResultsReply
 from bot.slack.commands import SORRY
 from bot.slack.fallback import view_or_plain
