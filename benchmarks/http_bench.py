@@ -16,7 +16,7 @@ the time to the HTTP answer (the *ack* Slack waits at most 3 s for), its status 
 connection error (refused, reset, timeout). Then the replies the bot posts to each
 ``response_url`` are awaited (first-seen time, polled every 10 ms).
 
-DESIGN.md quality bar: every ack < 3 s, p95 ack < 500 ms, no connection refused or reset.
+docs/interfaces.md quality bar: every ack < 3 s, p95 ack < 500 ms, no connection refused or reset.
 """
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.fakeslack import TEAM_ID, FakeSlack      # noqa: E402
 from tests.signing import signed_headers           # noqa: E402
-from report import publish  # benchmarks/report.py (scripts run from benchmarks/)
+from report import publish  # noqa: E402  (benchmarks/report.py; scripts run from benchmarks/)
 
 SECRET = "bench-signing-secret-0123456789abcdef"
 QUERIES = ["search image steganography", "search sparse attention", "search speculative decoding",
@@ -204,7 +204,7 @@ def main() -> None:
         f"replies posted to response_url: {len(replies)} of {len(every)} (reply = time from sending the "
         "command to the search results reaching the fake Slack)",
         "",
-        "quality bar (DESIGN.md):",
+        "quality bar (docs/interfaces.md):",
         f"  {'PASS' if under_3s else 'FAIL'}  every command acked with 200 in < 3 s        max {max(acks) if acks else float('nan'):.1f} ms",
         f"  {'PASS' if p95 < 500 else 'FAIL'}  p95 ack < 500 ms                            p95 {p95:.1f} ms",
         f"  {'PASS' if refused_reset == 0 and not errors else 'FAIL'}  no connection refused/reset (no errors)   "

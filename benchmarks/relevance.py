@@ -106,11 +106,11 @@ def search_all(index_dir: Path, queries: list[str], workdir: Path) -> tuple[list
     done = subprocess.run(cmd, cwd=workdir, env=_env(), input="".join(q + "\n" for q in queries),
                           capture_output=True, text=True)
     took = time.perf_counter() - t0
-    lines = [l for l in done.stdout.splitlines() if l.strip()]
+    lines = [line for line in done.stdout.splitlines() if line.strip()]
     if len(lines) != len(queries):
         sys.exit(f"paperbot search gave {len(lines)} JSON lines for {len(queries)} queries "
                  f"(exit {done.returncode}): {done.stderr[-2000:]}")
-    return [json.loads(l) for l in lines], took
+    return [json.loads(line) for line in lines], took
 
 
 def bm25s_run(corpus: Path, queries: dict[str, str], wanted: list[str]) -> dict | None:
@@ -212,7 +212,7 @@ def main() -> None:
         "paperbot relevance benchmark — BEIR SciFact",
         "=" * 44,
         f"date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}   python {platform.python_version()}   host {platform.node()}",
-        f"data: {data}  ({n_docs} documents indexed{'; SMOKE SUBSET, not comparable' if args.docs else ''})",
+        f"data: {args.data_dir}  ({n_docs} documents indexed{'; SMOKE SUBSET, not comparable' if args.docs else ''})",
         "path: `paperbot index build --source corpus.jsonl --index DIR` then",
         "      `paperbot search --index DIR --json --limit 100 -` (one query per line on stdin),",
         "      i.e. the bot's own SearchIndex.search with the default Ranking (as in Slack).",
@@ -260,7 +260,7 @@ def main() -> None:
         *ranking_defaults(),
     ]
     publish(lines, args.out, {
-            "data": str(data), "documents": n_docs, "smoke_subset": bool(args.docs), "build_s": round(build_s, 2),
+            "data": str(args.data_dir), "documents": n_docs, "smoke_subset": bool(args.docs), "build_s": round(build_s, 2),
             "search_s": round(search_s, 2), "results": results, "bm25s": baseline,
             "rejected": errors,
             "corrected": corrected, "references": dict((n, v) for n, v in REFERENCES),

@@ -217,7 +217,7 @@ def main() -> None:
                          "of that earlier build, read from DIR.build.json, and the report says so)")
     args = ap.parse_args()
 
-    queries = [l.strip() for l in args.queries.read_text(encoding="utf-8").splitlines() if l.strip()]
+    queries = [q.strip() for q in args.queries.read_text(encoding="utf-8").splitlines() if q.strip()]
     load_start, started = os.getloadavg(), time.strftime("%Y-%m-%d %H:%M:%S %Z")
     t_all = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="paperbot-bench-", dir=args.workdir) as tmp:
@@ -256,7 +256,7 @@ def main() -> None:
     ratio = ws["p95_ms"] / fs["p95_ms"] if fs["p95_ms"] else float("inf")
     targets = []
     if n >= 100_000:
-        scale = "100k (DESIGN.md quality bar at 100,000 abstracts)"
+        scale = "100k (docs/interfaces.md quality bar at 100,000 abstracts)"
         targets = [
             ("search p95 <= 150 ms", ws["p95_ms"] <= 150, f"{ws['p95_ms']:.1f} ms"),
             (f"search p95 <= 2 x FTS5 p95 ({2 * fs['p95_ms']:.1f} ms)", ws["p95_ms"] <= 2 * fs["p95_ms"],
@@ -273,7 +273,9 @@ def main() -> None:
     else:
         scale = "between the two target sizes: no target applies (informational run)"
 
-    mb = lambda b: b / 2**20
+    def mb(b: float) -> float:
+        return b / 2**20
+
     lines = [
         "paperbot scale benchmark — arXiv abstracts, paperbot (Whoosh) vs SQLite FTS5",
         "=" * 76,

@@ -2,13 +2,13 @@
 
 Each command parses options, builds objects through ``bot.wiring`` and turns
 library errors into one clear line (``click.ClickException``, exit 1) or, for
-missing Slack variables, one line and exit status 2 (DESIGN.md
-"Configuration"). Option > environment variable > default. ``.env`` is found
-from the working directory.
+missing Slack variables, one line and exit status 2 (docs/interfaces.md
+"Environment variables"). Option > environment variable > default. ``.env`` is found
+from the working directory. The only module that reads ``os.environ``
+(docs/architecture.md "Layers").
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sys
@@ -18,17 +18,23 @@ from pathlib import Path
 import click
 from dotenv import find_dotenv, load_dotenv
 
-from bot import config, corpus, search, wiring
+from bot import cli_lines, config, corpus, search, wiring
+from bot.cli_wait import WAIT_OPTION, in_turn
 from bot.jsonshape import error_json, page_json
 from bot.models import QueryError
 from bot.store import StoreError
+
+
+#: ``--index DIR`` of the index and search commands (default ``PAPERBOT_INDEX_DIR``).
+index_option = click.option("--index", "index_dir", type=click.Path(path_type=Path),
+                            help="Index directory (default PAPERBOT_INDEX_DIR).")
 
 
 def _settings() -> config.Settings:
     try:
         return config.from_env(os.environ)
     except ValueError as e:
-        raise click.ClickException(str(e))
+        raise click.ClickException(str(e)) from None
 
 
 def _require(settings: config.Settings, command: str, shown: str | None = None) -> None:
@@ -108,13 +114,21 @@ def console() -> None:
     """
     from bot.console import ConsolePoster, run
     settings = _settings()
-    write = lambda s: (sys.stdout.write(s), sys.stdout.flush())
+
+    def write(text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
     try:
         service = wiring.build_service(settings, ConsolePoster(write))
         service.index.warm()
     except (corpus.CorpusError, search.IndexBusy, StoreError) as e:
-        raise click.ClickException(str(e))
+        raise click.ClickException(str(e)) from None
     sys.exit(run(service, sys.stdin, write, interactive=sys.stdin.isatty()))
+
+
+ACCEPTED_HELP = ("Keep only accepted OpenReview notes (by venueid/venue); leave out withdrawn, "
+                 "rejected, desk-rejected and submitted-only ones. Other sources are kept.")
 
 
 @main.group()
@@ -129,8 +143,10 @@ def index() -> None:
 @click.option("--source", "sources", multiple=True, type=click.Path(path_type=Path),
               help="Seed text file or folder, JSON Lines or CSV (.gz too). Repeatable. "
                    "Default: PAPERBOT_SEEDS.")
-@click.option("--index", "index_dir", type=click.Path(path_type=Path), help="Index directory (default PAPERBOT_INDEX_DIR).")
-def index_build(sources: tuple[Path, ...], index_dir: Path | None) -> None:
+@index_option
+@click.option("--accepted-only", is_flag=True, help=ACCEPTED_HELP)
+@WAIT_OPTION
+def index_build(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: bool, wait: float) -> None:
     """Build a new index generation and switch to it atomically.
 
     Example: paperbot index build --source corpus.jsonl --index /tmp/idx
@@ -142,29 +158,35 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None) -> None:
     update, done = _progress("indexing")
     # Sources are read inside the build's lock, so an `index add` cannot slip in
     # between reading and switching CURRENT (and be lost).
-    source = wiring.LazyPapers(paths)
+    source = wiring.LazyPapers(paths, accepted_only=accepted_only)
     try:
-        fingerprint = corpus.seeds_fingerprint(paths) if not sources else None
-        gen = search.build_index(target, source, fingerprint=fingerprint,
-                                 progress=(lambda n: update(n, source.total)) if update else None)
-    except (corpus.CorpusError, search.IndexBusy, ValueError) as e:
+        fingerprint = corpus.seeds_fingerprint(paths) if not (sources or accepted_only) else None
+        gen = in_turn(target, wait, lambda: search.build_index(
+            target, source, fingerprint=fingerprint,
+            progress=(lambda n: update(n, source.total)) if update else None))
+    except click.ClickException:
         done()
-        raise click.ClickException(str(e))
+        raise
+    except (corpus.CorpusError, ValueError) as e:
+        done()
+        raise click.ClickException(str(e)) from None
     except search.WorkerFailed as e:
         done()
-        raise click.ClickException(f"the index build failed ({e}); the old index is untouched")
+        raise click.ClickException(f"the index build failed ({e}); the old index is untouched") from None
     except OSError as e:
         done()
-        raise click.ClickException(_write_error(target, e))
+        raise click.ClickException(_write_error(target, e)) from None
     done()
-    click.echo(f"indexed {_plural(source.total, 'paper')} into {target / gen}")
+    click.echo(f"indexed {_plural(source.total, 'paper')} into {target / gen}{_left_out(source.stats)}")
 
 
 @index.command("add")
 @click.option("--source", "sources", multiple=True, required=True, type=click.Path(path_type=Path),
               help="File or folder to add (same formats as build). Repeatable.")
-@click.option("--index", "index_dir", type=click.Path(path_type=Path), help="Index directory (default PAPERBOT_INDEX_DIR).")
-def index_add(sources: tuple[Path, ...], index_dir: Path | None) -> None:
+@index_option
+@click.option("--accepted-only", is_flag=True, help=ACCEPTED_HELP)
+@WAIT_OPTION
+def index_add(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: bool, wait: float) -> None:
     """Add or update documents without a full rebuild.
 
     Example: paperbot index add --source new-papers.jsonl
@@ -173,17 +195,26 @@ def index_add(sources: tuple[Path, ...], index_dir: Path | None) -> None:
     _stop_on_sigterm()
     target = index_dir or settings.index_dir
     try:
-        papers = corpus.load_papers(list(sources))
-        created = not search.has_index(target)
-        n = search.add_to_index(target, papers)
-    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, ValueError) as e:
-        raise click.ClickException(str(e))
+        stats = corpus.LoadStats()
+        papers = corpus.load_papers(list(sources), stats=stats, accepted_only=accepted_only)
+        created, n = in_turn(target, wait, lambda: (not search.has_index(target),
+                                                    search.add_to_index(target, papers)),
+                             " Nothing was added.")
+    except (corpus.CorpusError, search.IndexMissing, ValueError) as e:
+        raise click.ClickException(str(e)) from None
     except OSError as e:
-        raise click.ClickException(_write_error(target, e))
+        raise click.ClickException(_write_error(target, e)) from None
     if created:
-        click.echo(f"there was no index in {target}: created one with {_plural(n, 'paper')}")
+        click.echo(f"there was no index in {target}: created one with {_plural(n, 'paper')}"
+                   f"{_left_out(stats)}")
     else:
-        click.echo(f"added or updated {_plural(n, 'paper')} in {target}")
+        click.echo(f"added or updated {_plural(n, 'paper')} in {target}{_left_out(stats)}")
+
+
+def _left_out(stats: corpus.LoadStats) -> str:
+    """`` (left out as not accepted: 12 rejected, 3 withdrawn)`` or ""."""
+    summary = corpus.not_accepted_summary(stats)
+    return f" (left out as not accepted: {summary})" if summary else ""
 
 
 def _write_error(target: Path, e: OSError) -> str:
@@ -194,7 +225,7 @@ def _write_error(target: Path, e: OSError) -> str:
 
 
 @main.command("search")
-@click.option("--index", "index_dir", type=click.Path(path_type=Path), help="Index directory (default PAPERBOT_INDEX_DIR).")
+@index_option
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 100),
               help="Results to print (at most 100).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per query (see README).")
@@ -215,37 +246,40 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, related: bool,
             wiring.ensure_default_index(settings)
         idx = search.SearchIndex(index_dir or settings.index_dir)
     except (corpus.CorpusError, search.IndexBusy, search.IndexMissing) as e:
-        raise click.ClickException(str(e))
+        raise click.ClickException(str(e)) from None
     if related:
-        text = sys.stdin.read()
+        text = sys.stdin.buffer.read().decode("utf-8", "replace")
         try:
             page = idx.related(text, limit=limit)
             # the search contract plus its notes (the linked paper first, labelled there)
-            click.echo(json.dumps({**page_json(page), "notes": list(page.notes)}, ensure_ascii=False))
+            cli_lines.print_json({**page_json(page), "notes": list(page.notes)})
         except QueryError as e:
-            click.echo(json.dumps(error_json(text[:200], e.message), ensure_ascii=False))
+            cli_lines.print_json(error_json(text[:200], e.message))
             sys.exit(1)
         return
     text = " ".join(query)
-    queries = (line.rstrip("\n") for line in sys.stdin) if text == "-" else [text]
+    # Any bytes in, one line out per b"\n"-ended input line (bot/cli_lines.py).
+    queries = cli_lines.read_lines(sys.stdin.buffer) if text == "-" else [cli_lines.from_argv(text)]
     status = 0
-    for q in queries:
+    for q, note in queries:
         try:
             page = idx.search(q, limit=limit)
         except QueryError as e:
             status = 1 if text != "-" else status
             if as_json:
-                click.echo(json.dumps(error_json(q, e.message), ensure_ascii=False))
+                cli_lines.print_json(error_json(q, e.message), note)
             else:
-                click.echo(f"{e.message} Example: {e.example}", err=True)
+                click.echo(f"{note + ' ' if note else ''}{e.message} Example: {e.example}", err=True)
             continue
         except search.IndexMissing as e:
-            raise click.ClickException(str(e))
+            raise click.ClickException(str(e)) from None
         if as_json:
-            click.echo(json.dumps(page_json(page), ensure_ascii=False))
+            cli_lines.print_json(page_json(page), note)
         else:
             if text == "-":
                 click.echo(f"== {q}")
+            if note:
+                click.echo(note)
             _print_page(page)
     sys.exit(status)
 

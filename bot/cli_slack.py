@@ -1,8 +1,8 @@
 """The Slack-facing CLI commands: ``serve``, ``socket``, ``clock``, ``digest send``.
 
 Kept apart from ``bot.cli`` so that module stays small; each command checks
-its required variables first (one line, exit 2), then hands over to
-``bot.slack.runtime``.
+its required variables first (one line, exit 2), then hands over to the
+composition root ``bot.runtime`` (docs/architecture.md "Layers").
 """
 from __future__ import annotations
 
@@ -12,12 +12,19 @@ import click
 
 
 def _run(fn, *args, **kwargs):
-    """Call a runtime entry point; a ``StartupError`` becomes one line, exit 1."""
-    from bot.slack.runtime import StartupError
+    """Call a runtime entry point; a ``StartupError`` becomes one line, exit 1.
+
+    ``SocketModeDisabled`` (Slack switched Socket Mode off) exits 1 too; its
+    one ERROR line was already logged (``bot.slack.socket.run_socket``).
+    """
+    from bot.runtime import StartupError
+    from bot.slack.socket import SocketModeDisabled
     try:
         return fn(*args, **kwargs)
     except StartupError as e:
         click.echo(str(e), err=True)
+        sys.exit(1)
+    except SocketModeDisabled:
         sys.exit(1)
 
 
@@ -34,7 +41,7 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
         """
         settings = settings_fn()
         require_fn(settings, "serve")
-        from bot.slack import runtime
+        from bot import runtime
         _run(runtime.serve, settings, host=host, port=port if port is not None else settings.port)
 
     @main.command()
@@ -46,7 +53,7 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
         """
         settings = settings_fn()
         require_fn(settings, "socket")
-        from bot.slack import runtime
+        from bot import runtime
         _run(runtime.socket, settings, with_clock=not no_clock)
 
     @main.command()
@@ -57,7 +64,7 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
         """
         settings = settings_fn()
         require_fn(settings, "clock")
-        from bot.slack import runtime
+        from bot import runtime
         _run(runtime.clock, settings)
 
     @main.group()
@@ -78,10 +85,10 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
         """
         settings = settings_fn()
         require_fn(settings, "digest", "digest send")
-        from bot.slack import runtime
+        from bot import runtime
         try:
             summary = _run(runtime.digest_send, settings, day.date() if day else None, force)
         except ValueError as e:
-            raise click.ClickException(str(e))
+            raise click.ClickException(str(e)) from None
         click.echo(str(summary))
         sys.exit(1 if summary.stopped or summary.failed else 0)

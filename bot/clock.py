@@ -1,7 +1,7 @@
 """The scheduler of the daily digest: ONE APScheduler 3.11 interval job
 (the only module that imports apscheduler).
 
-Why one interval job and not a cron job per channel (PLATFORM-FACTS.md E):
+Why one interval job and not a cron job per channel (docs/platform-facts.md "APScheduler 3"):
 APScheduler 3.11.3's ``CronTrigger`` fires a 01:30 job twice on a fall-back
 day and skips a 00:00 job the day after a spring-forward, so the job only
 asks "what is due now?" (``bot.digest.run_due``) every ``interval_s``
@@ -9,7 +9,7 @@ seconds and the store's claim keyed by (team, channel, local date) makes a
 repeat harmless. Subscriptions live in the SQL store, the job in an
 in-memory job store (nothing pickled, no token anywhere on disk).
 
-Job settings (PLATFORM-FACTS.md E; APScheduler userguide):
+Job settings (docs/platform-facts.md "APScheduler 3"; APScheduler userguide):
 
 - fixed id ``JOB_ID`` with ``replace_existing=True``: adding it again
   replaces it, never duplicates it;
@@ -22,7 +22,7 @@ Job settings (PLATFORM-FACTS.md E; APScheduler userguide):
 - explicit ``timezone=UTC`` on the scheduler and trigger (the default is
   the host's local zone);
 - ``next_run_time=now``: the first run happens at start-up, so a slot missed
-  while the process was down is posted at once (DESIGN.md "Digest rules").
+  while the process was down is posted at once (docs/interfaces.md "Paper of the day").
 
 Run exactly one clock process per database: APScheduler does not coordinate
 schedulers (FAQ), though the store's claims keep even two from double-posting.
@@ -30,7 +30,7 @@ schedulers (FAQ), though the store's claims keep even two from double-posting.
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timezone
+from datetime import timezone
 from typing import Callable
 
 from apscheduler.executors.pool import ThreadPoolExecutor
@@ -39,6 +39,8 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.interval import IntervalTrigger
+
+from bot.slots import utc_now
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +67,7 @@ def schedule_digest(scheduler: BaseScheduler, job: Callable[[], object], *,
     """
     if interval_s <= 0:
         raise ValueError("interval_s must be positive")
-    extra = {"next_run_time": datetime.now(timezone.utc)} if run_now else {}
+    extra = {"next_run_time": utc_now()} if run_now else {}
     return scheduler.add_job(
         job, IntervalTrigger(seconds=interval_s, timezone=timezone.utc), id=JOB_ID,
         name="paper of the day", replace_existing=True, coalesce=True, max_instances=1,

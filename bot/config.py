@@ -1,8 +1,9 @@
 """Settings: one immutable object built from a mapping of environment variables.
 
-Only the entry points (``bot.cli``, ``bot.slack.app``) pass ``os.environ`` in;
-everything else receives a ``Settings``. Variable names and defaults are the
-contract in DESIGN.md "Configuration".
+Only the CLI (``bot.cli``) reads ``os.environ`` and passes it in; everything
+else, ``bot.slack.app`` included, receives a ``Settings`` (a structure test
+holds this; docs/architecture.md "Layers"). Variable names and defaults are the
+contract in docs/interfaces.md "Environment variables".
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Mapping
 
 SLACK_DEFAULT_API_URL = "https://slack.com/api/"
 
-#: Slack variables each command needs (DESIGN.md "Configuration").
+#: Slack variables each command needs (docs/interfaces.md "Environment variables").
 REQUIRED_BY_COMMAND: dict[str, tuple[str, ...]] = {
     "serve": ("SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET"),
     "socket": ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN"),
@@ -44,6 +45,8 @@ class Settings:
         default_time: "HH:MM" for ``/paper subscribe`` without a time.
         default_tz: IANA zone used when the user's zone is unknown.
         port: HTTP port for ``serve`` (``PORT``, default 3000).
+        dyno: the platform's process name (``DYNO``, e.g. "web.1") when running
+            on Heroku or a look-alike, else "" (README "Heroku-style platforms").
     """
 
     bot_token: str = ""
@@ -56,6 +59,7 @@ class Settings:
     default_time: str = "09:00"
     default_tz: str = "UTC"
     port: int = 3000
+    dyno: str = ""
 
     def __repr__(self) -> str:  # never print secrets
         return (f"Settings(api_url={self.api_url!r}, database_url=<hidden>, "
@@ -140,4 +144,5 @@ def from_env(env: Mapping[str, str], cwd: Path | None = None) -> Settings:
         default_time=default_time,
         default_tz=default_tz,
         port=port,
+        dyno=get("DYNO"),
     )

@@ -2,8 +2,9 @@
 
 Reads lines like ``/paper search chess`` or ``@paperbot KIStego`` from a
 stream (interactive or piped) and prints each reply as text through the same
-``Service`` and ``bot.render`` code the Slack app uses (DESIGN.md "CLI").
-Acts as team ``T0CONSOLE``, channel ``C0CONSOLE``, user ``U0CONSOLE``.
+``Service`` and ``bot.render`` code the Slack app uses (docs/interfaces.md "CLI").
+Acts as team ``CONSOLE_TEAM`` (``bot.models``), channel ``C0CONSOLE``, user
+``U0CONSOLE``. An entry point (docs/architecture.md "Layers").
 """
 from __future__ import annotations
 
@@ -11,17 +12,21 @@ import re
 from dataclasses import dataclass
 from typing import Callable, TextIO
 
-from bot.models import Context
+from bot.links import PaperLinks
+from bot.models import CONSOLE_TEAM, PAGE_SIZE, Context
 from bot.ports import Message
 from bot.render import render, to_text
+from bot.render.unfurl import unfurl
 from bot.replies import ResultsReply
-from bot.service import PAGE_SIZE, Service
+from bot.service import Service
 
-CONTEXT = Context(team_id="T0CONSOLE", channel_id="C0CONSOLE", user_id="U0CONSOLE",
+CONTEXT = Context(team_id=CONSOLE_TEAM, channel_id="C0CONSOLE", user_id="U0CONSOLE",
                   channel_name="console")
 
 INTRO = ("paperbot console — type `/paper help`, `/paper search <words>`, `@paperbot <id|name|words>`,\n"
-         "`more` / `back` to page through the last search, `quit` to leave.")
+         "a link to a paper (its preview), `more` / `back` to page through the last search, `quit` to leave.")
+LINK = re.compile(r"https?://[^\s<>]+")
+NO_PREVIEW = "(no preview: no paper in this index has that link; in Slack the link is left alone)"
 
 
 class ConsolePoster:
@@ -55,6 +60,7 @@ class Console:
     def __init__(self, service: Service) -> None:
         self.service = service
         self.last: _LastSearch | None = None
+        self.links = PaperLinks(service.index)
 
     def handle(self, line: str) -> str | None:
         """Answer one input line; None for blank lines and comments."""
@@ -72,6 +78,8 @@ class Console:
         if "@paperbot" in low:
             text = re.sub(r"@paperbot\b", " ", line, flags=re.I)
             return "(reply in thread)\n" + self._show(self.service.mention(text, CONTEXT))
+        if not low.startswith("/paper") and LINK.search(line):
+            return self._previews(LINK.findall(line))
         text = re.sub(r"^/paper\b", "", line, flags=re.I).strip()
         reply = self.service.command(text, CONTEXT)
         if isinstance(reply, ResultsReply) and reply.page is not None:
@@ -91,6 +99,16 @@ class Console:
                 return "No more results."
             self.last.offset = reply.page.offset
         return self._show(reply)
+
+    def _previews(self, urls: list[str]) -> str:
+        """What Slack would unfurl under a message with these links (bot.slack.unfurls)."""
+        shown = []
+        for url in dict.fromkeys(urls):
+            paper = self.links.find(url)
+            if paper is not None:
+                card = Message(text=paper.title, blocks=tuple(unfurl(paper)["blocks"]))
+                shown.append(f"(link preview: {url})\n{to_text(card)}")
+        return "\n".join(shown[:5]) or NO_PREVIEW
 
     @staticmethod
     def _show(reply) -> str:

@@ -1,5 +1,5 @@
 """The ``paperbot search --json`` shape — a contract outside scripts rely on
-(DESIGN.md "Interfaces", ``paperbot search``). Keep keys and types stable.
+(docs/interfaces.md "paperbot search --json"). Keep keys and types stable.
 """
 from __future__ import annotations
 

@@ -7,11 +7,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
+from enum import StrEnum
+
+#: Results per page of a search (Slack pages, the console's ``more``/``back``).
+PAGE_SIZE = 5
+#: The team id ``paperbot console`` acts as: its subscriptions share the
+#: database but are never posted to Slack by the digest.
+CONSOLE_TEAM = "T0CONSOLE"
 
 
 @dataclass(frozen=True)
 class Paper:
-    """One paper of the corpus (DESIGN.md "Data").
+    """One paper of the corpus (docs/interfaces.md "Papers").
 
     Attributes:
         id: the product's id — stable across rebuilds and re-orderings, unique,
@@ -29,6 +36,7 @@ class Paper:
         venue: e.g. "ICML 2026".
         source: where it came from, ``"<file name>#<paragraph or line number>"``.
         categories: source categories (arXiv ``cs.LG`` …), may be empty.
+        doi: the DOI ("10.1103/PhysRevD.76.013009") when the source gives one, else None.
     """
 
     id: str
@@ -45,6 +53,7 @@ class Paper:
     venue: str = ""
     source: str = ""
     categories: tuple[str, ...] = ()
+    doi: str | None = None
 
 
 @dataclass(frozen=True)
@@ -145,6 +154,23 @@ class Subscription:
     updated_at: datetime | None = None
 
 
+class DeliveryState(StrEnum):
+    """The state of a paper-of-the-day delivery row (docs/architecture.md "The path of a digest").
+
+    ``CLAIMED``: a process owns the post; ``POSTED``: done, with ``message_ts``;
+    ``FAILED``: Slack refused it (nothing was posted; may be claimed again);
+    ``UNKNOWN``: a claim whose outcome cannot be known — never posted again;
+    ``SKIPPED``: a missed day that is not back-filled. A ``StrEnum``: the
+    values are the strings stored in the ``deliveries.state`` column.
+    """
+
+    CLAIMED = "claimed"
+    POSTED = "posted"
+    FAILED = "failed"
+    UNKNOWN = "unknown"
+    SKIPPED = "skipped"
+
+
 @dataclass(frozen=True)
 class Delivery:
     """A claimed or finished paper-of-the-day post for one channel and date.
@@ -153,8 +179,7 @@ class Delivery:
         team_id, channel_id: Slack ids.
         local_date: the channel's local date the post is for.
         paper_id: the paper posted.
-        state: "claimed" (before posting), "posted", "failed" or "unknown"
-            (a claim whose post outcome could not be determined).
+        state: a ``DeliveryState``.
         message_ts: Slack ``ts`` of the post once posted, else None.
     """
 
@@ -162,7 +187,7 @@ class Delivery:
     channel_id: str
     local_date: date
     paper_id: str
-    state: str
+    state: DeliveryState
     message_ts: str | None = None
 
 
@@ -171,7 +196,7 @@ class Context:
     """Who asked, and where — everything the service needs from Slack.
 
     Attributes:
-        team_id, channel_id, user_id: Slack ids (console: T0CONSOLE …).
+        team_id, channel_id, user_id: Slack ids (console: ``CONSOLE_TEAM`` …).
         user_tz: the user's IANA time zone from Slack (``users.info``), or None.
         channel_name: e.g. "general" or "directmessage", when known.
     """

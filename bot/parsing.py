@@ -1,7 +1,7 @@
 """Pure parsing of what users type: sub-commands and subscribe arguments
 (mention tokens are stripped by ``bot.slack.text``, where Slack's formats live).
 
-Rules: DESIGN.md "Interfaces" — "Slash command `/paper`" and "Mentions".
+Rules: docs/interfaces.md "/paper slash command" and "Mentions and direct messages".
 No Slack, SQL or Whoosh types here.
 """
 from __future__ import annotations
@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-MAX_INPUT = 300  # characters; longer input is cut with a note (DESIGN.md "Rules")
+MAX_INPUT = 300  # characters; longer input is cut with a note (docs/interfaces.md "Rules every reply obeys")
 
 #: Sub-commands that take an argument.
 WITH_ARGUMENT = ("search", "show", "similar", "subscribe")

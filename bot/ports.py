@@ -1,15 +1,23 @@
-"""Ports: the rendered ``Message`` and the ``Poster`` interface the service and
-the digest post through. The Slack adapter (``bot.slack.poster``) implements
-``Poster`` over ``slack_sdk.WebClient``; the console implements it by printing.
+"""Ports: the rendered ``Message``, the ``Poster`` interface the digest posts
+through, and the ``ChannelAnnouncer`` the service notifies a channel through.
+
+The Slack adapter (``bot.slack.poster``) implements ``Poster`` over
+``slack_sdk.WebClient``; the console implements it by printing. The service
+never renders or posts: it hands a reply to a ``ChannelAnnouncer``, which the
+layers above it implement by rendering and posting
+(``bot.render.announce.PostingAnnouncer``; docs/architecture.md "Layers").
 
 Leaf module: no third-party imports.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-#: Per-channel errors that deactivate a subscription (DESIGN.md "Digest rules").
+if TYPE_CHECKING:
+    from bot.replies import Reply
+
+#: Per-channel errors that deactivate a subscription (docs/interfaces.md "Paper of the day").
 CHANNEL_ERRORS = frozenset({"not_in_channel", "channel_not_found", "is_archived"})
 #: Workspace-wide errors: stop the whole run, deactivate nothing.
 WORKSPACE_ERRORS = frozenset({"invalid_auth", "token_revoked", "account_inactive",
@@ -25,17 +33,24 @@ class Message:
         blocks: Block Kit blocks as dicts (built with ``slack_sdk.models.blocks``).
         visibility: "ephemeral" or "in_channel".
         thread: messages to post as replies in this message's thread after it.
+        metadata: Slack message metadata ``{"event_type": str, "event_payload":
+            dict}`` for machine-readable markers, or None. Never shown to people;
+            posting it needs no extra scope (docs/slack-rules.md [metadata]).
     """
 
     text: str
     blocks: tuple[dict, ...] = ()
     visibility: str = "ephemeral"
     thread: tuple["Message", ...] = field(default_factory=tuple)
+    metadata: dict | None = None
 
     def payload(self) -> dict:
         """The JSON body for ``chat.postMessage`` / ``respond`` (no channel)."""
-        return {"text": self.text, "blocks": list(self.blocks),
+        body = {"text": self.text, "blocks": list(self.blocks),
                 "unfurl_links": False, "unfurl_media": False}
+        if self.metadata:
+            body["metadata"] = self.metadata
+        return body
 
 
 class PostError(Exception):
@@ -56,6 +71,12 @@ class PostError(Exception):
         return self.code in WORKSPACE_ERRORS
 
 
+class HistoryUnavailable(Exception):
+    """A channel's history could not be read completely (missing scope, the bot
+    cannot join, a network error, more messages than one look reads): whether a
+    post is there cannot be known. ``str(e)`` is a short reason."""
+
+
 class Poster(Protocol):
     """Posts messages to channels. Implementations raise ``PostError``."""
 
@@ -65,6 +86,29 @@ class Poster(Protocol):
 
     def find_recent_post(self, channel_id: str, marker: str, oldest_ts: float) -> str | None:
         """Return the ``ts`` of the bot's own post containing ``marker`` since
-        ``oldest_ts`` (Unix seconds), or None when none is found or history
-        cannot be read. Used to reconcile a claim left by a crash."""
+        ``oldest_ts`` (Unix seconds), or None when the whole history since then
+        was read and holds no such post. Used to reconcile a claim left by a crash.
+
+        Raises:
+            HistoryUnavailable: the history could not be read completely.
+        """
+        ...
+
+
+class ChannelAnnouncer(Protocol):
+    """Tells a whole channel something on the service's behalf (e.g. "subscribed
+    this channel to a paper of the day at 09:30", naming who did it).
+
+    The service calls it; the Slack layer and the console implement it by
+    rendering ``reply`` and posting it as a channel-visible message.
+    """
+
+    def announce(self, channel_id: str, reply: "Reply") -> None:
+        """Make ``reply`` visible to everyone in ``channel_id``.
+
+        Raises:
+            PostError: the post was refused (``not_in_channel``,
+                ``channel_not_found`` when the bot is not in a private
+                channel, …) — the caller undoes what it announced.
+        """
         ...

@@ -1,6 +1,6 @@
 """The paper-of-the-day rotation: a pure, deterministic function of the date.
 
-DESIGN.md "Data": the pick for a date is a deterministic function of the date
+docs/interfaces.md "Paper of the day": the pick for a date is a deterministic function of the date
 over the whole corpus, every paper once before any repeats. ``pick`` orders
 the ids by a stable hash (SHA-256, not Python's per-process ``hash()``) and
 walks that order one paper per day: date ordinal ``k`` gets position

@@ -1,8 +1,10 @@
 """What the bot does, independent of Slack: commands and mentions → replies.
 
 ``Service`` is the one object the Slack listeners, the console and the CLI
-call. It talks to the search index, the store and a ``Poster`` through their
-own interfaces — no Slack, SQL or Whoosh types here (DESIGN.md "Architecture").
+call. It talks to the search index, the store and a ``ChannelAnnouncer``
+(``bot.ports``) through their own interfaces — no Slack, SQL, Whoosh or Block
+Kit here, and nothing from the digest above it (docs/architecture.md
+"Layers"); ``import bot.service`` works without slack_sdk installed.
 """
 from __future__ import annotations
 
@@ -10,27 +12,22 @@ import logging
 import random
 import re
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Callable
 
 from bot import parsing
 from bot.config import Settings
-from bot.digest import next_post_time
-from bot.models import Context, Hit, Paper, QueryError, SearchPage
-from bot.ports import Poster
+from bot.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage
+from bot.ports import ChannelAnnouncer
 from bot.replies import (EPHEMERAL, IN_CHANNEL, ErrorReply, HelpReply, NoticeReply, PaperReply,
                          PickListReply, Reply, ResultsReply, SimilarReply)
+from bot.slots import next_post_time, utc_now
 from bot.subscriptions import Subscriptions
 
 log = logging.getLogger(__name__)
 
-PAGE_SIZE = 5          # results per Slack page (issue 2: "top 5")
 OTHER_MATCHES = 3      # other matches under a mention's paper ("two or three")
 SIMILAR_LIMIT = 5
-
-
-def _utcnow() -> datetime:
-    return datetime.now(timezone.utc)
 
 
 class Service:
@@ -40,19 +37,20 @@ class Service:
         index: a ``bot.search.SearchIndex`` (search, get, resolve, similar, ids).
         store: a ``bot.store.Store``.
         settings: ``bot.config.Settings`` (defaults for time and zone).
-        poster: posts channel-visible confirmations (subscribe); None disables them.
+        announcer: tells a channel about a change (the subscribe confirmation);
+            None disables those posts.
         now: the clock, returning an aware UTC datetime (tests inject one).
         rng: random source for ``/paper random`` (tests inject a seeded one).
     """
 
-    def __init__(self, index, store, settings: Settings, poster: Poster | None = None,
-                 now: Callable[[], datetime] = _utcnow, rng: random.Random | None = None) -> None:
+    def __init__(self, index, store, settings: Settings, announcer: ChannelAnnouncer | None = None,
+                 now: Callable[[], datetime] = utc_now, rng: random.Random | None = None) -> None:
         self.index = index
         self.store = store
         self.settings = settings
         self.now = now
         self.rng = rng or random.Random()
-        self.subs = Subscriptions(index, store, settings, poster, now)
+        self.subs = Subscriptions(index, store, settings, announcer, now)
 
     # ------------------------------------------------------------------ entry points
     def command(self, text: str, ctx: Context) -> Reply:
@@ -89,7 +87,10 @@ class Service:
         return ResultsReply(page=page)
 
     def show(self, text: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
-        """One paper in full from an id, a name or words (DESIGN.md resolution order)."""
+        """One paper in full from an id, a name or words.
+
+        Resolution order: docs/interfaces.md "/paper slash command".
+        """
         paper = self._resolve(text, "show", visibility)
         if not isinstance(paper, Paper):
             return paper
@@ -240,7 +241,7 @@ class Service:
 
 def _with_cut_note(cmd: parsing.Command, reply: Reply) -> Reply:
     """Add "cut to 300 characters" to any reply to an over-long input
-    (DESIGN.md "Rules": cut there, with a note, everywhere)."""
+    (docs/interfaces.md "Rules every reply obeys": cut there, with a note, everywhere)."""
     if not cmd.cut:
         return reply
     note = f"Your input was cut to {parsing.MAX_INPUT} characters."

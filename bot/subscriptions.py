@@ -1,11 +1,13 @@
 """Channel subscriptions from the user's side: subscribe, unsubscribe, status,
-and today's paper for a channel (issue 3 item 2; DESIGN.md "Digest rules").
+and today's paper for a channel (issue 3 item 2; docs/interfaces.md "Paper of the day").
 
-The channel-visible confirmation of a subscribe is posted through the
-``Poster`` (``chat.postMessage``): that post is also the check that the bot
-can write there — in a private channel it is not in, Slack answers
+The channel-visible confirmation of a subscribe goes through an injected
+``bot.ports.ChannelAnnouncer`` (in Slack: rendered and sent with
+``chat.postMessage``): that post is also the check that the bot can write
+there — in a private channel it is not in, Slack answers
 ``channel_not_found``/``not_in_channel`` and the user is told to
-``/invite @paperbot``.
+``/invite @paperbot``. Service layer: imports no renderer, no Slack, no
+digest (docs/architecture.md "Layers").
 """
 from __future__ import annotations
 
@@ -16,10 +18,9 @@ from zoneinfo import ZoneInfo
 
 from bot import parsing, rotation
 from bot.config import Settings
-from bot.digest import next_post_time
+from bot.slots import next_post_time
 from bot.models import Context, Paper
-from bot.ports import Poster, PostError
-from bot.render import render
+from bot.ports import ChannelAnnouncer, PostError
 from bot.replies import IN_CHANNEL, ErrorReply, NoticeReply, Reply, StatusReply
 
 log = logging.getLogger(__name__)
@@ -35,13 +36,14 @@ class Subscriptions:
         index: the search index (``ids()``, ``get(id)``).
         store: ``bot.store.Store``.
         settings: default time (``PAPERBOT_DEFAULT_TIME``) and zone (``PAPERBOT_DEFAULT_TZ``).
-        poster: where the channel confirmation goes; None → no confirmation post.
+        announcer: where the channel confirmation goes; None → no confirmation.
         now: clock returning an aware UTC datetime.
     """
 
-    def __init__(self, index, store, settings: Settings, poster: Poster | None,
+    def __init__(self, index, store, settings: Settings, announcer: ChannelAnnouncer | None,
                  now: Callable[[], datetime]) -> None:
-        self.index, self.store, self.settings, self.poster, self.now = index, store, settings, poster, now
+        self.index, self.store, self.settings, self.now = index, store, settings, now
+        self.announcer = announcer
 
     def subscribe(self, arg: str, ctx: Context) -> Reply:
         """``/paper subscribe [HH:MM] [zone]`` — create or change this channel's slot.
@@ -67,10 +69,10 @@ class Subscriptions:
                     f"it was {previous.local_time} ({previous.tz}).")
         else:
             text = f"subscribed this channel to a paper of the day at {hhmm} ({zone})."
-        if self.poster is not None:
-            message = render(NoticeReply(text=text, actor=ctx.user_id, visibility=IN_CHANNEL))
+        if self.announcer is not None:
+            notice = NoticeReply(text=text, actor=ctx.user_id, visibility=IN_CHANNEL)
             try:
-                self.poster.post(ctx.channel_id, message)
+                self.announcer.announce(ctx.channel_id, notice)
             except PostError as e:
                 self._restore(ctx, previous)
                 if e.code in ("not_in_channel", "channel_not_found"):

@@ -1,5 +1,8 @@
 """Builds the bot's objects from ``Settings`` — shared by the CLI, the console
-and the Slack entry points so each of them stays a thin wrapper.
+and the composition root ``bot.runtime`` so each of them stays a thin wrapper.
+
+Entry-point layer (docs/architecture.md "Layers"): the one place below the
+CLI where the index, the store, the announcer and the service meet.
 """
 from __future__ import annotations
 
@@ -9,8 +12,9 @@ from pathlib import Path
 from bot import corpus, search
 from bot.config import Settings
 from bot.ports import Poster
+from bot.render.announce import PostingAnnouncer
 from bot.service import Service
-from bot.store import Store
+from bot.store import Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +28,7 @@ def ensure_default_index(settings: Settings, progress=None) -> bool:
     """Build the default index when it is missing or was built from other seeds.
 
     Only the *default* index (``PAPERBOT_INDEX_DIR``) is ever built
-    implicitly (DESIGN.md "Interfaces"). Returns True when a build ran.
+    implicitly (docs/interfaces.md "Index directory layout"). Returns True when a build ran.
 
     Raises:
         corpus.CorpusError: when the seeds cannot be read.
@@ -47,20 +51,34 @@ def ensure_default_index(settings: Settings, progress=None) -> bool:
 
 class LazyPapers:
     """An iterable that reads ``paths`` only when iterated (inside the build's
-    lock); ``total`` is the number of papers once read."""
+    lock); ``total`` is the number of papers once read, ``stats`` the load's
+    ``corpus.LoadStats``; ``accepted_only`` as for ``corpus.load_papers``."""
 
-    def __init__(self, paths: list[Path]) -> None:
+    def __init__(self, paths: list[Path], accepted_only: bool = False) -> None:
         self.paths = paths
         self.total = 0
+        self.accepted_only = accepted_only
+        self.stats = corpus.LoadStats()
 
     def __iter__(self):
-        papers = corpus.load_papers(self.paths)
+        papers = corpus.load_papers(self.paths, stats=self.stats, accepted_only=self.accepted_only)
         self.total = len(papers)
         return iter(papers)
 
 
 def open_store(settings: Settings) -> Store:
-    """Open (and create or migrate) the SQL store at ``DATABASE_URL``."""
+    """Open (and create or migrate) the SQL store at ``DATABASE_URL``.
+
+    Raises:
+        StoreError: the database cannot be opened, or it is SQLite while
+            ``DYNO`` is set — on Heroku-style platforms every process has its
+            own disk, so web and clock would each see their own file (README
+            "Heroku-style platforms").
+    """
+    if settings.dyno and settings.database_url.startswith("sqlite"):
+        raise StoreError(f"DATABASE_URL is SQLite but this is dyno {settings.dyno}: dynos share no disk, "
+                         "so web and clock would not share subscriptions; attach PostgreSQL "
+                         "(heroku addons:create heroku-postgresql) and let it set DATABASE_URL")
     return Store(settings.database_url)
 
 
@@ -70,11 +88,14 @@ def build_service(settings: Settings, poster: Poster | None = None, *, index_dir
 
     Args:
         settings: configuration.
-        poster: where channel confirmations go (Slack poster, console printer).
+        poster: where channel confirmations go (Slack poster, console printer),
+            rendered by a ``PostingAnnouncer``; None → no confirmations.
         index_dir: an explicit index; None → the default, built when needed.
         ensure_index: build the default index first when it is missing or stale.
     """
+    store = open_store(settings)   # first: a bad DATABASE_URL fails before a long index build
     if index_dir is None and ensure_index:
         ensure_default_index(settings)
     index = search.SearchIndex(index_dir or settings.index_dir)
-    return Service(index, open_store(settings), settings, poster=poster)
+    announcer = PostingAnnouncer(poster) if poster is not None else None
+    return Service(index, store, settings, announcer=announcer)

@@ -1,10 +1,11 @@
 """Shared fixtures: the real seed corpus, a real Whoosh index of it (built once
-per session), a real SQLite store, and a ``Service`` over them with an
-injected clock and a recording ``Poster``.
+per session), real databases (a SQLite file; a uniquely named PostgreSQL
+schema, dropped afterwards), a real SQLite store, and a ``Service`` over them
+with an injected clock and a recording ``Poster``. Plain helpers they use
+(paths, the PostgreSQL address, ``Clock``) are in ``tests.kit``.
 """
 from __future__ import annotations
 
-import os
 import random
 import uuid
 from datetime import datetime, timezone
@@ -15,14 +16,10 @@ import pytest
 from bot import corpus, search
 from bot.config import Settings
 from bot.ports import Message, PostError
+from bot.render.announce import PostingAnnouncer
 from bot.service import Service
 from bot.store import Store
-
-ROOT = Path(__file__).resolve().parents[1]
-SEEDS = ROOT / "seeds"
-#: The local PostgreSQL server (this machine's kind runs one; override for others).
-PG_DSN = os.environ.get("PAPERBOT_TEST_PG_DSN", "host=127.0.0.1 port=5432 dbname=test user=postgres")
-PG_URL = os.environ.get("PAPERBOT_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+from tests.kit import PG_DSN, PG_URL, ROOT, SEEDS, Clock
 
 
 @pytest.fixture
@@ -43,6 +40,24 @@ def pg_schema():
         conn.close()
 
 
+@pytest.fixture
+def pg_url(pg_schema) -> str:
+    """A PostgreSQL URL confined to a new schema; skipped only when unreachable."""
+    return pg_schema[0]
+
+
+@pytest.fixture
+def sqlite_url(tmp_path) -> str:
+    """A SQLite URL for a new file, ``tmp_path / "test.db"``."""
+    return f"sqlite:///{tmp_path / 'test.db'}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request) -> str:
+    """A fresh database URL: a SQLite file, then a PostgreSQL schema."""
+    return request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "pg_url")
+
+
 class RecordingPoster:
     """A ``Poster`` that records posts; ``fail[channel] = code`` makes it raise."""
 
@@ -60,16 +75,6 @@ class RecordingPoster:
         return None
 
 
-class Clock:
-    """A settable clock returning aware UTC datetimes."""
-
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @pytest.fixture(scope="session")
 def seed_papers():
     return corpus.load_papers([SEEDS])
@@ -85,6 +90,18 @@ def seed_index_dir(tmp_path_factory, seed_papers) -> Path:
 @pytest.fixture(scope="session")
 def seed_index(seed_index_dir):
     return search.SearchIndex(seed_index_dir)
+
+
+#: Three papers with arXiv, OpenReview and DOI links (link unfurls, bot.links).
+LINKED = ROOT / "tests" / "slack" / "data" / "linked.jsonl"
+
+
+@pytest.fixture(scope="session")
+def linked_index(tmp_path_factory):
+    """A real index of the seeds plus ``LINKED`` (built once per session)."""
+    d = tmp_path_factory.mktemp("linked-index")
+    search.build_index(d, corpus.load_papers([SEEDS, LINKED]), fingerprint="linked-test")
+    return search.SearchIndex(d)
 
 
 @pytest.fixture
@@ -112,4 +129,4 @@ def poster() -> RecordingPoster:
 
 @pytest.fixture
 def service(seed_index, store, settings, poster, clock) -> Service:
-    return Service(seed_index, store, settings, poster=poster, now=clock, rng=random.Random(7))
+    return Service(seed_index, store, settings, announcer=PostingAnnouncer(poster), now=clock, rng=random.Random(7))

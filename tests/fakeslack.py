@@ -1,37 +1,43 @@
-"""A small fake Slack Web API on a free loopback port, recording every request.
+"""A strict fake Slack on a free loopback port: the Web API, ``response_url``s
+and ``views.*``, validating every message and view the way Slack's servers do
+(rules and their Slack pages: docs/slack-rules.md; code: ``tests/strict``).
 
 The pattern of bolt-python's own ``tests/mock_web_api_server`` (a stdlib
-HTTP server in a thread), improved: a free port instead of 8888, request
-bodies recorded, per-channel errors and 429s configurable, and a polling
-``wait_for`` instead of sleeps.
+HTTP server in a thread), made strict: what Slack would refuse is answered
+as Slack answers it (``{"ok": false, "error": "invalid_blocks",
+"response_metadata": {"messages": [...]}}``; HTTP 400 ``invalid_blocks`` on a
+``response_url``) and recorded in ``rejections``. The token has the bot
+scopes of one manifest (default ``manifest.yml``); a method those scopes do
+not allow answers ``missing_scope`` with ``needed`` and ``provided``, and a
+method without a row in ``bot.slack.scopes`` answers ``unknown_method``.
 
 Routes:
-    ``/api/<method>``   Web API methods (GET query or POST form/JSON body).
-    ``/response/<n>``   ``response_url`` targets (``respond()`` posts here).
+    ``/api/<method>``   Web API methods (``tests.strict.methods``).
+    ``/response/<n>``   ``response_url``s from ``new_response_url()`` (5 uses).
 
-Answers ``auth.test``, ``chat.postMessage`` (a fresh ``ts`` each time, kept
-in that channel's history), ``chat.postEphemeral``, ``users.info``
-(``tz`` configurable per user), ``conversations.history`` (what was posted),
-``users.conversations`` (``memberships`` per user, paginated by
-``member_page_size``), ``views.publish`` / ``views.update`` / ``views.open`` /
-``views.push``; ``{"ok": true}`` for any other method.
+Also configurable per test: per-channel and per-method errors, 429s, a
+connection dropped after a call was taken in (``drop_connection``), channel
+membership (``add_channel``), ``trigger_id``s (``new_trigger_id``, 3 s, once).
 """
 from __future__ import annotations
 
 import itertools
-import json
 import threading
 import time
-from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
 
-BOT_USER_ID = "UBOT"
-BOT_ID = "BBOT"
-TEAM_ID = "T0TEST"
+from tests.strict import wire
+from tests.strict.methods import BOT_ID, BOT_USER_ID, TEAM_ID, Channel, SlackMethods
+from tests.strict.scopes import MANIFESTS, Manifest, missing_scope
+from tests.strict.surfaces import ResponseUrls, Triggers, check_message
+
+__all__ = ["FakeSlack", "Call", "Rejection", "BOT_USER_ID", "BOT_ID", "TEAM_ID", "MANIFESTS"]
+
 #: Methods whose ``channel`` argument triggers ``fail_channel`` errors.
-CHANNEL_METHODS = ("chat.postMessage", "chat.postEphemeral", "conversations.history")
+CHANNEL_METHODS = ("chat.postMessage", "conversations.history")
 
 
 @dataclass
@@ -43,7 +49,8 @@ class Call:
         path: the request path ("/api/chat.postMessage", "/response/3").
         body: parsed body: JSON object, or form / query fields (one value each).
         headers: request headers, names lower-cased.
-        status: the HTTP status the fake answered.
+        status: the HTTP status the fake answered (0: connection dropped).
+        answer: what the fake answered (JSON dict, or the text body).
     """
 
     method: str
@@ -51,54 +58,63 @@ class Call:
     body: dict[str, Any]
     headers: dict[str, str]
     status: int = 200
+    answer: Any = None
 
 
 @dataclass
-class _RateLimit:
-    remaining: int
-    retry_after: int
+class Rejection:
+    """A call Slack would have refused: ``error`` and ``response_metadata.messages``."""
+
+    method: str
+    error: str
+    messages: list[str] = field(default_factory=list)
+    body: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
-class FakeSlack:
-    """The fake Web API server. Use as a context manager or ``start()``/``stop()``.
+class FakeSlack(SlackMethods):
+    """The strict fake. Use as a context manager or ``start()``/``stop()``.
+
+    Args:
+        manifest: the app manifest whose bot scopes the token has.
 
     Attributes:
         user_tz: ``users.info`` time zone per user id (default "Europe/Berlin").
         history: messages per channel, newest last (chat.postMessage appends).
         memberships: channel ids each user is a member of (``users.conversations``).
-        member_page_size: channels per ``users.conversations`` page (its
-            ``limit`` argument caps it further), so pagination can be tested.
+        member_page_size: channels per ``users.conversations`` page.
+        granted: the token's bot scopes (from ``manifest``).
+        rejections: every call refused for breaking a Slack rule, oldest first.
+        triggers, response_urls: the one-shot tokens handed out.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, manifest: Path | str = MANIFESTS[0]) -> None:
+        self.manifest = Manifest.load(Path(manifest))
+        self.granted = self.manifest.scopes
         self.user_tz: dict[str, str] = {}
         self.history: dict[str, list[dict[str, Any]]] = {}
         self.memberships: dict[str, list[str]] = {}
         self.member_page_size = 100
+        self.channels: dict[str, Channel] = {}
+        self.rejections: list[Rejection] = []
+        self.shares: dict[tuple, set[str]] = {}
+        self.unfurled: list[dict] = []
+        self.triggers = Triggers()
+        self.response_urls = ResponseUrls()
         self._calls: list[Call] = []
         self._cond = threading.Condition()
         self._channel_errors: dict[tuple[str, str], str] = {}
-        self._rate_limits: dict[str, _RateLimit] = {}
+        self._rate_limits: dict[str, list[int]] = {}
         self._method_errors: dict[str, list] = {}
+        self._drops: dict[str, int] = {}
         self._ts = itertools.count(1)
-        self._responses = itertools.count(1)
         self._base_ts = int(time.time())
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
+        self._responses = itertools.count(1)
+        self._server = None
 
     # ----------------------------------------------------------------- lifecycle
     def start(self) -> "FakeSlack":
         """Bind 127.0.0.1 on a free port and serve in a daemon thread."""
-        fake = self
-
-        class Handler(_Handler):
-            owner = fake
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,),
-                                        name="fakeslack", daemon=True)
-        self._thread.start()
+        self._server, _ = wire.serve(self)
         return self
 
     def stop(self) -> None:
@@ -114,7 +130,6 @@ class FakeSlack:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    # ----------------------------------------------------------------- addresses
     @property
     def base_url(self) -> str:
         """``http://127.0.0.1:<port>``."""
@@ -126,9 +141,48 @@ class FakeSlack:
         """Web API base URL, with the trailing "/" slack_sdk needs."""
         return self.base_url + "/api/"
 
+    # ----------------------------------------------------------------- world
     def new_response_url(self) -> str:
-        """A fresh ``response_url`` on this fake (``/response/<n>``)."""
-        return f"{self.base_url}/response/{next(self._responses)}"
+        """A fresh ``response_url`` on this fake (``/response/<n>``, 5 uses)."""
+        path = f"/response/{next(self._responses)}"
+        self.response_urls.issue(path)
+        return self.base_url + path
+
+    def new_trigger_id(self) -> str:
+        """A fresh ``trigger_id``: one ``views.open``/``views.push``, within 3 s."""
+        return self.triggers.issue()
+
+    def channel(self, channel_id: str) -> Channel:
+        """The channel's state; unknown ids are public channels the bot is not in,
+        except DMs (``D…``), where the bot always is."""
+        with self._cond:
+            if channel_id not in self.channels:
+                self.channels[channel_id] = Channel(private=channel_id.startswith(("D", "G")),
+                                                    bot_member=channel_id.startswith("D"))
+            return self.channels[channel_id]
+
+    def add_channel(self, channel_id: str, *, private: bool = False, bot_member: bool = False) -> None:
+        """Declare a channel: private or public, with or without the bot in it."""
+        with self._cond:
+            self.channels[channel_id] = Channel(private=private, bot_member=bot_member)
+
+    def link_shared(self, urls: list[str], *, channel: str = "C0GENERAL", ts: str = "1765000500.000100",
+                    composer: bool = False, user: str = "U0ALICE") -> dict[str, Any]:
+        """A ``link_shared`` event for ``urls`` (posted in ``channel`` at ``ts``, or
+        typed in the composer), remembered so ``chat.unfurl`` may answer it [unfurl]."""
+        unfurl_id = f"C-{ts}" if composer else f"U-{channel}-{ts}"
+        with self._cond:
+            if composer:
+                self.shares[("unfurl_id", unfurl_id)] = set(urls)
+            else:
+                self.shares[("ts", channel, ts)] = set(urls)
+                self.shares[("unfurl_id", unfurl_id)] = set(urls)
+        domains = [urlsplit(u).hostname or "" for u in urls]
+        return {"type": "link_shared", "channel": "COMPOSER" if composer else channel,
+                "is_bot_user_member": True, "user": user, "message_ts": unfurl_id if composer else ts,
+                "unfurl_id": unfurl_id, "source": "composer" if composer else "conversations_history",
+                "links": [{"domain": d, "url": u} for d, u in zip(domains, urls)],
+                "event_ts": ts}
 
     # ----------------------------------------------------------------- behaviour
     def fail_channel(self, channel: str, error: str,
@@ -138,17 +192,18 @@ class FakeSlack:
             self._channel_errors[(method, channel)] = error
 
     def fail_method(self, method: str, error: str, after: int = 0) -> None:
-        """Answer calls of ``method`` with ``{"ok": false, "error": error}``.
-
-        Args:
-            after: let this many calls succeed first (e.g. 1: only a thread
-                reply after its parent fails).
-        """
+        """Answer calls of ``method`` with ``{"ok": false, "error": error}``,
+        after letting ``after`` calls succeed."""
         self._method_errors[method] = [error, after]
 
     def rate_limit(self, method: str, times: int = 1, retry_after: int = 0) -> None:
         """Answer the next ``times`` calls of ``method`` with HTTP 429 + ``Retry-After``."""
-        self._rate_limits[method] = _RateLimit(times, retry_after)
+        self._rate_limits[method] = [times, retry_after]
+
+    def drop_connection(self, method: str, times: int = 1) -> None:
+        """Take in and carry out the next ``times`` calls of ``method``, then close
+        the connection without answering (the caller cannot know it worked)."""
+        self._drops[method] = times
 
     # ----------------------------------------------------------------- records
     def calls(self, method: str | None = None) -> list[Call]:
@@ -178,19 +233,61 @@ class FakeSlack:
                 self._cond.wait(left)
             return found
 
-    def _record(self, call: Call) -> None:
+    def _reject(self, method: str, body: dict, error: str, messages: list[str]) -> dict:
         with self._cond:
-            self._calls.append(call)
-            self._cond.notify_all()
+            self.rejections.append(Rejection(method, error, list(messages), body))
+        answer: dict[str, Any] = {"ok": False, "error": error}
+        if messages:
+            answer["response_metadata"] = {"messages": list(messages)}
+        return answer
 
     # ----------------------------------------------------------------- answers
+    def handle(self, path: str, body: dict[str, Any], headers: dict[str, str]) -> tuple:
+        """Answer one request (called by ``tests.strict.wire``)."""
+        if path.startswith("/api/"):
+            method = path[len("/api/"):]
+            status, extra, answer = self._answer(method, body)
+        elif path.startswith("/response/"):
+            method, extra = "response_url", {}
+            status, answer = self._respond(path, body)
+        else:
+            method, status, extra, answer = "unknown", 404, {}, {"ok": False, "error": "unknown_method"}
+        drop = self._drops.get(method, 0) > 0
+        if drop:
+            self._drops[method] -= 1
+        with self._cond:
+            self._calls.append(Call(method, path, body, headers, 0 if drop else status, answer))
+            self._cond.notify_all()
+        return (status, extra, wire.DROP) if drop else (status, extra, answer)
+
+    def _respond(self, path: str, body: dict[str, Any]) -> tuple[int, str]:
+        expired = self.response_urls.use(path)
+        if expired:                                             # [response-url]
+            self._reject("response_url", body, expired, [])
+            return 404, expired
+        problem = check_message(body, response_url=True)
+        if problem:
+            self._reject("response_url", body, *problem)
+            return 400, problem[0]
+        return 200, "ok"
+
     def _answer(self, method: str, body: dict[str, Any]) -> tuple[int, dict[str, str], Any]:
         limit = self._rate_limits.get(method)
-        if limit and limit.remaining > 0:
-            limit.remaining -= 1
-            return 429, {"Retry-After": str(limit.retry_after)}, {"ok": False, "error": "ratelimited"}
-        channel = str(body.get("channel", ""))
-        error = self._channel_errors.get((method, channel))
+        if limit and limit[0] > 0:
+            limit[0] -= 1
+            return 429, {"Retry-After": str(limit[1])}, {"ok": False, "error": "ratelimited"}
+        handler = getattr(self, "_api_" + method.replace(".", "_"), None)
+        try:
+            needed = missing_scope(method, body, self.granted, self.channel(str(body.get("channel", ""))))
+        except KeyError:
+            handler = None
+        if handler is None:                                     # no row in bot/slack/scopes.py
+            return 200, {}, self._reject(method, body, "unknown_method", [])
+        if needed:                                              # [missing-scope]
+            answer = self._reject(method, body, "missing_scope", [])
+            answer.update(needed=needed, provided=",".join(sorted(self.granted)))
+            return 200, {}, answer
+        error = self._channel_errors.get((method, str(body.get("channel", ""))))
         failing = self._method_errors.get(method)
         if failing and not error:
             if failing[1] > 0:
@@ -199,112 +296,4 @@ class FakeSlack:
                 error = failing[0]
         if error:
             return 200, {}, {"ok": False, "error": error}
-        handler = getattr(self, "_api_" + method.replace(".", "_"), None)
-        return 200, {}, handler(body) if handler else {"ok": True}
-
-    def _api_auth_test(self, body: dict) -> dict:
-        return {"ok": True, "url": "https://paperbot-test.slack.com/", "team": "Test",
-                "user": "paperbot", "team_id": TEAM_ID, "user_id": BOT_USER_ID,
-                "bot_id": BOT_ID, "is_enterprise_install": False}
-
-    def _api_chat_postMessage(self, body: dict) -> dict:
-        ts = f"{self._base_ts + next(self._ts)}.000100"
-        message = {"type": "message", "ts": ts, "user": BOT_USER_ID, "bot_id": BOT_ID,
-                   "text": body.get("text", ""), "blocks": body.get("blocks") or []}
-        if body.get("thread_ts"):
-            message["thread_ts"] = body["thread_ts"]
-        with self._cond:
-            self.history.setdefault(str(body.get("channel")), []).append(message)
-        return {"ok": True, "channel": body.get("channel"), "ts": ts, "message": message}
-
-    def _api_chat_postEphemeral(self, body: dict) -> dict:
-        return {"ok": True, "message_ts": f"{self._base_ts + next(self._ts)}.000200"}
-
-    def _api_users_info(self, body: dict) -> dict:
-        user = str(body.get("user", ""))
-        return {"ok": True, "user": {"id": user, "name": user.lower(),
-                                     "tz": self.user_tz.get(user, "Europe/Berlin")}}
-
-    def _api_conversations_history(self, body: dict) -> dict:
-        oldest = float(body.get("oldest") or 0)
-        with self._cond:
-            messages = [m for m in self.history.get(str(body.get("channel")), [])
-                        if float(m["ts"]) > oldest]
-        return {"ok": True, "messages": list(reversed(messages)), "has_more": False}
-
-    def _api_users_conversations(self, body: dict) -> dict:
-        channels = self.memberships.get(str(body.get("user", "")), [])
-        start = int(body.get("cursor") or 0)
-        size = max(1, min(self.member_page_size, int(body.get("limit") or 100)))
-        page = channels[start:start + size]
-        more = start + size < len(channels)
-        return {"ok": True, "channels": [{"id": c, "is_channel": True} for c in page],
-                "response_metadata": {"next_cursor": str(start + size) if more else ""}}
-
-    def _api_views_publish(self, body: dict) -> dict:
-        return {"ok": True, "view": {"id": "V0HOME", **_view(body)}}
-
-    def _api_views_open(self, body: dict) -> dict:
-        return {"ok": True, "view": {"id": "V0MODAL", **_view(body)}}
-
-    def _api_views_push(self, body: dict) -> dict:
-        return {"ok": True, "view": {"id": "V0PUSHED", **_view(body)}}
-
-    def _api_views_update(self, body: dict) -> dict:
-        return {"ok": True, "view": {"id": body.get("view_id") or "V0MODAL", **_view(body)}}
-
-
-def _view(body: dict) -> dict:
-    view = body.get("view")
-    if isinstance(view, str):
-        view = json.loads(view)
-    return view or {}
-
-
-class _Handler(BaseHTTPRequestHandler):
-    owner: FakeSlack
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args: object) -> None:  # keep test output quiet
-        pass
-
-    def do_GET(self) -> None:
-        self._handle()
-
-    def do_POST(self) -> None:
-        self._handle()
-
-    def _handle(self) -> None:
-        url = urlsplit(self.path)
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        body = _parse(raw, self.headers.get("Content-Type", ""))
-        body.update({k: v for k, v in parse_qsl(url.query) if k not in body})
-        headers = {k.lower(): v for k, v in self.headers.items()}
-        if url.path.startswith("/api/"):
-            method = url.path[len("/api/"):]
-            status, extra, answer = self.owner._answer(method, body)
-        elif url.path.startswith("/response/"):
-            method, status, extra, answer = "response_url", 200, {}, "ok"
-        else:
-            method, status, extra, answer = "unknown", 404, {}, {"ok": False, "error": "unknown_method"}
-        self.owner._record(Call(method, url.path, body, headers, status))
-        data = answer.encode() if isinstance(answer, str) else json.dumps(answer).encode()
-        self.send_response(status)
-        ctype = "text/plain" if isinstance(answer, str) else "application/json; charset=utf-8"
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(data)))
-        for name, value in extra.items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(data)
-
-
-def _parse(raw: bytes, content_type: str) -> dict[str, Any]:
-    if not raw:
-        return {}
-    text = raw.decode("utf-8")
-    if "json" in content_type:
-        value = json.loads(text)
-        return value if isinstance(value, dict) else {"_json": value}
-    return dict(parse_qsl(text, keep_blank_values=True))
+        return 200, {}, handler(body)

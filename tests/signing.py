@@ -4,7 +4,7 @@ basestring = ``f"v0:{timestamp}:{body}"``; signature = ``"v0=" +
 hex(HMAC_SHA256(signing_secret, basestring))``; sent as
 ``X-Slack-Signature`` with ``X-Slack-Request-Timestamp`` (Unix seconds).
 Source: docs.slack.dev "Verifying requests from Slack" and
-``slack_sdk/signature/__init__.py`` (PLATFORM-FACTS.md A). Written with
+``slack_sdk/signature/__init__.py`` (docs/platform-facts.md "Slack request signing"). Written with
 hashlib/hmac on purpose, not slack_sdk, so the tests check Bolt against an
 independent implementation.
 """

@@ -1,23 +1,17 @@
-"""The ``paperbot`` CLI as a user runs it: real subprocesses, real files."""
+"""The ``paperbot`` CLI as a user runs it, on real files: in-process through
+click's ``CliRunner`` (``tests.clikit.run``), and as a real ``python -m bot``
+process for what only a process shows — a piped console session, ``--help``
+through ``python -m bot``, ``.env`` found from the working directory, and a
+quiet Ctrl-C while importing."""
 import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-SEEDS = ROOT / "seeds"
-
-
-def run(args, tmp_path, stdin=None, env_extra=None):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "PAPERBOT_", "DATABASE_"))}
-    env.update({"PAPERBOT_SEEDS": str(SEEDS), "PAPERBOT_INDEX_DIR": str(tmp_path / "index"),
-                "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.db'}", "PYTHONPATH": str(ROOT)})
-    env.update(env_extra or {})
-    return subprocess.run([sys.executable, "-m", "bot", *args], input=stdin, capture_output=True,
-                          text=True, cwd=tmp_path, env=env, timeout=120)
+from tests.clikit import run, run_process
+from tests.kit import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +23,7 @@ def cli_dir(tmp_path_factory):
 
 
 def test_console_piped_prints_kistego_first(cli_dir):
-    r = run(["console"], cli_dir, stdin="/paper search image steganography\n")
+    r = run_process(["console"], cli_dir, stdin="/paper search image steganography\n")
     assert r.returncode == 0, r.stderr
     first = next(line for line in r.stdout.splitlines() if line.startswith("*1. "))
     assert "KIStego" in first
@@ -72,7 +66,10 @@ def test_search_stdin_one_json_line_per_query(cli_dir):
 @pytest.mark.parametrize("command,names", [("serve", "SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET"),
                                            ("socket", "SLACK_BOT_TOKEN, SLACK_APP_TOKEN"),
                                            ("clock", "SLACK_BOT_TOKEN")])
-def test_missing_slack_variables_one_line_exit_2(tmp_path, command, names):
+def test_missing_slack_variables_one_line_exit_2(tmp_path, monkeypatch, command, names):
+    from bot import runtime
+    for started in ("serve", "socket", "clock"):   # a regression fails here instead of serving forever
+        monkeypatch.setattr(runtime, started, lambda *a, **k: pytest.fail("started without its variables"))
     r = run([command], tmp_path, env_extra={"SLACK_BOT_TOKEN": ""})
     assert r.returncode == 2
     assert r.stderr.count("\n") == 1 and names in r.stderr and "paperbot console" in r.stderr
@@ -81,8 +78,9 @@ def test_missing_slack_variables_one_line_exit_2(tmp_path, command, names):
 
 def test_dotenv_found_from_working_directory(tmp_path):
     (tmp_path / ".env").write_text("SLACK_BOT_TOKEN=xoxb-from-dotenv\n")
-    r = run(["serve"], tmp_path)
+    r = run_process(["serve"], tmp_path)
     assert r.returncode == 2 and "SLACK_SIGNING_SECRET" in r.stderr and "SLACK_BOT_TOKEN" not in r.stderr
+    assert r.stderr.count("\n") == 1 and r.stdout == ""      # a real process prints nothing else
 
 
 def test_build_from_jsonl_and_explicit_index_is_never_auto_built(tmp_path):
@@ -112,7 +110,8 @@ def test_index_add_says_when_it_creates_an_index_and_notes_are_plain(tmp_path):
 
 
 def test_python_dash_m_bot_help_lists_commands(tmp_path):
-    r = run(["--help"], tmp_path)
+    r = run_process(["--help"], tmp_path)
+    assert r.returncode == 0, r.stderr
     for cmd in ("console", "index", "search", "serve", "socket", "clock", "digest"):
         assert cmd in r.stdout
 

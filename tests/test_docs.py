@@ -1,8 +1,8 @@
 """The README documents every command, and CI runs the README's test command verbatim."""
 import re
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.kit import ROOT
+
 README = (ROOT / "README.md").read_text()
 
 
@@ -12,6 +12,7 @@ def test_every_cli_command_is_in_the_readme():
     for name, cmd in main.commands.items():
         subs = getattr(cmd, "commands", None)
         names += [f"paperbot {name} {s}" for s in subs] if subs else [f"paperbot {name}"]
+    assert {"paperbot console", "paperbot index build", "paperbot search", "paperbot digest send"} <= set(names)
     for name in names:
         assert name in README, name
 
@@ -34,5 +35,93 @@ def test_quick_start_has_two_commands_and_ci_runs_the_test_one_verbatim():
 
 def test_every_slash_subcommand_is_in_the_readme():
     from bot.parsing import ALONE_ONLY, WITH_ARGUMENT
+    assert {"search", "subscribe", "help"} <= set(ALONE_ONLY + WITH_ARGUMENT)
     for sub in ALONE_ONLY + WITH_ARGUMENT:
         assert f"/paper {sub}" in README, sub
+
+
+# ---------------------------------------------------------------- docs/ and citations
+DOCS = ROOT / "docs"
+#: Where code, tests and benchmarks live, plus the README: what a newcomer reads.
+CITING = [ROOT / "README.md"] + [p for top in ("bot", "tests", "benchmarks")
+                                 for p in sorted((ROOT / top).rglob("*"))
+                                 if p.is_file() and p.suffix in (".py", ".md", ".txt", ".json", ".toml",
+                                                                 ".yml", ".yaml", ".cfg", ".csv", ".jsonl")]
+#: Documents that exist only outside this repository (names split so this file does not cite them).
+OUTSIDE_DOCS = ["DES" + "IGN.md", "PLATFORM-" + "FACTS", "INTER" + "FACES.md", "FIND" + "INGS.md",
+                "STY" + "LE.md"]
+#: Absolute paths of a build machine (``../shared/...`` relative to the repository is fine).
+MACHINE_PATH = re.compile(r"(?<![\w.])/(?:" + "|".join(["wo" + "rk", "ho" + "me", "Us" + "ers", "ro" + "ot",
+                                                        "m" + "nt"]) + r")/")
+_CITE = re.compile(r"docs/([\w-]+)\.md(?:#([\w-]+))?(?:\)|,)?\s*(?:\"([^\"\n]+(?:\n[^\"\n]+)?)\")?")
+_LINK = re.compile(r"\]\(([\w-]+)\.md(?:#([\w-]+))?\)")
+
+
+def _headings(name: str) -> list[str]:
+    text = (DOCS / f"{name}.md").read_text(encoding="utf-8")
+    return [line.lstrip("#").strip().replace("`", "") for line in text.splitlines() if line.startswith("#")]
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+
+
+def _check_cite(name: str, anchor: str | None, quoted: str | None, where: str) -> None:
+    assert (DOCS / f"{name}.md").exists(), f"{where} cites docs/{name}.md, which does not exist"
+    heads = _headings(name)
+    if anchor:
+        assert anchor in {_slug(h) for h in heads}, f"{where}: no heading for #{anchor} in docs/{name}.md"
+    if quoted:
+        wanted = " ".join(quoted.split()).lower()
+        assert any(" ".join(h.split()).lower() == wanted for h in heads), \
+            f"{where}: docs/{name}.md has no heading {quoted!r}"
+
+
+def test_the_docs_folder_has_the_three_core_pages():
+    for name in ("architecture", "interfaces", "platform-facts"):
+        assert (DOCS / f"{name}.md").stat().st_size > 2000, name
+
+
+def test_architecture_answers_the_two_first_questions_first():
+    heads = _headings("architecture")
+    assert heads[1:3] == ["Where a slash command is answered", "Where a digest is claimed"]
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    assert "bot/slack/commands.py: make_listener" in text
+    assert "bot/store/deliveries.py: DeliveryStore.claim_delivery" in text
+
+
+def test_no_file_cites_a_document_or_a_path_outside_the_repository():
+    offenders = []
+    for path in CITING:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for n, line in enumerate(text.splitlines(), 1):
+            if any(doc in line for doc in OUTSIDE_DOCS) or MACHINE_PATH.search(line):
+                offenders.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()[:100]}")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_every_cited_docs_page_and_heading_exists():
+    seen = 0
+    for path in CITING:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for m in _CITE.finditer(text):
+            line = text.count("\n", 0, m.start()) + 1
+            _check_cite(m.group(1), m.group(2), m.group(3), f"{path.relative_to(ROOT)}:{line}")
+            seen += 1
+    assert seen > 50  # the code does cite docs/: a pattern that matched nothing would pass vacuously
+
+
+def test_links_between_docs_pages_resolve():
+    seen = 0
+    for page in sorted(DOCS.glob("*.md")):
+        for m in _LINK.finditer(page.read_text(encoding="utf-8")):
+            name, anchor = m.group(1), m.group(2)
+            if name == "README":
+                continue
+            _check_cite(name, anchor, None, f"docs/{page.name}")
+            seen += 1
+        for m in re.finditer(r"\]\(#([\w-]+)\)", page.read_text(encoding="utf-8")):
+            _check_cite(page.stem, m.group(1), None, f"docs/{page.name}")
+            seen += 1
+    assert seen > 10

@@ -1,4 +1,7 @@
-"""Sub-command, subscribe and mention parsing (DESIGN.md "Slash command", "Mentions")."""
+"""Sub-command, subscribe and mention parsing.
+
+Rules: docs/interfaces.md "/paper slash command" and "Mentions and direct messages".
+"""
 import pytest
 
 from bot.parsing import (MAX_INPUT, SubscribeError, canonical_zone, parse_command, parse_subscribe,

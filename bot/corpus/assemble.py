@@ -41,12 +41,17 @@ class Entry:
 
     paper: Paper
     key: IdKey
+    #: OpenReview decision ("accepted", "withdrawn", … — ``bot.corpus.sources.STATUSES``)
+    #: or None when the source says nothing about acceptance.
+    status: str | None = None
 
 
 def make_entry(raw: str, *, title: str | None = None, source_id: object = None,
                authors: Iterable[str] = (), url: str | None = None,
                categories: Iterable[str] = (), venue: str = "", source: str = "",
-               extra_code_urls: Iterable[str] = ()) -> Entry | None:
+               extra_code_urls: Iterable[str] = (), given_tldr: str = "",
+               given_keywords: Iterable[str] = (), doi: str | None = None,
+               status: str | None = None) -> Entry | None:
     """Build the ``Paper`` for one abstract; None when the abstract is empty.
 
     Args:
@@ -55,6 +60,10 @@ def make_entry(raw: str, *, title: str | None = None, source_id: object = None,
         source_id: the source's own id (str or number), or None.
         authors, url, categories, venue, source: copied (cleaned/stripped).
         extra_code_urls: code links given by the source besides the abstract.
+        given_tldr, given_keywords: the source's own TL;DR and keywords (OpenReview);
+            used instead of derived ones when not empty.
+        doi: the paper's DOI ("10.1145/…"), or None.
+        status: the OpenReview decision, copied to ``Entry.status``.
 
     Returns:
         ``Entry(paper, key)`` where ``paper.id`` is the base id (see
@@ -98,15 +107,21 @@ def make_entry(raw: str, *, title: str | None = None, source_id: object = None,
         name=name,
         authors=tuple(a for a in (safe_text(x).strip() for x in authors) if a),
         url=safe_text(url).strip() or None,
-        tldr=tldr(doc, contribution),
-        keywords=phrases,
+        tldr=(clean_text(safe_text(given_tldr)) if given_tldr else "") or tldr(doc, contribution),
+        keywords=_given(given_keywords) or phrases,
         code_urls=code_urls([*find_urls(text), *cleaned.link_urls, *extra])
         if cleaned.link_urls or extra or has_url(text) else (),
         venue=safe_text(venue),
         source=safe_text(source),
         categories=tuple(c for c in (safe_text(x).strip() for x in categories) if c),
+        doi=safe_text(doi).strip() or None,
     )
-    return Entry(paper, IdKey(base, digest, normalised is None, source))
+    return Entry(paper, IdKey(base, digest, normalised is None, source), status)
+
+
+def _given(words: Iterable[str]) -> tuple[str, ...]:
+    """A source's own keywords, cleaned (LaTeX, whitespace), empty ones dropped."""
+    return tuple(w for w in (" ".join(clean_text(safe_text(x)).split()) for x in words) if w)
 
 
 def with_id(paper: Paper, pid: str) -> Paper:

@@ -1,6 +1,6 @@
 """Abstract text to clean Unicode: LaTeX, Markdown emphasis, TeX dashes and quotes.
 
-Rules (DESIGN.md "Data"): ``\\textbf{A}symmetric`` → Asymmetric, ``$\\ge$`` → ≥,
+Rules (docs/interfaces.md "Papers"): ``\\textbf{A}symmetric`` → Asymmetric, ``$\\ge$`` → ≥,
 ``\\href{u}{t}`` → t (u kept as a link), ``**x**``/``*x*`` → x, ``--`` → –,
 while "$5", "50%", "A*" and "C++" in ordinary text survive. How:
 

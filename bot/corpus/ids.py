@@ -1,4 +1,4 @@
-"""Paper ids: stable, unique, typeable (DESIGN.md "Data").
+"""Paper ids: stable, unique, typeable (docs/interfaces.md "Papers").
 
 * A source with its own id (arXiv id, SciFact ``_id``) gives the id:
   lowercased, anything outside ``[a-z0-9.-]`` turned into ``-``

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from bot.corpus.text import acronym_spans
+from bot.acronyms import acronym_spans
 
 _STOP = frozenset("""a about above across after again against all almost along also although always
 among an and another any are around as at be because been before being below between both but by

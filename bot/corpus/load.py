@@ -142,7 +142,7 @@ def iter_records(path: Path | str, stats: LoadStats | None = None, *,
 
 
 def load_papers(paths: Iterable[Path | str], *, stats: LoadStats | None = None,
-                workers: int | None = None) -> list[Paper]:
+                workers: int | None = None, accepted_only: bool = False) -> list[Paper]:
     """Load a whole corpus from seed files, folders and record files.
 
     Args:
@@ -151,6 +151,9 @@ def load_papers(paths: Iterable[Path | str], *, stats: LoadStats | None = None,
         stats: optional ``LoadStats`` filled with counts (skipped records
             without abstract, bad lines, duplicates dropped).
         workers: as for ``iter_records`` (None = decide).
+        accepted_only: leave out OpenReview notes whose status is not "accepted"
+            (``bot.corpus.sources.note_status``; counted in ``stats.not_accepted``).
+            Records of other sources say nothing about acceptance and are kept.
 
     Returns:
         The papers in input order, ids unique and independent of the order
@@ -164,6 +167,8 @@ def load_papers(paths: Iterable[Path | str], *, stats: LoadStats | None = None,
     stats = stats if stats is not None else LoadStats()
     paths = list(paths)
     entries = list(iter_entries(paths, stats, workers))
+    if accepted_only:
+        entries = _accepted(entries, stats)
     kept, ids = assign_ids([e.key for e in entries])
     papers = [with_id(entries[i].paper, pid) for i, pid in zip(kept, ids)]
     stats.duplicates += len(entries) - len(kept)
@@ -172,11 +177,32 @@ def load_papers(paths: Iterable[Path | str], *, stats: LoadStats | None = None,
         log.warning("%s", note)
     if stats.duplicates:
         log.info("dropped %d exact duplicate papers", stats.duplicates)
+    if not papers and stats.not_accepted:
+        raise CorpusError("no accepted papers in " + ", ".join(str(p) for p in paths)
+                          + f" (left out: {not_accepted_summary(stats)}; \"unknown\" notes carry "
+                          "no venueid or venue: API 1 keeps decisions in separate notes)")
     if not papers:
         raise CorpusError("no papers found in " + ", ".join(str(p) for p in paths)
                           + " (records need an \"abstract\" or \"text\" field; a CSV file "
                           "needs a header row naming it, comma-separated)")
     return papers
+
+
+def not_accepted_summary(stats: LoadStats) -> str:
+    """``"12 rejected, 3 withdrawn"``: what ``accepted_only`` left out, most first ("" if nothing)."""
+    counts = sorted(stats.not_accepted.items(), key=lambda kv: (-kv[1], kv[0]))
+    return ", ".join(f"{n} {status.replace('_', '-')}" for status, n in counts)
+
+
+def _accepted(entries: list[Entry], stats: LoadStats) -> list[Entry]:
+    """The entries ``--accepted-only`` keeps; the others counted by status."""
+    out = []
+    for entry in entries:
+        if entry.status in (None, "accepted"):
+            out.append(entry)
+        else:
+            stats.not_accepted[entry.status] = stats.not_accepted.get(entry.status, 0) + 1
+    return out
 
 
 def seeds_fingerprint(paths: Iterable[Path | str]) -> str:

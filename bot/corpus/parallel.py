@@ -94,10 +94,10 @@ def _parse_files(pool: ProcessPoolExecutor, paths: list[Path], stats: LoadStats,
         pending: deque[Future] = deque()
         skipped = bad = 0
 
-        def drain(keep: int) -> Iterator[Entry]:
+        def drain(keep: int) -> Iterator[Entry]:  # called only within this iteration of the loop
             nonlocal skipped, bad
-            while len(pending) > keep:
-                entries, s, b = pending.popleft().result()
+            while len(pending) > keep:  # noqa: B023 — drain runs within this iteration only
+                entries, s, b = pending.popleft().result()  # noqa: B023
                 skipped, bad = skipped + s, bad + b
                 yield from entries
 

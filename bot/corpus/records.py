@@ -1,13 +1,14 @@
 """JSON Lines, JSON and CSV sources (``.gz`` too), streamed record by record.
 
-Fields (DESIGN.md "Data"), case-insensitive for CSV headers: ``id`` or
+Fields (docs/interfaces.md "CLI", source formats), case-insensitive for CSV headers: ``id`` or
 ``_id``; ``title``; ``abstract`` or ``text``; ``authors`` (a list — of names
 or of ``{"name": …}`` — or a string "A, B and C" / "A; B"); ``url``;
 ``categories`` (a list or a space/comma-separated string); ``venue``;
-optional ``code_urls``/``code_url``/``code``. A record without abstract text
+optional ``code_urls``/``code_url``/``code`` and ``doi``. A record without abstract text
 is skipped and counted, and so is a line that is not a JSON object — one bad
 line never stops a file. Papers with an arXiv id and categories but no url
-get ``https://arxiv.org/abs/<id>``.
+get ``https://arxiv.org/abs/<id>``. OpenReview notes (also as ``{"notes": [...]}``) and
+arXiv metadata snapshot records are read in their own shapes (``bot.corpus.sources``).
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from typing import IO, Iterator
 
 from bot.corpus.assemble import Entry, make_entry
 from bot.corpus.errors import CorpusError
+from bot.corpus.sources import first_doi, normalise_record
 
 RECORD_SUFFIXES = (".jsonl", ".ndjson", ".json", ".csv")
 _ARXIV_ID = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$")
@@ -47,6 +49,8 @@ class LoadStats:
         duplicates: exact duplicates dropped (same id and same text).
         skipped_files: files in folders ignored for their type (``README.md``).
         notes: one short line per file with skipped or bad records.
+        not_accepted: with ``accepted_only``, OpenReview notes left out, by status
+            (``{"withdrawn": 3, "rejected": 12, …}``).
     """
 
     files: int = 0
@@ -56,6 +60,7 @@ class LoadStats:
     duplicates: int = 0
     skipped_files: int = 0
     notes: list[str] = field(default_factory=list)
+    not_accepted: dict[str, int] = field(default_factory=dict)
 
 
 def record_kind(path: Path) -> str | None:
@@ -101,9 +106,12 @@ def record_entry(rec: dict, source: str) -> Entry | None:
     """The ``Entry`` for one parsed record, or None when it has no abstract text.
 
     Args:
-        rec: field name → value (JSON object or CSV row; keys as in the module docstring).
+        rec: field name → value (JSON object or CSV row; keys as in the module docstring,
+            or an OpenReview note / arXiv snapshot record, see ``bot.corpus.sources``).
         source: ``"<file name>#<line or row number>"``.
     """
+    shaped = normalise_record(rec)
+    own_shape, rec = shaped is not rec, shaped  # OpenReview/arXiv: keywords are the authors'
     raw = _text(rec.get("abstract")) or _text(rec.get("text"))
     if not raw.strip():
         return None
@@ -117,7 +125,9 @@ def record_entry(rec: dict, source: str) -> Entry | None:
     return make_entry(raw, title=_text(rec.get("title")).strip() or None, source_id=sid,
                       authors=_authors(rec.get("authors")), url=url, categories=categories,
                       venue=" ".join(_text(rec.get("venue")).split()), source=source,
-                      extra_code_urls=code)
+                      extra_code_urls=code, given_tldr=_text(rec.get("tldr")),
+                      given_keywords=_listish(rec.get("keywords")) if own_shape else (),
+                      doi=first_doi(rec.get("doi")), status=rec.get("status"))
 
 
 def _jsonl_items(stream: IO[bytes]) -> Iterator[tuple[int, bytes]]:
@@ -128,7 +138,16 @@ def _jsonl_items(stream: IO[bytes]) -> Iterator[tuple[int, bytes]]:
 
 def _json_items(stream: IO[bytes], stats: LoadStats, path: Path) -> Iterator[tuple[int, object]]:
     data = stream.read()
-    if data.lstrip()[:1] != b"[":
+    start = data.lstrip()[:1]
+    if start == b"{":  # an API answer {"notes": [...]} (OpenReview), else JSON Lines
+        try:
+            whole = json.loads(data)
+        except (ValueError, RecursionError):
+            whole = None
+        if isinstance(whole, dict) and isinstance(whole.get("notes"), list):
+            yield from enumerate(whole["notes"], 1)
+            return
+    if start != b"[":
         yield from _jsonl_items(io.BytesIO(data))
         return
     try:

@@ -1,6 +1,6 @@
 """Seed text files: a one-line header naming the venue, then one abstract per paragraph.
 
-Format (DESIGN.md "Data", ``seeds/*.txt``): the first paragraph is a header
+Format (docs/interfaces.md "CLI", ``seeds/*.txt``): the first paragraph is a header
 when it is a single short line ("ICML 2026 Papers", "ICML 2026 论文列表");
 the venue is the first "<ACRONYM> <YEAR>" in it. Every following paragraph
 (blank-line separated) is one abstract; its lines are joined with spaces.

@@ -1,20 +1,21 @@
-"""The daily "paper of the day" digest (issue 3; DESIGN.md "Digest rules").
+"""The daily "paper of the day" digest (docs/interfaces.md "Paper of the day").
 
 ``run_due`` is what the clock's interval job calls; ``send`` is
-``paperbot digest send``; ``next_post_time`` answers ``/paper status``;
-``make_job`` builds the plain function the clock schedules. Slot arithmetic
-is in ``bot.digest.slots``; the runs are in ``bot.digest.run``. No Slack, SQL
+``paperbot digest send``; ``make_job`` builds the plain function the clock
+schedules. Slot arithmetic (``next_post_time``, ``slot_instant``) and the UTC
+clock (``utc_now``) are in the leaf ``bot.slots``, re-exported here; the runs
+are in ``bot.digest.run`` (docs/architecture.md "Layers"). No Slack, SQL
 or APScheduler types here: the store, index, poster and clock are passed in.
 """
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Callable
 
 from bot.digest.run import (LATE_AFTER, MAX_ATTEMPTS, RECONCILE_AFTER, DigestDateError,
                             DigestSummary, run_due, send)
-from bot.digest.slots import next_post_time, slot_instant
+from bot.slots import next_post_time, slot_instant, utc_now
 
 __all__ = ["run_due", "send", "next_post_time", "slot_instant", "make_job", "utc_now",
            "DigestSummary", "DigestDateError", "LATE_AFTER", "RECONCILE_AFTER", "MAX_ATTEMPTS",
@@ -23,14 +24,9 @@ __all__ = ["run_due", "send", "next_post_time", "slot_instant", "make_job", "utc
 log = logging.getLogger(__name__)
 
 #: How long idempotency keys (Slack event ids, answered message keys) are kept.
-#: Slack retries an event for about 5 minutes (PLATFORM-FACTS.md A); edits of
+#: Slack retries an event for about 5 minutes (docs/platform-facts.md "Slack timing and retries"); edits of
 #: a message can come much later, hence days.
 EVENT_RETENTION = timedelta(days=7)
-
-
-def utc_now() -> datetime:
-    """The real clock: aware UTC now."""
-    return datetime.now(timezone.utc)
 
 
 def make_job(store, index, poster, *, clock: Callable[[], datetime] = utc_now

@@ -2,7 +2,7 @@
 and ``send`` (``paperbot digest send``). Plain functions; the clock (``now``),
 the store, the index and the poster are passed in.
 
-Rules (DESIGN.md "Digest rules"):
+Rules (docs/interfaces.md "Paper of the day"):
 
 - One post per channel and local date: claim in the store, then post, then
   record the ``ts`` (``Store.claim_delivery`` is the only gate).
@@ -13,28 +13,35 @@ Rules (DESIGN.md "Digest rules"):
   goes on; a workspace-wide error (``invalid_auth``, ``token_revoked``,
   ``account_inactive`` …; ``bot.ports.WORKSPACE_ERRORS``) stops the run,
   releases its claim and deactivates nothing. HTTP 429 is retried inside the
-  Slack client by ``RateLimitErrorRetryHandler`` (PLATFORM-FACTS.md C); one
+  Slack client by ``RateLimitErrorRetryHandler`` (docs/platform-facts.md "slack_sdk"); one
   that outlives the retries arrives as ``PostError("ratelimited")`` — nothing
-  was posted, so the claim becomes "failed" and is retried on a later tick.
+  was posted, so the claim becomes ``FAILED`` and is retried on a later tick.
 - A claim whose post may or may not have happened (crash, network error:
-  ``PostError("request_failed")`` or any other exception) stays "claimed";
+  ``PostError("request_failed")`` or any other exception) stays ``CLAIMED``;
   after ``RECONCILE_AFTER`` the next run asks the poster for its own post
-  carrying the marker (``bot.render.digest_marker``): found → "posted";
-  not found or cannot tell → "unknown", logged, never posted again that date.
+  carrying the marker (``bot.render.digest_marker``, kept in the post's
+  metadata and ``block_id``): found → ``POSTED``; the whole history since the
+  claim read and the post is not there → ``FAILED`` (nothing reached the
+  channel), so it is posted on the next tick — never skipped; history cannot
+  be read completely (``HistoryUnavailable``) → ``UNKNOWN``, logged, never
+  posted again that date (a second post would be worse than a missing one).
 - Downtime: today's missed slot is posted once, late (logged); earlier days
-  in the last ``SKIP_LOOKBACK_DAYS`` are recorded "skipped" and logged once.
+  in the last ``SKIP_LOOKBACK_DAYS`` are recorded ``SKIPPED`` and logged once.
+
+States are ``bot.models.DeliveryState``; ``deliver`` returns an ``Outcome``.
 """
 from __future__ import annotations
 
 import logging
 from dataclasses import replace
 from datetime import date, datetime, timedelta
+from enum import Enum, auto
 from typing import Callable
 
 from bot import rotation
-from bot.digest.slots import UTC, due_today, effective_since, local_date, slot_instant, zone
+from bot.slots import UTC, due_today, effective_since, local_date, slot_instant, zone
 from bot.digest.summary import DigestDateError, DigestSummary
-from bot.models import Paper, Subscription
+from bot.models import CONSOLE_TEAM, DeliveryState, Paper, Subscription
 from bot.ports import WORKSPACE_ERRORS, Message, Poster, PostError
 from bot.render import digest_marker, render_digest
 
@@ -42,11 +49,19 @@ log = logging.getLogger(__name__)
 
 LATE_AFTER = timedelta(minutes=2)        # posted later than this after its slot → "late"
 RECONCILE_AFTER = timedelta(minutes=2)   # a claim older than this without ts is stale
-MAX_ATTEMPTS = 3                         # tries per channel and date after "failed"
+MAX_ATTEMPTS = 3                         # tries per channel and date after FAILED
 SKIP_LOOKBACK_DAYS = 7                   # missed days recorded as skipped
 AMBIGUOUS_CODES = frozenset({"request_failed"})  # the post may have reached Slack
 
 Render = Callable[[Paper, date], Message]
+
+
+class Outcome(Enum):
+    """What ``deliver`` did: posted now, found the date already had a row, or failed."""
+
+    POSTED = auto()
+    HAD = auto()
+    FAILED = auto()
 
 
 class _Stop(Exception):
@@ -71,9 +86,9 @@ class _Run:
             self._ids = list(self.index.ids())
         return rotation.pick(day, self._ids)
 
-    def deliver(self, sub: Subscription, day: date, *, reclaim: tuple[str, ...],
-                max_attempts: int | None) -> str:
-        """Claim, post, record. Returns "posted", "had" (no claim) or "failed".
+    def deliver(self, sub: Subscription, day: date, *, reclaim: tuple[DeliveryState, ...],
+                max_attempts: int | None) -> Outcome:
+        """Claim, post, record. Returns the ``Outcome`` (``HAD``: no claim).
 
         Raises:
             _Stop: a workspace-wide error.
@@ -84,25 +99,25 @@ class _Run:
         except ValueError as exc:  # empty corpus: nothing to pick
             log.error("digest %s %s: no paper to post: %s", channel, day, exc)
             self.summary.failed += 1
-            return "failed"
+            return Outcome.FAILED
         paper = self.index.get(paper_id)
         if paper is None:
             log.error("digest %s %s: paper %s of that date is not in the index", channel, day, paper_id)
             self.summary.failed += 1
-            return "failed"
+            return Outcome.FAILED
         message = self.render(paper, day)
         if not self.store.claim_delivery(team, channel, day, paper_id, now=self.now,
                                          reclaim=reclaim, max_attempts=max_attempts):
-            return "had"
+            return Outcome.HAD
         try:
             ts = self.poster.post(channel, replace(message, thread=()))
         except PostError as exc:
             self._post_failed(sub, day, exc.code, exc)
-            return "failed"
+            return Outcome.FAILED
         except Exception as exc:  # noqa: BLE001 — outcome unknown: reconcile later
             self._post_failed(sub, day, "request_failed", exc)
-            return "failed"
-        self.store.finish_delivery(team, channel, day, state="posted", message_ts=ts, now=self.now)
+            return Outcome.FAILED
+        self.store.finish_delivery(team, channel, day, state=DeliveryState.POSTED, message_ts=ts, now=self.now)
         self.summary.posted += 1
         for part in message.thread:
             try:
@@ -110,7 +125,7 @@ class _Run:
             except Exception as exc:  # noqa: BLE001 — the parent is posted; never retry
                 log.warning("digest %s %s: thread reply failed: %s", channel, day, exc)
         log.info("digest %s %s: posted %s (ts %s)", channel, day, paper_id, ts)
-        return "posted"
+        return Outcome.POSTED
 
     def _post_failed(self, sub: Subscription, day: date, code: str, exc: Exception) -> None:
         team, channel = sub.team_id, sub.channel_id
@@ -122,7 +137,7 @@ class _Run:
             log.warning("digest %s %s: post outcome unknown (%s); the claim is reconciled "
                         "after %s", channel, day, exc, RECONCILE_AFTER)
             return
-        self.store.finish_delivery(team, channel, day, state="failed", now=self.now)
+        self.store.finish_delivery(team, channel, day, state=DeliveryState.FAILED, now=self.now)
         if isinstance(exc, PostError) and exc.channel_level:
             if self.store.deactivate(team, channel, code, now=self.now):
                 log.warning("digest %s: subscription deactivated (%s)", channel, code)
@@ -135,27 +150,24 @@ class _Run:
         for delivery, claimed_at in self.store.stale_claims(older_than):
             marker = digest_marker(delivery.local_date, delivery.paper_id)
             oldest = (claimed_at - timedelta(minutes=1)).timestamp()
+            key = (delivery.team_id, delivery.channel_id, delivery.local_date)
             try:
                 ts = self.poster.find_recent_post(delivery.channel_id, marker, oldest)
-            except Exception as exc:  # noqa: BLE001 — cannot know
-                log.warning("digest reconcile %s: history lookup failed: %s", marker, exc)
-                ts = None
-            key = (delivery.team_id, delivery.channel_id, delivery.local_date)
-            if ts:
-                self.store.finish_delivery(*key, state="posted", message_ts=ts, now=self.now)
-                log.info("digest %s %s: found the post of a crashed run (ts %s)",
-                         delivery.channel_id, delivery.local_date, ts)
+            except Exception as exc:  # noqa: BLE001 — HistoryUnavailable or worse: cannot know
+                self.store.finish_delivery(*key, state=DeliveryState.UNKNOWN, now=self.now)
+                log.error("digest %s %s: a claim from %s may or may not have been posted (%s); "
+                          "not posting again that date", delivery.channel_id, delivery.local_date,
+                          claimed_at.isoformat(), exc)
             else:
-                self.store.finish_delivery(*key, state="unknown", now=self.now)
-                log.error("digest %s %s: a claim from %s has no post I can find; not posting "
-                          "again that date", delivery.channel_id, delivery.local_date,
-                          claimed_at.isoformat())
+                if ts:
+                    self.store.finish_delivery(*key, state=DeliveryState.POSTED, message_ts=ts, now=self.now)
+                    log.info("digest %s %s: found the post of a crashed run (ts %s)",
+                             delivery.channel_id, delivery.local_date, ts)
+                else:
+                    self.store.finish_delivery(*key, state=DeliveryState.FAILED, now=self.now)
+                    log.warning("digest %s %s: a claim from %s never reached the channel; posting it "
+                                "again", delivery.channel_id, delivery.local_date, claimed_at.isoformat())
             self.summary.reconciled += 1
-
-
-#: The console's team (``paperbot console``): its subscriptions live in the same
-#: database but are never posted to Slack.
-CONSOLE_TEAM = "T0CONSOLE"
 
 
 def _slack_subscriptions(store) -> list:
@@ -199,10 +211,11 @@ def run_due(store, index, poster: Poster, now: datetime, *, render: Render | Non
                 continue
             _record_skipped(run, sub, today, seen)
             had = seen.get((sub.team_id, sub.channel_id, today))
-            if not due or (had is not None and had.state != "failed"):
+            if not due or (had is not None and had.state != DeliveryState.FAILED):
                 continue
-            outcome = run.deliver(sub, today, reclaim=("failed",), max_attempts=max_attempts)
-            if outcome == "posted" and now - slot > late_after:
+            outcome = run.deliver(sub, today, reclaim=(DeliveryState.FAILED,),
+                                  max_attempts=max_attempts)
+            if outcome is Outcome.POSTED and now - slot > late_after:
                 run.summary.late += 1
                 log.warning("digest %s %s: posted late by %s (slot %s)", sub.channel_id, today,
                             now - slot, slot.isoformat())
@@ -236,7 +249,7 @@ def _record_skipped(run: _Run, sub: Subscription, today: date, seen: dict) -> No
 def send(store, index, poster: Poster, now: datetime, day: date | None = None,
          force: bool = False, *, render: Render | None = None) -> DigestSummary:
     """``paperbot digest send``: post a date's paper now to every active
-    subscription that has not had it, whatever its slot (DESIGN.md "Interfaces").
+    subscription that has not had it, whatever its slot (docs/interfaces.md "CLI").
 
     Args:
         store, index, poster, now, render: as for ``run_due``.
@@ -271,7 +284,8 @@ def send(store, index, poster: Poster, now: datetime, day: date | None = None,
                               f"of {len(refused)} subscribed channel(s); use --force to send it")
     try:
         for sub, target in plan:
-            if run.deliver(sub, target, reclaim=("failed", "skipped"), max_attempts=None) == "had":
+            if run.deliver(sub, target, reclaim=(DeliveryState.FAILED, DeliveryState.SKIPPED),
+                           max_attempts=None) is Outcome.HAD:
                 run.summary.skipped += 1
     except _Stop as stop:
         run.summary.stopped = stop.code

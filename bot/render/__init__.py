@@ -9,26 +9,30 @@ messages through ``to_text``.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import date
 
-from bot.models import Paper
+from bot.models import PAGE_SIZE, Paper
 from bot.ports import Message
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
 from bot.render.blocks import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_PAGE,
-                               ACTION_SHARE, ACTION_SIMILAR)
+                               ACTION_PAGE_INSTEAD, ACTION_PAGE_PREVIOUS, ACTION_SHARE,
+                               ACTION_SIMILAR, PAGE_ACTIONS)
 from bot.render.text import to_text
 from bot.replies import (EPHEMERAL, IN_CHANNEL, DigestReply, ErrorReply, HelpReply, NoticeReply,
                          PaperReply, PickListReply, Reply, ResultsReply, SimilarReply, StatusReply)
 from bot.render import views as _views
 
 __all__ = ["render", "render_digest", "to_text", "escape", "ACTION_SHARE", "ACTION_DETAILS",
-           "ACTION_SIMILAR", "ACTION_PAGE", "ACTION_ANOTHER", "ACTION_HOME_SEARCH", "PAGE_SIZE",
+           "ACTION_SIMILAR", "ACTION_PAGE", "ACTION_PAGE_PREVIOUS",
+           "ACTION_PAGE_INSTEAD", "PAGE_ACTIONS", "ACTION_ANOTHER", "ACTION_HOME_SEARCH", "PAGE_SIZE",
            "digest_marker"]
 
 escape = md.escape
-PAGE_SIZE = 5           # results per Slack page (issue 2: "top 5")
-TEXT_MAX = 3900         # fallback text; Slack advises ≤ 4,000 chars (PLATFORM-FACTS A)
+#: ``event_type`` of a digest post's message metadata (letters, digits, ``_``).
+DIGEST_EVENT = "paperbot_digest"
+TEXT_MAX = 3900         # fallback text; Slack advises ≤ 4,000 chars (docs/platform-facts.md)
 
 
 def render(reply: Reply) -> Message:
@@ -43,10 +47,9 @@ def render(reply: Reply) -> Message:
     message = fn(reply)
     if reply.note:
         note = md.escape(reply.note)
-        message = Message(text=f"{message.text}\n_{note}_"[:TEXT_MAX],
+        message = replace(message, text=f"{message.text}\n_{note}_"[:TEXT_MAX],
                           blocks=tuple(bk.fit(list(message.blocks)[: bk.MESSAGE_BLOCKS_MAX - 1]
-                                              + [bk.context(note)])),
-                          visibility=message.visibility, thread=message.thread)
+                                              + [bk.context(note)])))
     return message
 
 
@@ -80,10 +83,10 @@ def _results(reply: ResultsReply) -> Message:
         blocks.append(bk.actions(*bk.paper_buttons(hit.paper)))
     nav = []
     if page.corrected_query:
-        nav.append(bk.button(f"Search “{md.cut(page.query, 40)}” instead", ACTION_PAGE,
+        nav.append(bk.button(f"Search “{md.cut(page.query, 40)}” instead", ACTION_PAGE_INSTEAD,
                              {"q": page.query, "o": 0, "exact": 1}))
     if page.has_previous:
-        nav.append(bk.button("‹ Previous", ACTION_PAGE, _page_value(page, page.offset - page.limit)))
+        nav.append(bk.button("‹ Previous", ACTION_PAGE_PREVIOUS, _page_value(page, page.offset - page.limit)))
     if page.has_next:
         nav.append(bk.button("Next ›", ACTION_PAGE, _page_value(page, page.offset + page.limit)))
     if page.total:
@@ -165,7 +168,10 @@ def render_digest(paper: Paper, day: date) -> Message:
     keywords and code link, *Similar papers* / *Another paper* buttons; its
     ``thread`` holds the full abstract (split into ≤ 3000-char sections).
     The marker ``digest_marker(day, paper.id)`` is the first block's
-    ``block_id`` and ends the fallback text, so a crashed run can find its post.
+    ``block_id`` and in the message metadata (``DIGEST_EVENT``), so a crashed
+    run can find its post; the fallback ``text`` — what notifications, the
+    sidebar and screen readers show — is for people only:
+    "Paper of the day: <title>".
     """
     marker = digest_marker(day, paper.id)
     blocks = [bk.section(f"*Paper of the day · {day.isoformat()}*", block_id=marker)]
@@ -173,12 +179,13 @@ def render_digest(paper: Paper, day: date) -> Message:
     blocks.append(bk.actions(bk.button("Similar papers", ACTION_SIMILAR, {"id": paper.id}),
                              bk.button("Another paper", ACTION_ANOTHER, {"id": paper.id})))
     blocks.append(bk.context("Full abstract in the thread ↓"))
-    text = (f"Paper of the day · {day.isoformat()}: {md.cut_escaped(paper.title, 200)} "
-            f"({md.escape(paper.id)}) [{marker}]")
+    text = f"Paper of the day: {md.cut_escaped(paper.title, 200)}"
+    metadata = {"event_type": DIGEST_EVENT,
+                "event_payload": {"marker": marker, "day": day.isoformat(), "paper_id": paper.id}}
     chunks = _chunks(md.escape(paper.abstract), bk.SECTION_MAX - 100)
     abstract = _message([bk.section(c) for c in chunks[:3]], md.cut(chunks[0] if chunks else "", 3000),
                         IN_CHANNEL)
-    return _message(blocks, text, IN_CHANNEL, thread=(abstract,))
+    return replace(_message(blocks, text, IN_CHANNEL, thread=(abstract,)), metadata=metadata)
 
 
 def digest_marker(day: date, paper_id: str) -> str:

@@ -1,6 +1,6 @@
 """Block Kit builders over ``slack_sdk.models.blocks`` — with Slack's limits applied.
 
-Limits (PLATFORM-FACTS A, "Message and Block Kit limits"): ≤ 50 blocks per
+Limits (docs/platform-facts.md, "Slack message and Block Kit limits"): ≤ 50 blocks per
 message (100 in a modal or Home tab), section text ≤ 3000 characters, header
 ≤ 150 (plain_text), context ≤ 10 elements, button text ≤ 75, value ≤ 2000,
 ``action_id``/``block_id`` ≤ 255. ``slack_sdk`` validates these in
@@ -24,13 +24,18 @@ VALUE_MAX = 2000        # Slack: button value ≤ 2000 chars
 MESSAGE_BLOCKS_MAX = 50  # Slack: ≤ 50 blocks per message
 ABSTRACT_MAX = 2800     # an abstract section, leaving room for a label
 URL_MAX = 500           # longer code URLs are not shown (Slack allows 3000 in a button)
-MESSAGE_CHARS_MAX = 11_000  # all block text; Slack refuses ~13.2k (bolt-js#2509, PLATFORM-FACTS A)
+MESSAGE_CHARS_MAX = 11_000  # all block text; Slack refuses ~13.2k (bolt-js#2509, docs/platform-facts.md)
 
 # action_id values: the Slack adapter (bot.slack.actions) routes on these.
 ACTION_SHARE = "paper_share"
 ACTION_DETAILS = "paper_details"
 ACTION_SIMILAR = "paper_similar"
-ACTION_PAGE = "results_page"
+ACTION_PAGE = "results_page"                      # Next ›
+ACTION_PAGE_PREVIOUS = "results_page_previous"    # ‹ Previous
+ACTION_PAGE_INSTEAD = "results_page_instead"      # Search "…" instead
+#: Every page button: same value shape, same answer. Distinct ids because
+#: Slack refuses a block whose elements share an action_id (docs/slack-rules.md [action-id]).
+PAGE_ACTIONS = (ACTION_PAGE, ACTION_PAGE_PREVIOUS, ACTION_PAGE_INSTEAD)
 ACTION_ANOTHER = "paper_another"
 ACTION_HOME_SEARCH = "home_search"
 

@@ -1,6 +1,6 @@
 """App Home tab and the search modal (issue 5 item 4), as Block Kit view dicts.
 
-Views allow up to 100 blocks (PLATFORM-FACTS A); modal titles are ≤ 24
+Views allow up to 100 blocks (docs/platform-facts.md); modal titles are ≤ 24
 characters of plain text. Built with ``slack_sdk.models.views.View``, whose
 ``to_dict()`` validates the limits.
 """

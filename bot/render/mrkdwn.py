@@ -1,8 +1,8 @@
 """Pure text helpers for Slack mrkdwn: escaping, cutting, links, snippets.
 
 Slack has exactly three control characters in mrkdwn — ``&``, ``<``, ``>`` —
-and they are escaped as ``&amp;``, ``&lt;``, ``&gt;`` (PLATFORM-FACTS A,
-"Escaping and mention injection"). Everything that comes from users or the
+and they are escaped as ``&amp;``, ``&lt;``, ``&gt;`` (docs/platform-facts.md,
+"Slack text escaping and mentions"). Everything that comes from users or the
 corpus goes through ``escape`` exactly once on the way out.
 """
 from __future__ import annotations
@@ -31,8 +31,8 @@ def quoted(text: str) -> str:
 def unescape(text: str) -> str:
     """Decode Slack's three entities once (``&lt;`` ``&gt;`` ``&amp;``).
 
-    Slack entity-encodes incoming command and event text (DESIGN.md
-    "Slash command"); other ``&…;`` sequences are left as typed.
+    Slack entity-encodes incoming command and event text (docs/interfaces.md
+    "/paper slash command"); other ``&…;`` sequences are left as typed.
     """
     return _ENTITY.sub(lambda m: {"amp": "&", "lt": "<", "gt": ">"}[m.group(1)], text or "")
 

@@ -26,7 +26,7 @@ def _button_hint(el: dict) -> str:
     except ValueError:
         value = {}
     hint = _HINTS.get(el.get("action_id", ""), "")
-    if el.get("action_id") == "results_page":
+    if str(el.get("action_id", "")).startswith("results_page"):
         hint = "more" if "Next" in label else ("back" if "Previous" in label else f"/paper search {value.get('q', '')}")
     elif hint and isinstance(value, dict):
         hint = hint.format(id=value.get("id", ""))

@@ -1,6 +1,6 @@
 """Full-text search over the corpus (the only package that imports Whoosh).
 
-Public API (docs/interfaces.md):
+Public API (docs/search.md):
 
 * ``SearchIndex(index_dir, *, ranking=None)`` — ``search``, ``get``,
   ``by_name``, ``resolve``, ``similar``, ``ids``, ``count``, ``warm``.

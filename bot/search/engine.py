@@ -2,12 +2,13 @@
 
 Every call reads ``DIR/CURRENT`` first, so a running bot sees a new build on
 its next call. Searchers are never refreshed (``Searcher.refresh()`` is broken
-in whoosh-reloaded 2.7.5; docs/platform-facts.md): a call borrows a searcher of
+in whoosh-reloaded 2.7.5; docs/platform-facts.md "Whoosh"): a call borrows a searcher of
 the live generation — generations never change once published — from a small
 per-generation pool (opening one costs ~1.5 ms), uses it alone, copies results
 out as ``Paper`` objects and gives it back. One ``SearchIndex`` is safe to
-share between threads; opened indexes, lexicons and norms are cached per
-generation, and a generation's searchers close once it is two builds old.
+share between threads; the live generation's index, lexicon and norms are
+cached, and an older generation's searchers close as soon as none is in use
+(``generation.live_generation``).
 """
 from __future__ import annotations
 
@@ -16,13 +17,14 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 from whoosh import query as Q
 
 from bot.models import Hit, Paper, QueryError, SearchPage
 from bot.search import layout, query, spelling
 from bot.search.compile import Compiler
-from bot.search.generation import Generation, open_generation
+from bot.search.generation import Generation, live_generation
 from bot.search.phrases import MAX_PHRASE_CHECKS
 from bot.search.plan import Compiled, Plan
 from bot.search.links import linked_docs
@@ -60,7 +62,7 @@ class SearchIndex:
     """Search and look up papers in the live generation of ``index_dir``.
 
     Args:
-        index_dir: the index container directory (docs/interfaces.md, index layout).
+        index_dir: the index container directory (docs/interfaces.md "Index directory layout").
         ranking: query-time settings; ``tuning.DEFAULT`` when None.
 
     Every method raises ``IndexMissing`` when the directory has no index.
@@ -77,13 +79,7 @@ class SearchIndex:
     def _generation(self) -> Generation:
         path = layout.current_path(self.index_dir)
         with self._lock:
-            gen = self._cache.get(path.name)
-            if gen is None:
-                gen = open_generation(path)
-                for old in [n for n in self._cache if n != path.name][:-1]:
-                    self._cache.pop(old).retire()   # keep the newest previous one only
-                self._cache[path.name] = gen
-            return gen
+            return live_generation(self._cache, path)
 
     @contextlib.contextmanager
     def _searcher(self):
@@ -213,7 +209,7 @@ class SearchIndex:
         return sorted(papers, key=lambda p: p.id)
 
     def resolve(self, text: str) -> tuple[Paper | None, list[Paper]]:
-        """What ``show``/``similar``/a mention mean by ``text`` (docs/interfaces.md).
+        """What ``show``/``similar``/a mention mean by ``text`` (docs/interfaces.md "/paper slash command").
 
         Order: exact id (case-insensitive) -> source id -> unique name
         (several papers with that name -> ``(None, those)``) -> best search
@@ -279,6 +275,17 @@ class SearchIndex:
                 deleted = gen.norms.deleted(reader)
                 gen.ids = sorted(_text(v) for d, v in enumerate(column) if d not in deleted)
             return list(gen.ids)
+
+    def papers(self) -> Iterator[Paper]:
+        """Every paper of the live generation, in index order, one at a time (one
+        pass over the stored papers, for whole-corpus tables such as
+        ``bot.links.PaperLinks``; iterate to the end or ``close()`` it)."""
+        with self._searcher() as (gen, searcher):
+            reader = searcher.reader()
+            deleted = gen.norms.deleted(reader)
+            for d in range(reader.doc_count_all()):
+                if d not in deleted:
+                    yield paper_from_json(reader.stored_fields(d)["doc"])
 
     def warm(self) -> None:
         """Open the live generation now — lexicon, a searcher, the BM25 norms

@@ -56,6 +56,32 @@ class Generation:
             searcher.close()
 
 
+def live_generation(cache: dict[str, Generation], path: Path) -> Generation:
+    """The generation at ``path`` (the one CURRENT names) from ``cache``,
+    opened and cached when new. Call with the cache's lock held.
+
+    Opening a new generation retires every other cached one: their idle
+    searchers close now and the ones in use when released, so after a build
+    or ``index add`` only the files of generations in use stay open. When
+    CURRENT has moved on while ``path`` was opened (the caller read it just
+    before a publish), the generation serves that call retired, uncached.
+
+    Raises:
+        IndexMissing: as ``open_generation``.
+    """
+    gen = cache.get(path.name)
+    if gen is not None:
+        return gen
+    gen = open_generation(path)
+    if layout.current_name(path.parent) != path.name:
+        gen.retire()
+        return gen
+    for name in list(cache):
+        cache.pop(name).retire()
+    cache[path.name] = gen
+    return gen
+
+
 def _opened(searcher):
     """``searcher`` with every file it reads already open (a newer build may
     delete this generation's directory while it is in use)."""

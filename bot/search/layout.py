@@ -1,6 +1,6 @@
 """The index container directory: generations, CURRENT, the lock, meta files.
 
-Layout (docs/interfaces.md, "Index layout")::
+Layout (docs/interfaces.md "Index directory layout")::
 
     DIR/
       LOCK                      flock'ed by a build or add (never deleted)

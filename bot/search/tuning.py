@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 #: ``name_key`` (the whole name) only join a query when the word occurs there.
 #: ``all`` is title x TITLE_REPEAT + abstract as one field: one BM25 field
 #: beat title and abstract scored apart (SciFact train nDCG@10 0.694 vs 0.669,
-#: docs/search.md, "Ranking rules").
+#: docs/search.md "Ranking rules, and why").
 DEFAULT_FIELDS = ("all", "authors", "name_key")
 #: How often the title is repeated in ``all`` (index-time; train 0.7037 with 4
 #: vs 0.6976 with 1, docs/search.md).

@@ -3,7 +3,7 @@
 Every button rendered by ``bot.render`` carries what it needs in its
 ``value`` (compact JSON, ≤ 2,000 chars), so any process can answer it and
 nothing is kept between requests (issue 5). Each listener reads like a
-sentence: ``ack()`` at once (3 s limit, PLATFORM-FACTS.md A), parse the
+sentence: ``ack()`` at once (3 s limit, docs/platform-facts.md), parse the
 value, call the service, render, answer through the click's
 ``response_url`` (5 uses in 30 min):
 
@@ -13,7 +13,7 @@ action id             value                answer
 ``paper_share``       ``{"id"}``           ``service.share`` → ``in_channel``, new message
 ``paper_details``     ``{"id"}``           ``service.paper`` → ephemeral, new message
 ``paper_similar``     ``{"id"}``           ``service.similar`` → ephemeral, new message
-``results_page``      ``{"q","o"[,"exact"]}`` ``service.search`` → replaces the results
+``results_page*``     ``{"q","o"[,"exact"]}`` ``service.search`` → replaces the results
 ``paper_another``     ``{"id"}``           ``service.random_paper`` → ephemeral, new message
 ``home_search``       any                  ``views.open`` of the search modal
 ====================  ===================  ======================================
@@ -24,7 +24,7 @@ is not what we render (bad JSON, not an object, wrong types, negative or
 non-integer offset, over-long query or id) gets a polite ephemeral
 explanation; any other failure a polite "sorry" — never an HTTP 500, never
 a traceback in Slack (an exception after ``ack()`` would turn the request
-into a 404, PLATFORM-FACTS.md B).
+into a 404, docs/platform-facts.md "Bolt").
 """
 from __future__ import annotations
 
@@ -39,11 +39,12 @@ from slack_sdk import WebClient
 
 from bot.models import Context
 from bot.ports import Message
-from bot.render import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_PAGE,
-                        ACTION_SHARE, ACTION_SIMILAR, render)
+from bot.render import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_SHARE,
+                        ACTION_SIMILAR, PAGE_ACTIONS, render)
 from bot.render.home import search_modal
 from bot.replies import EPHEMERAL, IN_CHANNEL, ErrorReply, Reply
 from bot.slack.commands import SORRY
+from bot.slack.fallback import respond_or_plain, view_or_plain
 from bot.slack.home import show_in_view, valid_view
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 #: Longest query a page button may carry: the search cuts queries to 300
-#: characters (DESIGN.md), and a page button holds the query as run.
+#: characters (docs/interfaces.md), and a page button holds the query as run.
 QUERY_MAX = 300
 #: Longest paper id accepted (ids are short: "p7k2b", "2401.01234").
 ID_MAX = 200
@@ -187,7 +188,7 @@ BUTTONS: dict[str, Button] = {
     ACTION_SHARE: Button(_share, in_channel=True),
     ACTION_DETAILS: Button(lambda service, value, click: service.paper(paper_id(value))),
     ACTION_SIMILAR: Button(lambda service, value, click: service.similar(paper_id(value))),
-    ACTION_PAGE: Button(_page, replace_original=True),
+    **{page: Button(_page, replace_original=True) for page in PAGE_ACTIONS},  # Next, Previous, Instead
     ACTION_ANOTHER: Button(_another),
 }
 
@@ -247,30 +248,25 @@ def answer(body: dict[str, Any], respond: Respond, client: WebClient, message: M
         in_channel: post visibly (``response_type: in_channel``); else ephemeral.
         replace_original: replace the message clicked instead of adding one.
 
-    Never raises: failures are logged (``respond()`` reports HTTP errors in
-    its status, PLATFORM-FACTS.md B).
+    Never raises: failures are logged; a reply Slack refuses is sent again
+    as plain text (``bot.slack.fallback.respond_or_plain``).
     """
     try:
         if not body.get("response_url"):
             show_in_view(client, body, message)
             return
-        response = respond(text=message.text, blocks=list(message.blocks) or None,
-                           response_type=IN_CHANNEL if in_channel else EPHEMERAL,
-                           replace_original=replace_original,
-                           unfurl_links=False, unfurl_media=False)
+        respond_or_plain(respond, message, response_type=IN_CHANNEL if in_channel else EPHEMERAL,
+                         replace_original=replace_original)
     except Exception:  # noqa: BLE001 — nothing else to tell the user through
         log.exception("answering a button click failed")
-        return
-    if response is not None and response.status_code != 200:
-        log.warning("response_url answered %s: %s", response.status_code,
-                    (response.body or "")[:200])
 
 
 def open_search(ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient) -> None:
     """*Search papers* (App Home): open the search modal with the click's ``trigger_id``."""
     ack()
     try:
-        client.views_open(trigger_id=body.get("trigger_id"), view=valid_view(search_modal()))
+        view_or_plain(client.views_open, valid_view(search_modal()), SORRY,
+                      trigger_id=body.get("trigger_id"))
     except Exception:  # noqa: BLE001 — e.g. an expired trigger_id (3 s)
         log.exception("views.open of the search modal failed")
         if body.get("response_url"):

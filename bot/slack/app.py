@@ -16,6 +16,7 @@ import logging
 import threading
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Callable
+from urllib.error import URLError
 
 from slack_bolt import App
 from slack_sdk import WebClient
@@ -23,17 +24,28 @@ from slack_sdk.http_retry.builtin_handlers import (ConnectionErrorRetryHandler,
                                                    RateLimitErrorRetryHandler)
 
 from bot.config import Settings
-from bot.slack import actions, commands, events, home, messages
+from bot.slack import actions, commands, events, home, messages, unfurls
 
 if TYPE_CHECKING:  # the service is the lead's; listeners call its public methods
     from bot.service import Service
 
 log = logging.getLogger(__name__)
 
+
+class _QuietTokenWarning(logging.Filter):
+    """Bolt reads SLACK_BOT_TOKEN from the environment by itself and then warns
+    that it is unused because we pass a configured client: noise, drop it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "`token` will be unused" not in record.getMessage()
+
+
+logging.getLogger("slack_bolt.App").addFilter(_QuietTokenWarning())
+
 #: Listener threads. Bolt runs each listener on ``listener_executor``
 #: (default ``ThreadPoolExecutor(max_workers=5)``, slack_bolt/app/app.py) and
 #: a command's ``ack()`` runs inside its listener, so a full pool delays acks.
-#: DESIGN.md: 50 concurrent commands, every ack < 3 s; 14 spare for events
+#: docs/interfaces.md "Quality bars": 50 concurrent commands, every ack < 3 s; 14 spare for events
 #: and respond() calls sleeping on a 429 ``Retry-After``.
 LISTENER_THREADS = 64
 #: Listeners allowed in the service (search + render) at once. Search and
@@ -55,18 +67,25 @@ def make_client(settings: Settings) -> WebClient:
 
     Args:
         settings: uses ``bot_token`` and ``api_url`` (ends in "/": slack_sdk
-            joins method names with ``urljoin``, PLATFORM-FACTS.md B).
+            joins method names with ``urljoin``, docs/platform-facts.md).
 
     Returns:
-        WebClient: with ``ConnectionErrorRetryHandler(1)`` (slack_sdk's
-        default) and ``RateLimitErrorRetryHandler(RATE_LIMIT_RETRIES)``
-        (opt-in, PLATFORM-FACTS.md C). Bolt copies these handlers into the
+        WebClient: with ``ConnectionErrorRetryHandler(1)`` for errors raised
+        before Slack could have the request (``URLError``: refused, DNS, a
+        failed send) and ``RateLimitErrorRetryHandler(RATE_LIMIT_RETRIES)``
+        (opt-in, docs/platform-facts.md). A connection dropped *after* the
+        request was sent (``RemoteDisconnected``, ``ConnectionResetError`` —
+        slack_sdk's default retries them) is not retried: Slack may have
+        posted the message, and a retry would post it twice
+        (tests/slack/test_slack_digest_recovery.py); the caller sees
+        ``PostError("request_failed")`` and the digest reconciles the claim
+        later. Bolt copies these handlers into the
         per-request ``client`` it passes to listeners.
     """
     return WebClient(
         token=settings.bot_token or None,
         base_url=settings.api_url,
-        retry_handlers=[ConnectionErrorRetryHandler(max_retry_count=1),
+        retry_handlers=[ConnectionErrorRetryHandler(max_retry_count=1, error_types=[URLError]),
                         RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES)],
     )
 
@@ -85,7 +104,7 @@ def build_app(settings: Settings, service: "Service", *, client: WebClient | Non
         seen: idempotency check for events, ``seen(key) -> True`` when
             ``key`` was already handled (and records it). Default: an
             in-memory ``events.SeenKeys`` (one process, lost on restart);
-            with the store: ``bot.slack.runtime.store_seen(store)``.
+            with the store: ``bot.runtime.store_seen(store)``.
         listener_executor: where listeners run; default a
             ``ThreadPoolExecutor(LISTENER_THREADS)``. Tests pass their own to
             wait for every listener with ``shutdown(wait=True)``.
@@ -117,7 +136,7 @@ def register_listeners(app: App, service: "Service", *,
                        seen: Callable[[str], bool] | None = None) -> None:
     """Wire every listener module to ``app`` (one ``register()`` per area):
     ``/paper`` (commands), ``app_mention`` (events), DMs (messages), buttons
-    (actions), the App Home and the search modal (home).
+    (actions), the App Home and the search modal (home), link unfurls (unfurls).
 
     Args:
         app: the Bolt app.
@@ -131,3 +150,4 @@ def register_listeners(app: App, service: "Service", *,
     messages.register(app, service, seen=seen, slots=slots)
     actions.register(app, service, slots=slots)
     home.register(app, service, slots=slots)
+    unfurls.register(app, service)

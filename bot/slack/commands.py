@@ -1,13 +1,13 @@
 """The ``/paper`` slash command listener: ack, decode, ask the service, respond.
 
-One listener for every sub-command (the service parses the text, DESIGN.md
-"Slash command"). The flow reads like a sentence: ``ack()`` with no body at
-once (Slack's 3 s limit, PLATFORM-FACTS.md A), decode the text once, call
+One listener for every sub-command (the service parses the text, docs/interfaces.md
+"/paper slash command"). The flow reads like a sentence: ``ack()`` with no body at
+once (Slack's 3 s limit, docs/platform-facts.md), decode the text once, call
 ``service.command``, render, ``respond()`` through the command's
 ``response_url`` (usable 5 times in 30 min). Every failure after the ack
 becomes a short polite ephemeral message and a log line — never a
 traceback in Slack, and never an exception escaping the listener (Bolt then
-turns an already-acked request into a 404, PLATFORM-FACTS.md B).
+turns an already-acked request into a 404, docs/platform-facts.md "Bolt").
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from slack_sdk import WebClient
 from bot.models import Context
 from bot.ports import Message
 from bot.render import render
+from bot.slack.fallback import respond_or_plain
 from bot.slack.text import command_text, first_word
 
 if TYPE_CHECKING:
@@ -118,15 +119,10 @@ def send(respond: Respond, message: Message) -> None:
     ``response_type`` follows ``message.visibility`` ("ephemeral" or
     "in_channel"); unfurls are off. ``message.thread`` is not sent: a
     ``response_url`` reply has no ``ts`` to thread under. ``respond()`` does
-    not raise on HTTP errors (PLATFORM-FACTS.md B), so its status is logged.
+    not raise on HTTP errors, so its status is checked: a refused body is sent
+    again as plain text (``bot.slack.fallback.respond_or_plain``).
     """
     try:
-        response = respond(text=message.text, blocks=list(message.blocks) or None,
-                           response_type=message.visibility,
-                           unfurl_links=False, unfurl_media=False)
+        respond_or_plain(respond, message, response_type=message.visibility)
     except Exception:  # noqa: BLE001 — network errors: nothing else to tell the user through
         log.exception("respond() to the response_url failed")
-        return
-    if response is not None and response.status_code != 200:
-        log.warning("response_url answered %s: %s", response.status_code,
-                    (response.body or "")[:200])

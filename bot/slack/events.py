@@ -1,12 +1,12 @@
 """The ``app_mention`` listener: answer ``@paperbot …`` once, in the message's thread.
 
 Events are acked by Bolt before the listener runs (an auto-ack,
-PLATFORM-FACTS.md B), so the work here never races the 3 s limit. Slack
+docs/platform-facts.md "Bolt"), so the work here never races the 3 s limit. Slack
 retries an event it thinks was not received (``X-Slack-Retry-Num``, same
 ``event_id``) and an edited message keeps its ``ts``; both are recognised
 through the injectable ``seen(key)`` check under two keys —
 ``event:<event_id>`` and ``msg:<team>:<channel>:<ts>`` — so neither ever
-produces a second reply (DESIGN.md "Rules every message obeys").
+produces a second reply (docs/interfaces.md "Mentions and direct messages").
 
 ``answer_message`` is transport-neutral over one message-like event, so the
 later ``message.im`` (DM) listener reuses it.
@@ -51,7 +51,7 @@ class SeenKeys:
 
     Args:
         max_keys: keys kept. Slack retries an event within about 6 minutes
-            (immediately, ~1 min, ~5 min; PLATFORM-FACTS.md A), so 10,000
+            (immediately, ~1 min, ~5 min; docs/platform-facts.md), so 10,000
             covers far more than the events of that window.
     """
 

@@ -11,7 +11,7 @@
   then ``views.update`` the same view with the results or the explanation.
 - ``valid_view`` / ``message_modal`` / ``show_in_view``: every view sent to
   Slack passes slack_sdk's ``View`` validation and keeps ≤ 100 blocks
-  (PLATFORM-FACTS.md A); a button clicked inside the Home tab or a modal has
+  (docs/platform-facts.md "Slack timing and retries"); a button clicked inside the Home tab or a modal has
   no ``response_url``, so its answer opens (or pushes) a modal instead.
 
 Nothing here raises out of a listener: failures are logged and, where the
@@ -34,6 +34,7 @@ from bot.render.home import (MODAL_RESULTS, SEARCH_INPUT_ACTION, SEARCH_INPUT_BL
                              SEARCH_MODAL_ID, VIEW_BLOCKS_MAX, home_view, search_modal)
 from bot.replies import ErrorReply, ResultsReply
 from bot.slack.commands import SORRY
+from bot.slack.fallback import view_or_plain
 
 if TYPE_CHECKING:
     from bot.service import Service
@@ -44,7 +45,7 @@ SEARCHING = "Searching…"
 EMPTY_QUERY = "Type a few words to search for, e.g. sparse attention."
 #: The modal's input allows 300 characters (``search_modal``); a longer
 #: (tampered) value is cut to this for ``initial_value`` only — the search
-#: itself cuts at 300 with a note (DESIGN.md "Rules every message obeys").
+#: itself cuts at 300 with a note (docs/interfaces.md "Rules every reply obeys").
 QUERY_SHOWN_MAX = 300
 #: ``users.conversations``: Slack recommends ``limit`` ≤ 200; 20 pages cover
 #: a viewer in 4,000 channels, beyond which the Home tab lists fewer.
@@ -54,6 +55,9 @@ MEMBER_PAGES = 20
 #: (public) and ``groups:read`` (private channels the bot is in).
 MEMBER_TYPES = "public_channel,private_channel"
 MODAL_TITLE = "paperbot"          # modal titles: ≤ 24 chars of plain text
+#: The Home tab when Slack refuses the real one (``bot.slack.fallback``).
+HOME_PLAIN = ("*paperbot* searches this workspace's conference papers. "
+              "Type `/paper help` in any channel to start.")
 
 
 def register(app: App, service: "Service", *, slots: threading.Semaphore) -> None:
@@ -127,7 +131,8 @@ def make_home_listener(service: "Service"):
             return
         try:
             today, day, channels = service.home(Context(team, "", user), Membership(client, user))
-            client.views_publish(user_id=user, view=valid_view(home_view(today, day, channels)))
+            view_or_plain(client.views_publish, valid_view(home_view(today, day, channels)),
+                          HOME_PLAIN, user_id=user)
         except Exception:  # noqa: BLE001 — events are auto-acked; log and move on
             log.exception("App Home for %s (team %s) not published", user, team)
 
@@ -180,7 +185,7 @@ def make_search_listener(service: "Service", slots: threading.Semaphore):
         # No ``hash``: the "update" ack just replaced the view, so the hash
         # in this payload is stale and Slack would answer ``hash_conflict``.
         try:
-            client.views_update(view_id=view.get("id"), view=result)
+            view_or_plain(client.views_update, result, SORRY, view_id=view.get("id"))
         except Exception:  # noqa: BLE001 — e.g. the user closed the modal meanwhile
             log.warning("views.update of the search modal %s failed", view.get("id"),
                         exc_info=True)
@@ -239,10 +244,10 @@ def show_in_view(client: WebClient, body: dict[str, Any], message: Message) -> N
     modal = message_modal(message)
     view = body.get("view") or {}
     if view.get("type") != "modal":
-        client.views_open(trigger_id=body.get("trigger_id"), view=modal)
+        view_or_plain(client.views_open, modal, message.text, trigger_id=body.get("trigger_id"))
         return
     try:
-        client.views_push(trigger_id=body.get("trigger_id"), view=modal)
+        view_or_plain(client.views_push, modal, message.text, trigger_id=body.get("trigger_id"))
     except Exception as exc:  # noqa: BLE001 — e.g. push_limit_reached
         log.info("views.push failed (%s); replacing the current modal", exc)
-        client.views_update(view_id=view.get("id"), view=modal)
+        view_or_plain(client.views_update, modal, message.text, view_id=view.get("id"))

@@ -3,12 +3,13 @@
 Posts a rendered ``Message`` with ``chat.postMessage`` (unfurls off), then
 its ``thread`` messages as replies in that thread, and turns Slack's errors
 into ``PostError(code)`` so the service and the digest never see slack_sdk
-types. Also finds the bot's own recent post in a channel
+types. A message Slack refuses (``invalid_blocks`` …) is logged with Slack's
+reasons and posted again as its plain text (``bot.slack.fallback``). Also finds the bot's own recent post in a channel
 (``conversations.history``) to reconcile a digest claim left by a crash.
 
 Rate limits: the ``WebClient`` built by ``bot.slack.app.make_client`` carries
 a ``RateLimitErrorRetryHandler`` that sleeps ``Retry-After`` seconds and
-retries (PLATFORM-FACTS.md C); a 429 that outlives the retries arrives here
+retries (docs/platform-facts.md "slack_sdk"); a 429 that outlives the retries arrives here
 as ``SlackApiError`` with error ``ratelimited`` → ``PostError("ratelimited")``.
 """
 from __future__ import annotations
@@ -20,7 +21,8 @@ import threading
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
-from bot.ports import Message, PostError
+from bot.ports import HistoryUnavailable, Message, PostError
+from bot.slack.fallback import plain, refusal
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +50,7 @@ class SlackPoster:
         client: a ``slack_sdk.WebClient`` holding the bot token (scopes:
             ``chat:write``; ``chat:write.public`` to post in public channels
             the bot has not joined; ``channels:history`` / ``groups:history``
-            for ``find_recent_post``).
+            and ``channels:join`` for ``find_recent_post``; docs/scopes.md).
 
     Thread safety: safe to share between threads (``WebClient`` is; the
     cached bot identity is guarded by a lock).
@@ -96,7 +98,14 @@ class SlackPoster:
         if not kwargs.get("blocks"):
             kwargs.pop("blocks", None)
         try:
-            response = self._client.chat_postMessage(channel=channel_id, **kwargs)
+            try:
+                response = self._client.chat_postMessage(channel=channel_id, **kwargs)
+            except SlackApiError as exc:
+                if not kwargs.get("blocks") or not refusal(exc, f"chat.postMessage in {channel_id}"):
+                    raise
+                kwargs = dict(kwargs, text=plain(message).text)   # the user still gets an answer
+                kwargs.pop("blocks")
+                response = self._client.chat_postMessage(channel=channel_id, **kwargs)
         except (SlackApiError, SlackClientError, OSError) as exc:
             raise PostError(_error_code(exc), type(exc).__name__) from exc
         return str(response["ts"])
@@ -113,8 +122,13 @@ class SlackPoster:
         """The ``ts`` of the bot's own post containing ``marker``, newest first.
 
         Reads up to ``HISTORY_PAGES`` × ``HISTORY_PAGE_SIZE`` messages of
-        ``conversations.history`` newer than ``oldest_ts`` and matches
-        ``marker`` in the message ``text`` or its blocks.
+        ``conversations.history`` (scopes ``channels:history`` /
+        ``groups:history``) newer than ``oldest_ts`` and matches ``marker`` in
+        the message's metadata, blocks (``block_id``) or text. The digest posts
+        into public channels it never joined (``chat:write.public``), whose
+        history answers ``not_in_channel``: then it joins the channel
+        (``conversations.join``, scope ``channels:join``) and reads again —
+        only here, after an interrupted post (README "Paper of the day").
 
         Args:
             channel_id: Slack channel id.
@@ -122,27 +136,41 @@ class SlackPoster:
             oldest_ts: Unix time in seconds; older messages are not read.
 
         Returns:
-            str | None: the message ``ts``; None when not found, or when
-            history cannot be read (missing ``*:history`` scope, bot not in
-            the channel, network error) — the caller then cannot know.
+            str | None: the message ``ts``; None when every message since
+            ``oldest_ts`` was read and none is that post.
+
+        Raises:
+            HistoryUnavailable: history cannot be read (missing ``*:history``
+                scope, the bot cannot join, network error) or holds more
+                messages than one look reads — the caller then cannot know.
         """
         try:
-            user_id, bot_id = self._bot_identity()
-            cursor = None
-            for _ in range(HISTORY_PAGES):
-                response = self._client.conversations_history(
-                    channel=channel_id, oldest=f"{oldest_ts:.6f}",
-                    limit=HISTORY_PAGE_SIZE, cursor=cursor)
-                for msg in response.get("messages") or []:
-                    mine = ((bot_id and msg.get("bot_id") == bot_id)
-                            or (user_id and msg.get("user") == user_id))
-                    if mine and (marker in (msg.get("text") or "")
-                                 or marker in json.dumps(msg.get("blocks") or [])):
-                        return str(msg["ts"])
-                cursor = (response.get("response_metadata") or {}).get("next_cursor")
-                if not response.get("has_more") or not cursor:
-                    return None
+            try:
+                return self._search_history(channel_id, marker, oldest_ts)
+            except SlackApiError as exc:
+                if _error_code(exc) != "not_in_channel":
+                    raise
+                self._client.conversations_join(channel=channel_id)
+                log.info("joined %s to look for the post of an interrupted digest run", channel_id)
+                return self._search_history(channel_id, marker, oldest_ts)
         except (SlackApiError, SlackClientError, OSError) as exc:
-            log.info("cannot read history of %s (%s); claim left as is",
-                     channel_id, _error_code(exc))
-        return None
+            raise HistoryUnavailable(f"cannot read the history of {channel_id} ({_error_code(exc)})") from None
+
+    def _search_history(self, channel_id: str, marker: str, oldest_ts: float) -> str | None:
+        user_id, bot_id = self._bot_identity()
+        cursor = None
+        for _ in range(HISTORY_PAGES):
+            response = self._client.conversations_history(
+                channel=channel_id, oldest=f"{oldest_ts:.6f}", limit=HISTORY_PAGE_SIZE,
+                cursor=cursor, include_all_metadata=True)
+            for msg in response.get("messages") or []:
+                mine = ((bot_id and msg.get("bot_id") == bot_id)
+                        or (user_id and msg.get("user") == user_id))
+                carried = json.dumps([msg.get("metadata"), msg.get("blocks")]) + (msg.get("text") or "")
+                if mine and marker in carried:
+                    return str(msg["ts"])
+            cursor = (response.get("response_metadata") or {}).get("next_cursor")
+            if not response.get("has_more") or not cursor:
+                return None
+        raise HistoryUnavailable(f"more than {HISTORY_PAGES * HISTORY_PAGE_SIZE} messages in {channel_id} "
+                                 "since the claim")

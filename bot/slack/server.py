@@ -1,23 +1,24 @@
 """Production HTTP transport: Bolt's WSGI adapter served by waitress.
 
-Routes (DESIGN.md "CLI", ``paperbot serve``):
+Routes (docs/interfaces.md "CLI", ``paperbot serve``):
 
 - ``POST /slack/events`` — slash commands, Events API, interactivity; Bolt
   verifies the signature and refuses (401) one that is wrong or older than
-  5 minutes before any listener runs (PLATFORM-FACTS.md A).
+  5 minutes before any listener runs (docs/platform-facts.md "Slack request signing").
 - ``GET /healthz`` — ``200 ok`` (for the platform's health checks).
 - anything else — ``404``.
 
 Sizing: waitress holds a worker thread per request only until the
 listener's ``ack()`` (Bolt polls for it), so ``THREADS`` request threads
 plus ``bot.slack.app.LISTENER_THREADS`` listener threads take 50
-concurrent commands without queueing (DESIGN.md "Quality bars").
+concurrent commands without queueing (docs/interfaces.md "Quality bars").
 """
 from __future__ import annotations
 
 import io
 import logging
 import threading
+import time
 from typing import Any, Callable, Iterable
 
 import waitress
@@ -65,7 +66,9 @@ def wsgi_app(app: App) -> Callable[[dict, StartResponse], Iterable[bytes]]:
             # Verify the signature before Bolt parses the body: Bolt parses first,
             # and an unsigned malformed body ("{not json") made it answer 500.
             raw = _read_body(environ)
-            if not _signed(verifier, raw, environ):
+            problem = _unsigned(verifier, raw, environ)
+            if problem:
+                log.warning("rejected a request to %s (401): %s", EVENTS_PATH, problem)
                 return _plain(start_response, "401 Unauthorized", b'{"error":"invalid request"}')
             environ["wsgi.input"] = io.BytesIO(raw)
             environ["CONTENT_LENGTH"] = str(len(raw))
@@ -78,14 +81,32 @@ def wsgi_app(app: App) -> Callable[[dict, StartResponse], Iterable[bytes]]:
     return application
 
 
-def _signed(verifier: SignatureVerifier, raw: bytes, environ: dict) -> bool:
-    """True when the request carries a valid, fresh (≤ 5 min) Slack signature."""
+#: What to check for each reason a request is refused (README "Connecting a real
+#: workspace", step 5). Slack's rule: https://docs.slack.dev/authentication/verifying-requests-from-slack
+UNSIGNED = "no X-Slack-Signature / X-Slack-Request-Timestamp headers: not sent by Slack"
+STALE = ("its timestamp is {age} s away from this machine's clock and Slack's limit is 5 minutes: "
+         "check the clock (NTP)")
+MISMATCH = ("its signature does not match SLACK_SIGNING_SECRET: copy the app's Signing Secret again "
+            "(Basic Information → App Credentials; not the Client Secret or Verification Token), "
+            "restart paperbot serve, then Retry the URL in the app settings")
+
+
+def _unsigned(verifier: SignatureVerifier, raw: bytes, environ: dict) -> str | None:
+    """None when the request carries a valid, fresh (≤ 5 min) Slack signature,
+    else one line saying what is wrong (``UNSIGNED``, ``STALE``, ``MISMATCH``)."""
+    timestamp = environ.get("HTTP_X_SLACK_REQUEST_TIMESTAMP", "")
+    signature = environ.get("HTTP_X_SLACK_SIGNATURE", "")
+    if not timestamp or not signature:
+        return UNSIGNED
     try:
-        return verifier.is_valid(body=raw.decode("utf-8"),
-                                 timestamp=environ.get("HTTP_X_SLACK_REQUEST_TIMESTAMP", ""),
-                                 signature=environ.get("HTTP_X_SLACK_SIGNATURE", ""))
-    except (ValueError, TypeError):  # missing or non-numeric timestamp, non-UTF-8 body
-        return False
+        age = int(time.time()) - int(timestamp)
+        if abs(age) > 300:
+            return STALE.format(age=age)
+        if verifier.is_valid(body=raw.decode("utf-8"), timestamp=timestamp, signature=signature):
+            return None
+    except (ValueError, TypeError):  # non-numeric timestamp, non-UTF-8 body
+        return UNSIGNED
+    return MISMATCH
 
 
 def _read_body(environ: dict) -> bytes:

@@ -3,7 +3,7 @@
 Slack encodes exactly three characters in message and command text
 (``&`` → ``&amp;``, ``<`` → ``&lt;``, ``>`` → ``&gt;``) and writes mentions,
 channels, links and specials as ``<…>`` control sequences
-(PLATFORM-FACTS.md A, "Escaping and mention injection"; docs.slack.dev
+(docs/platform-facts.md "Slack text escaping and mentions"; docs.slack.dev
 "Formatting message text"). Incoming text is therefore decoded exactly once
 here, and the service never sees a live control sequence from a mention.
 

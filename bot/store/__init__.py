@@ -14,12 +14,13 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 from bot.store.db import make_engine, transaction
+from bot.models import DeliveryState
 from bot.store.deliveries import STATES, DeliveryStore
 from bot.store.schema import SCHEMA_VERSION, StoreError, migrate
 from bot.store.schema import schema_version as _version_t
 from bot.store.subscriptions import SubscriptionStore
 
-__all__ = ["Store", "StoreError", "SCHEMA_VERSION", "STATES"]
+__all__ = ["Store", "StoreError", "SCHEMA_VERSION", "STATES", "DeliveryState"]
 
 
 class Store(SubscriptionStore, DeliveryStore):

@@ -3,28 +3,27 @@
 Part of ``bot.store.Store``; the methods use ``self._engine``. Every "only
 once" guarantee here is a plain INSERT against a primary key, with the
 ``IntegrityError`` caught: atomic across threads, processes and restarts on
-SQLite and PostgreSQL alike (DESIGN.md "Digest rules": "The store claims
-(team, channel, date) before posting").
+SQLite and PostgreSQL alike (docs/architecture.md "Where a digest is claimed").
 """
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import date, datetime
 from typing import Callable, Iterable
 
 import sqlalchemy as sa
 
-from bot.models import Delivery
+from bot.models import Delivery, DeliveryState
+from bot.slots import utc_now
 from bot.store.db import transaction
 from bot.store.schema import daily_picks as picks_t
 from bot.store.schema import deliveries as deliv_t
 from bot.store.schema import UTCDateTime
 from bot.store.schema import handled_events as events_t
 
-#: Delivery states. "claimed": a process owns the post; "posted": done, with
-#: ``message_ts``; "failed": Slack refused it (nothing was posted);
-#: "unknown": a claim whose outcome cannot be known — never posted again;
-#: "skipped": a missed day that is not back-filled.
-STATES = frozenset({"claimed", "posted", "failed", "unknown", "skipped"})
+#: Every delivery state (``bot.models.DeliveryState`` documents each).
+STATES = frozenset(DeliveryState)
+#: States a claim may be taken over from (``claim_delivery``'s ``reclaim``).
+RECLAIMABLE = frozenset({DeliveryState.FAILED, DeliveryState.SKIPPED})
 
 
 # Statements the digest runs every tick, built once (SQLAlchemy caches their
@@ -32,13 +31,13 @@ STATES = frozenset({"claimed", "posted", "failed", "unknown", "skipped"})
 _SINCE = (sa.select(deliv_t).where(deliv_t.c.local_date >= sa.bindparam("day", type_=sa.Date))
           .order_by(deliv_t.c.local_date, deliv_t.c.team, deliv_t.c.channel))
 _STALE = (sa.select(deliv_t)
-          .where(deliv_t.c.state == "claimed", deliv_t.c.message_ts.is_(None),
+          .where(deliv_t.c.state == DeliveryState.CLAIMED, deliv_t.c.message_ts.is_(None),
                  deliv_t.c.claimed_at <= sa.bindparam("before", type_=UTCDateTime))
           .order_by(deliv_t.c.claimed_at))
 
 
 def _now(now: datetime | None) -> datetime:
-    return now if now is not None else datetime.now(timezone.utc)
+    return now if now is not None else utc_now()
 
 
 def _key(team: str, channel: str, day: date):
@@ -48,7 +47,7 @@ def _key(team: str, channel: str, day: date):
 
 def _delivery(row) -> Delivery:
     return Delivery(team_id=row.team, channel_id=row.channel, local_date=row.local_date,
-                    paper_id=row.paper_id or "", state=row.state, message_ts=row.message_ts)
+                    paper_id=row.paper_id or "", state=DeliveryState(row.state), message_ts=row.message_ts)
 
 
 class DeliveryStore:
@@ -62,7 +61,7 @@ class DeliveryStore:
 
         Insert-or-read: concurrent first callers each try to INSERT their
         choice; exactly one wins and all return the winner's, so a later
-        corpus change never alters a date already picked (DESIGN.md "Data").
+        corpus change never alters a date already picked (docs/interfaces.md "Paper of the day").
 
         Args:
             day: the local date.
@@ -89,13 +88,13 @@ class DeliveryStore:
 
     # ------------------------------------------------------------ deliveries
     def claim_delivery(self, team: str, channel: str, day: date, paper_id: str, *,
-                       now: datetime | None = None, reclaim: Iterable[str] = (),
+                       now: datetime | None = None, reclaim: Iterable[DeliveryState] = (),
                        max_attempts: int | None = None) -> bool:
         """Claim the right to post ``day``'s digest to a channel; True for exactly one caller.
 
-        A new row is INSERTed in state "claimed". When the row exists, it is
-        taken over only if its state is in ``reclaim`` (e.g. "failed",
-        "skipped") and, with ``max_attempts``, it was tried fewer times — a
+        A new row is INSERTed in state ``CLAIMED``. When the row exists, it is
+        taken over only if its state is in ``reclaim`` (``FAILED``,
+        ``SKIPPED``) and, with ``max_attempts``, it was tried fewer times — a
         conditional UPDATE whose row count says who won.
 
         Args:
@@ -103,8 +102,9 @@ class DeliveryStore:
             day: the channel's local date the post is for.
             paper_id: the paper to post.
             now: aware UTC claim time, stored as ``claimed_at`` (default: real clock).
-            reclaim: existing states that may be claimed again. Never include
-                "posted", "claimed" or "unknown".
+            reclaim: existing ``DeliveryState``s that may be claimed again;
+                only those in ``RECLAIMABLE`` count (never ``POSTED``,
+                ``CLAIMED`` or ``UNKNOWN``).
             max_attempts: with ``reclaim``, only rows with ``attempts`` below this.
 
         Returns:
@@ -116,11 +116,11 @@ class DeliveryStore:
             with transaction(self._engine, write=True) as conn:
                 conn.execute(deliv_t.insert().values(
                     team=team, channel=channel, local_date=day, paper_id=paper_id,
-                    state="claimed", claimed_at=now, updated_at=now, attempts=1))
+                    state=DeliveryState.CLAIMED, claimed_at=now, updated_at=now, attempts=1))
             return True
         except sa.exc.IntegrityError:
             pass
-        states = [s for s in reclaim if s in ("failed", "skipped")]
+        states = [s for s in reclaim if s in RECLAIMABLE]
         if not states:
             return False
         where = [_key(team, channel, day), deliv_t.c.state.in_(states)]
@@ -128,30 +128,30 @@ class DeliveryStore:
             where.append(deliv_t.c.attempts < max_attempts)
         with transaction(self._engine, write=True) as conn:
             result = conn.execute(deliv_t.update().where(*where).values(
-                state="claimed", paper_id=paper_id, message_ts=None, claimed_at=now,
+                state=DeliveryState.CLAIMED, paper_id=paper_id, message_ts=None, claimed_at=now,
                 updated_at=now, attempts=deliv_t.c.attempts + 1))
             return result.rowcount == 1
 
-    def finish_delivery(self, team: str, channel: str, day: date, *, state: str,
+    def finish_delivery(self, team: str, channel: str, day: date, *, state: DeliveryState,
                         message_ts: str | None = None, now: datetime | None = None) -> None:
         """Record the outcome of a claim.
 
         Args:
             team, channel, day: the claim's key.
-            state: "posted" (give ``message_ts``), "failed" or "unknown".
+            state: ``POSTED`` (give ``message_ts``), ``FAILED`` or ``UNKNOWN``.
             message_ts: Slack ``ts`` of the post.
             now: aware UTC time (default: real clock).
 
-        A "posted" row is never downgraded by a later "failed"/"unknown".
+        A ``POSTED`` row is never downgraded by a later ``FAILED``/``UNKNOWN``.
 
         Raises:
             ValueError: unknown ``state``.
         """
-        if state not in STATES - {"skipped"}:
+        if state not in STATES - {DeliveryState.SKIPPED}:
             raise ValueError(f"bad delivery state {state!r}")
         where = [_key(team, channel, day)]
-        if state != "posted":
-            where.append(deliv_t.c.state != "posted")
+        if state != DeliveryState.POSTED:
+            where.append(deliv_t.c.state != DeliveryState.POSTED)
         values = {"state": state, "updated_at": _now(now)}
         if message_ts is not None:
             values["message_ts"] = message_ts
@@ -162,11 +162,11 @@ class DeliveryStore:
         """Drop a claim known to have posted nothing (e.g. the token was revoked).
 
         Returns:
-            bool: True when a "claimed" row was deleted.
+            bool: True when a ``CLAIMED`` row was deleted.
         """
         with transaction(self._engine, write=True) as conn:
             return conn.execute(deliv_t.delete().where(
-                _key(team, channel, day), deliv_t.c.state == "claimed")).rowcount > 0
+                _key(team, channel, day), deliv_t.c.state == DeliveryState.CLAIMED)).rowcount > 0
 
     def mark_skipped(self, team: str, channel: str, day: date,
                      now: datetime | None = None) -> bool:
@@ -180,7 +180,7 @@ class DeliveryStore:
         try:
             with transaction(self._engine, write=True) as conn:
                 conn.execute(deliv_t.insert().values(
-                    team=team, channel=channel, local_date=day, paper_id="", state="skipped",
+                    team=team, channel=channel, local_date=day, paper_id="", state=DeliveryState.SKIPPED,
                     claimed_at=None, updated_at=now, attempts=0))
             return True
         except sa.exc.IntegrityError:

@@ -1,6 +1,6 @@
 """The SQL schema of the store and its additive migrations (SQLAlchemy Core).
 
-Tables (DESIGN.md "Digest rules", issue 3 item 1):
+Tables (docs/interfaces.md "Paper of the day"):
 
 - ``schema_version(version)`` — one row: the schema this database was last
   migrated to.
@@ -9,7 +9,7 @@ Tables (DESIGN.md "Digest rules", issue 3 item 1):
   why not (``inactive_reason``), who subscribed, ``created_at``/``updated_at``.
 - ``deliveries`` — one row per (team, channel, local_date): the primary key is
   the UNIQUE claim that makes a post happen at most once. ``state`` is
-  "claimed" → "posted" | "failed" | "unknown", or "skipped" for a missed day
+  a ``bot.models.DeliveryState`` value: claimed → posted | failed | unknown, or skipped for a missed day
   that was not back-filled.
 - ``daily_picks(local_date PK, paper_id)`` — the persisted paper of the day.
 - ``handled_events(key PK, at)`` — idempotency keys (Slack ``event_id``,

@@ -5,11 +5,12 @@ Part of ``bot.store.Store``; the methods use ``self._engine``.
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import datetime
 
 import sqlalchemy as sa
 
 from bot.models import Subscription
+from bot.slots import utc_now
 from bot.store.db import transaction
 from bot.store.schema import subscriptions as subs_t
 
@@ -21,7 +22,7 @@ _ACTIVE = _ALL.where(subs_t.c.active == sa.true())  # every digest tick reads th
 
 
 def _now(now: datetime | None) -> datetime:
-    return now if now is not None else datetime.now(timezone.utc)
+    return now if now is not None else utc_now()
 
 
 def _subscription(row) -> Subscription:
@@ -47,8 +48,8 @@ class SubscriptionStore:
 
         ``updated_at`` moves to ``now`` only when the slot (time, zone) or the
         active flag changes: the digest counts a slot only from then on, so a
-        subscription made after today's slot starts tomorrow (DESIGN.md "Digest
-        rules"). ``subscribed_by`` always becomes ``user_id``.
+        subscription made after today's slot starts tomorrow (docs/interfaces.md "Paper
+        of the day"). ``subscribed_by`` always becomes ``user_id``.
 
         Args:
             team, channel: Slack ids.

@@ -1,20 +1,21 @@
 """Fixtures for the corpus tests: the two real seed files, parsed once."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bot.corpus import load_papers
+from tests.kit import SEEDS
 
-SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 SEED_FILES = sorted(SEEDS.glob("*.txt"))
 
 
 @pytest.fixture(scope="session")
 def seed_corpus():
-    """All seed papers, loaded from the two real files."""
-    return load_papers(SEED_FILES)
+    """All seed papers, loaded from the two real files (never empty: tests
+    that check every seed paper would pass on none)."""
+    papers = load_papers(SEED_FILES)
+    assert len(SEED_FILES) == 2 and papers, SEED_FILES
+    return papers
 
 
 @pytest.fixture(scope="session")

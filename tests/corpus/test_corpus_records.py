@@ -5,14 +5,16 @@ import csv
 import gzip
 import itertools
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from bot.corpus import CorpusError, LoadStats, iter_records, load_papers, seeds_fingerprint, sentences
+from tests.kit import ROOT, SEEDS
 
-DATA = Path("/work/shared/data")
-SEEDS = Path(__file__).resolve().parents[2] / "seeds"
+#: The shared data sets: ``PAPERBOT_SHARED_DATA``, else ``../shared/data`` beside the repository.
+DATA = Path(os.environ.get("PAPERBOT_SHARED_DATA") or ROOT.parent / "shared" / "data")
 ABSTRACT = ("We propose SparseKV, a cache eviction policy for long-context inference. "
             "Experiments show SparseKV reduces memory by 40% while matching accuracy.")
 
@@ -132,7 +134,8 @@ def test_seeds_fingerprint(tmp_path):
         seeds_fingerprint([tmp_path / "missing"])
 
 
-@pytest.mark.skipif(not (DATA / "scifact" / "corpus.jsonl").exists(), reason="SciFact not present")
+@pytest.mark.skipif(not (DATA / "scifact" / "corpus.jsonl").exists(),
+                    reason=f"SciFact not present at {DATA}/scifact (set PAPERBOT_SHARED_DATA)")
 def test_real_scifact_slice(tmp_path):
     with open(DATA / "scifact" / "corpus.jsonl", "rb") as f:
         lines = list(itertools.islice(f, 300))

@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from bot.corpus import load_papers, parse_seed_text, venue_from_header
 from bot.corpus.ids import ALPHABET
+from tests.kit import SEEDS
 
-SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 ENGLISH, CHINESE = sorted(SEEDS.glob("*.txt"))
 
 LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")

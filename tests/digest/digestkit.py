@@ -1,10 +1,12 @@
 """Digest test helpers: a small corpus behind the index interface the digest
-uses (``ids()``/``get()``), recording posters (in memory, or appending to a
-file so several processes can be checked) and a settable clock. Messages are
-rendered by the real ``bot.render.render_digest``.
+uses (``ids()``/``get()``) and recording posters (in memory, or appending to
+a file so several processes can be checked); the settable clock is
+``tests.kit.Clock``. Messages are rendered by the real
+``bot.render.render_digest``.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import uuid
@@ -12,7 +14,8 @@ from datetime import datetime
 from pathlib import Path
 
 from bot.models import Paper
-from bot.ports import Message, PostError
+from bot.ports import HistoryUnavailable, Message, PostError
+from tests.kit import Clock
 
 MARKER = re.compile(r"potd-(\d{4}-\d{2}-\d{2})-([a-z0-9]+)")
 #: Token-shaped strings the fake posters hold, as a real client would.
@@ -39,19 +42,9 @@ class ListIndex:
         return self.papers.get(paper_id)
 
 
-class Clock:
-    """A settable clock returning aware UTC datetimes."""
-
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 def marker_of(message: Message) -> tuple[str, str] | None:
-    """(date, paper id) from a digest message's marker, or None."""
-    m = MARKER.search(message.text)
+    """(date, paper id) from a digest message's marker (metadata, block_id), or None."""
+    m = MARKER.search(json.dumps([message.metadata, list(message.blocks)]))
     return (m.group(1), m.group(2)) if m else None
 
 
@@ -60,7 +53,8 @@ class RecordingPoster:
 
     ``fail[channel] = code`` makes parent posts there raise ``PostError(code)``;
     ``fail_all`` does so everywhere; ``found[marker] = ts`` answers
-    ``find_recent_post``. Holds token strings like a real Slack poster.
+    ``find_recent_post``; ``history_unavailable = True`` makes it raise
+    ``HistoryUnavailable``. Holds token strings like a real Slack poster.
     """
 
     def __init__(self, clock: Clock | None = None) -> None:
@@ -70,6 +64,7 @@ class RecordingPoster:
         self.fail: dict[str, str] = {}
         self.fail_all: str | None = None
         self.found: dict[str, str] = {}
+        self.history_unavailable = False
         self.lookups: list[tuple[str, str, float]] = []
         self.attempts = 0
 
@@ -84,6 +79,8 @@ class RecordingPoster:
 
     def find_recent_post(self, channel_id: str, marker: str, oldest_ts: float) -> str | None:
         self.lookups.append((channel_id, marker, oldest_ts))
+        if self.history_unavailable:
+            raise HistoryUnavailable(f"cannot read the history of {channel_id} (missing_scope)")
         return self.found.get(marker)
 
     @property

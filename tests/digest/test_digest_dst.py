@@ -14,10 +14,11 @@ from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
-from tests.digest.digestkit import Clock, ListIndex, RecordingPoster, make_papers, marker_of
 
 from bot.digest import run_due, slot_instant
 from bot.store import Store
+from tests.digest.digestkit import ListIndex, RecordingPoster, make_papers, marker_of
+from tests.kit import Clock
 
 UTC = timezone.utc
 SLOTS = ("00:00", "01:30", "02:30", "09:00")

@@ -14,6 +14,7 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 from tests.digest.digestkit import FilePoster, ListIndex, make_papers
 
+from bot.models import DeliveryState as State
 from bot.digest import run_due, send
 from bot.store import Store
 
@@ -71,7 +72,7 @@ def test_processes_released_together_post_once_per_channel(db_url, tmp_path, mod
     assert sum(g[0] for g in got) == len(CHANNELS)
     assert sum(g[2] for g in got) == 0
     store = Store(db_url)
-    assert {store.get_delivery("T1", c, DAY).state for c in CHANNELS} == {"posted"}
+    assert {store.get_delivery("T1", c, DAY).state for c in CHANNELS} == {State.POSTED}
     store.close()
 
 
@@ -97,18 +98,17 @@ def test_sigkill_between_claim_and_record_never_posts_twice(db_url, tmp_path, be
 
     restarted = Store(db_url)
     claim = restarted.get_delivery("T1", "C1", DAY)
-    assert (claim.state, claim.message_ts) == ("claimed", None)
+    assert (claim.state, claim.message_ts) == (State.CLAIMED, None)
     poster, index = FilePoster(log_path), ListIndex(make_papers())
     for minutes in (1, 5, 30, 300):  # the restarted clock ticks on through the day
         run_due(restarted, index, poster, DUE + timedelta(minutes=minutes))
     send(restarted, index, poster, DUE + timedelta(hours=6))  # and an operator tries too
     posts = poster.parents()
     final = restarted.get_delivery("T1", "C1", DAY)
-    if before:  # nothing reached the channel: it cannot be known → never posted that date
-        assert posts == [] and final.state == "unknown"
-    else:  # the post is in the channel: found, recorded, not repeated
-        assert len(posts) == 1 and final.state == "posted"
-        assert final.message_ts == poster.lines()[0][2]
+    # before: nothing reached the channel, its whole history says so → posted once, late;
+    # after: the post is in the channel → found, recorded, not repeated
+    assert len(posts) == 1 and final.state == State.POSTED
+    assert final.message_ts == poster.lines()[0][2]
     run_due(restarted, index, poster, DUE + timedelta(days=1))  # next day is normal again
     assert [c for c, m in poster.parents() if "2026-12-02" in m] == ["C1"]
     restarted.close()

@@ -1,4 +1,4 @@
-"""Slot arithmetic (``bot.digest.slots``): parsing and edge zones."""
+"""Slot arithmetic (``bot.slots``): parsing and edge zones."""
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta, timezone
@@ -6,8 +6,12 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.digest.slots import due_today, next_post_time, parse_hhmm, slot_instant
+from tests.digest.digestkit import Clock, RecordingPoster
+
+from bot.digest import run_due
 from bot.models import Subscription
+from bot.slots import due_today, next_post_time, parse_hhmm, slot_instant
+from bot.store import Store
 
 UTC = timezone.utc
 
@@ -60,3 +64,19 @@ def test_next_post_time_without_store():
     assert next_post_time(_sub(), late) == late  # due, not yet posted: the next tick
     assert next_post_time(_sub(active=False), now) is None
     assert next_post_time(None, now) is None
+
+
+def test_next_post_time_moves_past_a_date_already_posted(sqlite_url, index):
+    store = Store(sqlite_url)
+    store.upsert_subscription("T1", "C1", "09:30", "Europe/Berlin", "U1", datetime(2026, 11, 21, tzinfo=UTC))
+    sub = store.get_subscription("T1", "C1")
+    before = datetime(2026, 12, 1, 7, 0, tzinfo=UTC)  # 08:00 in Berlin
+    assert next_post_time(sub, before, store) == datetime(2026, 12, 1, 8, 30, tzinfo=UTC)
+    assert next_post_time(sub, before, store).tzinfo.key == "Europe/Berlin"
+    posted_at = datetime(2026, 12, 1, 8, 31, tzinfo=UTC)
+    assert run_due(store, index, RecordingPoster(Clock(posted_at)), posted_at).posted == 1
+    assert next_post_time(sub, datetime(2026, 12, 1, 8, 32, tzinfo=UTC), store) == \
+        datetime(2026, 12, 2, 8, 30, tzinfo=UTC)
+    store.deactivate("T1", "C1", "is_archived")
+    assert next_post_time(store.get_subscription("T1", "C1"), before, store) is None
+    store.close()

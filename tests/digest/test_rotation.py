@@ -6,15 +6,14 @@ import random
 import subprocess
 import sys
 from datetime import date, timedelta
-from pathlib import Path
 
 import pytest
 
 from bot import rotation
 from bot.store import Store
+from tests.kit import ROOT
 
 IDS = [f"p{i:02d}q" for i in range(38)]
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("n", [1, 2, 5, 38, 101])

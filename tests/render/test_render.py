@@ -7,7 +7,8 @@ import pytest
 
 from bot.models import Hit, Paper, SearchPage, Subscription
 from bot.ports import Message
-from bot.render import ACTION_PAGE, render, render_digest, to_text
+from bot.render import PAGE_ACTIONS, render, render_digest, to_text
+from tests.strict.surfaces import check_message
 from bot.render import mrkdwn as md
 from bot.replies import (DigestReply, ErrorReply, HelpReply, NoticeReply, PaperReply, PickListReply,
                          ResultsReply, SimilarReply, StatusReply)
@@ -65,6 +66,24 @@ def _all_text(message: Message) -> str:
 
 
 @pytest.mark.parametrize("reply", ALL, ids=lambda r: type(r).__name__)
+def test_slack_would_accept_every_rendering(reply):
+    m = render(reply)
+    for part in (m, *m.thread):
+        assert check_message({"text": part.text, "blocks": list(part.blocks)}) is None
+
+
+@pytest.mark.parametrize("reply", ALL, ids=lambda r: type(r).__name__)
+def test_fallback_text_is_for_people(reply):
+    """Notifications, the sidebar and screen readers show ``text``: no markers
+    or block ids in it (issue 9 point 6)."""
+    m = render(reply)
+    for part in (m, *m.thread):
+        ids = {b["block_id"] for b in part.blocks if b.get("block_id")}
+        assert not re.search(r"\[?potd-\d{4}-\d\d-\d\d", part.text), part.text
+        assert not any(i in part.text for i in ids), part.text
+
+
+@pytest.mark.parametrize("reply", ALL, ids=lambda r: type(r).__name__)
 def test_no_live_control_sequences(reply):
     text = _all_text(render(reply))
     for live in ("<!channel>", "<!here>", "<@U123>", "<https://evil.example|click>", "<Name>", "javascript:"):
@@ -101,16 +120,30 @@ def test_results_page_buttons_first_and_last_page():
     labels = [e["text"]["text"] for b in first.blocks if b["type"] == "actions" for e in b["elements"]]
     assert "Next ›" in labels and "‹ Previous" not in labels
     last = render(ResultsReply(page=page(n=2, total=7, offset=5)))
-    nav = [e for b in last.blocks if b["type"] == "actions" for e in b["elements"] if e["action_id"] == ACTION_PAGE]
+    nav = [e for b in last.blocks if b["type"] == "actions" for e in b["elements"] if e["action_id"] in PAGE_ACTIONS]
     assert [e["text"]["text"] for e in nav] == ["‹ Previous"]
     assert json.loads(nav[0]["value"])["o"] == 0
+
+
+@pytest.mark.parametrize("offset,corrected", [(0, None), (5, None), (10, None), (0, "learning"),
+                                              (5, "learning")])
+def test_every_results_page_passes_slacks_block_rules(offset: int, corrected: str | None):
+    """First, middle and last page, corrected or not: Slack's own rules
+    (docs/slack-rules.md, checked by tests/strict) accept the message."""
+    reply = ResultsReply(page=page(n=5, total=15, offset=offset, corrected_query=corrected))
+    m = render(reply)
+    assert check_message({"text": m.text, "blocks": list(m.blocks)}) is None
+    nav = [[e["action_id"] for e in b["elements"]] for b in m.blocks if b["type"] == "actions"][-1]
+    assert len(nav) == len(set(nav)) >= (2 if offset == 5 or corrected else 1)
 
 
 def test_digest_has_marker_thread_and_full_abstract():
     p = paper(abstract="Short abstract about <!here> things.")
     m = render_digest(p, date(2026, 12, 1))
-    assert "potd-2026-12-01-p001" in m.text
+    assert m.text == f"Paper of the day: {md.escape(p.title)}"        # what a notification shows
     assert m.blocks[0]["block_id"] == "potd-2026-12-01-p001"
+    assert m.metadata == {"event_type": "paperbot_digest", "event_payload": {
+        "marker": "potd-2026-12-01-p001", "day": "2026-12-01", "paper_id": "p001"}}
     assert "Paper of the day · 2026-12-01" in m.blocks[0]["text"]["text"]
     assert m.visibility == "in_channel" and len(m.thread) == 1
     assert "&lt;!here&gt;" in m.thread[0].blocks[0]["text"]["text"]

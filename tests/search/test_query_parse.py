@@ -165,5 +165,7 @@ def test_every_word_of_a_long_text_is_kept():
 
 def test_spans_point_at_the_words():
     text = 'title:steganografy -foo "bar baz" +qux'
-    for c in leaves(parse(text).clauses):
+    found = leaves(parse(text).clauses)
+    assert [c.text for c in found] == ["steganografy", "foo", "bar baz", "qux"]
+    for c in found:
         assert text[c.span[0]:c.span[1]] == c.text

@@ -17,14 +17,15 @@ from typing import Any, Callable
 
 import pytest
 
+from bot.render.announce import PostingAnnouncer
+from bot.runtime import store_seen as store_seen_fn
 from bot.service import Service
 from bot.slack.app import LISTENER_THREADS, build_app, make_client
 from bot.slack.events import SeenKeys
 from bot.slack.poster import SlackPoster
-from bot.slack.runtime import store_seen as store_seen_fn
 from bot.slack.server import make_server
 from bot.store import Store
-from tests.fakeslack import FakeSlack
+from tests.fakeslack import MANIFESTS, FakeSlack
 from tests.slack.slackkit import SlackHarness, make_settings
 
 
@@ -37,10 +38,32 @@ def clean_slack_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def fake_slack():
-    """A started ``FakeSlack``; stopped after the test."""
-    with FakeSlack() as fake:
+def retry_sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The seconds slack_sdk's retry handlers ask to sleep, recorded instead of slept.
+
+    Only the handlers' own ``time`` is replaced (``slack_sdk.http_retry.handler``
+    and ``.builtin_handlers``), so every other thread keeps the real clock.
+    """
+    import types
+
+    from slack_sdk.http_retry import builtin_handlers, handler
+    asked: list[float] = []
+    fake_time = types.SimpleNamespace(sleep=asked.append)
+    monkeypatch.setattr(handler, "time", fake_time)
+    monkeypatch.setattr(builtin_handlers, "time", fake_time)
+    return asked
+
+
+@pytest.fixture(params=MANIFESTS, ids=[m.name for m in MANIFESTS])
+def fake_slack(request: pytest.FixtureRequest):
+    """A started strict ``FakeSlack`` whose token has one manifest's scopes (each
+    test runs under ``manifest.yml`` and ``manifest.http.yml``); stopped after
+    the test, which fails if Slack would have refused any call — unless the
+    test is marked ``@pytest.mark.slack_rejects`` (it provokes refusals on purpose)."""
+    with FakeSlack(request.param) as fake:
         yield fake
+    if request.node.get_closest_marker("slack_rejects") is None:
+        assert fake.rejections == [], f"Slack would have refused: {fake.rejections}"
 
 
 @pytest.fixture
@@ -50,7 +73,7 @@ def slack_factory(fake_slack: FakeSlack, seed_index, tmp_path: Path):
     Args (of the returned function):
         service: the service behind the app; default the real ``Service``.
         store_seen: idempotency through the real store
-            (``bot.slack.runtime.store_seen``) instead of in-memory ``SeenKeys``.
+            (``bot.runtime.store_seen``) instead of in-memory ``SeenKeys``.
 
     The ``seen`` check is wrapped to log each ``(key, result)`` into
     ``harness.seen_log``; the listener pool is the harness's, so
@@ -63,7 +86,7 @@ def slack_factory(fake_slack: FakeSlack, seed_index, tmp_path: Path):
         client = make_client(settings)
         store = Store(settings.database_url)
         if service is None:
-            service = Service(seed_index, store, settings, poster=SlackPoster(client))
+            service = Service(seed_index, store, settings, announcer=PostingAnnouncer(SlackPoster(client)))
         check: Callable[[str], bool] = store_seen_fn(store) if store_seen else SeenKeys().seen
         log: list[tuple[str, bool]] = []
 

@@ -19,9 +19,9 @@ from urllib.parse import urlencode, urlsplit
 
 from bot.config import Settings
 from tests.fakeslack import BOT_USER_ID, TEAM_ID, FakeSlack
+from tests.kit import SEEDS
 from tests.signing import JSON, signed_headers
 
-SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 SECRET = "test-signing-secret-0123456789abcdef"
 BOT_TOKEN = "xoxb-test-token"
 
@@ -108,7 +108,7 @@ class SlackHarness:
             "channel_id": channel, "channel_name": "general", "user_id": user,
             "user_name": user.lower(), "command": "/paper", "text": text,
             "api_app_id": "A0PAPERBOT", "is_enterprise_install": "false",
-            "response_url": response_url, "trigger_id": "1.2.3",
+            "response_url": response_url, "trigger_id": self.fake.new_trigger_id(),
         })
         headers = (signed_headers(SECRET, body, age_s=age_s) if signed
                    else {"Content-Type": "application/x-www-form-urlencoded"})
@@ -133,7 +133,11 @@ class SlackHarness:
 
     def interact(self, payload: dict[str, Any]) -> Response:
         """POST an interactivity payload as Slack does: form field ``payload=`` holding
-        the urlencoded JSON, signed (PLATFORM-FACTS.md A/B, bolt's test_block_actions.py)."""
+        the urlencoded JSON, signed (docs/platform-facts.md "Slack payloads", bolt's
+        test_block_actions.py). A ``trigger_id`` in it is replaced by a fresh one from
+        the fake (changing ``payload``)."""
+        if "trigger_id" in payload:
+            payload["trigger_id"] = self.fake.new_trigger_id()
         body = urlencode({"payload": json.dumps(payload)})
         return self.request("POST", "/slack/events", body, signed_headers(SECRET, body))
 
@@ -173,7 +177,7 @@ def block_actions(action_id: str, value: Any, *, user: str = "U0ALICE",
     """A ``block_actions`` payload for one button click, as Slack sends it.
 
     Shape: bolt-python ``tests/scenario_tests/test_block_actions.py`` and
-    docs.slack.dev "block_actions payload" (PLATFORM-FACTS.md A).
+    docs.slack.dev "block_actions payload" (docs/platform-facts.md "Slack payloads").
 
     Args:
         value: the button's value; a str is sent verbatim (to tamper with it).

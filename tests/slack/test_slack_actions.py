@@ -13,14 +13,17 @@ import pytest
 from slack_bolt.adapter.socket_mode.internals import run_bolt_app
 from slack_sdk.socket_mode.request import SocketModeRequest
 
-from bot.render import ACTION_ANOTHER, ACTION_DETAILS, ACTION_PAGE, ACTION_SHARE, ACTION_SIMILAR
+from bot.render import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_PAGE, ACTION_SHARE, ACTION_SIMILAR,
+                        PAGE_ACTIONS)
 from tests.slack.slackkit import SlackHarness, block_actions, shown_strings
 
 
 def buttons(reply: dict, action_id: str) -> list[dict]:
-    """The parsed values of every ``action_id`` button in a reply's blocks."""
+    """The parsed values of every ``action_id`` button in a reply's blocks
+    (``ACTION_PAGE``: every page button — Next, Previous and Search instead)."""
+    wanted = PAGE_ACTIONS if action_id == ACTION_PAGE else (action_id,)
     return [json.loads(e["value"]) for b in reply.get("blocks") or [] if b["type"] == "actions"
-            for e in b["elements"] if e.get("action_id") == action_id]
+            for e in b["elements"] if e.get("action_id") in wanted]
 
 
 def page_line(reply: dict) -> str:

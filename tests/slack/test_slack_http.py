@@ -2,11 +2,12 @@
 
 Real waitress server + real Bolt app + real ``Service`` over a real Whoosh
 index of the seeds and a real SQLite store; the fake Web API records what
-the bot sends (issue 2 item 7; DESIGN.md "Rules every message obeys").
+the bot sends (docs/interfaces.md "Rules every reply obeys").
 """
 from __future__ import annotations
 
 import json
+import logging
 import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -120,11 +121,15 @@ def test_channel_mention_in_a_search_is_never_live(slack: SlackHarness) -> None:
         assert "<!channel" not in s and "<@U0ALICE" not in s and "<https://x.y" not in s
 
 
-def test_channel_mention_in_a_mention_is_never_live(slack: SlackHarness) -> None:
-    event = mention_event(f"<@{BOT_USER_ID}> <!channel> &lt;!here&gt; steganography", ts="1765000006.0")
+@pytest.mark.parametrize("words,shown", [("KIStego", "Training-free"),     # a hit
+                                         ("qqzzxyv", "qqzzxyv")])           # no hit: the query is echoed
+def test_channel_mention_in_a_mention_is_never_live(slack: SlackHarness, words: str, shown: str) -> None:
+    event = mention_event(f"<@{BOT_USER_ID}> <!channel> &lt;!here&gt; {words}", ts="1765000006.0")
     slack.event(event, event_id="Ev0CHAN1")
     (post,) = slack.fake.wait_for("chat.postMessage")
-    for s in shown_strings(post.body):
+    strings = shown_strings(post.body)
+    assert any(shown in s for s in strings), strings      # the answer (or the echo) is checked below
+    for s in strings:
         assert "<!channel" not in s and "<!here" not in s
 
 
@@ -206,3 +211,13 @@ def test_unsigned_malformed_bodies_are_401_never_500(slack_factory, body, header
     response = slack.request("POST", "/slack/events", body, headers)
     assert response.status == 401
     assert slack.fake.calls("chat.postMessage") == []
+
+
+def test_an_unsigned_request_is_refused_with_a_log_line_saying_so(slack: SlackHarness, caplog) -> None:
+    from bot.slack.server import UNSIGNED
+    caplog.set_level(logging.WARNING, logger="bot.slack.server")
+    body = json.dumps({"challenge": "x", "type": "url_verification"})
+    response = slack.request("POST", "/slack/events", body, {"Content-Type": JSON})
+    assert response.status == 401 and b"challenge" not in response.body
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.slack.server"] == \
+        [f"rejected a request to /slack/events (401): {UNSIGNED}"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from bot.config import Settings
-from bot.ports import Message, PostError
+from bot.ports import HistoryUnavailable, Message, PostError
 from bot.slack.app import make_client
 from bot.slack.poster import SlackPoster
 from tests.fakeslack import FakeSlack
@@ -64,28 +64,33 @@ def test_a_failing_thread_reply_does_not_undo_the_parent(poster: SlackPoster, fa
     assert "msg_too_long" in caplog.text
 
 
-def test_429_is_retried_after_retry_after(poster: SlackPoster, fake_slack: FakeSlack) -> None:
-    fake_slack.rate_limit("chat.postMessage", times=1, retry_after=0)
+def test_429_is_retried_after_retry_after(poster: SlackPoster, fake_slack: FakeSlack,
+                                         retry_sleeps: list[float]) -> None:
+    fake_slack.rate_limit("chat.postMessage", times=1, retry_after=2)
     ts = poster.post("C1", Message(text="x"))
     calls = fake_slack.calls("chat.postMessage")
     assert [c.status for c in calls] == [429, 200] and ts
+    assert len(retry_sleeps) == 1 and 2 <= retry_sleeps[0] < 3      # Retry-After, plus < 1 s jitter
 
 
-def test_429_beyond_the_retries_is_ratelimited(poster: SlackPoster, fake_slack: FakeSlack) -> None:
+def test_429_beyond_the_retries_is_ratelimited(poster: SlackPoster, fake_slack: FakeSlack,
+                                               retry_sleeps: list[float]) -> None:
     fake_slack.rate_limit("chat.postMessage", times=3, retry_after=0)
     with pytest.raises(PostError) as err:
         poster.post("C1", Message(text="x"))
     assert err.value.code == "ratelimited"
     assert [c.status for c in fake_slack.calls("chat.postMessage")] == [429, 429, 429]
+    assert len(retry_sleeps) == 2 and all(0 <= s < 1 for s in retry_sleeps)
 
 
-def test_unreachable_api_is_a_post_error() -> None:
+def test_unreachable_api_is_a_post_error(retry_sleeps: list[float]) -> None:
     with FakeSlack() as gone:
         url = gone.api_url
     poster = SlackPoster(make_client(Settings(bot_token="xoxb-test", api_url=url)))
     with pytest.raises(PostError) as err:
         poster.post("C1", Message(text="x"))
     assert err.value.code == "request_failed"
+    assert len(retry_sleeps) == 1          # one retry of the refused connection, after a pause
 
 
 def test_find_recent_post_finds_only_our_own_post(poster: SlackPoster, fake_slack: FakeSlack) -> None:
@@ -101,19 +106,27 @@ def test_find_recent_post_finds_only_our_own_post(poster: SlackPoster, fake_slac
     assert poster.find_recent_post("C1", "potd-2026-12-01-p7k2", float(ts) + 1) is None
 
 
-def test_find_recent_post_is_none_when_history_is_unreadable(poster: SlackPoster, fake_slack: FakeSlack) -> None:
+def test_find_recent_post_finds_a_marker_kept_only_in_metadata(poster: SlackPoster,
+                                                               fake_slack: FakeSlack) -> None:
+    meta = {"event_type": "paperbot_digest", "event_payload": {"marker": "potd-2026-12-01-p9"}}
+    ts = poster.post("C2", Message(text="Paper of the day: A title", metadata=meta))
+    assert poster.find_recent_post("C2", "potd-2026-12-01-p9", 0.0) == ts
+
+
+def test_find_recent_post_raises_when_history_is_unreadable(poster: SlackPoster, fake_slack: FakeSlack) -> None:
     poster.post("C0PRIV", Message(text="potd-x"))
     fake_slack.fail_channel("C0PRIV", "not_in_channel", methods=("conversations.history",))
-    assert poster.find_recent_post("C0PRIV", "potd-x", 0.0) is None
+    with pytest.raises(HistoryUnavailable, match="not_in_channel"):
+        poster.find_recent_post("C0PRIV", "potd-x", 0.0)
 
 
 def test_fake_answers_the_other_methods_the_app_will_use(fake_slack: FakeSlack) -> None:
     client = make_client(Settings(bot_token="xoxb-test", api_url=fake_slack.api_url))
     view = {"type": "home", "blocks": []}
+    modal = dict(view, type="modal", title={"type": "plain_text", "text": "paperbot"})
     assert client.views_publish(user_id="U1", view=view)["view"]["type"] == "home"
-    assert client.views_open(trigger_id="1.2", view=dict(view, type="modal"))["view"]["id"]
-    assert client.views_update(view_id="V9", view=dict(view, type="modal"))["view"]["id"] == "V9"
-    assert client.chat_postEphemeral(channel="C1", user="U1", text="psst")["message_ts"]
+    assert client.views_open(trigger_id=fake_slack.new_trigger_id(), view=modal)["view"]["id"]
+    assert client.views_update(view_id="V9", view=modal)["view"]["id"] == "V9"
     assert client.users_info(user="U1")["user"]["tz"] == "Europe/Berlin"
     assert [c.method for c in fake_slack.calls()] == [
-        "views.publish", "views.open", "views.update", "chat.postEphemeral", "users.info"]
+        "views.publish", "views.open", "views.update", "users.info"]

@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 from tests.fakeslack import BOT_USER_ID, FakeSlack
+from tests.kit import ROOT
 from tests.slack.slackkit import SECRET, SEEDS, SlackHarness, mention_event
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -67,3 +66,27 @@ def test_serve_answers_commands_and_mentions_once(served, stop: signal.Signals) 
     proc.send_signal(stop)
     assert proc.wait(timeout=15) == 0
     assert len(slack.fake.calls("chat.postMessage")) == 1
+
+
+def test_url_verification_against_the_real_process_and_what_a_wrong_secret_logs(served) -> None:
+    """README "Connecting a real workspace", step 5: Slack's signed challenge is echoed; a
+    challenge signed with another secret is refused with the one log line the README shows."""
+    from bot.slack.server import MISMATCH, STALE
+    from tests.signing import JSON, signed_headers
+    proc, slack = served
+    challenge = "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P"
+    body = json.dumps({"token": "deprecated", "challenge": challenge, "type": "url_verification"})
+    good = slack.request("POST", "/slack/events", body, signed_headers(SECRET, body, content_type=JSON))
+    assert good.status == 200 and json.loads(good.body) == {"challenge": challenge}
+
+    wrong = slack.request("POST", "/slack/events", body,
+                          signed_headers("the-client-secret-instead", body, content_type=JSON))
+    old = slack.request("POST", "/slack/events", body, signed_headers(SECRET, body, content_type=JSON,
+                                                                      age_s=600))
+    assert wrong.status == 401 and old.status == 401 and challenge not in (wrong.text + old.text)
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=15)
+    rejected = [line for line in proc.stderr.read().splitlines() if "rejected a request" in line]
+    assert len(rejected) == 2, rejected
+    assert " WARNING bot.slack.server: rejected a request to /slack/events (401): " + MISMATCH in rejected[0]
+    assert STALE.split("{age}")[0] in rejected[1] and "600 s" in rejected[1]

@@ -2,7 +2,7 @@
 
 ``run_bolt_app`` is what Bolt's ``SocketModeHandler.handle`` calls for each
 envelope: signature checks are skipped and ``retry_attempt`` becomes the
-``X-Slack-Retry-Num`` header (PLATFORM-FACTS.md A, B).
+``X-Slack-Retry-Num`` header (docs/platform-facts.md "Socket Mode").
 """
 from __future__ import annotations
 

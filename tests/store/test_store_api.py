@@ -6,6 +6,7 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
+from bot.models import DeliveryState as State
 from bot.store import Store
 
 T0 = datetime(2026, 3, 1, 8, 0, tzinfo=timezone.utc)
@@ -85,47 +86,47 @@ def test_deactivate_once_and_resubscribe_reactivates(store):
 def test_claim_is_granted_once(store):
     assert store.claim_delivery("T1", "C1", DAY, "p1", now=T0) is True
     assert store.claim_delivery("T1", "C1", DAY, "p1", now=T0) is False
-    assert store.claim_delivery("T1", "C1", DAY, "p1", now=T0, reclaim=("failed", "skipped")) is False
+    assert store.claim_delivery("T1", "C1", DAY, "p1", now=T0, reclaim=(State.FAILED, State.SKIPPED)) is False
     assert store.claim_delivery("T1", "C2", DAY, "p1", now=T0) is True
     assert store.claim_delivery("T1", "C1", DAY + timedelta(days=1), "p2", now=T0) is True
     d = store.get_delivery("T1", "C1", DAY)
-    assert (d.state, d.paper_id, d.message_ts) == ("claimed", "p1", None)
+    assert (d.state, d.paper_id, d.message_ts) == (State.CLAIMED, "p1", None)
 
 
 def test_finish_posted_is_never_downgraded(store):
     store.claim_delivery("T1", "C1", DAY, "p1", now=T0)
-    store.finish_delivery("T1", "C1", DAY, state="posted", message_ts="1.5", now=T0)
-    store.finish_delivery("T1", "C1", DAY, state="unknown", now=T0)
-    store.finish_delivery("T1", "C1", DAY, state="failed", now=T0)
+    store.finish_delivery("T1", "C1", DAY, state=State.POSTED, message_ts="1.5", now=T0)
+    store.finish_delivery("T1", "C1", DAY, state=State.UNKNOWN, now=T0)
+    store.finish_delivery("T1", "C1", DAY, state=State.FAILED, now=T0)
     d = store.get_delivery("T1", "C1", DAY)
-    assert (d.state, d.message_ts) == ("posted", "1.5")
-    assert store.claim_delivery("T1", "C1", DAY, "p1", now=T0, reclaim=("failed",)) is False
+    assert (d.state, d.message_ts) == (State.POSTED, "1.5")
+    assert store.claim_delivery("T1", "C1", DAY, "p1", now=T0, reclaim=(State.FAILED,)) is False
     with pytest.raises(ValueError):
         store.finish_delivery("T1", "C1", DAY, state="done")
 
 
 def test_failed_claim_can_be_retried_up_to_max_attempts(store):
-    assert store.claim_delivery("T1", "C1", DAY, "p1", now=T0, reclaim=("failed",), max_attempts=3)
-    for attempt in (2, 3):
-        store.finish_delivery("T1", "C1", DAY, state="failed", now=T0)
-        assert store.claim_delivery("T1", "C1", DAY, "p1", now=T0, reclaim=("failed",), max_attempts=3)
-    store.finish_delivery("T1", "C1", DAY, state="failed", now=T0)
-    assert not store.claim_delivery("T1", "C1", DAY, "p1", now=T0, reclaim=("failed",), max_attempts=3)
-    assert store.claim_delivery("T1", "C1", DAY, "p1", now=T0, reclaim=("failed",))  # manual: no cap
+    assert store.claim_delivery("T1", "C1", DAY, "p1", now=T0, reclaim=(State.FAILED,), max_attempts=3)
+    for _attempt in (2, 3):
+        store.finish_delivery("T1", "C1", DAY, state=State.FAILED, now=T0)
+        assert store.claim_delivery("T1", "C1", DAY, "p1", now=T0, reclaim=(State.FAILED,), max_attempts=3)
+    store.finish_delivery("T1", "C1", DAY, state=State.FAILED, now=T0)
+    assert not store.claim_delivery("T1", "C1", DAY, "p1", now=T0, reclaim=(State.FAILED,), max_attempts=3)
+    assert store.claim_delivery("T1", "C1", DAY, "p1", now=T0, reclaim=(State.FAILED,))  # manual: no cap
 
 
 def test_unknown_and_claimed_are_never_reclaimed(store):
     store.claim_delivery("T1", "C1", DAY, "p1", now=T0)
-    assert not store.claim_delivery("T1", "C1", DAY, "p1", now=T0, reclaim=("claimed", "unknown", "posted"))
-    store.finish_delivery("T1", "C1", DAY, state="unknown", now=T0)
-    assert not store.claim_delivery("T1", "C1", DAY, "p1", now=T0, reclaim=("failed", "skipped", "unknown"))
+    assert not store.claim_delivery("T1", "C1", DAY, "p1", now=T0, reclaim=(State.CLAIMED, State.UNKNOWN, State.POSTED))
+    store.finish_delivery("T1", "C1", DAY, state=State.UNKNOWN, now=T0)
+    assert not store.claim_delivery("T1", "C1", DAY, "p1", now=T0, reclaim=(State.FAILED, State.SKIPPED, State.UNKNOWN))
 
 
 def test_skipped_day_is_recorded_once_and_can_be_sent_manually(store):
     assert store.mark_skipped("T1", "C1", DAY, now=T0) is True
     assert store.mark_skipped("T1", "C1", DAY, now=T0) is False
     assert store.claim_delivery("T1", "C1", DAY, "p1", now=T0) is False
-    assert store.claim_delivery("T1", "C1", DAY, "p1", now=T0, reclaim=("skipped",)) is True
+    assert store.claim_delivery("T1", "C1", DAY, "p1", now=T0, reclaim=(State.SKIPPED,)) is True
     assert store.mark_skipped("T1", "C1", DAY, now=T0) is False
 
 
@@ -134,7 +135,7 @@ def test_release_only_drops_open_claims(store):
     assert store.release_delivery("T1", "C1", DAY) is True
     assert store.get_delivery("T1", "C1", DAY) is None
     store.claim_delivery("T1", "C1", DAY, "p1", now=T0)
-    store.finish_delivery("T1", "C1", DAY, state="posted", message_ts="1.0", now=T0)
+    store.finish_delivery("T1", "C1", DAY, state=State.POSTED, message_ts="1.0", now=T0)
     assert store.release_delivery("T1", "C1", DAY) is False
 
 
@@ -142,7 +143,7 @@ def test_stale_claims_are_old_claims_without_ts(store):
     store.claim_delivery("T1", "C1", DAY, "p1", now=T0)
     store.claim_delivery("T1", "C2", DAY, "p1", now=T0 + timedelta(minutes=10))
     store.claim_delivery("T1", "C3", DAY, "p1", now=T0)
-    store.finish_delivery("T1", "C3", DAY, state="posted", message_ts="2.0", now=T0)
+    store.finish_delivery("T1", "C3", DAY, state=State.POSTED, message_ts="2.0", now=T0)
     stale = store.stale_claims(T0 + timedelta(minutes=5))
     assert [(d.channel_id, at) for d, at in stale] == [("C1", T0)]
 

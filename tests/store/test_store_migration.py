@@ -12,6 +12,7 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
+from bot.models import DeliveryState as State
 from bot.store import SCHEMA_VERSION, Store, StoreError
 
 V1_DDL = [
@@ -52,7 +53,7 @@ def _check_v1_data_survived(store: Store) -> None:
     assert c1.created_at == CREATED and c1.updated_at == CREATED  # backfilled by the v2 step
     assert store.get_subscription("T1", "C2").active is False
     old = store.get_delivery("T1", "C1", date(2026, 3, 1))
-    assert (old.state, old.paper_id, old.message_ts) == ("posted", "p-old", "1772352000.000100")
+    assert (old.state, old.paper_id, old.message_ts) == (State.POSTED, "p-old", "1772352000.000100")
     # the old claim still guards its date; the old pick is kept
     assert store.claim_delivery("T1", "C1", date(2026, 3, 1), "p-new") is False
     assert store.paper_for_date(date(2026, 3, 1), lambda d: "p-new") == "p-old"

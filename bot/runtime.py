@@ -1,45 +1,32 @@
-"""Entry points for the Slack processes: ``serve``, ``socket``, ``clock`` and
-``digest send`` — each builds its objects from ``Settings`` and runs.
+"""The composition root of the long-running processes: ``serve``, ``socket``,
+``clock`` and ``digest send`` — each builds its objects from ``Settings`` and runs.
 
 The one place the Slack transports, the store-backed idempotency check, the
-Slack ``Poster`` and the digest clock are put together (DESIGN.md
-"Architecture": entry points build objects).
+Slack ``Poster`` and the digest clock are put together (docs/architecture.md
+"Layers": entry points build objects). It sits above the Slack adapter and the
+clock/digest and imports no third-party library: Slack's own start-up errors
+reach it as ``bot.slack.errors.SlackUnavailable``.
 """
 from __future__ import annotations
 
 import contextlib
 import logging
 import signal
-import urllib.error
 from datetime import date
 
-from slack_bolt.error import BoltError
-from slack_sdk.errors import SlackApiError, SlackClientError
-
-from bot import corpus, search
-from bot.store import StoreError
-
-from bot import wiring
+from bot import corpus, search, wiring
 from bot.clock import run_clock, start_clock
 from bot.config import Settings
-from bot.digest import make_job, send, utc_now
+from bot.digest import make_job, send
 from bot.slack.app import build_app, make_client
+from bot.slack.errors import SlackUnavailable, slack_errors
 from bot.slack.poster import SlackPoster
 from bot.slack.server import make_server
 from bot.slack.socket import run_socket
+from bot.slots import utc_now
+from bot.store import StoreError
 
 log = logging.getLogger(__name__)
-
-
-class _QuietTokenWarning(logging.Filter):
-    """Bolt reads SLACK_BOT_TOKEN from the environment by itself and then warns
-    that it is unused because we pass a configured client: noise, drop it."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return "`token` will be unused" not in record.getMessage()
-
-
-logging.getLogger("slack_bolt.App").addFilter(_QuietTokenWarning())
 
 
 class StartupError(Exception):
@@ -51,25 +38,15 @@ def startup(what: str):
     """Turn the errors a misconfigured start raises into one ``StartupError`` line.
 
     Covers: unreadable seeds (``CorpusError``), a build in progress
-    (``IndexBusy``), the database (``StoreError``), a rejected token (Bolt's
-    ``auth.test`` → ``BoltError``/``SlackApiError``) and an unreachable Web API.
+    (``IndexBusy``), the database (``StoreError``), a rejected token and an
+    unreachable Web API (``bot.slack.errors.slack_errors``).
     """
     try:
-        yield
-    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, StoreError) as e:
+        with slack_errors():
+            yield
+    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, StoreError,
+            SlackUnavailable) as e:
         raise StartupError(f"paperbot {what}: {e}") from None
-    except SlackApiError as e:
-        code = e.response.get("error") if e.response is not None else "error"
-        raise StartupError(f"paperbot {what}: Slack refused the token ({code}); check SLACK_BOT_TOKEN "
-                           "/ SLACK_APP_TOKEN") from None
-    except BoltError as e:
-        text = str(e)
-        hint = "invalid_auth" if "invalid_auth" in text else text.splitlines()[0][:160]
-        raise StartupError(f"paperbot {what}: Slack refused the token ({hint}); check SLACK_BOT_TOKEN") from None
-    except (urllib.error.URLError, SlackClientError, ConnectionError) as e:
-        reason = getattr(e, "reason", None) or e
-        raise StartupError(f"paperbot {what}: cannot reach the Slack Web API ({reason}); "
-                           "check SLACK_API_URL and the network") from None
 
 
 def _parts(settings: Settings):
@@ -86,7 +63,7 @@ def _exit_quietly(signum, frame) -> None:
 def store_seen(store):
     """The idempotency check for events, backed by the store: ``seen(key)`` is
     True when ``key`` was already handled (by any process, before any restart)
-    and records it otherwise (DESIGN.md "Rules": retries never answer twice)."""
+    and records it otherwise (docs/interfaces.md "Mentions and direct messages")."""
     return lambda key: not store.first_time(key)
 
 

@@ -1,6 +1,11 @@
-"""Daily slots in local time: when a subscription's post is due (pure, zoneinfo).
+"""Daily slots in local time: when a subscription's post is due (pure, zoneinfo),
+and the UTC clock every layer uses (``utc_now``).
 
-DESIGN.md "Digest rules": a slot is due at the first instant whose local wall
+Leaf module (docs/architecture.md "Layers"): the service (``/paper status``,
+the subscribe confirmation), the subscriptions and the digest all import it;
+it imports only the standard library and ``bot.models``.
+
+Rule (docs/interfaces.md "Paper of the day"): a slot is due at the first instant whose local wall
 time is at or after HH:MM on that local date. So a slot inside the skipped
 spring-forward hour is due right at the jump (02:30 on a 02:00→03:00 day is
 due at 03:00 local), and a slot inside the repeated fall-back hour is due at
@@ -18,6 +23,11 @@ from zoneinfo import ZoneInfo
 from bot.models import Subscription
 
 UTC = timezone.utc
+
+
+def utc_now() -> datetime:
+    """The real clock: aware UTC now. Tests inject their own clock instead."""
+    return datetime.now(UTC)
 
 
 def parse_hhmm(local_time: str) -> time:

@@ -1,0 +1,32 @@
+"""``PostingAnnouncer``: the ``bot.ports.ChannelAnnouncer`` that renders a reply
+and posts it through any ``bot.ports.Poster`` (Slack's ``SlackPoster`` or the
+console's printer).
+
+It sits above the service so the service never renders or posts by itself
+(docs/architecture.md "Layers").
+"""
+from __future__ import annotations
+
+from bot.ports import Poster
+from bot.render import render
+from bot.replies import Reply
+
+
+class PostingAnnouncer:
+    """Announce a reply in a channel by rendering it (``bot.render.render``) and
+    posting the ``Message`` with ``poster.post(channel_id, message)``.
+
+    Args:
+        poster: a ``bot.ports.Poster``; its ``PostError`` propagates.
+    """
+
+    def __init__(self, poster: Poster) -> None:
+        self.poster = poster
+
+    def announce(self, channel_id: str, reply: Reply) -> None:
+        """Render ``reply`` and post it to ``channel_id``.
+
+        Raises:
+            bot.ports.PostError: Slack (or the console) refused the post.
+        """
+        self.poster.post(channel_id, render(reply))

@@ -1,0 +1,15 @@
+"""``paperbot console``: a pasted paper link shows the preview Slack would unfurl."""
+from __future__ import annotations
+
+from bot.console import NO_PREVIEW, Console
+from bot.service import Service
+
+
+def test_a_pasted_link_shows_its_card_and_an_unknown_one_says_so(linked_index, store, settings) -> None:
+    console = Console(Service(linked_index, store, settings))
+    out = console.handle("look at this https://arxiv.org/abs/2401.01234v2 and https://example.org/x")
+    assert out.startswith("(link preview: https://arxiv.org/abs/2401.01234v2)")
+    assert "Sparse Mixture Routing for Long-Context Retrieval" in out and "ICLR 2026" in out
+    assert "[Details: /paper show" in out
+    assert console.handle("https://arxiv.org/abs/9999.99999") == NO_PREVIEW
+    assert "match" in console.handle("/paper search sparse routing")    # commands are unchanged
