@@ -247,16 +247,8 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, related: bool,
         idx = search.SearchIndex(index_dir or settings.index_dir)
     except (corpus.CorpusError, search.IndexBusy, search.IndexMissing) as e:
         raise click.ClickException(str(e)) from None
-    if related:
-        text = sys.stdin.buffer.read().decode("utf-8", "replace")
-        try:
-            page = idx.related(text, limit=limit)
-            # the search contract plus its notes (the linked paper first, labelled there)
-            cli_lines.print_json({**page_json(page), "notes": list(page.notes)})
-        except QueryError as e:
-            cli_lines.print_json(error_json(text[:200], e.message))
-            sys.exit(1)
-        return
+    if related:   # all of stdin is one text: one JSON object (bot/cli_lines.py)
+        sys.exit(cli_lines.print_related(idx, sys.stdin.buffer.read(), limit))
     text = " ".join(query)
     # Any bytes in, one line out per b"\n"-ended input line (bot/cli_lines.py).
     queries = cli_lines.read_lines(sys.stdin.buffer) if text == "-" else [cli_lines.from_argv(text)]

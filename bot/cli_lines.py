@@ -15,6 +15,9 @@ import json
 import sys
 from typing import BinaryIO, Iterator
 
+from bot.jsonshape import error_json, page_json
+from bot.models import QueryError
+
 #: Characters some line readers split on that ``json.dumps`` leaves raw.
 LINE_BREAKS = {"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 #: The note a line gets when its bytes were not valid UTF-8.
@@ -65,3 +68,18 @@ def print_json(obj: dict, note: str | None = None) -> None:
     sys.stdout.flush()
     sys.stdout.buffer.write(json_line({**obj, "note": note} if note else obj))
     sys.stdout.buffer.flush()
+
+
+def print_related(index, data: bytes, limit: int) -> int:
+    """``paperbot search --related``: ``data`` (all of stdin) as one text,
+    ``index.related(text)`` printed as one JSON object — the search contract
+    plus ``notes`` (a paper the text links to comes first, named there), or
+    an error object. Returns the exit status (1 for a text with no words)."""
+    text, note = decode(data)
+    try:
+        page = index.related(text, limit=limit)
+    except QueryError as e:
+        print_json(error_json(text[:200], e.message), note)
+        return 1
+    print_json({**page_json(page), "notes": list(page.notes)}, note)
+    return 0

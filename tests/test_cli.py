@@ -31,7 +31,8 @@ def test_console_piped_prints_kistego_first(cli_dir):
 
 
 def test_console_mention_more_and_bad_input(cli_dir):
-    lines = "@paperbot KIStego\n/paper search language models\nmore\n/paper search (((\n/paper similar UniSparse\n"
+    lines = ("@paperbot KIStego\n/paper search language models\nmore\n/paper search (((\n"
+             "/paper similar UniSparse\n")
     r = run(["console"], cli_dir, stdin=lines)
     assert r.returncode == 0 and "Traceback" not in r.stdout + r.stderr
     assert "(reply in thread)" in r.stdout and "KIStego" in r.stdout

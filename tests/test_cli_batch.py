@@ -18,7 +18,7 @@ LINES = [b"attention \xed\xa0\x80",           # an encoded surrogate: invalid UT
          b"crlf ending\r",                     # a CRLF file's line
          b"",                                  # blank lines count too
          *[("next " + s + " line attention").encode() for s in SEPARATORS],
-         "NOT NOT \u2028 x".encode(),          # an error line echoes the query as given
+         "((( \u2028 \"".encode(),          # an error line echoes the query as given
          b"\x0b\x0c\x1c\x1d\x1e vertical tab and friends",
          b"last line, no newline"]
 STDIN = b"\n".join(LINES)
@@ -47,7 +47,7 @@ def check(docs: list[dict]) -> None:
     assert docs[0]["query"].startswith("attention") and docs[0]["results"]
     assert docs[4]["query"] == "crlf ending"
     error = docs[len(LINES) - 3]
-    assert error["error"] and error["query"] == "NOT NOT \u2028 x"   # escaped on the way, restored by json
+    assert error["error"] and error["query"] == "((( \u2028 \""   # escaped on the way, restored by json
 
 
 def test_any_bytes_give_one_json_line_per_input_line(tmp_path, seed_index_dir):

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
@@ -28,7 +27,7 @@ from bot.search.generation import Generation, live_generation
 from bot.search.phrases import MAX_PHRASE_CHECKS
 from bot.search.plan import Compiled, Plan
 from bot.search.links import linked_docs
-from bot.search.results import Ranked, pin, rank, to_hits
+from bot.search.results import Found, pin, rank, to_hits
 from bot.search.schema import paper_from_json
 from bot.search.similar import similar_plan
 from bot.search.tuning import DEFAULT, DEFAULT_FIELDS, Ranking
@@ -36,22 +35,6 @@ from bot.search.tuning import DEFAULT, DEFAULT_FIELDS, Ranking
 #: Largest page and deepest result reachable by paging.
 MAX_LIMIT = 100
 MAX_DEPTH = 1000
-
-
-@dataclass
-class Found:
-    """What one search found: the query that ran and its ranking.
-
-    Attributes:
-        compiled, ranked: the compiled query that ran, and its ranking.
-        corrected: the spelling correction that ran instead of the typed query.
-        suggestion: a "did you mean" (the correction itself when it ran).
-    """
-
-    compiled: Compiled
-    ranked: Ranked
-    corrected: str | None = None
-    suggestion: str | None = None
 
 
 def _text(value) -> str:

@@ -1,6 +1,6 @@
 """A paper's own link or source id in a query: that paper comes first.
 
-Recognised (docs/search.md, "Links and ids"):
+Recognised (docs/search.md, "Query syntax"):
 
 * new-style arXiv ids, bare or in a link: ``2401.12345``, ``2401.12345v2``,
   ``https://arxiv.org/abs/2401.12345v2``, ``…/pdf/2401.12345.pdf``

@@ -2,9 +2,9 @@
 
 The grammar is our own, so no input can crash a third-party parser (Whoosh's
 raises on ``NOT NOT x``, ``x ANDNOT ANDNOT y`` and deep nesting —
-docs/platform-facts.md). Operators count only where the user clearly meant
-them; everything else is prose, searched as words (docs/search.md, "Query
-syntax"):
+docs/platform-facts.md "Whoosh"). Operators count only where the user clearly
+meant them; everything else is prose, searched as words
+(docs/search.md, "Query syntax"):
 
     query   := clause*                 words are OR-ed, ranked by how much matches
     clause  := [NOT | -word | +word] atom | clause (AND | OR | ANDNOT) clause

@@ -46,6 +46,22 @@ class Ranked:
         return self.matched.get(docnum, 0) / max(1, self.groups)
 
 
+@dataclass
+class Found:
+    """What one search found: the query that ran and its ranking.
+
+    Attributes:
+        compiled, ranked: the compiled query that ran, and its ranking.
+        corrected: the spelling correction that ran instead of the typed query.
+        suggestion: a "did you mean" (the correction itself when it ran).
+    """
+
+    compiled: Compiled
+    ranked: Ranked
+    corrected: str | None = None
+    suggestion: str | None = None
+
+
 def rank(searcher, norms: Norms, compiled: Compiled, want: int, r: Ranking, *,
          exclude: int | None = None, feedback: bool = True) -> Ranked:
     """Score ``compiled`` and return its best ``want`` documents.
