@@ -26,6 +26,7 @@ from bot.search.compile import Compiler
 from bot.search.generation import Generation, live_generation
 from bot.search.phrases import MAX_PHRASE_CHECKS
 from bot.search.plan import Compiled, Plan
+from bot.search.impacts import impacts_of
 from bot.search.links import linked_docs
 from bot.search.results import Found, pin, rank, to_hits
 from bot.search.schema import paper_from_json
@@ -272,7 +273,7 @@ class SearchIndex:
 
     def warm(self) -> None:
         """Open the live generation now — lexicon, a searcher, the BM25 norms
-        of the fields a plain search scores — so the first search after
+        of the fields a plain search scores, the impact arrays — so the first search after
         start-up does not pay for it (~0.9 s at 100k papers, mostly reading
         ``lexicon.json``). No-op when there is no index yet."""
         try:
@@ -280,6 +281,7 @@ class SearchIndex:
                 for name in DEFAULT_FIELDS:
                     b = self.ranking.field_b.get(name, self.ranking.b)
                     gen.norms.get(searcher.reader(), name, self.ranking.k1, b)
+                impacts_of(gen.norms)   # the impact arrays' term table (bot.search.impacts)
         except layout.IndexMissing:
             pass
 

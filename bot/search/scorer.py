@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from math import log
 
+from bot.search.impacts import dense_run
 from bot.search.internals import leaves, posting_blocks
 from bot.search.norms import Norms
 from bot.search.phrases import phrase_docs
@@ -66,9 +67,14 @@ class Scorer:
         self.deadline = time.perf_counter() + ranking.time_limit_s
         self.timed_out = False
         self.phrase_capped = False
+        self.dense = ranking.impacts
 
     def run(self, plan: Plan, exclude: int | None = None) -> Scores:
-        """Every matching docnum with its score (coordination applied)."""
+        """Every matching docnum with its score (coordination applied); a
+        plain-word plan is scored on the impact arrays (``bot.search.impacts``)."""
+        dense = dense_run(self, plan, exclude) if self.dense else None
+        if dense is not None:
+            return Scores(*dense, timed_out=self.timed_out)
         total, matched, found = self._plan(plan)
         if exclude is not None:
             total.pop(exclude, None)
