@@ -27,7 +27,6 @@ import json
 import threading
 import time
 import weakref
-from bisect import bisect_left
 from pathlib import Path
 
 import numpy as np
@@ -168,11 +167,11 @@ class Members:
     """The documents one group matched (sorted docnums): ``d in members``."""
 
     def __init__(self, docs: np.ndarray) -> None:
-        self.docs = docs.tolist()
+        self.docs = docs
 
     def __contains__(self, d) -> bool:
-        i = bisect_left(self.docs, d)
-        return i < len(self.docs) and self.docs[i] == d
+        i = int(np.searchsorted(self.docs, d))
+        return i < len(self.docs) and int(self.docs[i]) == d
 
     def __len__(self) -> int:
         return len(self.docs)
@@ -200,10 +199,7 @@ def dense_run(scorer, plan: Plan, exclude: int | None):
         return None
     n = scorer.reader.doc_count_all()
     got_all = _groups(scorer, impacts_of(scorer.norms), plan, n)
-    total, matched = np.zeros(n), np.zeros(n, dtype=np.int32)
-    for docs, vals, _ in sorted(got_all, key=lambda g: -len(g[0])):  # Scorer._plan's order
-        total[docs] += vals
-        matched[docs] += 1
+    total, matched = _sum([(d, v) for d, v, _ in sorted(got_all, key=lambda g: -len(g[0]))], n)
     hit = matched > 0
     for d in scorer.norms.deleted(scorer.reader):
         hit[d] = False
@@ -246,16 +242,31 @@ def _node(scorer, imp: "Impacts", node, n: int) -> tuple[np.ndarray, np.ndarray]
             keep = (pd[at] == docs) if len(pd) else np.zeros(len(docs), dtype=bool)
             docs, vals = docs[keep], vals[keep] + pv[at[keep]]
         return docs, vals
-    acc, seen = np.zeros(n), np.zeros(n, dtype=bool)
     if isinstance(node, AnyOf):   # the longest posting list first
         parts = [_node(scorer, imp, p, n) for p in sorted(node.parts, key=scorer._size, reverse=True)]
     else:                          # a group of the query: its groups, biggest first
         parts = [(d, v) for d, v, _ in sorted(_groups(scorer, imp, node, n), key=lambda g: -len(g[0]))]
-    for docs, vals in parts:
-        acc[docs] += vals
-        seen[docs] = True
-    docs = np.flatnonzero(seen)
+    parts = [(d, v) for d, v in parts if len(d)]
+    if len(parts) <= 1:
+        return parts[0] if parts else _empty()
+    size = sum(len(d) for d, _ in parts)
+    if size * 16 < n:   # a small union: sort it (bincount adds in input order too)
+        docs, where = np.unique(np.concatenate([d for d, _ in parts]), return_inverse=True)
+        return docs, np.bincount(where, weights=np.concatenate([v for _, v in parts]), minlength=len(docs))
+    acc, count = _sum(parts, n)
+    docs = np.flatnonzero(count)
     return docs, acc[docs]
+
+
+def _sum(parts: list, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per docnum (dense, length ``n``): 0 + the parts' scores in the parts'
+    order (``np.bincount`` adds in input order, as ``Scorer`` adds into a
+    dict), and how many parts matched it."""
+    if not parts:
+        return np.zeros(n), np.zeros(n, dtype=np.int64)
+    docs = np.concatenate([d for d, _ in parts])
+    return (np.bincount(docs, weights=np.concatenate([v for _, v in parts]), minlength=n),
+            np.bincount(docs, minlength=n))
 
 
 def _empty() -> tuple[np.ndarray, np.ndarray]:
@@ -266,7 +277,7 @@ def _term(scorer, imp: "Impacts", term: Term) -> tuple[np.ndarray, np.ndarray]:
     """One term's docnums and BM25F scores (``Scorer._term``'s formula)."""
     from bot.search.scorer import idf
     reader, r = scorer.reader, scorer.r
-    df = reader.doc_frequency(term.field, term.text)
+    df = scorer.df(term.field, term.text)
     if not df or scorer.timed_out:
         return _empty()
     k1 = r.k1

@@ -68,6 +68,7 @@ class Scorer:
         self.timed_out = False
         self.phrase_capped = False
         self.dense = ranking.impacts
+        self._dfs: dict = {}
 
     def run(self, plan: Plan, exclude: int | None = None) -> Scores:
         """Every matching docnum with its score (coordination applied); a
@@ -150,8 +151,17 @@ class Scorer:
     def _size(self, node) -> int:
         """Posting-list length of a Term (0 for other nodes: they go last)."""
         if isinstance(node, Term):
-            return self.reader.doc_frequency(node.field, node.text)
+            return self.df(node.field, node.text)
         return 0
+
+    def df(self, fieldname: str, text: str) -> int:
+        """Papers with ``text`` in ``fieldname`` (asked of Whoosh once per scorer:
+        each question is a hash-table read per segment)."""
+        key = (fieldname, text)
+        got = self._dfs.get(key)
+        if got is None:
+            got = self._dfs[key] = self.reader.doc_frequency(fieldname, text)
+        return got
 
     def _all(self, parts, acc: dict, only: set | None) -> None:
         """Documents in every part; the rarest part is scored in full, the
@@ -184,7 +194,7 @@ class Scorer:
         """Add ``term``'s BM25F score of each of its documents into ``acc``
         (only documents in ``only``, when given)."""
         reader = self.reader
-        df = reader.doc_frequency(term.field, term.text)
+        df = self.df(term.field, term.text)
         if not df:
             return
         k1 = self.r.k1
