@@ -23,6 +23,7 @@ from whoosh import query as Q
 from bot.models import Hit, Paper, QueryError, SearchPage
 from bot.search import layout, query, spelling
 from bot.search.compile import Compiler
+from bot.search.english import is_english
 from bot.search.generation import Generation, live_generation
 from bot.search.phrases import MAX_PHRASE_CHECKS
 from bot.search.plan import Compiled, Plan
@@ -275,7 +276,9 @@ class SearchIndex:
         """Open the live generation now — lexicon, a searcher, the BM25 norms
         of the fields a plain search scores, the impact arrays — so the first search after
         start-up does not pay for it (~0.9 s at 100k papers, mostly reading
-        ``lexicon.json``). No-op when there is no index yet."""
+        ``lexicon.json``), and the English word list spelling consults
+        (~0.2 s). No-op when there is no index yet."""
+        is_english("a")
         try:
             with self._searcher() as (gen, searcher):
                 for name in DEFAULT_FIELDS:
