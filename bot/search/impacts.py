@@ -14,8 +14,8 @@ beside the Whoosh files of the generation, for each field of ``FIELDS``:
   Whoosh postings, cheap to read as they are).
 
 ``dense_run`` scores a plan made of words, phrases and groups of them
-(``Term``, ``Phrase``, ``AnyOf``, ``AllOf``, ``Plan``; no required group,
-exclusion, coordination or feedback)
+(``Term``, ``Phrase``, ``AnyOf``, ``AllOf``, ``Plan``, with exclusions and
+required groups; no coordination or feedback)
 with the same formula, in the same order of additions, as
 ``scorer.Scorer.run``; any other plan returns None and takes the postings
 path. ``tests/search/test_impacts.py`` proves both give the same scores and
@@ -179,13 +179,13 @@ class Members:
 
 def _plain(node) -> bool:
     """Can this path score ``node``: words, phrases, any-of, all-of and
-    groups of them (no exclusion or required group)?"""
+    groups of them, with their exclusions and required groups?"""
     if isinstance(node, (Term, Phrase)):
         return True
     if isinstance(node, (AnyOf, AllOf)):
         return all(_plain(p) for p in node.parts)
     if isinstance(node, Plan):
-        return not node.excluded and all(not must and _plain(g) for g, must in node.groups)
+        return all(_plain(g) for g, _ in node.groups) and all(_plain(x) for x in node.excluded)
     return False
 
 
@@ -203,17 +203,35 @@ def dense_run(scorer, plan: Plan, exclude: int | None):
     hit = matched > 0
     for d in scorer.norms.deleted(scorer.reader):
         hit[d] = False
+    _drop(scorer, impacts_of(scorer.norms), plan, got_all, hit, n)
     if exclude is not None and 0 <= exclude < n:
         hit[exclude] = False
     found = [(node, Members(docs)) for docs, _, node in got_all]
     return DenseScores(total, hit), DenseScores(matched, hit), len(found), found
 
 
+def _drop(scorer, imp: "Impacts", plan: Plan, got_all: list, hit: np.ndarray, n: int) -> None:
+    """Clear in ``hit`` the documents of ``plan``'s exclusions and those
+    missing a required group (``+word``, ``AND``), as ``Scorer._plan`` drops them."""
+    for node in plan.excluded:
+        hit[_node(scorer, imp, node, n)[0]] = False
+    groups = plan.groups if plan.weights else _unique_groups(plan.groups)
+    for (_, must), (docs, _, _) in zip(groups, got_all):
+        if must:
+            held = np.zeros(n, dtype=bool)
+            held[docs] = True
+            hit &= held
+
+
+def _unique_groups(groups: list) -> list:
+    from bot.search.scorer import _unique   # (scorer imports this module)
+    return _unique(groups)
+
+
 def _groups(scorer, imp: "Impacts", plan: Plan, n: int) -> list:
     """``[(docs, scores, group node)]`` of a plan's groups, weighted."""
-    from bot.search.scorer import _unique   # (scorer imports this module)
     out = []
-    groups = plan.groups if plan.weights else _unique(plan.groups)
+    groups = plan.groups if plan.weights else _unique_groups(plan.groups)
     for k, (node, _) in enumerate(groups):
         docs, vals = _node(scorer, imp, node, n)
         w = plan.weights[k] if plan.weights else 1.0
@@ -245,7 +263,14 @@ def _node(scorer, imp: "Impacts", node, n: int) -> tuple[np.ndarray, np.ndarray]
     if isinstance(node, AnyOf):   # the longest posting list first
         parts = [_node(scorer, imp, p, n) for p in sorted(node.parts, key=scorer._size, reverse=True)]
     else:                          # a group of the query: its groups, biggest first
-        parts = [(d, v) for d, v, _ in sorted(_groups(scorer, imp, node, n), key=lambda g: -len(g[0]))]
+        got = _groups(scorer, imp, node, n)
+        if node.excluded or any(must for _, must in node.groups):
+            acc, count = _sum([(d, v) for d, v, _ in sorted(got, key=lambda g: -len(g[0]))], n)
+            hit = count > 0
+            _drop(scorer, imp, node, got, hit, n)
+            docs = np.flatnonzero(hit)
+            return docs, acc[docs]
+        parts = [(d, v) for d, v, _ in sorted(got, key=lambda g: -len(g[0]))]
     parts = [(d, v) for d, v in parts if len(d)]
     if len(parts) <= 1:
         return parts[0] if parts else _empty()
