@@ -98,6 +98,7 @@ def main() -> None:
     ap.add_argument("--reuse-index", type=Path, metavar="DIR",
                     help="do not build paperbot's index: search one kept by --keep-index (its build figures "
                          "are those of that earlier build, and the report says so)")
+    ap.add_argument("--data-label", help="how the report names the data folder (default: DATA_DIR as given)")
     ap.add_argument("--note", action="append", default=[], help="a line to add to the report (repeatable)")
     args = ap.parse_args()
     sets = {"short": [q.strip() for q in QUERIES.read_text("utf-8").splitlines() if q.strip()],
@@ -151,7 +152,7 @@ def main() -> None:
         "=" * 86,
         f"started {started}; took {time.perf_counter() - t_all:.0f} s; python {platform.python_version()}, "
         f"SQLite {sqlite3.sqlite_version}, {os.cpu_count()} CPUs, host {platform.node()}",
-        f"data: {args.data_dir} — {n} papers{f' (first {args.docs} records)' if args.docs else ' (all files)'}",
+        f"data: {args.data_label or args.data_dir} — {n} papers{f' (first {args.docs} records)' if args.docs else ' (all files)'}",
         f"queries: {QUERIES.name} ({len(sets['short'])} short), {LONG.name} ({len(sets['long'])} abstracts, 150 words); "
         f"page of 5; medians of {args.runs} rounds, engines interleaved",
         f"load average (1/5/15 min) at start: {' / '.join(f'{x:.2f}' for x in load_start)}; "
@@ -191,7 +192,7 @@ def main() -> None:
     lines += ["", "targets — issue 11 point 6, at 100k, ratios in this run:" if targets else
               "targets: apply at 100k only (informational run)"]
     lines += [f"  {'PASS' if ok else 'FAIL'}  {name:<52} {got}" for name, ok, got in targets]
-    publish(lines, args.out, {"started": started, "data": str(args.data_dir), "docs": n, "runs": args.runs,
+    publish(lines, args.out, {"started": started, "data": args.data_label or str(args.data_dir), "docs": n, "runs": args.runs,
                               "loadavg_start": load_start, "loadavg_end": load_end, "builds": builds,
                               "summary": res, "rounds": searches,
                               "targets": [{"target": t, "pass": ok, "measured": g} for t, ok, g in targets]})
