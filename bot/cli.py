@@ -239,6 +239,7 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, related: bool,
         raise click.ClickException(str(e)) from None
     if related:   # all of stdin is one text: one JSON object (bot/cli_lines.py)
         sys.exit(cli_lines.print_related(idx, sys.stdin.buffer.read(), limit))
+    idx.warm()   # the first query after start pays no opening (docs/search.md "Speed")
     text = " ".join(query)
     # Any bytes in, one line out per b"\n"-ended input line (bot/cli_lines.py).
     queries = cli_lines.read_lines(sys.stdin.buffer) if text == "-" else [cli_lines.from_argv(text)]

@@ -26,6 +26,7 @@ from bot.search.generation import open_whoosh
 from bot.search.lexicon import FILE as LEXICON_FILE
 from bot.search.lexicon import Lexicon, LexiconBuilder
 from bot.search.schema import make_schema, paper_to_document
+from bot.search.impacts import save_impacts
 from bot.search.norms import save_lengths
 
 log = logging.getLogger(__name__)
@@ -105,6 +106,7 @@ def build_index(index_dir: Path, papers: Iterable[Paper], *, fingerprint: str | 
                     raise RuntimeError(f"The index build lost papers ({reader.doc_count()} "
                                        f"of {n} written); run it again.")
                 save_lengths(gen, reader)
+                save_impacts(gen, reader)
             _write_meta(gen, fingerprint=fingerprint, doc_count=n, lexicon=lexicon.finish(),
                         seconds=time.monotonic() - started)
             if progress is not None:
@@ -231,6 +233,7 @@ def add_to_index(index_dir: Path, papers: Iterable[Paper]) -> int:
             with ix.reader() as reader:
                 count = reader.doc_count()
                 save_lengths(gen, reader)
+                save_impacts(gen, reader)
             _write_meta(gen, fingerprint=meta.get("fingerprint"), doc_count=count,
                         lexicon=lexicon.finish(), seconds=time.monotonic() - started,
                         added=meta.get("added", 0) + n)

@@ -86,6 +86,7 @@ def _opened(searcher):
     """``searcher`` with every file it reads already open (a newer build may
     delete this generation's directory while it is in use)."""
     internals.prime(searcher, SCORED_FIELDS)
+    internals.memo_terms(searcher.reader())   # term lookups answered once per searcher
     return searcher
 
 

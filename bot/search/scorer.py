@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from math import log
 
 from bot import budget
+from bot.search.impacts import dense_run
 from bot.search.internals import leaves, posting_blocks
 from bot.search.norms import Norms
 from bot.search.phrases import phrase_docs
@@ -67,9 +68,17 @@ class Scorer:
         self.deadline = time.perf_counter() + ranking.time_limit_s
         self.timed_out = False
         self.phrase_capped = False
+        self.dense = ranking.impacts
+        self._dfs: dict = {}
 
     def run(self, plan: Plan, exclude: int | None = None) -> Scores:
-        """Every matching docnum with its score (coordination applied)."""
+        """Every matching docnum with its score (coordination applied); a
+        plain-word plan is scored on the impact arrays (``bot.search.impacts``:
+        a few array sums per word group, at most ``max_clauses`` groups, so the
+        CPU budget is checked once before it; the postings path checks it as it runs)."""
+        dense = dense_run(self, plan, exclude) if self.dense and not budget.exhausted() else None
+        if dense is not None:
+            return Scores(*dense, timed_out=self.timed_out)
         total, matched, found = self._plan(plan)
         if exclude is not None:
             total.pop(exclude, None)
@@ -145,8 +154,17 @@ class Scorer:
     def _size(self, node) -> int:
         """Posting-list length of a Term (0 for other nodes: they go last)."""
         if isinstance(node, Term):
-            return self.reader.doc_frequency(node.field, node.text)
+            return self.df(node.field, node.text)
         return 0
+
+    def df(self, fieldname: str, text: str) -> int:
+        """Papers with ``text`` in ``fieldname`` (asked of Whoosh once per scorer:
+        each question is a hash-table read per segment)."""
+        key = (fieldname, text)
+        got = self._dfs.get(key)
+        if got is None:
+            got = self._dfs[key] = self.reader.doc_frequency(fieldname, text)
+        return got
 
     def _all(self, parts, acc: dict, only: set | None) -> None:
         """Documents in every part; the rarest part is scored in full, the
@@ -179,7 +197,7 @@ class Scorer:
         """Add ``term``'s BM25F score of each of its documents into ``acc``
         (only documents in ``only``, when given)."""
         reader = self.reader
-        df = reader.doc_frequency(term.field, term.text)
+        df = self.df(term.field, term.text)
         if not df or self.timed_out:   # stopped: no further terms either
             return
         k1 = self.r.k1

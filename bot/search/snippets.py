@@ -59,17 +59,21 @@ def _spans(text, terms, analyzer):
     """Sorted, merged ``(start, end)`` of tokens whose term is in ``terms``.
 
     Only words whose first two letters could start a wanted stem are analysed
-    (stemmers change endings only): a whole abstract costs ~0.1 ms, not ~1.
+    (stemmers change endings only), and each distinct word once: a whole
+    abstract costs ~0.1 ms, not ~1.
     """
     heads = {t[:2] for t in terms}
-    raw = []
+    raw, seen = [], {}   # seen: word -> its marked (start, end) within the word
     for m in WORD_RE.finditer(text):
         word = m.group()
         if word.isascii() and "-" not in word and word[:2].lower() not in heads:
             continue
+        marks = seen.get(word)
+        if marks is None:
+            marks = seen[word] = [(t.startchar, t.endchar)
+                                  for t in analyzer(word, chars=True) if t.text in terms]
         start = m.start()
-        raw.extend((start + t.startchar, start + t.endchar)
-                   for t in analyzer(word, chars=True) if t.text in terms)
+        raw.extend((start + a, start + b) for a, b in marks)
     raw.sort()
     merged: list[list[int]] = []
     for s, e in raw:

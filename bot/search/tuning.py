@@ -63,6 +63,9 @@ class Ranking:
             TREC-3).
         spell_max_words: queries with more words get no spelling correction
             or suggestion (pasted text: names and symbols are not typos).
+        impacts: score plain-word queries on the build's impact arrays
+            (``bot.search.impacts``; same scores and order as the postings
+            path, which False forces — for tests and comparisons).
         time_limit_s: stop scoring after this many seconds (a note says the
             results may be incomplete).
     """
@@ -104,6 +107,7 @@ class Ranking:
     qtf_k3: float = 1.0
     spell_max_words: int = 32
     time_limit_s: float = 0.8
+    impacts: bool = True
 
     def spell_max_edits(self, word: str) -> int:
         """Edits allowed when correcting ``word``: 1 up to 7 letters, else 2."""

@@ -58,6 +58,9 @@ def test_the_fast_scorer_path_is_the_one_used_on_the_tested_version(seed_index, 
             calls.append(len(ids))
             yield ids, weights
     monkeypatch.setattr("bot.search.scorer.posting_blocks", spy)
+    # terms in fewer than impacts.MIN_DF papers (all of the seeds') are read by
+    # the impact path from the postings too
+    monkeypatch.setattr("bot.search.impacts.posting_blocks", spy)
     assert seed_index.search("attention").total == sum(calls) > 0
 
 
