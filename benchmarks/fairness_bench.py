@@ -25,6 +25,7 @@ import os
 import platform
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -66,17 +67,35 @@ def send(addr: str, fake: FakeSlack, text: str, user: str) -> tuple[str, float]:
     return urlsplit(url).path, t0
 
 
-def replies_at(fake: FakeSlack, sent: dict[str, float], timeout: float = 180) -> dict[str, tuple[float, dict]]:
-    """path -> (seconds from sending to the reply, the reply body), polled every 10 ms."""
-    got: dict[str, tuple[float, dict]] = {}
-    deadline = time.perf_counter() + timeout
-    while len(got) < len(sent) and time.perf_counter() < deadline:
-        now = time.perf_counter()
-        for call in fake.calls("response_url"):
-            if call.path in sent and call.path not in got:
-                got[call.path] = (now - sent[call.path], call.body)
-        time.sleep(0.01)
-    return got
+class Receipts:
+    """When each ``response_url`` POST reached the fake Slack: a thread polls the
+    fake's calls every 10 ms while the scenario runs and notes the first sight of
+    each path (``perf_counter``). Timing the replies when the scenario is over
+    would count the time spent sending the later probes as waiting."""
+
+    def __init__(self, fake: FakeSlack) -> None:
+        self.fake, self.seen = fake, {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._poll, daemon=True)
+        self._thread.start()
+
+    def _poll(self) -> None:
+        while not self._stop.is_set():
+            now = time.perf_counter()
+            for call in self.fake.calls("response_url"):
+                self.seen.setdefault(call.path, (now, call.body))
+            self._stop.wait(0.01)
+
+    def wait_for(self, paths, timeout: float = 180) -> dict[str, tuple[float, dict]]:
+        """path -> (perf_counter when received, the reply body) for every path seen in time."""
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline and not all(p in self.seen for p in paths):
+            time.sleep(0.05)
+        return {p: self.seen[p] for p in paths if p in self.seen}
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
 def scenario(addr: str, fake: FakeSlack, users: int) -> dict:
@@ -87,6 +106,7 @@ def scenario(addr: str, fake: FakeSlack, users: int) -> dict:
         path, t0 = send(addr, fake, "search " + QUERIES[i % len(QUERIES)], f"U0FLOOD{i % users:03d}")
         flood_sent[path] = t0
 
+    receipts = Receipts(fake)
     with ThreadPoolExecutor(max_workers=FLOOD) as pool:
         started = time.perf_counter()
         futures = [pool.submit(flood, i) for i in range(FLOOD)]
@@ -97,14 +117,15 @@ def scenario(addr: str, fake: FakeSlack, users: int) -> dict:
             time.sleep(PROBE_GAP_S)
         for f in futures:
             f.result()
-    probes = replies_at(fake, probe_sent)
-    floods = replies_at(fake, flood_sent)
+    probes = receipts.wait_for(probe_sent)
+    floods = receipts.wait_for(flood_sent)
+    receipts.stop()
     cut = sum(1 for _, body in floods.values() if "took too long" in json.dumps(body))
-    seconds = [s for s, _ in probes.values()]
+    seconds = [at - probe_sent[p] for p, (at, _) in probes.items()]
     return {"flood_users": users, "probe_replies": len(probes), "probe_p50_s": round(percentile(seconds, 50), 2),
             "probe_p95_s": round(percentile(seconds, 95), 2), "probe_max_s": round(max(seconds, default=0), 2),
             "flood_replies": len(floods), "flood_cut_by_budget": cut,
-            "flood_last_reply_s": round(max((flood_sent[p] + s for p, (s, _) in floods.items()), default=started)
+            "flood_last_reply_s": round(max((at for at, _ in floods.values()), default=started)
                                         - started, 2)}
 
 
