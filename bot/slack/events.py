@@ -28,8 +28,8 @@ from bot.models import Context
 from bot.ports import Message, PostError
 from bot.render import render
 from bot.slack.commands import user_time_zone
-from bot.slack.context import RETAKEN, finish, journaled
-from bot.slack.poster import SlackPoster
+from bot.slack.context import RETAKEN, RetryLater, journaled, settled
+from bot.slack.poster import TRANSIENT, SlackPoster
 from bot.slack.text import first_word, mention_text
 
 if TYPE_CHECKING:
@@ -92,13 +92,11 @@ def register(app: App, service: "Service", *, seen: Callable[..., bool],
 
     def app_mention(body: dict[str, Any], event: dict[str, Any], client: WebClient,
                     context: dict[str, Any]) -> None:
-        try:
+        with settled(context):
             answer_message(body, event, service=service, poster=SlackPoster(client),
                            seen=CLAIMED if journaled(context) else seen,
                            time_zone=lambda user: user_time_zone(client, user), slots=slots,
                            retaken=bool(context.get(RETAKEN)))
-        finally:
-            finish(context)
 
     app.event("app_mention")(app_mention)
 
@@ -154,7 +152,14 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
     Returns:
         bool: True when a reply was posted. False when ignored, already
         answered, when ``seen`` raised (logged: without it a second reply
-        cannot be ruled out) or when posting failed (logged).
+        cannot be ruled out) or when posting failed for good (logged:
+        ``channel_not_found``, ``not_in_channel`` …).
+
+    Raises:
+        RetryLater: posting failed in a way that may pass
+            (``poster.TRANSIENT``: HTTP 5xx, ``internal_error``, a dropped
+            connection); the journal tries again later, and its retake looks
+            in the thread first, so a post that did land is not doubled.
     """
     if not should_answer(event):
         log.debug("ignored %s event (subtype %s)", event.get("type"), event.get("subtype"))
@@ -191,5 +196,7 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
         poster.post(channel, message, thread_ts=thread_ts)
     except PostError as exc:
         log.warning("reply to mention in %s failed: %s", channel, exc.code)
+        if exc.code in TRANSIENT:
+            raise RetryLater(f"chat.postMessage {exc.code}") from None
         return False
     return True

@@ -118,6 +118,22 @@ class JournalStore:
             conn.execute(journal_t.update().where(journal_t.c.key == key).values(
                 state=EntryState.DONE, payload=None))
 
+    def journal_defer(self, key: str, owner: str, until: datetime) -> bool:
+        """Leave ``owner``'s pending row ``key`` for a later attempt: its lease
+        ends at ``until``, when any process may take it (``journal_stale``).
+        Returns False when the row is not this owner's pending one."""
+        with transaction(self._engine, write=True) as conn:
+            return conn.execute(journal_t.update().where(
+                journal_t.c.key == key, journal_t.c.owner == owner,
+                journal_t.c.state == EntryState.PENDING).values(lease_until=until)).rowcount == 1
+
+    def journal_give_up(self, key: str) -> None:
+        """Stop trying ``key``: state expired, payload dropped."""
+        with transaction(self._engine, write=True) as conn:
+            conn.execute(journal_t.update().where(
+                journal_t.c.key == key, journal_t.c.state == EntryState.PENDING).values(
+                state=EntryState.EXPIRED, payload=None))
+
     def journal_stale(self, kind: str, received_after: datetime, now: datetime | None = None,
                       limit: int = 100) -> list[Entry]:
         """Pending rows of ``kind`` whose lease expired, received after
