@@ -5,9 +5,15 @@ Search and rendering are CPU work; a few slots (``bot.slack.app.WORK_SLOTS``)
 keep the acks fast. A plain semaphore serves waiters in arrival order, so one
 user's flood of slow queries delays everyone behind it. ``FairSlots`` grants
 a free slot to the waiting user who holds the fewest slots, ties going to the
-user served least recently (a user never served goes first): another user's
-request waits at most for the slots already running — each bounded by the
-search's CPU budget (``bot.budget``) — not for the flood.
+user served least recently (a user never served goes first). One user holds
+at most ``count - 1`` slots (``per_user``; all of them when there is only one),
+so with two or more slots one is always left for somebody else: another user's
+request against one user's flood starts at once instead of waiting for a
+running query to finish. Against a flood from many users it waits at most for
+the slots already running — each bounded by the search's CPU budget
+(``bot.budget``) — and its turn among the users queued before it. Search is
+pure-Python work under one GIL, so one user's throughput barely changes with
+the cap (benchmarks/results/fairness_100k.txt).
 
 ``outside()`` gives the calling thread's slot back while it waits on something
 slow that is not CPU work (a Web API call such as a channel confirmation) and
@@ -29,11 +35,19 @@ class FairSlots:
 
     Args:
         count: slots (≥ 1).
+        per_user: most slots one user may hold at once (default ``count - 1``,
+            at least 1).
+
+    Raises:
+        ValueError: ``count`` or ``per_user`` below 1.
     """
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, per_user: int | None = None) -> None:
         if count < 1:
             raise ValueError("count must be at least 1")
+        self.per_user = max(1, count - 1) if per_user is None else per_user
+        if self.per_user < 1:
+            raise ValueError("per_user must be at least 1")
         self._free = count
         self._lock = threading.Lock()
         self._waiting: OrderedDict[str, deque[threading.Event]] = OrderedDict()  # user -> waiters
@@ -52,9 +66,12 @@ class FairSlots:
                 del self._served[old]
 
     def _hand_over(self) -> None:
-        """Give each free slot to the next waiter and wake that one only (lock held)."""
-        while self._free > 0 and self._waiting:
-            user = min(self._waiting, key=lambda u: (self._held[u], self._served.get(u, 0)))
+        """Give each free slot to the next waiter below ``per_user`` and wake that one only (lock held)."""
+        while self._free > 0:
+            allowed = [u for u in self._waiting if self._held[u] < self.per_user]
+            if not allowed:
+                return
+            user = min(allowed, key=lambda u: (self._held[u], self._served.get(u, 0)))
             queue = self._waiting[user]
             woken = queue.popleft()
             if not queue:
@@ -64,15 +81,11 @@ class FairSlots:
 
     def acquire(self, user: str) -> None:
         """Wait for a slot for ``user`` ("" for an unknown user: one shared queue)."""
+        woken = threading.Event()
         with self._lock:
-            if self._free > 0 and not self._waiting:
-                self._grant(user)
-                woken = None
-            else:
-                woken = threading.Event()
-                self._waiting.setdefault(user, deque()).append(woken)
-        if woken is not None:
-            woken.wait()                           # the releaser granted the slot to us
+            self._waiting.setdefault(user, deque()).append(woken)
+            self._hand_over()                      # grants it now when a slot is free for us
+        woken.wait()                               # set by whoever granted us the slot
         self._local.user = user
 
     def release(self, user: str) -> None:

@@ -86,3 +86,29 @@ def test_a_slow_post_gives_its_slot_back_while_slack_answers() -> None:
     client.release.set()
     first.join(10)
     assert posted == ["1765000000.000100"] and slots.waiting() == 0
+
+
+def test_one_user_never_holds_the_last_free_slot() -> None:
+    slots = FairSlots(2)
+    order: list[str] = []
+    slots.acquire("flood")                     # one of the flood's queries is running
+    threads = _start_requests(slots, ["flood"] * 3, order)
+    assert order == []                         # the second slot stays free ...
+    other = threading.Thread(target=lambda: (slots.acquire("other"), order.append("other")))
+    other.start()
+    other.join(10)
+    assert order == ["other"]                  # ... so another user starts at once
+    slots.release("other")
+    slots.release("flood")
+    for t in threads:
+        t.join(10)
+    assert order == ["other"] + ["flood"] * 3 and slots.waiting() == 0
+
+
+def test_per_user_can_allow_every_slot() -> None:
+    slots = FairSlots(2, per_user=2)
+    slots.acquire("flood")
+    second = threading.Thread(target=slots.acquire, args=("flood",))
+    second.start()
+    second.join(10)
+    assert not second.is_alive() and slots.waiting() == 0
