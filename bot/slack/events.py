@@ -183,7 +183,8 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
                         "already answered" if replied else "cannot read the thread to check")
             return False
     try:
-        text = mention_text(event.get("text") or "")
+        raw = event.get("text")
+        text = mention_text(raw if isinstance(raw, str) else "")   # Slack sends a string (or none)
         tz = time_zone(user) if first_word(text) == "subscribe" else None
         ctx = Context(team_id=body.get("team_id") or event.get("team") or "",
                       channel_id=channel, user_id=user, user_tz=tz)

@@ -81,7 +81,9 @@ def work_of(body: dict[str, Any]) -> tuple[str, str, list[str]] | None:
     keyed ``cmd:`` + SHA-256 of their ``response_url`` (unique per invocation).
     """
     if body.get("type") == "event_callback":
-        event = body.get("event") or {}
+        event = body.get("event")
+        if not isinstance(event, dict):          # not an event Slack sends: Bolt ignores it
+            return None
         answered = event.get("type") == "app_mention" or (
             event.get("type") == "message" and event.get("channel_type") == "im")
         keys = idempotency_keys(body, event) if answered and should_answer(event) else []
