@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 
-from bot.slack.fair import FairSlots
+from bot.slack.fair import FairSlots, quick
 from bot.models import Context
 from bot.ports import Message
 from bot.render import render
@@ -67,7 +67,7 @@ def make_listener(service: "Service", slots: FairSlots) -> Callable[..., None]:
             try:
                 text = command_text(command.get("text", ""))
                 ctx = command_context(command, client, text)
-                with slots(ctx.user_id):
+                with slots(ctx.user_id, quick(text)):
                     message = render(service.command(text, ctx))
             except Exception:  # noqa: BLE001 — after ack nothing may escape (see module doc)
                 log.exception("/paper failed (team %s, channel %s, user %s)",

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from slack_bolt import App
 from slack_sdk import WebClient
 
-from bot.slack.fair import FairSlots
+from bot.slack.fair import FairSlots, quick
 from bot.models import Context
 from bot.ports import Message, PostError
 from bot.render import render
@@ -188,7 +188,7 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
         tz = time_zone(user) if first_word(text) == "subscribe" else None
         ctx = Context(team_id=body.get("team_id") or event.get("team") or "",
                       channel_id=channel, user_id=user, user_tz=tz)
-        with slots(user) if slots is not None else _UNBOUNDED:
+        with slots(user, quick(text)) if slots is not None else _UNBOUNDED:
             message = render(service.mention(text, ctx))
     except Exception:  # noqa: BLE001 — listeners must not raise; the user gets a short note
         log.exception("mention failed (%s)", " ".join(keys))

@@ -112,3 +112,30 @@ def test_per_user_can_allow_every_slot() -> None:
     second.start()
     second.join(10)
     assert not second.is_alive() and slots.waiting() == 0
+
+
+def test_a_quick_request_goes_before_slow_ones_of_users_never_served() -> None:
+    slots = FairSlots(1)
+    order: list[str] = []
+
+    def request(user: str, fast: bool) -> None:
+        with slots(user, fast):
+            order.append(user)
+
+    slots.acquire("running")
+    threads = []
+    for n, (user, fast) in enumerate([("slow1", False), ("slow2", False), ("probe", True)], start=1):
+        threads.append(threading.Thread(target=request, args=(user, fast)))
+        threads[-1].start()
+        _wait_until(lambda n=n: slots.waiting() == n)
+    slots.release("running")
+    for t in threads:
+        t.join(10)
+    assert order == ["probe", "slow1", "slow2"]
+
+
+def test_quick_is_a_few_plain_words() -> None:
+    from bot.slack.fair import quick
+    assert quick("search attention") and quick("show p7k2")
+    assert not quick("search att* aug*") and not quick("search a OR b")
+    assert not quick("search " + "x" * 300) and not quick("search one two three four five")
