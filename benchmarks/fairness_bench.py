@@ -13,7 +13,7 @@ those: command sent → its reply POSTed to the ``response_url`` (the fake Slack
 receipt). Targets (issue 10 point 3, at 100k papers): p95 ≤ 2 s against one
 user's flood, ≤ 5 s against 50 users'. Also reports when the flood's own last
 reply arrived, and how many of its replies said the search was cut by the CPU
-budget (docs/architecture.md "The path of a slash command").
+budget (docs/architecture.md "Work slots and the CPU budget").
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Fair work slots: how many listeners run the service at once, shared fairly
-between users (docs/architecture.md "The path of a slash command").
+between users (docs/architecture.md "Work slots and the CPU budget").
 
 Search and rendering are CPU work; a few slots (``bot.slack.app.WORK_SLOTS``)
 keep the acks fast. A plain semaphore serves waiters in arrival order, so one

@@ -6,8 +6,8 @@ Socket Mode envelope ack is sent only once ``dispatch`` returns. So each
 answered event (an ``app_mention``, a DM) and each ``/paper`` command is
 written to the store (``Store.journal_claim``) *before* it is acknowledged,
 and marked done by the listener after its reply was posted. Slack does not
-redeliver what was acknowledged; the journal does (docs/interfaces.md
-"Mentions and direct messages"):
+redeliver what was acknowledged; the journal does (docs/architecture.md
+"Idempotency and the journal"):
 
 - a claim has an owner (``process_id``) and a ``LEASE``, renewed while the
   work runs; a duplicate (Slack retry, a second process) whose claim is live

@@ -1,5 +1,5 @@
 """The journal of acknowledged work: one row per Slack event or command the bot
-has acknowledged, so a crash loses nothing (docs/interfaces.md "Mentions and direct messages").
+has acknowledged, so a crash loses nothing (docs/architecture.md "Idempotency and the journal").
 
 A row is written before the request is acknowledged and is *claimed*: it has an
 ``owner`` (one process) and a ``lease_until``. The owner renews the lease while

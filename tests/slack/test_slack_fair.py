@@ -1,6 +1,6 @@
 """Fair work slots (``bot.slack.fair``): another user's request is served before
 the rest of one user's flood, and a Web API call made while holding a slot
-gives it back while Slack answers (docs/architecture.md "The path of a slash command")."""
+gives it back while Slack answers (docs/architecture.md "Work slots and the CPU budget")."""
 from __future__ import annotations
 
 import threading
