@@ -104,6 +104,12 @@ def console() -> None:
     """
     from bot.console import ConsolePoster, run
     settings = _settings()
+    # Input is read as UTF-8 whatever the locale, bytes that are not UTF-8
+    # becoming U+FFFD (as `search -` does, bot/cli_lines.py); nothing read yet,
+    # so the encoding may still change. Output a terminal cannot show is replaced too.
+    for stream, how in ((sys.stdin, {"encoding": "utf-8", "errors": "replace"}), (sys.stdout, {"errors": "replace"})):
+        if hasattr(stream, "reconfigure"):      # not when closed (None) or replaced
+            stream.reconfigure(**how)
 
     def write(text: str) -> None:
         sys.stdout.write(text)
@@ -112,7 +118,8 @@ def console() -> None:
     try:
         service = wiring.build_service(settings, ConsolePoster(write))
         service.index.warm()
-    except (corpus.CorpusError, search.IndexBusy, StoreError) as e:
+    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, wiring.IndexUnwritable,
+            StoreError) as e:
         raise click.ClickException(str(e)) from None
     sys.exit(run(service, sys.stdin, write, interactive=sys.stdin.isatty()))
 
@@ -165,7 +172,7 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None, accepted_only
         raise click.ClickException(f"the index build failed ({e}); the old index is untouched") from None
     except OSError as e:
         done()
-        raise click.ClickException(_write_error(target, e)) from None
+        raise click.ClickException(wiring.write_error(target, e)) from None
     done()
     click.echo(f"indexed {_plural(source.total, 'paper')} into {target / gen}{_left_out(source.stats)}")
 
@@ -193,7 +200,7 @@ def index_add(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: 
     except (corpus.CorpusError, search.IndexMissing, ValueError) as e:
         raise click.ClickException(str(e)) from None
     except OSError as e:
-        raise click.ClickException(_write_error(target, e)) from None
+        raise click.ClickException(wiring.write_error(target, e)) from None
     if created:
         click.echo(f"there was no index in {target}: created one with {_plural(n, 'paper')}"
                    f"{_left_out(stats)}")
@@ -205,13 +212,6 @@ def _left_out(stats: corpus.LoadStats) -> str:
     """`` (left out as not accepted: 12 rejected, 3 withdrawn)`` or ""."""
     summary = corpus.not_accepted_summary(stats)
     return f" (left out as not accepted: {summary})" if summary else ""
-
-
-def _write_error(target: Path, e: OSError) -> str:
-    """One line for an OSError while writing the index at ``target``."""
-    if target.exists() and not target.is_dir():
-        return f"the index directory {target} is a file; give a directory (it is created when missing)"
-    return f"cannot write the index at {target}: {e.strerror or e}"
 
 
 @main.command("search")
@@ -235,7 +235,7 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, related: bool,
         if index_dir is None:
             wiring.ensure_default_index(settings)
         idx = search.SearchIndex(index_dir or settings.index_dir)
-    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing) as e:
+    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, wiring.IndexUnwritable) as e:
         raise click.ClickException(str(e)) from None
     if related:   # all of stdin is one text: one JSON object (bot/cli_lines.py)
         sys.exit(cli_lines.print_related(idx, sys.stdin.buffer.read(), limit))

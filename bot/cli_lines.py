@@ -1,7 +1,9 @@
 """Byte-safe lines for the batch CLI (``paperbot search -``, ``--json``).
 
 Input is read as bytes and split on ``b"\\n"`` only (a ``b"\\r"`` before it,
-from a CRLF file, is dropped; any other byte stays in the query). Invalid
+from a CRLF file, is dropped; inside a line, each run of spaces, tabs,
+``\\r``, ``\\v`` and ``\\f`` becomes one space, as a Slack command's
+whitespace does; any other byte stays in the query). Invalid
 UTF-8 is replaced with U+FFFD and the line gets a note saying so, so every
 input line gives exactly one output line. Output JSON is UTF-8 with U+0085,
 U+2028 and U+2029 escaped: JSON allows them raw inside strings, but line
@@ -12,6 +14,7 @@ https://docs.python.org/3/library/stdtypes.html#str.splitlines).
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import BinaryIO, Iterator
 
@@ -22,6 +25,8 @@ from bot.models import QueryError
 LINE_BREAKS = {"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 #: The note a line gets when its bytes were not valid UTF-8.
 REPLACED = "The query was not valid UTF-8; the invalid bytes were replaced with \ufffd."
+#: ASCII whitespace runs inside a query (collapsed to one space).
+_SPACES = re.compile(r"[ \t\r\v\f]+")
 
 
 def read_lines(stream: BinaryIO) -> Iterator[tuple[str, str | None]]:
@@ -36,21 +41,22 @@ def read_lines(stream: BinaryIO) -> Iterator[tuple[str, str | None]]:
 
 
 def decode(data: bytes) -> tuple[str, str | None]:
-    """``(text, note)``: ``data`` as UTF-8, invalid sequences replaced (note ``REPLACED``)."""
+    """``(text, note)``: ``data`` as UTF-8, invalid sequences replaced (note
+    ``REPLACED``), ASCII whitespace runs collapsed to one space and trimmed."""
     try:
-        return data.decode("utf-8"), None
+        text, note = data.decode("utf-8"), None
     except UnicodeDecodeError:
-        return data.decode("utf-8", errors="replace"), REPLACED
+        text, note = data.decode("utf-8", errors="replace"), REPLACED
+    return _SPACES.sub(" ", text).strip(" "), note
 
 
 def from_argv(text: str) -> tuple[str, str | None]:
     """``(text, note)`` for a command-line argument: bytes that were not UTF-8
     reach Python as lone surrogates (PEP 383), which cannot be printed."""
     try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
         return decode(text.encode("utf-8", errors="surrogateescape"))
-    return text, None
+    except UnicodeEncodeError:   # a surrogate that no byte made: not from the OS, read as U+FFFD
+        return decode(text.encode("utf-8", errors="surrogatepass"))
 
 
 def json_line(obj) -> bytes:

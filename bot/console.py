@@ -14,8 +14,10 @@ from typing import Callable, TextIO
 
 from bot.links import PaperLinks
 from bot.models import CONSOLE_TEAM, PAGE_SIZE, Context
+from bot.parsing import user_text
 from bot.ports import Message
 from bot.render import render, to_text
+from bot.render.related import NO_TEXT, RELATED_RESULTS, related_message
 from bot.render.unfurl import unfurl
 from bot.replies import ResultsReply
 from bot.service import Service
@@ -24,7 +26,9 @@ CONTEXT = Context(team_id=CONSOLE_TEAM, channel_id="C0CONSOLE", user_id="U0CONSO
                   channel_name="console")
 
 INTRO = ("paperbot console — type `/paper help`, `/paper search <words>`, `@paperbot <id|name|words>`,\n"
-         "a link to a paper (its preview), `more` / `back` to page through the last search, `quit` to leave.")
+         "a link to a paper (its preview), `related <a message or paragraph>` (Find related papers),\n"
+         "`more` / `back` to page through the last search, `save <id>` / `remove <id>` / `export`\n"
+         "for the reading list, `quit` to leave.")
 LINK = re.compile(r"https?://[^\s<>]+")
 NO_PREVIEW = "(no preview: no paper in this index has that link; in Slack the link is left alone)"
 
@@ -63,8 +67,10 @@ class Console:
         self.links = PaperLinks(service.index)
 
     def handle(self, line: str) -> str | None:
-        """Answer one input line; None for blank lines and comments."""
-        line = line.strip()
+        """Answer one input line; None for blank lines and comments. Surrogates
+        (undecodable bytes, PEP 383) are read as U+FFFD, controls and bidi
+        overrides are removed (``bot.parsing.user_text``), as from Slack."""
+        line = user_text(line).strip()
         if not line or line.startswith("#"):
             return None
         low = line.lower()
@@ -74,7 +80,18 @@ class Console:
             arg = line[5:].strip()
             if not arg or " " in arg:
                 return "Usage: share <id> — shows what sharing that paper to the channel would post."
-            return self._show(self.service.share(arg, CONTEXT))
+            return self._show(self.service.share(arg, CONTEXT, sharer="you"))
+        if low == "related" or low.startswith("related "):
+            return self._related(line[7:].strip())
+        word, _, arg = line.partition(" ")
+        if word.lower() in ("save", "remove") and arg.strip() and " " not in arg.strip():
+            act = self.service.reading.save if word.lower() == "save" else self.service.reading.remove
+            return self._show(act(arg.strip(), CONTEXT))
+        if low == "export":
+            export = self.service.reading.export(CONTEXT)
+            if export is None:
+                return "Your reading list is empty: nothing to export."
+            return (f"(to your DM)\n{export.markdown}\n── {export.filename} ──\n{export.bibtex}")
         if "@paperbot" in low:
             text = re.sub(r"@paperbot\b", " ", line, flags=re.I)
             return "(reply in thread)\n" + self._show(self.service.mention(text, CONTEXT))
@@ -98,6 +115,15 @@ class Console:
             if step > 0 and not reply.page.hits:
                 return "No more results."
             self.last.offset = reply.page.offset
+        return self._show(reply)
+
+    def _related(self, text: str) -> str:
+        """What *Find related papers* (the message shortcut, bot.slack.shortcuts) answers."""
+        if not any(c.isalnum() for c in text):
+            return NO_TEXT
+        reply = self.service.related(text, limit=RELATED_RESULTS)
+        if isinstance(reply, ResultsReply) and reply.page is not None:
+            return "(Find related papers)\n" + to_text(related_message(reply.page))
         return self._show(reply)
 
     def _previews(self, urls: list[str]) -> str:

@@ -77,7 +77,7 @@ class SearchPage:
     """A page of results for one query.
 
     Attributes:
-        query: the query as run (after the 300-character cut), as typed.
+        query: the query as run (after the 4,000-character cut), as typed.
         total: number of matching papers (all pages).
         offset: index of ``hits[0]`` in the full ranking (0-based).
         limit: page size asked for.
@@ -86,7 +86,7 @@ class SearchPage:
         suggestion: a spelling suggestion for the query, or None.
         corrected_query: set when the results are for this auto-corrected
             query instead of ``query``.
-        notes: short user-facing notes (e.g. "Your query was cut to 300
+        notes: short user-facing notes (e.g. "Your query was cut to 4000
             characters.").
         confident: the best hit contains nearly all of the query's content
             words, so a mention may answer with it (``bot.search.results.confident``).
@@ -141,6 +141,13 @@ class Subscription:
         subscribed_by: Slack user id of who subscribed or last changed it.
         created_at: when it was first made (UTC, aware).
         updated_at: when it was last changed (UTC, aware).
+        topic: the topic query the channel's papers must match (None: the
+            whole corpus, the paper of the day everyone shares).
+        days: posting weekdays, Monday 0 … Sunday 6; ``()`` = every day.
+        papers: papers per post, 1..5 (one message; abstracts in the thread).
+
+    A ``channel_id`` that is a user id (``U…``/``W…``) is that user's
+    personal feed, posted to their DM with the bot (``personal``).
     """
 
     team_id: str
@@ -152,6 +159,39 @@ class Subscription:
     subscribed_by: str | None = None
     created_at: datetime | None = None
     updated_at: datetime | None = None
+    topic: str | None = None
+    days: tuple[int, ...] = ()
+    papers: int = 1
+
+    @property
+    def personal(self) -> bool:
+        """True for a user's personal feed (``subscribe me``), keyed by their user id."""
+        return self.channel_id[:1] in ("U", "W")
+
+
+@dataclass(frozen=True)
+class SavedPaper:
+    """One entry of a user's reading list: a snapshot of the paper when saved
+    (so it still exports after a rebuild removed the paper; issue 13).
+
+    Attributes:
+        paper_id: the paper's id.
+        title: its title; ``title_derived`` when we derived it (no source title).
+        authors: author names in source order.
+        venue: e.g. "ICML 2026" ("" when unknown).
+        year: four digits from the venue, or None.
+        url: the landing page, or None.
+        saved_at: when it was saved (UTC, aware).
+    """
+
+    paper_id: str
+    title: str
+    title_derived: bool = False
+    authors: tuple[str, ...] = ()
+    venue: str = ""
+    year: str | None = None
+    url: str | None = None
+    saved_at: datetime | None = None
 
 
 class DeliveryState(StrEnum):
@@ -197,7 +237,9 @@ class Context:
 
     Attributes:
         team_id, channel_id, user_id: Slack ids (console: ``CONSOLE_TEAM`` …).
-        user_tz: the user's IANA time zone from Slack (``users.info``), or None.
+        user_tz: the user's IANA time zone from Slack (``users.info``); ""
+            when Slack was asked but gave none (the call failed, or no zone);
+            None when it was not asked (not a subscribe, or the console).
         channel_name: e.g. "general" or "directmessage", when known.
     """
 

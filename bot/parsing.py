@@ -10,14 +10,52 @@ import re
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-MAX_INPUT = 300  # characters; longer input is cut with a note (docs/interfaces.md "Rules every reply obeys")
+#: Longest input read, in characters: a pasted paragraph or abstract is a query;
+#: longer input is cut (at a space when one is near) with one note
+#: (docs/interfaces.md "Rules every reply obeys"; the search's own limit, docs/search.md "Long text").
+MAX_INPUT = 4000
 
 #: Sub-commands that take an argument.
 WITH_ARGUMENT = ("search", "show", "similar", "subscribe")
 #: Sub-commands that count only when alone (`/paper random forests` is a search).
-ALONE_ONLY = ("today", "random", "unsubscribe", "status", "help")
+ALONE_ONLY = ("today", "random", "unsubscribe", "status", "help", "saved")
+#: ``(sub-command, argument)`` pairs that are commands, not searches (issue 13).
+PAIRS = (("unsubscribe", "me"),)
+
+#: Words that, alone after a no-argument sub-command, mean the sub-command was
+#: meant (``/paper status please``) rather than a search for them (issue 12 point 4).
+FILLER_WORDS = frozenset({"please", "pls", "plz", "now", "thanks", "thank", "you", "thx", "again"})
+#: Sub-command name of a ``Command`` that asks "Did you mean `/paper <arg>`?".
+SUGGEST = "suggest"
+_PUNCT = re.compile(r"^[\W_]+$")
+_TRAILING_PUNCT = re.compile(r"[?!.,;:…]+$")
 
 _TIME = re.compile(r"^([01]?\d|2[0-3])[:.h]([0-5]\d)$")
+#: UTF-16 surrogate code points: never text on their own. Python puts them in a
+#: ``str`` for bytes that are not UTF-8 (PEP 383 ``surrogateescape``: argv,
+#: a C-locale stdin) or for a JSON ``"\ud800"`` escape; UTF-8 cannot encode them.
+_SURROGATES = re.compile("[\ud800-\udfff]")
+#: What never belongs in a reply that echoes the user: C0 controls but tab and
+#: newline, DEL, C1 controls, and the bidi embeddings, overrides and isolates
+#: (U+202A–U+202E, U+2066–U+2069) that reorder the text after them
+#: (https://www.unicode.org/reports/tr9/#Explicit_Directional_Embeddings,
+#: https://www.unicode.org/reports/tr36/#Bidirectional_Text_Spoofing).
+_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def well_formed(text: str) -> str:
+    """``text`` with every surrogate code point replaced by U+FFFD, so it can
+    be encoded as UTF-8 (one U+FFFD per undecodable byte, as
+    ``bytes.decode("utf-8", "replace")`` gives for a byte that starts no
+    sequence). Other text is returned unchanged."""
+    return _SURROGATES.sub("\ufffd", text)
+
+
+def user_text(text: str) -> str:
+    """What a user typed, safe to echo: ``well_formed``, and every ``_INVISIBLE``
+    character removed — those that are whitespace (CR, VT, FF, the
+    separators U+001C–U+001F, NEL) become a space, so words stay apart."""
+    return _INVISIBLE.sub(lambda m: " " if m.group().isspace() else "", well_formed(text))
 
 
 @dataclass(frozen=True)
@@ -25,7 +63,9 @@ class Command:
     """A parsed ``/paper`` line.
 
     Attributes:
-        name: one of WITH_ARGUMENT + ALONE_ONLY, or "search" for free words.
+        name: one of WITH_ARGUMENT + ALONE_ONLY, "search" for free words, or
+            ``SUGGEST`` when a no-argument sub-command came with only
+            punctuation or ``FILLER_WORDS`` (then ``arg`` is that sub-command).
         arg: the rest of the text (stripped), "" when none.
         cut: True when the input was longer than ``MAX_INPUT`` and was cut.
     """
@@ -40,21 +80,44 @@ def parse_command(text: str) -> Command:
 
     Empty text → ``help``. The first word picks the sub-command,
     case-insensitively; ``today``/``random``/``unsubscribe``/``status``/
-    ``help`` only when alone; anything else is a search of the whole text.
+    ``help``/``saved`` only when alone (and ``unsubscribe me``); anything else
+    is a search of the whole text.
     """
-    text = " ".join((text or "").split())
-    cut = len(text) > MAX_INPUT
-    if cut:
-        text = text[:MAX_INPUT]
+    text, cut = cut_input(" ".join((text or "").split()))
     if not text:
         return Command("help")
     first, _, rest = text.partition(" ")
     word = first.lower()
     if word in ALONE_ONLY and not rest:
         return Command(word, "", cut)
+    if (word, rest.strip().lower()) in PAIRS:
+        return Command(word, rest.strip().lower(), cut)
+    bare = _TRAILING_PUNCT.sub("", word)
+    if bare in ALONE_ONLY and _only_filler(rest):
+        return Command(SUGGEST, bare, cut)
     if word in WITH_ARGUMENT:
         return Command(word, rest.strip(), cut)
     return Command("search", text, cut)
+
+
+def cut_input(text: str) -> tuple[str, bool]:
+    """``(text, was_cut)``: ``text`` cut to ``MAX_INPUT`` characters — at the
+    last space within 40 characters of the limit when there is one, so no word
+    is split — and stripped."""
+    if len(text) <= MAX_INPUT:
+        return text, False
+    head = text[:MAX_INPUT]
+    space = head.rfind(" ", MAX_INPUT - 40)
+    return (head[:space] if space > 0 else head).strip(), True
+
+
+def _only_filler(rest: str) -> bool:
+    """True when ``rest`` holds nothing but punctuation and ``FILLER_WORDS``."""
+    for token in rest.split():
+        word = _TRAILING_PUNCT.sub("", token.lower())
+        if word and word not in FILLER_WORDS and not _PUNCT.match(token):
+            return False
+    return True
 
 
 class SubscribeError(ValueError):

@@ -39,15 +39,16 @@ class StartupError(Exception):
 def startup(what: str):
     """Turn the errors a misconfigured start raises into one ``StartupError`` line.
 
-    Covers: unreadable seeds (``CorpusError``), a build in progress
-    (``IndexBusy``), the database (``StoreError``), a rejected token and an
+    Covers: unreadable seeds (``CorpusError``), a build still in progress
+    after the wait (``IndexBusy``), an index folder that cannot be written
+    (``wiring.IndexUnwritable``), the database (``StoreError``), a rejected token and an
     unreachable Web API (``bot.slack.errors.slack_errors``).
     """
     try:
         with slack_errors():
             yield
-    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, StoreError,
-            SlackUnavailable) as e:
+    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, wiring.IndexUnwritable,
+            StoreError, SlackUnavailable) as e:
         raise StartupError(f"paperbot {what}: {e}") from None
 
 

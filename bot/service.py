@@ -19,15 +19,20 @@ from bot import budget, parsing
 from bot.config import Settings
 from bot.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage
 from bot.ports import ChannelAnnouncer
+from bot.querykeys import QueryKeys
 from bot.replies import (EPHEMERAL, IN_CHANNEL, ErrorReply, HelpReply, NoticeReply, PaperReply,
-                         PickListReply, Reply, ResultsReply, SimilarReply)
-from bot.slots import next_post_time, utc_now
+                         PickListReply, Reply, ResultsReply, ShareReply, SimilarReply, StatusReply,
+                         WelcomeReply)
+from bot.slots import utc_now
+from bot.sharing import Sharing, Welcomes
+from bot.reading import ReadingList
 from bot.subscriptions import Subscriptions
 
 log = logging.getLogger(__name__)
 
 OTHER_MATCHES = 3      # other matches under a mention's paper ("two or three")
 SIMILAR_LIMIT = 5
+PASSAGE_MIN = 300      # characters: a longer mention or DM is a passage, answered with results
 #: CPU seconds one index call may use before scoring stops with what it has
 #: (``bot.budget``; docs/architecture.md "Work slots and the CPU budget"): a query cannot hold a
 #: work slot longer than this, whatever its input.
@@ -55,6 +60,10 @@ class Service:
         self.now = now
         self.rng = rng or random.Random()
         self.subs = Subscriptions(index, store, settings, announcer, now)
+        self.sharing = Sharing(store, now)
+        self.queries = QueryKeys(store, now)
+        self.welcomes = Welcomes(store, now)
+        self.reading = ReadingList(index, store, now)
 
     # ------------------------------------------------------------------ entry points
     def command(self, text: str, ctx: Context) -> Reply:
@@ -67,7 +76,9 @@ class Service:
         """Answer ``@paperbot <text>`` (tokens stripped, entity-decoded).
 
         Sub-commands work as in ``/paper``; otherwise id → name → words. The
-        reply is visible in the thread; no confident match → a short notice.
+        reply is visible in the thread; help, "did you mean", errors and "no
+        confident match" are ``EPHEMERAL`` (the Slack layer shows them to the
+        asker only, issue 12 point 4).
         """
         cmd = parsing.parse_command(text)
         typed_search = cmd.name == "search" and text.split(maxsplit=1)[0].lower() == "search"
@@ -75,21 +86,30 @@ class Service:
             reply = self._dispatch(cmd, ctx, prefix="@paperbot", visibility=IN_CHANNEL)
         else:
             reply = self.read_paper(cmd.arg, visibility=IN_CHANNEL)
-        return _with_cut_note(cmd, reply)
+        if isinstance(reply, (ResultsReply, StatusReply)) or cmd.name == "unsubscribe":
+            reply = replace(reply, visibility=IN_CHANNEL)   # the thread sees these; help,
+        return _with_cut_note(cmd, reply)                    # errors and "no match": the asker only
 
     # ------------------------------------------------------------------ operations
     def search(self, query: str, offset: int = 0, limit: int = PAGE_SIZE,
                exact: bool = False) -> Reply:
         """A page of results (``ResultsReply``) or an ``ErrorReply`` for bad input.
 
-        ``exact`` turns auto-correction off ("search instead for …").
+        ``exact`` turns auto-correction off ("search instead for …"). A query
+        over ``parsing.MAX_INPUT`` characters is cut (``cut_to`` says so); one
+        too long for a button gets a key for its buttons (``query_keys``).
         """
         offset = max(0, int(offset))
+        query, cut = parsing.cut_input(query.strip())
         try:
             page = self._search(query, offset, limit, exact)
         except QueryError as e:
             return ErrorReply(message=e.message, example=f"/paper search {e.example}")
-        return ResultsReply(page=page)
+        typed = None
+        if page.corrected_query:      # offer the typed query only where it finds something
+            typed = self._search(page.query, 0, 1, exact=True).total
+        return ResultsReply(page=page, typed_total=typed, query_keys=self.queries.for_page(page),
+                            cut_to=parsing.MAX_INPUT if cut else None)
 
     def show(self, text: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
         """One paper in full from an id, a name or words.
@@ -140,10 +160,13 @@ class Service:
 
     def read_paper(self, text: str, visibility: str = IN_CHANNEL) -> Reply:
         """Mention/DM reading: id or name anywhere in the text → that paper; else
-        the best search match when it is confident, with two or three others."""
+        the best search match when it is confident, with two or three others;
+        a passage (over ``PASSAGE_MIN`` characters) gets a page of results."""
         words = text.strip()
         if not words:
-            return HelpReply(prefix="@paperbot", visibility=visibility)
+            return HelpReply(prefix="@paperbot", visibility=EPHEMERAL)   # to the asker only
+        if len(words) > PASSAGE_MIN:
+            return self.search(words)
         for token in re.findall(r"[\w.\-+]+", words):
             paper = self.index.get(token) or _unique(self.index.by_name(token))
             if paper is not None:
@@ -155,17 +178,26 @@ class Service:
             return ErrorReply(message=e.message, example=f"@paperbot {e.example}", visibility=visibility)
         if not page.confident:
             return NoticeReply(text=f"I'm not confident any paper matches “{_quote(words)}”. "
-                                    "Try other words, an id, or `/paper search`.", visibility=visibility)
+                                    "Try other words, an id, or `/paper search`.", visibility=EPHEMERAL)
         best, others = page.hits[0], page.hits[1:]
         return PaperReply(paper=best.paper, others=tuple(others), others_label="Other matches",
                           visibility=visibility)
 
     def today(self, ctx: Context, visibility: str = EPHEMERAL) -> Reply:
         """The paper of the day for this channel's local date (same as the digest)."""
-        paper, day = self.subs.paper_of_the_day(ctx)
-        if paper is None:
+        papers, day = self.subs.papers_of_the_day(ctx)
+        if not papers:
+            sub = self.subs.for_context(ctx)
+            if sub is not None and sub.topic:
+                return NoticeReply(text=f"No paper in the index matches this channel's topic "
+                                        f"“{_quote(sub.topic)}” now. Change it with "
+                                        "`/paper subscribe about <words>`.")
             return NoticeReply(text="The index has no papers yet.")
-        return PaperReply(paper=paper, headline=f"*Paper of the day · {day.isoformat()}*",
+        paper, headline = papers[0], f"*Paper of the day · {day.isoformat()}*"
+        if len(papers) > 1:
+            headline = (f"*Papers of {day.isoformat()}* · 1 of {len(papers)} — the others: "
+                        + ", ".join(f"`/paper show {p.id}`" for p in papers[1:]))
+        return PaperReply(paper=paper, headline=headline,
                           others=tuple(self._similar(paper.id, OTHER_MATCHES)), visibility=visibility)
 
     def random_paper(self, visibility: str = EPHEMERAL) -> Reply:
@@ -175,35 +207,36 @@ class Service:
             return NoticeReply(text="The index has no papers yet.")
         return self.paper(self.rng.choice(ids), visibility=visibility)
 
-    def share(self, paper_id: str, ctx: Context) -> Reply:
-        """The paper posted visibly to the channel, naming who shared it (issue 5)."""
-        who = f"<@{ctx.user_id}>" if re.fullmatch(r"[UW][A-Z0-9]{1,20}", ctx.user_id or "") else "someone"
-        return self.paper(paper_id, visibility=IN_CHANNEL, headline=f"*Shared by* {who}")
+    def share(self, paper_id: str, ctx: Context, sharer: str = "someone") -> Reply:
+        """The compact card posted when ``sharer`` (a display name, never a live
+        mention) shares a paper (``ShareReply``), or a notice for an unknown id."""
+        paper = self.index.get(paper_id) if isinstance(paper_id, str) and paper_id else None
+        if paper is None:
+            return self.paper(paper_id)
+        return ShareReply(paper=paper, sharer=sharer, visibility=IN_CHANNEL)
 
     def home(self, ctx: Context, is_member: Callable[[str], bool]):
-        """What the App Home shows for ``ctx.user_id``.
+        """What the App Home shows for ``ctx.user_id``: ``(today, day, channels)``
+        (``bot.subscriptions.Subscriptions.home``)."""
+        return self.subs.home(ctx, is_member)
 
-        Args:
-            ctx: the viewer (team and user).
-            is_member: ``is_member(channel_id) -> bool`` — whether the viewer is
-                in that channel (the Slack layer asks Slack; errors → False).
+    def welcome(self, ctx: Context, audience: str) -> Reply | None:
+        """The first hello for a "user" or a "channel", once ever (``bot.sharing.Welcomes``),
+        else None; ``forget_welcome`` when it could not be delivered."""
+        return WelcomeReply(audience=audience, visibility=IN_CHANNEL) \
+            if self.welcomes.first(ctx, audience) else None
 
-        Returns:
-            ``(today: Paper | None, day: date, channels: [(Subscription, next post | None)])``
-            — today's paper in ``PAPERBOT_DEFAULT_TZ``, then the team's
-            subscriptions (active and deactivated) the viewer is a member of.
-        """
-        today, day = self.subs.paper_of_the_day(Context(ctx.team_id, "", ctx.user_id))
-        channels = []
-        for sub in self.store.subscriptions(team=ctx.team_id):
-            if is_member(sub.channel_id):
-                channels.append((sub, next_post_time(sub, self.now()) if sub.active else None))
-        return today, day, channels
+    def forget_welcome(self, ctx: Context, audience: str) -> None:
+        """Forget that ``welcome`` was given (its post failed): it is tried again."""
+        self.welcomes.forget(ctx, audience)
 
     # ------------------------------------------------------------------ internals
     def _dispatch(self, cmd: parsing.Command, ctx: Context, prefix: str, visibility: str) -> Reply:
         if cmd.name == "help":
             return HelpReply(prefix=prefix)
+        if cmd.name == parsing.SUGGEST:
+            return NoticeReply(text=f"Did you mean `{prefix} {cmd.arg}`? Type it alone to run it, "
+                                    f"or `{prefix} search …` to search for these words.")
         if cmd.name == "search":
             if not cmd.arg:
                 return ErrorReply(message="What should I search for?",
@@ -220,9 +253,11 @@ class Service:
         if cmd.name == "subscribe":
             return self.subs.subscribe(cmd.arg, ctx)
         if cmd.name == "unsubscribe":
-            return self.subs.unsubscribe(ctx)
+            return self.subs.unsubscribe(ctx, me=cmd.arg == "me")
         if cmd.name == "status":
             return self.subs.status(ctx)
+        if cmd.name == "saved":
+            return self.reading.page(ctx)
         return HelpReply(prefix=prefix)
 
     def related(self, text: str, limit: int = PAGE_SIZE) -> Reply:
@@ -248,15 +283,9 @@ class Service:
 
 
 def _with_cut_note(cmd: parsing.Command, reply: Reply) -> Reply:
-    """Add "cut to 300 characters" to any reply to an over-long input
-    (docs/interfaces.md "Rules every reply obeys": cut there, with a note, everywhere)."""
-    if not cmd.cut:
-        return reply
-    note = f"Your input was cut to {parsing.MAX_INPUT} characters."
-    page = getattr(reply, "page", None)
-    if page is not None and any("cut" in n for n in page.notes):
-        return reply
-    return replace(reply, note=note)
+    """Mark any reply to an over-long input as cut, so it says so in one note
+    (docs/interfaces.md "Rules every reply obeys"; ``bot.render.echo.length_note``)."""
+    return replace(reply, cut_to=parsing.MAX_INPUT) if cmd.cut else reply
 
 
 def _unique(papers: list[Paper]) -> Paper | None:

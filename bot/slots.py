@@ -97,10 +97,18 @@ def effective_since(sub: Subscription) -> datetime | None:
     return sub.updated_at or sub.created_at
 
 
+def posts_on(sub: Subscription, day: date) -> bool:
+    """Whether ``day`` (a local date in the subscription's zone) is one of its
+    posting days: every day when ``sub.days`` is empty, else its weekday
+    (Monday 0) is in ``sub.days`` (docs/interfaces.md "Paper of the day")."""
+    return not sub.days or day.weekday() in sub.days
+
+
 def due_today(sub: Subscription, now: datetime) -> tuple[date, datetime, bool]:
     """The subscription's local date at ``now``, its slot instant, and whether it is due.
 
-    Due means: ``slot ≤ now`` and the slot is not before ``effective_since``.
+    Due means: the local date is a posting day (``posts_on``), ``slot ≤ now``
+    and the slot is not before ``effective_since``.
 
     Raises:
         KeyError/ValueError: unknown zone or bad time in ``sub``.
@@ -109,7 +117,7 @@ def due_today(sub: Subscription, now: datetime) -> tuple[date, datetime, bool]:
     today = local_date(now, tz)
     slot = slot_instant(today, sub.local_time, tz)
     since = effective_since(sub)
-    return today, slot, slot <= now and (since is None or slot >= since)
+    return today, slot, posts_on(sub, today) and slot <= now and (since is None or slot >= since)
 
 
 def next_post_time(sub: Subscription | None, now: datetime, store=None) -> datetime | None:
@@ -133,7 +141,10 @@ def next_post_time(sub: Subscription | None, now: datetime, store=None) -> datet
     tz = zone(sub.tz)
     since = effective_since(sub)
     day = local_date(now, tz)
-    for _ in range(3):
+    for _ in range(9):  # a weekly slot is at most 7 days (+ today's, if posted) away
+        if not posts_on(sub, day):
+            day += timedelta(days=1)
+            continue
         slot = slot_instant(day, sub.local_time, tz)
         had = store is not None and store.get_delivery(sub.team_id, sub.channel_id, day) is not None
         if not had and (since is None or slot >= since):

@@ -24,51 +24,20 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from tests.strict import wire
+from tests.strict.records import Call, Rejection
 from tests.strict.methods import BOT_ID, BOT_USER_ID, TEAM_ID, Channel, SlackMethods
 from tests.strict.scopes import MANIFESTS, Manifest, missing_scope
-from tests.strict.surfaces import ResponseUrls, Triggers, check_message
+from tests.strict.surfaces import ResponseUrls, Stacks, Triggers, check_message
 
 __all__ = ["FakeSlack", "Call", "Rejection", "BOT_USER_ID", "BOT_ID", "TEAM_ID", "MANIFESTS"]
 
 #: Methods whose ``channel`` argument triggers ``fail_channel`` errors.
 CHANNEL_METHODS = ("chat.postMessage", "conversations.history")
-
-
-@dataclass
-class Call:
-    """One request the fake received.
-
-    Attributes:
-        method: Web API method ("chat.postMessage") or "response_url".
-        path: the request path ("/api/chat.postMessage", "/response/3").
-        body: parsed body: JSON object, or form / query fields (one value each).
-        headers: request headers, names lower-cased.
-        status: the HTTP status the fake answered (0: connection dropped).
-        answer: what the fake answered (JSON dict, or the text body).
-    """
-
-    method: str
-    path: str
-    body: dict[str, Any]
-    headers: dict[str, str]
-    status: int = 200
-    answer: Any = None
-
-
-@dataclass
-class Rejection:
-    """A call Slack would have refused: ``error`` and ``response_metadata.messages``."""
-
-    method: str
-    error: str
-    messages: list[str] = field(default_factory=list)
-    body: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
 class FakeSlack(SlackMethods):
@@ -80,11 +49,14 @@ class FakeSlack(SlackMethods):
     Attributes:
         user_tz: ``users.info`` time zone per user id (default "Europe/Berlin").
         history: messages per channel, newest last (chat.postMessage appends).
+        ephemerals: chat.postEphemeral messages per channel (with ``user``, ``thread_ts``).
+        outside: users per channel who are not in it (chat.postEphemeral refuses them).
         memberships: channel ids each user is a member of (``users.conversations``).
         member_page_size: channels per ``users.conversations`` page.
         granted: the token's bot scopes (from ``manifest``).
         rejections: every call refused for breaking a Slack rule, oldest first.
         triggers, response_urls: the one-shot tokens handed out.
+        stacks: modal stacks opened and pushed (≤ 3 views each).
     """
 
     def __init__(self, manifest: Path | str = MANIFESTS[0]) -> None:
@@ -92,6 +64,8 @@ class FakeSlack(SlackMethods):
         self.granted = self.manifest.scopes
         self.user_tz: dict[str, str] = {}
         self.history: dict[str, list[dict[str, Any]]] = {}
+        self.ephemerals: dict[str, list[dict[str, Any]]] = {}
+        self.outside: dict[str, set[str]] = {}
         self.memberships: dict[str, list[str]] = {}
         self.member_page_size = 100
         self.channels: dict[str, Channel] = {}
@@ -99,6 +73,7 @@ class FakeSlack(SlackMethods):
         self.shares: dict[tuple, set[str]] = {}
         self.unfurled: list[dict] = []
         self.triggers = Triggers()
+        self.stacks = Stacks()
         self.response_urls = ResponseUrls()
         self._calls: list[Call] = []
         self._cond = threading.Condition()
@@ -148,9 +123,10 @@ class FakeSlack(SlackMethods):
         self.response_urls.issue(path)
         return self.base_url + path
 
-    def new_trigger_id(self) -> str:
-        """A fresh ``trigger_id``: one ``views.open``/``views.push``, within 3 s."""
-        return self.triggers.issue()
+    def new_trigger_id(self, view: str | None = None) -> str:
+        """A fresh ``trigger_id``: one ``views.open``/``views.push``, within 3 s;
+        ``view``: the modal it was clicked in (a push goes onto its stack)."""
+        return self.triggers.issue(view)
 
     def channel(self, channel_id: str) -> Channel:
         """The channel's state; unknown ids are public channels the bot is not in,
@@ -195,6 +171,10 @@ class FakeSlack(SlackMethods):
         """Answer calls of ``method`` with ``{"ok": false, "error": error}``,
         after letting ``after`` calls succeed."""
         self._method_errors[method] = [error, after]
+
+    def stop_failing(self, method: str) -> None:
+        """Undo ``fail_method(method, …)``: its calls succeed again."""
+        self._method_errors.pop(method, None)
 
     def rate_limit(self, method: str, times: int = 1, retry_after: int = 0) -> None:
         """Answer the next ``times`` calls of ``method`` with HTTP 429 + ``Retry-After``."""

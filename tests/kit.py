@@ -72,3 +72,17 @@ class RecordingPoster:
 
     def channels(self) -> list[str]:
         return [c for c, _, _ in self.parents]
+
+
+def stop_process(proc, timeout: float = 15) -> None:
+    """Stop a ``subprocess.Popen`` still running as Ctrl-C would (SIGINT),
+    killing it when it has not exited after ``timeout`` seconds."""
+    import signal
+    import subprocess
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -46,6 +46,7 @@ def check(docs: list[dict]) -> None:
         assert "results" in doc or "error" in doc, doc
     assert docs[0]["query"].startswith("attention") and docs[0]["results"]
     assert docs[4]["query"] == "crlf ending"
+    assert docs[3]["query"] == "carriage return inside"           # a \r inside is whitespace
     error = docs[len(LINES) - 3]
     assert error["error"] and error["query"] == "((( \u2028 \""   # escaped on the way, restored by json
 
@@ -86,8 +87,9 @@ def test_json_line_escapes_what_line_readers_split_on(value):
 
 def test_read_lines_splits_on_newline_bytes_only():
     import io
-    got = list(read_lines(io.BytesIO(b"a\rb\n\nc\xffd\r\ne\x85f")))
-    assert got == [("a\rb", None), ("", None), ("c\ufffdd", REPLACED), ("e\ufffdf", REPLACED)]
+    got = list(read_lines(io.BytesIO(b"a\rb\n\nc\xffd\r\ne\x85f\n \t x \x0b\x0c y\t")))
+    assert got == [("a b", None), ("", None), ("c\ufffdd", REPLACED), ("e\ufffdf", REPLACED),
+                   ("x y", None)]           # whitespace inside a line collapses as in Slack
 
 
 def test_plain_batch_says_which_line_each_refusal_answers(seed_index_dir, tmp_path):

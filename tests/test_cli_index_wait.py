@@ -47,14 +47,14 @@ def busy_seen(monkeypatch):
     return seen
 
 
-def hold_lock(index_dir, until: threading.Event) -> threading.Thread:
-    """Hold ``index_dir``'s lock in a thread until ``until`` is set (30 s at most)."""
+def hold_lock(index_dir, until: threading.Event, most: float = 30) -> threading.Thread:
+    """Hold ``index_dir``'s lock in a thread until ``until`` is set (``most`` seconds at most)."""
     taken = threading.Event()
 
     def holder():
         with layout.locked(index_dir):
             taken.set()
-            until.wait(30)
+            until.wait(most)
     thread = threading.Thread(target=holder, daemon=True)
     thread.start()
     assert taken.wait(10)

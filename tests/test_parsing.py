@@ -27,6 +27,13 @@ from bot.parsing import (MAX_INPUT, SubscribeError, canonical_zone, parse_comman
     ("help me find chess", "search", "help me find chess"),
     ("attention", "search", "attention"),
     ("unsubscribe", "unsubscribe", ""),
+    ("status please", "suggest", "status"),
+    ("today?", "suggest", "today"),
+    ("Status, pls!", "suggest", "status"),
+    ("random now", "suggest", "random"),
+    ("help !", "suggest", "help"),
+    ("random forests please", "search", "random forests please"),
+    ("today? papers", "search", "today? papers"),
 ])
 def test_parse_command(text, name, arg):
     cmd = parse_command(text)
@@ -34,8 +41,17 @@ def test_parse_command(text, name, arg):
 
 
 def test_long_input_is_cut_with_flag():
-    cmd = parse_command("x" * 1000)
-    assert cmd.cut and len(cmd.arg) == MAX_INPUT
+    cmd = parse_command("x" * 5000)
+    assert cmd.cut and len(cmd.arg) == MAX_INPUT == 4000
+
+
+def test_long_input_is_cut_at_a_space_and_a_4000_character_one_is_not_cut():
+    words = "sparse attention " * 300                    # 5,100 characters
+    cmd = parse_command("search " + words)
+    assert cmd.cut and cmd.name == "search" and len(cmd.arg) <= MAX_INPUT
+    assert cmd.arg.endswith(("sparse", "attention"))      # no word split by the cut
+    whole = parse_command(("x" * 99 + " ") * 40)        # exactly 4,000 once stripped
+    assert not whole.cut and len(whole.arg) == 3999
 
 
 @pytest.mark.parametrize("text,expected", [("9:30", "09:30"), ("09:30", "09:30"), ("21:00", "21:00"),

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot.links import UNFURL_DOMAINS
-from bot.slack import commands
-from bot.slack.scopes import COMMANDS, EVENTS, METHODS, USES, markdown, needed_scopes
+from bot.slack import commands, shortcuts
+from bot.slack.scopes import COMMANDS, EVENTS, METHODS, SHORTCUTS, USES, markdown, needed_scopes
 from tests.kit import ROOT
 from tests.strict.scopes import MANIFESTS, Manifest
 
@@ -27,12 +27,20 @@ def code() -> dict[str, str]:
             for p in sorted((ROOT / "bot").rglob("*.py"))}
 
 
+#: slack_sdk helpers that make several Web API calls (docs/platform-facts.md "Files").
+HELPERS = {"files_upload_v2": ("files.getUploadURLExternal", "files.completeUploadExternal")}
+
+
 def called_methods() -> dict[str, str]:
     """Web API methods called in ``bot/`` → the first file calling each."""
     found: dict[str, str] = {}
     for path, text in code().items():
         for name in set(CALL.findall(text)) - NOT_METHODS:
             found.setdefault(name.replace("_", "."), path)
+        for helper, methods in HELPERS.items():
+            if f"client.{helper}(" in text:
+                for method in methods:
+                    found.setdefault(method, path)
     return found
 
 
@@ -61,7 +69,9 @@ def test_every_listener_has_a_row() -> None:
     interactions = {u.name for u in USES if u.kind == "interaction"}
     assert ("action" in kinds) == ("block_actions" in interactions)
     assert ("view" in kinds) == ("view_submission" in interactions)
-    assert not {"shortcut", "options"} & set(kinds), "shortcuts/options need rows (and manifest entries)"
+    assert kinds["shortcut"] == {"RELATED_SHORTCUT", "SEARCH_SHORTCUT"}
+    assert {shortcuts.RELATED_SHORTCUT, shortcuts.SEARCH_SHORTCUT} == set(SHORTCUTS)
+    assert "options" not in kinds, "options need rows (and manifest entries)"
 
 
 @pytest.mark.parametrize("path", MANIFESTS, ids=[m.name for m in MANIFESTS])
@@ -71,6 +81,8 @@ def test_the_manifest_asks_for_exactly_what_the_table_needs(path: Path) -> None:
     assert not manifest.scopes - needed_scopes(), "the manifest asks for scopes nothing uses"
     assert manifest.events == set(EVENTS)
     assert manifest.commands == set(COMMANDS)
+    assert manifest.shortcuts == {(shortcuts.RELATED_SHORTCUT, "message"),   # [shortcut]
+                                  (shortcuts.SEARCH_SHORTCUT, "global")}
     assert manifest.interactive
 
 

@@ -1,6 +1,8 @@
 """The service over the real seed index and a real SQLite store."""
 from datetime import timedelta
 
+import pytest
+
 from bot import rotation
 from bot.models import Context
 from bot.render import render
@@ -162,11 +164,21 @@ def test_a_greeting_before_a_request_still_finds_the_paper(service):
 
 
 def test_cut_note_on_every_surface(service):
-    long = "sparse attention " * 40
+    long = "sparse attention " * 300                       # 5,100 characters
     for reply in (service.command(f"search {long}", CTX), service.mention(long, CTX),
-                  service.command(f"similar {long}", CTX), service.command("the " * 100, CTX)):
+                  service.command(f"similar {long}", CTX), service.command("the " * 1300, CTX)):
         text = render(reply).text + " ".join(getattr(getattr(reply, "page", None), "notes", ()) or ())
-        assert "cut to 300 characters" in text, type(reply).__name__
+        assert text.count("cut to 4,000 characters") == 1, (type(reply).__name__, text)
+        assert text.count("repeats only") <= 1 and "cut to 4000" not in text   # one note, never two
+
+
+@pytest.mark.parametrize("text, meant", [("status please", "status"), ("today?", "today")])
+def test_a_subcommand_with_filler_asks_did_you_mean(service, text, meant):
+    reply = service.command(text, CTX)
+    assert isinstance(reply, NoticeReply)
+    assert reply.text.startswith(f"Did you mean `/paper {meant}`?")
+    assert service.mention(text, CTX).text.startswith(f"Did you mean `@paperbot {meant}`?")
+    assert isinstance(service.command("random forests", CTX), ResultsReply)
 
 
 def test_related_finds_papers_like_a_pasted_text(service):

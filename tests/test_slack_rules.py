@@ -155,6 +155,35 @@ def test_the_fake_answers_missing_scope_not_in_channel_and_a_rejected_response_u
         assert [r.error for r in fake.rejections] == ["invalid_blocks"]
 
 
+def conversations_input(**extra) -> dict:
+    return {"type": "input", "block_id": "to", "label": text("Share to", "plain_text"),
+            "element": {"type": "conversations_select", "action_id": "c", **extra}}
+
+
+def test_response_url_enabled_only_on_a_conversations_select_in_a_modal_input() -> None:
+    good = modal(blocks=[conversations_input(response_url_enabled=True,
+                                             filter={"include": ["public", "private"]})],
+                 submit=text("Share", "plain_text"))
+    assert check_view(good, method="views.push") is None
+    in_actions = modal(blocks=[{"type": "actions", "elements": [
+        {"type": "conversations_select", "action_id": "c", "response_url_enabled": True}]}])
+    error, messages = check_view(in_actions, method="views.push")
+    assert error == "invalid_arguments" and any("response_url_enabled" in m for m in messages)
+    in_a_message = check_message({"text": "x", "blocks": [conversations_input(response_url_enabled=True)]})
+    assert in_a_message[0] == "invalid_blocks"
+    bad_filter = modal(blocks=[conversations_input(filter={"include": ["everyone"]})],
+                       submit=text("Share", "plain_text"))
+    assert check_view(bad_filter, method="views.push")[0] == "invalid_arguments"
+
+
+def test_a_modal_stack_holds_three_views() -> None:
+    from tests.strict.surfaces import Stacks
+    stacks = Stacks()
+    root = stacks.open()
+    second, _ = stacks.push(root)
+    third, _ = stacks.push(second)
+    assert stacks.push(third) == (None, "push_limit_reached")
+    assert stacks.depth(root) == 3
 def test_unfurl_rules() -> None:
     from tests.strict.surfaces import check_unfurls
     url = "https://arxiv.org/abs/2401.01234"
@@ -189,3 +218,15 @@ def test_the_fake_checks_chat_unfurl_targets(tmp_path) -> None:
             with pytest.raises(SlackApiError) as refused:
                 client.chat_unfurl(unfurls=card, **kwargs)
             assert refused.value.response["error"] == error
+
+
+def test_shortcut_payload_shapes() -> None:
+    from tests.strict.payloads import shortcut_problems
+    base = {"callback_id": "c", "trigger_id": "t", "team": {"id": "T"}, "user": {"id": "U"}}
+    good_message = {**base, "type": "message_action", "message": {"ts": "1.0"},
+                    "channel": {"id": "C1"}, "response_url": "https://hooks/x"}
+    assert shortcut_problems(good_message) == []
+    assert shortcut_problems({**base, "type": "shortcut"}) == []
+    assert shortcut_problems({**good_message, "message": {}}) == ["message_action: missing message.ts"]
+    assert shortcut_problems({**base, "type": "shortcut", "channel": {"id": "C1"}})
+    assert shortcut_problems({**base, "type": "block_actions"})

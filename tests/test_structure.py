@@ -52,10 +52,11 @@ LAYERS = {
     4: ("bot.cli", "bot.cli_slack", "bot.cli_lines", "bot.cli_wait", "bot.cli_progress", "bot.entry",
         "bot.__main__", "bot.console", "bot.runtime", "bot.wiring"),
     3: ("bot.slack", "bot.clock", "bot.digest"),
-    2: ("bot.service", "bot.subscriptions", "bot.links"),
+    2: ("bot.service", "bot.subscriptions", "bot.sharing", "bot.querykeys", "bot.links", "bot.topics",
+        "bot.reading"),
     1: ("bot.render", "bot.search", "bot.store", "bot.corpus", "bot.jsonshape"),
     0: ("bot", "bot.models", "bot.config", "bot.ports", "bot.slots", "bot.acronyms", "bot.budget", "bot.procs",
-        "bot.replies", "bot.parsing", "bot.rotation"),
+        "bot.replies", "bot.parsing", "bot.rotation", "bot.schedule", "bot.bibtex"),
 }
 ROOM_LAYERS = (1, 3)
 #: Modules that may read the process environment (everything else gets a ``Settings``).

@@ -23,6 +23,7 @@ import re
 
 from bot.corpus.names import NameInfo
 from bot.corpus.text import Doc
+from bot.corpus.wordlists import strip_connective
 
 TITLE_MAX = 120
 TLDR_MAX = 300
@@ -209,8 +210,13 @@ def tldr(doc: Doc, contribution: int | None) -> str:
         ("outperforms", "achieves", "reduces" …, at most 2 counted) plus
         evidence ("experiments", "show", figures with %/×), at most 2; it
         needs 3 points. When both do not fit, the contribution alone, cut at a
-        word with "…" if needed.
+        word with "…" if needed. A leading connective or back-referring clause
+        ("To address these limitations,") is dropped (``bot.corpus.wordlists``).
     """
+    return strip_connective(_tldr(doc, contribution))
+
+
+def _tldr(doc: Doc, contribution: int | None) -> str:
     sents = doc.sents
     if not sents:
         return ""

@@ -14,6 +14,7 @@ import re
 from collections import Counter
 
 from bot.acronyms import acronym_spans
+from bot.corpus.wordlists import is_noun_phrase
 
 _STOP = frozenset("""a about above across after again against all almost along also although always
 among an and another any are around as at be because been before being below between both but by
@@ -185,11 +186,11 @@ def keywords(text: str, *, name: str | None = None, limit: int = 6) -> tuple[str
         if len(chosen) >= limit:
             break
         lowered = " ".join(key).replace("-", " ")
-        if take(lowered, lowered):  # cheap check first, surface form only when kept
+        if is_noun_phrase(key) and take(lowered, lowered):  # cheap check first, surface form only when kept
             chosen[-1] = _surface(key, runs, toks, low)
     if len(chosen) < 3:
         for start, end in sorted(runs, key=lambda r: r[0] - r[1]):
-            if 2 <= end - start <= 4:
+            if 2 <= end - start <= 4 and is_noun_phrase(toks[start:end]):
                 take(" ".join(toks[start:end]))
     return tuple(chosen)
 

@@ -41,8 +41,9 @@ def expand_paths(paths: Iterable[Path | str], stats: LoadStats | None = None) ->
         ``[(relative name, path), …]`` in the order given, each folder sorted.
 
     Raises:
-        CorpusError: a path does not exist, is an unsupported file, or is a
-            folder without any supported file.
+        CorpusError: a path does not exist, is an unsupported file or not a
+            regular file at all (a device, a pipe), or is a folder without any
+            supported file.
     """
     out: list[tuple[str, Path]] = []
     for given in paths:
@@ -65,6 +66,8 @@ def expand_paths(paths: Iterable[Path | str], stats: LoadStats | None = None) ->
                 raise CorpusError(f"{path}: unsupported file type (use .txt, .jsonl, .json or "
                                   ".csv, optionally .gz)")
             out.append((path.name, path))
+        elif path.exists():      # a device (/dev/null), a pipe, a socket
+            raise CorpusError(f"{path}: not a regular file or folder (give a file of papers or a folder of them)")
         else:
             raise CorpusError(f"{path}: no such file or folder")
     return out

@@ -38,11 +38,12 @@ from datetime import date, datetime, timedelta
 from enum import Enum, auto
 from typing import Callable
 
-from bot import rotation
-from bot.slots import UTC, due_today, effective_since, local_date, slot_instant, zone
+from bot.slots import UTC, due_today, effective_since, local_date, posts_on, slot_instant, zone
+from bot.topics import Topics
 from bot.digest.summary import DigestDateError, DigestSummary
 from bot.models import CONSOLE_TEAM, DeliveryState, Paper, Subscription
 from bot.ports import WORKSPACE_ERRORS, Message, Poster, PostError
+from bot.digest.post import post_for
 from bot.render import digest_marker, render_digest
 
 log = logging.getLogger(__name__)
@@ -79,12 +80,11 @@ class _Run:
         self.store, self.index, self.poster, self.now = store, index, poster, now
         self.render = render or render_digest
         self.summary = DigestSummary()
-        self._ids: list[str] | None = None
+        self.topics = Topics(index, store)
 
-    def choose(self, day: date) -> str:
-        if self._ids is None:
-            self._ids = list(self.index.ids())
-        return rotation.pick(day, self._ids)
+    def message(self, sub: Subscription, day: date):
+        """(first paper id, post) of ``sub`` on ``day``, or ``None`` / ``()`` (``bot.digest.post``)."""
+        return post_for(self.topics, self.index, self.render, sub, day)
 
     def deliver(self, sub: Subscription, day: date, *, reclaim: tuple[DeliveryState, ...],
                 max_attempts: int | None) -> Outcome:
@@ -94,18 +94,11 @@ class _Run:
             _Stop: a workspace-wide error.
         """
         team, channel = sub.team_id, sub.channel_id
-        try:
-            paper_id = self.store.paper_for_date(day, self.choose)
-        except ValueError as exc:  # empty corpus: nothing to pick
-            log.error("digest %s %s: no paper to post: %s", channel, day, exc)
-            self.summary.failed += 1
+        made = self.message(sub, day)
+        if not made:
+            self.summary.failed += made is None
             return Outcome.FAILED
-        paper = self.index.get(paper_id)
-        if paper is None:
-            log.error("digest %s %s: paper %s of that date is not in the index", channel, day, paper_id)
-            self.summary.failed += 1
-            return Outcome.FAILED
-        message = self.render(paper, day)
+        paper_id, message = made
         if not self.store.claim_delivery(team, channel, day, paper_id, now=self.now,
                                          reclaim=reclaim, max_attempts=max_attempts):
             return Outcome.HAD
@@ -236,7 +229,7 @@ def _record_skipped(run: _Run, sub: Subscription, today: date, seen: dict) -> No
         first = max(first, local_date(since, tz))
     day = first
     while day < today:
-        if (sub.team_id, sub.channel_id, day) not in seen:
+        if posts_on(sub, day) and (sub.team_id, sub.channel_id, day) not in seen:
             slot = slot_instant(day, sub.local_time, tz)
             if (since is None or slot >= since) and slot <= run.now and \
                     run.store.mark_skipped(sub.team_id, sub.channel_id, day, now=run.now):
@@ -258,8 +251,9 @@ def send(store, index, poster: Poster, now: datetime, day: date | None = None,
             channel's zone.
 
     Returns:
-        DigestSummary: ``skipped`` counts channels that already had it, so a
-        second run posts nothing.
+        DigestSummary: ``skipped`` counts channels that already had it (so a
+        second run posts nothing) and those for which ``day`` is not a
+        posting day (``weekdays``, ``weekly``).
 
     Raises:
         DigestDateError: ``day`` needs ``force`` (checked before any post).
@@ -278,6 +272,9 @@ def send(store, index, poster: Poster, now: datetime, day: date | None = None,
         target = day or today
         if not force and target not in (today, today - timedelta(days=1)):
             refused.append(sub.channel_id)
+        if not posts_on(sub, target):  # weekdays / weekly: not one of its posting days
+            run.summary.skipped += 1
+            continue
         plan.append((sub, target))
     if refused:
         raise DigestDateError(f"{day.isoformat()} is not today or yesterday in the time zone "

@@ -17,16 +17,23 @@ from bot.ports import Message
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
 from bot.render.blocks import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_PAGE,
-                               ACTION_PAGE_INSTEAD, ACTION_PAGE_PREVIOUS, ACTION_SHARE,
-                               ACTION_SIMILAR, PAGE_ACTIONS)
+                               ACTION_PAGE_INSTEAD, ACTION_PAGE_PREVIOUS, ACTION_SAVE,
+                               ACTION_SAVED_EXPORT, ACTION_SAVED_PAGE, ACTION_SAVED_REMOVE,
+                               ACTION_SHARE, ACTION_SIMILAR, PAGE_ACTIONS)
+from bot.render.echo import echo, length_note, query_value
 from bot.render.text import to_text
 from bot.replies import (EPHEMERAL, IN_CHANNEL, DigestReply, ErrorReply, HelpReply, NoticeReply,
-                         PaperReply, PickListReply, Reply, ResultsReply, SimilarReply, StatusReply)
+                         PaperReply, PickListReply, Reply, ResultsReply, SavedReply, SimilarReply,
+                         StatusReply, ShareReply, WelcomeReply)
+from bot.render import saved as _saved
 from bot.render import views as _views
+from bot.render.cards import chunks_of as _chunks
+from bot.render.cards import share_message
 
 __all__ = ["render", "render_digest", "to_text", "escape", "ACTION_SHARE", "ACTION_DETAILS",
            "ACTION_SIMILAR", "ACTION_PAGE", "ACTION_PAGE_PREVIOUS",
            "ACTION_PAGE_INSTEAD", "PAGE_ACTIONS", "ACTION_ANOTHER", "ACTION_HOME_SEARCH", "PAGE_SIZE",
+           "ACTION_SAVE", "ACTION_SAVED_REMOVE", "ACTION_SAVED_PAGE", "ACTION_SAVED_EXPORT",
            "digest_marker"]
 
 escape = md.escape
@@ -45,11 +52,11 @@ def render(reply: Reply) -> Message:
     if fn is None:
         raise TypeError(f"no renderer for {type(reply).__name__}")
     message = fn(reply)
-    if reply.note:
-        note = md.escape(reply.note)
-        message = replace(message, text=f"{message.text}\n_{note}_"[:TEXT_MAX],
+    notes = [md.escape(n) for n in (reply.note, length_note(reply)) if n]
+    if notes:
+        message = replace(message, text=f"{message.text}\n_{' '.join(notes)}_"[:TEXT_MAX],
                           blocks=tuple(bk.fit(list(message.blocks)[: bk.MESSAGE_BLOCKS_MAX - 1]
-                                              + [bk.context(note)])))
+                                              + [bk.context(*notes)])))
     return message
 
 
@@ -64,31 +71,45 @@ def _results(reply: ResultsReply) -> Message:
     shown = page.corrected_query or page.query
     if page.total:
         first, last = page.offset + 1, page.offset + len(page.hits)
-        head = (f"*{page.total} papers* match {md.quoted(shown)}" if page.total != 1
-                else f"*1 paper* matches {md.quoted(shown)}")
+        head = (f"*{page.total} papers* match {md.quoted(echo(shown))}" if page.total != 1
+                else f"*1 paper* matches {md.quoted(echo(shown))}")
     else:
         first = last = 0
-        head = f"No paper matches {md.quoted(shown)}. Try fewer or other words, e.g. `sparse attention`."
+        head = f"No paper matches {md.quoted(echo(shown))}. Try fewer or other words, e.g. `sparse attention`."
     blocks = [bk.section(head)]
     notes = list(page.notes)
-    if page.corrected_query:
-        notes.insert(0, f"Showing results for *{md.escape(page.corrected_query)}*; "
-                        f"search instead for {md.quoted(page.query)}.")
+    typed_finds = reply.typed_total is None or reply.typed_total > 0
+    if page.corrected_query and typed_finds:
+        notes.insert(0, f"Showing results for *{md.escape(echo(page.corrected_query))}*; "
+                        f"search instead for {md.quoted(echo(page.query))}.")
+    elif page.corrected_query:
+        notes.insert(0, f"Showing results for *{md.escape(echo(page.corrected_query))}*: "
+                        f"{md.quoted(echo(page.query))} matches no paper.")
     elif page.suggestion:
         notes.insert(0, f"Did you mean *{md.escape(page.suggestion)}*?")
     if notes:
         blocks.append(bk.context(*[n if n.startswith(("Showing", "Did")) else md.escape(n) for n in notes]))
+    shared = dict(reply.shared)
     for i, hit in enumerate(page.hits, start=first):
         blocks.append(bk.section(bk.hit_text(i, hit)))
-        blocks.append(bk.actions(*bk.paper_buttons(hit.paper)))
+        where = shared.get(hit.paper.id)
+        if where:
+            blocks.append(bk.context(f"Shared in <#{md.escape(where)}> ✓"))
+        blocks.append(bk.actions(*bk.paper_buttons(hit.paper, share=not where,
+                                                   share_value=_page_value(reply, page.offset))))
     nav = []
-    if page.corrected_query:
+    typed = query_value(page.query, reply.query_keys)
+    if page.corrected_query and typed_finds and typed:
         nav.append(bk.button(f"Search “{md.cut(page.query, 40)}” instead", ACTION_PAGE_INSTEAD,
-                             {"q": page.query, "o": 0, "exact": 1}))
-    if page.has_previous:
-        nav.append(bk.button("‹ Previous", ACTION_PAGE_PREVIOUS, _page_value(page, page.offset - page.limit)))
-    if page.has_next:
-        nav.append(bk.button("Next ›", ACTION_PAGE, _page_value(page, page.offset + page.limit)))
+                             {**typed, "o": 0, "exact": 1},
+                             accessible=f"Search for “{md.cut(page.query, 40)}” as typed"))
+    before, after = _page_value(reply, page.offset - page.limit), _page_value(reply, page.offset + page.limit)
+    if page.has_previous and before:
+        nav.append(bk.button("‹ Previous", ACTION_PAGE_PREVIOUS, before,
+                             accessible=f"Previous page of results for “{md.cut(shown, 30)}”"))
+    if page.has_next and after:
+        nav.append(bk.button("Next ›", ACTION_PAGE, after,
+                             accessible=f"Next page of results for “{md.cut(shown, 30)}”"))
     if page.total:
         blocks.append(bk.context(f"Showing {first}–{last} of {page.total} · "
                                  f"`/paper show &lt;id&gt;` for a paper in full"))
@@ -99,12 +120,15 @@ def _results(reply: ResultsReply) -> Message:
     return _message(blocks, text, reply.visibility)
 
 
-def _page_value(page, offset: int) -> dict:
-    """Button value for another page of the same ranking (``q``, ``o``, ``exact``)."""
-    if page.corrected_query:
-        return {"q": page.corrected_query, "o": max(0, offset)}
-    value = {"q": page.query, "o": max(0, offset)}
-    if page.suggestion:
+def _page_value(reply: ResultsReply, offset: int) -> dict | None:
+    """Button value for another page of the same ranking (``q`` or ``k``, ``o``,
+    ``exact``); None when the query cannot ride in a button (``echo.query_value``)."""
+    page = reply.page
+    query = query_value(page.corrected_query or page.query, reply.query_keys)
+    if query is None:
+        return None
+    value = {**query, "o": max(0, offset)}
+    if page.suggestion and not page.corrected_query:
         value["exact"] = 1  # keep showing the query as typed, as this page did
     return value
 
@@ -114,11 +138,12 @@ def _paper(reply: PaperReply) -> Message:
     blocks = [bk.section(reply.headline)] if reply.headline else []
     blocks += bk.paper_blocks(p)
     if reply.visibility == EPHEMERAL:
-        blocks.append(bk.actions(*bk.paper_buttons(p, details=False)))
+        blocks.append(bk.actions(*bk.paper_buttons(p, details=False, primary=True)))
     else:
         blocks.append(bk.actions(*bk.paper_buttons(p, share=False, details=False)))
     if reply.others:
-        blocks.append(bk.section(f"*{md.escape(reply.others_label)}*\n" + bk.short_list(reply.others, 3)))
+        blocks.append(bk.section(f"*{md.escape(reply.others_label)}*"))
+        blocks += [bk.paper_line(h.paper) for h in reply.others[:3]]
     text = (f"{reply.headline}\n" if reply.headline else "") + \
         f"{md.cut_escaped(p.title, 200)} ({md.escape(p.id)})\n{md.cut_escaped(p.tldr, 400)}"
     return _message(blocks, text, reply.visibility)
@@ -138,7 +163,7 @@ def _similar(reply: SimilarReply) -> Message:
 
 
 def _pick(reply: PickListReply) -> Message:
-    head = f"Several papers match {md.quoted(reply.query)}. Which one?"
+    head = f"Several papers match {md.quoted(echo(reply.query))}. Which one?"
     blocks = [bk.section(head)]
     for p in reply.papers[:10]:
         blocks.append(bk.section(f"• *{md.cut_escaped(p.title, 200)}* `{md.escape(p.id)}`"))
@@ -156,6 +181,9 @@ def _error(reply: ErrorReply) -> Message:
 
 def _notice(reply: NoticeReply) -> Message:
     text = md.escape(reply.text)
+    if reply.when is not None:      # at "{when}" in the text, else after it
+        token = md.date_token(reply.when)
+        text = text.replace("{when}", token) if "{when}" in text else f"{text} {token}."
     if reply.actor and re.fullmatch(r"[UW][A-Z0-9]+", reply.actor):
         text = f"<@{reply.actor}> {text}"
     return _message([bk.section(text)], text, reply.visibility)
@@ -176,8 +204,12 @@ def render_digest(paper: Paper, day: date) -> Message:
     marker = digest_marker(day, paper.id)
     blocks = [bk.section(f"*Paper of the day · {day.isoformat()}*", block_id=marker)]
     blocks += bk.paper_blocks(paper, abstract=False)
-    blocks.append(bk.actions(bk.button("Similar papers", ACTION_SIMILAR, {"id": paper.id}),
-                             bk.button("Another paper", ACTION_ANOTHER, {"id": paper.id})))
+    blocks.append(bk.actions(bk.button("Similar papers", ACTION_SIMILAR, {"id": paper.id},
+                                       accessible=bk.spoken_label("Papers similar to", paper)),
+                             bk.button("Another paper", ACTION_ANOTHER, {"id": paper.id},
+                                       accessible="Another paper, chosen at random"),
+                             bk.button("Save", ACTION_SAVE, {"id": paper.id},
+                                       accessible=bk.spoken_label("Save to your reading list:", paper))))
     blocks.append(bk.context("Full abstract in the thread ↓"))
     text = f"Paper of the day: {md.cut_escaped(paper.title, 200)}"
     metadata = {"event_type": DIGEST_EVENT,
@@ -188,22 +220,43 @@ def render_digest(paper: Paper, day: date) -> Message:
     return replace(_message(blocks, text, IN_CHANNEL, thread=(abstract,)), metadata=metadata)
 
 
+def render_digest_many(papers: list[Paper], day: date) -> Message:
+    """One post with several papers (``/paper subscribe … 3 papers``, issue 13).
+
+    Parent: header "Papers of the day · YYYY-MM-DD — N papers", then per
+    paper its title line and TL;DR with *Details* / *Similar papers* / *Save*;
+    ``thread`` holds one reply per paper with its title and abstract (two
+    sections at most). The marker is ``digest_marker(day, papers[0].id)``, as
+    for one paper. Stays under ``blocks.MESSAGE_CHARS_MAX`` for 5 papers
+    (titles ≤ 250, TL;DRs ≤ 600 characters).
+    """
+    marker = digest_marker(day, papers[0].id)
+    blocks = [bk.section(f"*Papers of the day · {day.isoformat()}* — {len(papers)} papers",
+                         block_id=marker)]
+    thread = []
+    for n, paper in enumerate(papers, 1):
+        title = md.cut_escaped(paper.title, 250)
+        line = f"*{n}. {title}*" + (f" · {md.escape(paper.venue)}" if paper.venue else "")
+        if paper.tldr:
+            line += f"\n{md.cut_escaped(paper.tldr, 600)}"
+        blocks.append(bk.section(line))
+        blocks.append(bk.actions(bk.button("Details", ACTION_DETAILS, {"id": paper.id}),
+                                 bk.button("Similar papers", ACTION_SIMILAR, {"id": paper.id}),
+                                 bk.button("Save", ACTION_SAVE, {"id": paper.id})))
+        chunks = _chunks(md.escape(paper.abstract), bk.SECTION_MAX - 400)
+        body = [bk.section(f"*{n}. {title}*")] + [bk.section(c) for c in chunks[:2]]
+        thread.append(_message(body, f"{n}. {md.cut_escaped(paper.title, 200)}", IN_CHANNEL))
+    blocks.append(bk.context("Each abstract is in the thread ↓"))
+    text = "Papers of the day: " + "; ".join(md.cut_escaped(p.title, 80) for p in papers)
+    metadata = {"event_type": DIGEST_EVENT,
+                "event_payload": {"marker": marker, "day": day.isoformat(), "paper_id": papers[0].id}}
+    return replace(_message(blocks, md.cut(text, 3000), IN_CHANNEL, thread=tuple(thread)),
+                   metadata=metadata)
+
+
 def digest_marker(day: date, paper_id: str) -> str:
     """``potd-YYYY-MM-DD-<paper id>``: identifies a digest post (≤ 255 chars)."""
     return f"potd-{day.isoformat()}-{paper_id}"[:255]
-
-
-def _chunks(text: str, size: int) -> list[str]:
-    out = []
-    while text:
-        if len(text) <= size:
-            out.append(text)
-            break
-        cut_at = text.rfind(" ", 0, size)
-        cut_at = cut_at if cut_at > size // 2 else size
-        out.append(text[:cut_at])
-        text = text[cut_at:].lstrip()
-    return out
 
 
 def _digest(reply: DigestReply) -> Message:
@@ -219,5 +272,8 @@ _RENDERERS = {
     ErrorReply: _error,
     NoticeReply: _notice,
     StatusReply: lambda r: _views.status_message(r),
+    SavedReply: lambda r: _saved.saved_message(r),
     DigestReply: _digest,
+    WelcomeReply: _views.welcome_message,
+    ShareReply: share_message,
 }

@@ -23,6 +23,7 @@ BUTTON_TEXT_MAX = 75    # Slack: button text ≤ 75 chars
 VALUE_MAX = 2000        # Slack: button value ≤ 2000 chars
 MESSAGE_BLOCKS_MAX = 50  # Slack: ≤ 50 blocks per message
 ABSTRACT_MAX = 2800     # an abstract section, leaving room for a label
+LABEL_MAX = 75          # Slack: button accessibility_label ≤ 75 chars
 URL_MAX = 500           # longer code URLs are not shown (Slack allows 3000 in a button)
 MESSAGE_CHARS_MAX = 11_000  # all block text; Slack refuses ~13.2k (bolt-js#2509, docs/platform-facts.md)
 
@@ -37,7 +38,17 @@ ACTION_PAGE_INSTEAD = "results_page_instead"      # Search "…" instead
 #: Slack refuses a block whose elements share an action_id (docs/slack-rules.md [action-id]).
 PAGE_ACTIONS = (ACTION_PAGE, ACTION_PAGE_PREVIOUS, ACTION_PAGE_INSTEAD)
 ACTION_ANOTHER = "paper_another"
+ACTION_SHARE_TO = "paper_share_to"                # Share to… (in a modal: pick a conversation)
+ACTION_MODAL_PAGE = "modal_page"                  # the search modal's Next ›
+ACTION_MODAL_PAGE_PREVIOUS = "modal_page_previous"
+ACTION_MODAL_PAGE_INSTEAD = "modal_page_instead"
+MODAL_PAGE_ACTIONS = (ACTION_MODAL_PAGE, ACTION_MODAL_PAGE_PREVIOUS, ACTION_MODAL_PAGE_INSTEAD)
 ACTION_HOME_SEARCH = "home_search"
+# the reading list (issue 13): Save on every paper card; Remove, paging and Export in the list
+ACTION_SAVE = "paper_save"
+ACTION_SAVED_REMOVE = "saved_remove"
+ACTION_SAVED_PAGE = "saved_page"
+ACTION_SAVED_EXPORT = "saved_export"
 
 
 def section(text: str, block_id: str | None = None) -> dict:
@@ -83,18 +94,25 @@ def divider() -> dict:
     return DividerBlock().to_dict()
 
 
-def button(label: str, action_id: str, value: dict, style: str | None = None) -> ButtonElement:
+def button(label: str, action_id: str, value: dict, style: str | None = None,
+           accessible: str | None = None) -> ButtonElement:
     """A button whose ``value`` is compact JSON (≤ 2000 chars, else ValueError).
 
     Buttons carry everything needed to answer them, so any process can
-    (issue 5: nothing is kept in memory between requests).
+    (issue 5: nothing is kept in memory between requests). ``accessible`` is
+    what a screen reader says instead of ``label`` (``accessibility_label``,
+    ≤ 75 chars, D/block-kit/block-elements/button-element in docs/slack-rules.md);
+    default ``label``. At most one ``style="primary"`` button per message
+    (docs/slack-rules.md [button]; issue 12 point 4).
     """
     data = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
     if len(data) > VALUE_MAX:
         raise ValueError(f"button value is {len(data)} chars; Slack allows {VALUE_MAX}")
     safe = label.replace("<", "‹").replace(">", "›")  # plain_text, but never a live sequence
+    spoken = (accessible or label).replace("<", "‹").replace(">", "›")
     return ButtonElement(text=PlainTextObject(text=md.cut(safe, BUTTON_TEXT_MAX), emoji=True),
-                         action_id=action_id, value=data, style=style)
+                         action_id=action_id, value=data, style=style,
+                         accessibility_label=md.cut(spoken, LABEL_MAX))
 
 
 def actions(*buttons: ButtonElement, block_id: str | None = None) -> dict | None:
@@ -105,20 +123,66 @@ def actions(*buttons: ButtonElement, block_id: str | None = None) -> dict | None
 
 
 def paper_buttons(paper: Paper, *, share: bool = True, details: bool = True,
-                  similar: bool = True) -> list[ButtonElement]:
-    """Share / Details / Similar buttons for one paper (value ``{"id": …}``);
+                  similar: bool = True, primary: bool = False,
+                  share_value: dict | None = None, save: bool = True) -> list[ButtonElement]:
+    """Share / Details / Similar / Save buttons for one paper (value ``{"id": …}``),
+    each with an ``accessibility_label`` naming the paper ("Share “UniSparse: …”");
     none for an id too long to carry in a button (ids are ≤ 64 chars from
-    ``bot.corpus``, so only a hand-made index could have one)."""
+    ``bot.corpus``, so only a hand-made index could have one). ``primary``
+    styles *Share* — only for a message showing one paper. ``share_value`` adds
+    the page's ``{"q" or "k", "o"[, "exact"]}`` to *Share*'s value, so the results can
+    be drawn again with that row marked shared."""
     out = []
     if len(paper.id) > 200:
         return out
     if share:
-        out.append(button("Share", ACTION_SHARE, {"id": paper.id}, style="primary"))
+        out.append(button("Share", ACTION_SHARE, {**(share_value or {}), "id": paper.id},
+                          style="primary" if primary else None,
+                          accessible=spoken_label("Share", paper)))
     if details:
-        out.append(button("Details", ACTION_DETAILS, {"id": paper.id}))
+        out.append(button("Details", ACTION_DETAILS, {"id": paper.id},
+                          accessible=spoken_label("Details of", paper)))
     if similar:
-        out.append(button("Similar", ACTION_SIMILAR, {"id": paper.id}))
+        out.append(button("Similar", ACTION_SIMILAR, {"id": paper.id},
+                          accessible=spoken_label("Papers similar to", paper)))
+    if save:
+        out.append(button("Save", ACTION_SAVE, {"id": paper.id},
+                          accessible=spoken_label("Save to your reading list:", paper)))
     return out
+
+
+def share_to_button(paper: Paper) -> ButtonElement:
+    """*Share to…* (in a modal, where no channel is implied): opens a conversation picker."""
+    return button("Share to…", ACTION_SHARE_TO, {"id": paper.id},
+                  accessible=spoken_label("Share to a channel:", paper))
+
+
+def spoken_label(verb: str, paper: Paper) -> str:
+    """``verb “title”`` cut to the 75 characters of an ``accessibility_label``."""
+    room = LABEL_MAX - len(verb) - 3
+    return f"{verb} “{md.cut(paper.title or paper.id, max(10, room))}”"
+
+
+def paper_line(paper: Paper) -> dict:
+    """``• title `id``` with a small *Details* button beside it (a list under a card
+    that can be clicked, issue 12 point 4)."""
+    text = f"• {md.cut_escaped(paper.title, 150)} `{md.escape(paper.id)}`"
+    if len(paper.id) > 200:
+        return section(text)
+    accessory = button("Details", ACTION_DETAILS, {"id": paper.id},
+                       accessible=spoken_label("Details of", paper))
+    return SectionBlock(text=MarkdownTextObject(text=md.cut(text, SECTION_MAX)),
+                        accessory=accessory).to_dict()
+
+
+#: Shown beside a title the source did not give (``Paper.title_derived``): researchers
+#: must not cite a made-up title (issue 12 point 4).
+DERIVED_TITLE = "Title derived from the abstract"
+
+
+def title_note(paper: Paper) -> str:
+    """``_Title derived from the abstract_`` for a derived title, else "" (mrkdwn)."""
+    return f"_{DERIVED_TITLE}_" if paper.title_derived else ""
 
 
 def meta_line(paper: Paper) -> str:
@@ -147,6 +211,8 @@ def hit_text(rank: int, hit: Hit) -> str:
     title = md.cut_escaped(p.title, 200)
     lines = [f"*{rank}. {title}*", md.snippet(hit.snippet) if hit.snippet else md.cut_escaped(p.tldr, 300)]
     tail = [f"`{md.escape(p.id)}`"]
+    if p.title_derived:
+        tail.append("_title derived_")      # short in a result row; cards say it in full
     if p.authors:
         tail.append(md.cut_escaped(", ".join(md.cut(a, 60) for a in p.authors[:3])
                                    + (" et al." if len(p.authors) > 3 else ""), 150))
@@ -165,7 +231,7 @@ def short_list(hits: tuple[Hit, ...] | list[Hit], limit: int = 5) -> str:
 
 def paper_blocks(paper: Paper, *, abstract: bool = True) -> list[dict]:
     """The full paper: header title, meta, TL;DR, abstract (cut), keywords, code."""
-    blocks = [header(paper.title), context(meta_line(paper))]
+    blocks = [header(paper.title), context(meta_line(paper), title_note(paper))]
     if paper.tldr:
         blocks.append(section(f"*TL;DR* {md.cut_escaped(paper.tldr, 600)}"))
     if abstract:

@@ -14,32 +14,41 @@ from slack_sdk.models.views import View
 from bot.models import Paper, SearchPage, Subscription
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
+from bot.render.echo import echo, length_note, query_value
+from bot.render.saved import saved_blocks
 from bot.render.views import help_lines
+from bot.replies import ResultsReply, SavedReply
 
 VIEW_BLOCKS_MAX = 100          # Slack: ≤ 100 blocks in a Home tab or modal
 SEARCH_MODAL_ID = "search_modal"
 SEARCH_INPUT_BLOCK = "search_query"
 SEARCH_INPUT_ACTION = "query"
 MODAL_RESULTS = 10
+#: Longest text the modal's input takes: Slack's ``max_length`` limit for a
+#: ``plain_text_input`` (docs/slack-rules.md [plain-text-input]).
+MODAL_INPUT_MAX = 3000
 
 
-def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription, datetime | None]]) -> dict:
-    """The Home tab: today's paper, the viewer's subscribed channels, a search
-    button and a short how-to.
+def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription, datetime | None]],
+              saved: SavedReply | None = None) -> dict:
+    """The Home tab: today's paper, the viewer's subscribed channels (and
+    personal feed), their saved papers, a search button and a short how-to.
 
     Args:
         today: the paper of the day (default zone) or None for an empty index.
         day: its date.
         channels: (subscription, next post or None) for channels the viewer is in.
+        saved: a page of the viewer's reading list ("Saved papers"), or None.
     """
     blocks: list[dict] = [bk.header("paperbot"),
                           bk.actions(bk.button("Search papers", bk.ACTION_HOME_SEARCH, {"open": 1},
-                                               style="primary"))]
+                                               style="primary",
+                                               accessible="Search the papers in a window"))]
     blocks.append(bk.section(f"*Paper of the day · {day.isoformat()}*"))
     if today is not None:
         blocks.append(bk.section(f"*{md.cut_escaped(today.title, 300)}*\n{md.cut_escaped(today.tldr, 600)}"))
-        blocks.append(bk.context(bk.meta_line(today)))
-        blocks.append(bk.actions(*bk.paper_buttons(today, share=False)))
+        blocks.append(bk.context(bk.meta_line(today), bk.title_note(today)))
+        blocks.append(bk.actions(*bk.paper_buttons(today, share=False), bk.share_to_button(today)))
     else:
         blocks.append(bk.section("The index has no papers yet."))
     blocks.append(bk.divider())
@@ -47,32 +56,79 @@ def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription,
     if not channels:
         blocks.append(bk.context("None yet. In a channel, type `/paper subscribe 09:30 Europe/Berlin`."))
     for sub, nxt in channels[:40]:
+        where = "Your personal feed (here, in Messages)" if sub.personal \
+            else f"<#{md.escape(sub.channel_id)}>"
         if sub.active:
-            when = f" · next {nxt.strftime('%a %d %b, %H:%M %Z')}" if nxt else ""
-            line = f"<#{md.escape(sub.channel_id)}> · {sub.local_time} {md.escape(sub.tz)}{when}"
+            when = f" · next {md.date_token(nxt, '%a %d %b, %H:%M %Z')}" if nxt else ""
+            topic = f" · about “{md.cut_escaped(sub.topic, 80)}”" if sub.topic else ""
+            line = f"{where} · {sub.local_time} {md.escape(sub.tz)}{topic}{when}"
         else:
-            line = (f"<#{md.escape(sub.channel_id)}> · *off*: {md.escape(sub.inactive_reason or 'deactivated')}"
+            line = (f"{where} · *off*: {md.escape(sub.inactive_reason or 'deactivated')}"
                     " — `/paper subscribe` there to turn it back on")
         blocks.append(bk.section(line))
+    if saved is not None:
+        blocks.append(bk.divider())
+        blocks.append(bk.section("*Saved papers*"))
+        blocks += saved_blocks(saved)
     blocks.append(bk.divider())
     blocks.append(bk.section("*How to use paperbot*\n" + "\n".join(help_lines("/paper")[:6])))
     blocks.append(bk.context("Mention `@paperbot &lt;id | name | words&gt;` in a channel, or write to me here."))
     return View(type="home", blocks=[b for b in blocks if b][:VIEW_BLOCKS_MAX]).to_dict()
 
 
+def _modal_hits(page: SearchPage, typed_finds: bool, keys: tuple[tuple[str, str], ...]) -> list[dict]:
+    """Result rows with their buttons, the "Showing a–b of n" line and the page buttons."""
+    blocks: list[dict] = []
+    first = page.offset + 1
+    for i, hit in enumerate(page.hits[:MODAL_RESULTS], start=first):
+        blocks.append(bk.section(bk.hit_text(i, hit)))
+        blocks.append(bk.actions(*bk.paper_buttons(hit.paper, share=False), bk.share_to_button(hit.paper)))
+    if page.total:
+        last = page.offset + len(page.hits[:MODAL_RESULTS])
+        blocks.append(bk.context(f"Showing {first}–{last} of {page.total}"))
+    shown = page.corrected_query or page.query
+    base, typed = query_value(shown, keys), query_value(page.query, keys)   # None: too long to carry
+    if base is not None and page.suggestion and not page.corrected_query:
+        base["exact"] = 1
+    nav = []
+    if page.corrected_query and typed_finds and typed:
+        nav.append(bk.button(f"Search “{md.cut(page.query, 40)}” instead", bk.ACTION_MODAL_PAGE_INSTEAD,
+                             {**typed, "o": 0, "exact": 1},
+                             accessible=f"Search for “{md.cut(page.query, 40)}” as typed"))
+    if page.has_previous and base is not None:
+        nav.append(bk.button("‹ Previous", bk.ACTION_MODAL_PAGE_PREVIOUS,
+                             {**base, "o": max(0, page.offset - page.limit)},
+                             accessible=f"Previous page of results for “{md.cut(shown, 30)}”"))
+    if page.has_next and base is not None:
+        nav.append(bk.button("Next ›", bk.ACTION_MODAL_PAGE, {**base, "o": page.offset + page.limit},
+                             accessible=f"Next page of results for “{md.cut(shown, 30)}”"))
+    if nav:
+        blocks.append(bk.actions(*nav))
+    return [b for b in blocks if b]
+
+
 def search_modal(query: str = "", page: SearchPage | None = None, status: str | None = None,
-                 error: str | None = None) -> dict:
+                 error: str | None = None, typed_finds: bool = True,
+                 keys: tuple[tuple[str, str], ...] = ()) -> dict:
     """The search modal: a text input, then (after submission) results or a status.
+
+    Results act like channel results (issue 12 point 4): each has *Details*,
+    *Similar* and *Share to…*; "Showing 1–10 of 34" and *‹ Previous* / *Next ›*
+    (``MODAL_PAGE_ACTIONS``, answered with ``views.update`` of this view).
 
     Args:
         query: the query to pre-fill.
         page: results to show under the input, or None.
         status: a line such as "Searching…" (plain text), or None.
         error: a user-facing explanation of a bad query, or None.
+        typed_finds: for a corrected page, whether the query as typed finds
+            papers (only then is *Search "…" instead* offered).
+        keys: ``ResultsReply.query_keys``: the page buttons of a long query
+            carry its key (``bot.render.echo.query_value``).
     """
     element = PlainTextInputElement(action_id=SEARCH_INPUT_ACTION, initial_value=query or None,
                                     placeholder=PlainTextObject(text="e.g. sparse attention"),
-                                    max_length=300)
+                                    max_length=MODAL_INPUT_MAX)
     blocks: list[dict] = [InputBlock(block_id=SEARCH_INPUT_BLOCK, label=PlainTextObject(text="Search the papers"),
                                      element=element).to_dict()]
     if status:
@@ -84,14 +140,16 @@ def search_modal(query: str = "", page: SearchPage | None = None, status: str | 
         if page.total:
             verb = "matches" if page.total == 1 else "match"
             blocks.append(bk.section(f"*{page.total} paper{'s' if page.total != 1 else ''}* {verb} "
-                                     f"{md.quoted(shown)}"))
+                                     f"{md.quoted(echo(shown))}"))
         else:
-            blocks.append(bk.section(f"No paper matches {md.quoted(shown)}."))
+            blocks.append(bk.section(f"No paper matches {md.quoted(echo(shown))}."))
         if page.corrected_query:
-            blocks.append(bk.context(f"Showing results for *{md.escape(page.corrected_query)}*; "
-                                     f"you typed {md.quoted(page.query)}."))
-        for i, hit in enumerate(page.hits[:MODAL_RESULTS], start=1):
-            blocks.append(bk.section(bk.hit_text(i, hit)))
+            blocks.append(bk.context(f"Showing results for *{md.escape(echo(page.corrected_query))}*; "
+                                     f"you typed {md.quoted(echo(page.query))}."))
+        note = length_note(ResultsReply(page=page))    # a long query: said once
+        if note:
+            blocks.append(bk.context(md.escape(note)))
+        blocks += _modal_hits(page, typed_finds, keys)
     return View(type="modal", callback_id=SEARCH_MODAL_ID, title=PlainTextObject(text="Search papers"),
                 submit=PlainTextObject(text="Search"), close=PlainTextObject(text="Close"),
                 blocks=blocks[:VIEW_BLOCKS_MAX]).to_dict()

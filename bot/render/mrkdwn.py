@@ -79,6 +79,22 @@ def link(url: str | None, label: str | None = None) -> str:
     return f"<{url.replace('&', '&amp;')}|{shown}>"
 
 
+#: What a ``<!date>`` token shows: "Tuesday, December 1st at 9:30 AM" in the reader's zone.
+DATE_FORMAT = "{date_long_pretty} at {time}"
+FALLBACK_FORMAT = "%a %d %b %Y, %H:%M %Z"
+
+
+def date_token(when, fallback_format: str = FALLBACK_FORMAT) -> str:
+    """``<!date^<unix>^{date_long_pretty} at {time}|<fallback>>``: Slack shows the
+    aware datetime ``when`` in each reader's own time zone; clients that cannot
+    show the token show the fallback (``when`` formatted in its own zone).
+
+    Source: https://docs.slack.dev/messaging/formatting-message-text (dates).
+    """
+    fallback = escape(when.strftime(fallback_format)).replace("|", "/")
+    return f"<!date^{int(when.timestamp())}^{DATE_FORMAT}|{fallback}>"
+
+
 def snippet(text: str) -> str:
     """Escape a search snippet whose matched words are wrapped in ``*…*``.
 
@@ -92,6 +108,8 @@ def plain(mrkdwn: str) -> str:
     entities are decoded, bold/italic markers kept as typed."""
     def repl(m: re.Match) -> str:
         url, _, label = m.group(1).partition("|")
+        if url.startswith("!date^"):
+            return label
         if url.startswith("@"):
             return url
         return f"{label} ({url})" if label and label != re.sub(r"^https?://", "", url) else (label or url)

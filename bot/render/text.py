@@ -16,6 +16,9 @@ _HINTS = {
     "paper_details": "/paper show {id}",
     "paper_similar": "/paper similar {id}",
     "paper_another": "/paper random",
+    "paper_save": "save {id}",
+    "saved_remove": "remove {id}",
+    "saved_export": "export",
 }
 
 
@@ -45,7 +48,9 @@ def to_text(message: Message) -> str:
             lines += [title, "=" * min(len(title), 72)]
         elif kind == "section":
             if block.get("text"):
-                lines.append(md.plain(block["text"]["text"]))
+                accessory = block.get("accessory") or {}
+                hint = f"  {_button_hint(accessory)}" if accessory.get("type") == "button" else ""
+                lines.append(md.plain(block["text"]["text"]) + hint)
         elif kind == "context":   # Slack shows the elements side by side
             parts = [md.plain(e.get("text", "")) for e in block.get("elements", [])]
             if sum(len(p) for p in parts) <= 100:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from bot.ports import Message
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
-from bot.replies import StatusReply
+from bot.replies import StatusReply, WelcomeReply
 
 HELP_EXAMPLES = (
     ("search <words>", "search the papers, e.g. `{p} search sparse attention`"),
@@ -13,7 +13,10 @@ HELP_EXAMPLES = (
     ("today", "today's paper of the day"),
     ("random", "a random paper"),
     ("subscribe [HH:MM] [zone]", "a paper of the day in this channel, e.g. `{p} subscribe 09:30 Europe/Berlin`"),
-    ("unsubscribe", "stop the daily paper in this channel"),
+    ("subscribe [weekdays|mon wed|weekly mon] [N papers] about <topic>",
+     "a channel topic and schedule, e.g. `{p} subscribe weekly mon 10:00 3 papers about diffusion`"),
+    ("subscribe me [HH:MM] about <topic>", "your own feed in your DM with me"),
+    ("unsubscribe [me]", "stop the daily paper in this channel (or your own feed)"),
     ("status", "this channel's subscription and its next post"),
     ("help", "this message"),
 )
@@ -63,10 +66,35 @@ def status_message(reply: StatusReply) -> Message:
         text = (f"The paper of the day for this channel is *off*: {why}.{hint} "
                 f"Run `/paper subscribe` to turn it back on.")
     else:
-        text = f"This channel gets the paper of the day at *{sub.local_time}* ({md.escape(sub.tz)})."
+        text = (f"This channel gets {md.escape(reply.summary)}." if reply.summary else
+                f"This channel gets the paper of the day at *{sub.local_time}* ({md.escape(sub.tz)}).")
+        if sub.topic and reply.match_count == 0:
+            text += ("\nIts topic matches no paper in the index now, so nothing is posted. "
+                     "Change it with `/paper subscribe about <words>`.")
         if reply.next_post is not None:
-            text += f"\nNext post: {reply.next_post.strftime('%a %d %b %Y, %H:%M %Z')}."
+            text += f"\nNext post: {md.date_token(reply.next_post)}."
         if sub.subscribed_by and reply.visibility == "ephemeral":
             # a live mention only where it notifies no one but the asker
             text += f"\nSet up by <@{md.escape(sub.subscribed_by)}>."
+    if reply.feed and reply.visibility == "ephemeral":
+        text += f"\nYour personal feed: {md.escape(reply.feed)}."
+    return Message(text=text, blocks=(bk.section(text),), visibility=reply.visibility)
+
+
+def welcome_message(reply: WelcomeReply) -> Message:
+    """A few lines on what paperbot does and how to subscribe: to one person in
+    the Messages tab ("user"), or to a channel it was just added to ("channel")."""
+    if reply.audience == "channel":
+        lines = ["Hi, I'm *paperbot*: I search this workspace's conference papers.",
+                 "• `/paper subscribe 09:30 Europe/Berlin` posts a paper of the day here "
+                 "(time and zone optional); `/paper status` shows it, `/paper unsubscribe` stops it.",
+                 "• `/paper search sparse attention` finds papers (only you see the results); "
+                 "mention `@paperbot UniSparse` to read one in a thread.",
+                 "• `/paper help` lists everything."]
+    else:
+        lines = ["Hi, I'm *paperbot*: I search this workspace's conference papers.",
+                 "• Write a few words here (e.g. _sparse attention_) or an id, and I'll find the paper.",
+                 "• In a channel, `/paper subscribe 09:30 Europe/Berlin` posts a paper of the day there.",
+                 "• `/paper help` lists everything; the Home tab has today's paper and a search."]
+    text = "\n".join(lines)
     return Message(text=text, blocks=(bk.section(text),), visibility=reply.visibility)

@@ -7,6 +7,8 @@ Public API (docs/search.md):
 * ``build_index(index_dir, papers, *, fingerprint=None, progress=None)``,
   ``add_to_index(index_dir, papers)``, ``has_index(index_dir)``,
   ``opens(index_dir)`` (this code can open it), ``stored_fingerprint(index_dir)``.
+* ``take_turn(attempt, wait_s, on_wait)``: retry a writer while another
+  holds the index's lock (``WAIT_POLL_S`` between tries).
 * ``IndexMissing``, ``IndexBusy``, ``WorkerFailed`` (a build process failed);
   bad queries raise ``bot.models.QueryError``.
 * ``Ranking``: every query-time tunable (see ``ranking``).
@@ -29,8 +31,8 @@ private API, behind a version guard.
 from bot.search.build import add_to_index, build_index, has_index, opens, stored_fingerprint
 from bot.search.engine import SearchIndex
 from bot.search.fanout import WorkerFailed
-from bot.search.layout import IndexBusy, IndexMissing
+from bot.search.layout import WAIT_POLL_S, IndexBusy, IndexMissing, take_turn
 from bot.search.tuning import Ranking
 
 __all__ = ["SearchIndex", "build_index", "add_to_index", "has_index", "opens", "stored_fingerprint",
-           "IndexMissing", "IndexBusy", "WorkerFailed", "Ranking"]
+           "IndexMissing", "IndexBusy", "WorkerFailed", "Ranking", "take_turn", "WAIT_POLL_S"]

@@ -44,7 +44,8 @@ MAX_PROCS = 2
 
 
 def build_index(index_dir: Path, papers: Iterable[Paper], *, fingerprint: str | None = None,
-                progress: Callable[[int], None] | None = None) -> str:
+                progress: Callable[[int], None] | None = None,
+                needed: Callable[[], bool] | None = None) -> str | None:
     """Build a new generation from ``papers`` and make it the live one.
 
     Segments are written by ``bot.search.bulk.SegmentBuilder`` (the files
@@ -59,9 +60,13 @@ def build_index(index_dir: Path, papers: Iterable[Paper], *, fingerprint: str | 
         progress: called as ``progress(n_done)`` about every ``PROGRESS_EVERY``
             papers (every ``fanout.POLL_S`` s with several processes) and
             once at the end.
+        needed: called once the lock is held, before anything is read or
+            written; False → no build (another process built what was needed
+            while this one waited for the lock).
 
     Returns:
-        The new generation's name (``"gen-<UTC timestamp>"``).
+        The new generation's name (``"gen-<UTC timestamp>"``), or None when
+        ``needed()`` said no build was needed.
 
     Raises:
         IndexBusy: another build or add is running on ``index_dir``.
@@ -73,6 +78,8 @@ def build_index(index_dir: Path, papers: Iterable[Paper], *, fingerprint: str | 
     index_dir = Path(index_dir)
     started = time.monotonic()
     with layout.locked(index_dir):
+        if needed is not None and not needed():
+            return None
         gen = layout.new_generation(index_dir)
         try:
             papers = list(papers)  # inside the lock: a lazy source is read while we hold it

@@ -64,7 +64,8 @@ class Compiler:
             if not any(c.occur != "not" for c in parsed.clauses):
                 raise QueryError("Add a word to search for: -word and NOT only leave "
                                  "papers out.", example="attention -sparse")
-            raise QueryError(f"\"{parsed.text}\" has only very common words or symbols, "
+            shown = parsed.text if len(parsed.text) <= 100 else parsed.text[:99] + "…"   # a pasted text
+            raise QueryError(f"\"{shown}\" has only very common words or symbols, "
                              "which are not searched; add a more specific word.")
         words = {_bare(c.text) for c in parsed.clauses if c.kind == "word"}
         greeting = bool(words & GREETINGS) and not words & REQUESTS

@@ -21,7 +21,7 @@ from typing import Iterator
 from whoosh import query as Q
 
 from bot.models import Hit, Paper, QueryError, SearchPage
-from bot.search import layout, query, spelling
+from bot.search import layout, matchset, query, spelling
 from bot.search.compile import Compiler
 from bot.search.english import is_english
 from bot.search.generation import Generation, live_generation
@@ -57,6 +57,7 @@ class SearchIndex:
         self.ranking = ranking or DEFAULT
         self._cache: dict[str, Generation] = {}
         self._lock = threading.Lock()
+        self._matches: dict[tuple[str, str], list[str]] = {}
 
     # --- generations ---------------------------------------------------------
 
@@ -84,7 +85,7 @@ class SearchIndex:
 
         Args:
             text: the query (see ``bot.search.query`` for the syntax); cut to
-                300 characters with a note.
+                4,000 characters with a note.
             limit: page size, 1..100.
             offset: results to skip (0-based), at most 1000 - limit.
             correct: False runs the query exactly as typed: no automatic
@@ -259,6 +260,13 @@ class SearchIndex:
                 deleted = gen.norms.deleted(reader)
                 gen.ids = sorted(_text(v) for d, v in enumerate(column) if d not in deleted)
             return list(gen.ids)
+
+    def match_all(self, topic: str) -> list[str]:
+        """Ids (sorted) of the papers with all of ``topic``'s words, phrases and
+        ``OR`` groups (``bot.search.matchset``), cached per generation.
+        Raises QueryError when the topic cannot run."""
+        with self._searcher() as (gen, searcher):
+            return matchset.cached(self._matches, searcher, gen, self.ranking, topic)
 
     def papers(self) -> Iterator[Paper]:
         """Every paper of the live generation, in index order, one at a time (one

@@ -23,9 +23,10 @@ import json
 import os
 import re
 import shutil
+import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
 
 CURRENT = "CURRENT"
 LOCK = "LOCK"
@@ -34,6 +35,11 @@ META = "meta.json"
 #: The names ``new_generation`` makes; only these are ever deleted (a folder
 #: the user keeps in DIR, say "gen-figures", is left alone).
 GENERATION_NAME = re.compile(r"gen-\d{8}T\d{12}Z(?:-\d+)?")
+
+
+T = TypeVar("T")
+#: Seconds between tries of a busy index's lock (``take_turn``).
+WAIT_POLL_S = 0.25
 
 
 class IndexMissing(Exception):
@@ -66,6 +72,42 @@ def locked(index_dir: Path) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
+
+
+def take_turn(attempt: Callable[[], T], wait_s: float,
+              on_wait: Callable[[float], None] | None = None) -> tuple[T, float | None]:
+    """``attempt()``, tried again every ``WAIT_POLL_S`` s for up to ``wait_s``
+    seconds while it raises ``IndexBusy`` (another build or add holds the
+    lock; ``attempt`` must have changed nothing then). The lock is a
+    non-blocking flock, so waiting is polling (flock(2)).
+
+    Args:
+        attempt: takes the lock itself (``build_index``, ``add_to_index``).
+        wait_s: seconds to keep trying; 0 → one try.
+        on_wait: called as ``on_wait(seconds_waited_so_far)`` before each
+            pause (the first call has the first busy try's time, near 0).
+
+    Returns:
+        ``(attempt's result, seconds waited)``, the seconds being None when
+        the first try went through.
+
+    Raises:
+        IndexBusy: still busy after ``wait_s`` seconds (the last try's error,
+            with ``waited_s`` set to the seconds waited, None when it never paused).
+    """
+    started, waited = time.monotonic(), None
+    while True:
+        try:
+            return attempt(), waited
+        except IndexBusy as e:
+            so_far = time.monotonic() - started
+            if so_far >= wait_s:
+                e.waited_s = so_far if waited is not None else None
+                raise
+            if on_wait is not None:
+                on_wait(so_far)
+            waited = so_far
+            time.sleep(min(WAIT_POLL_S, wait_s - so_far))
 
 
 def current_name(index_dir: Path) -> str | None:

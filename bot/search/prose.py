@@ -30,7 +30,7 @@ def cut(text: str) -> tuple[str, tuple[str, ...]]:
 
     A quote or parenthesis left open, or an operator left dangling, by the
     cut is repaired. Returns the text
-    and the notes to show ("Your query was cut to 300 characters.").
+    and the notes to show ("Your query was cut to 4000 characters.").
     """
     text = text.strip()
     if len(text) <= MAX_CHARS:

@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from bot.models import QueryError
+from bot.parsing import well_formed
 from bot.search.prose import MAX_CHARS, OPERATORS, QUOTES, balanced, cut, strip_slack
 
 __all__ = ["MAX_CHARS", "LITERAL_CHARS", "Clause", "ParsedQuery", "parse", "prose", "leaves", "cut"]
@@ -86,13 +87,14 @@ def parse(text: str) -> ParsedQuery:
     """Cut, parse and validate ``text``.
 
     Args:
-        text: the raw query (already Slack-entity-decoded).
+        text: the raw query (already Slack-entity-decoded); a surrogate code
+            point in it (bytes that were not UTF-8) is read as U+FFFD.
 
     Raises:
         QueryError: empty input, unbalanced quotes or parentheses, misplaced
             operators, unknown or empty fields, refused wildcards.
     """
-    text, notes = cut(unicodedata.normalize("NFC", text or ""))
+    text, notes = cut(unicodedata.normalize("NFC", well_formed(text or "")))
     if not text:
         raise QueryError("Type some words to search for.")
     clauses = _Parser(text).parse()
@@ -102,8 +104,9 @@ def parse(text: str) -> ParsedQuery:
 def prose(text: str) -> ParsedQuery:
     """``text`` read as prose only (``related``): Slack tokens and code
     stripped (``prose.strip_slack``), cut like a query, every token a plain
-    word — no operators, fields, phrases, prefixes or exclusions."""
-    text, notes = cut(strip_slack(unicodedata.normalize("NFC", text or "")))
+    word — no operators, fields, phrases, prefixes or exclusions. Surrogates
+    are read as U+FFFD, as in ``parse``."""
+    text, notes = cut(strip_slack(unicodedata.normalize("NFC", well_formed(text or ""))))
     clauses = tuple(Clause("word", m.group(), span=(m.start(), m.end()))
                     for m in re.finditer(r"\S+", text))
     if not clauses:

@@ -1,8 +1,8 @@
 """Button clicks (``block_actions``): ack, read the button's value, ask the service, answer.
 
 Every button rendered by ``bot.render`` carries what it needs in its
-``value`` (compact JSON, ≤ 2,000 chars), so any process can answer it and
-nothing is kept between requests (issue 5). Each listener reads like a
+``value`` (compact JSON, ≤ 2,000 chars; a long query as the key of its row in the
+shared store, ``bot.querykeys``), so any process can answer it (issue 5). Each listener reads like a
 sentence: ``ack()`` at once (3 s limit, docs/platform-facts.md), parse the
 value, call the service, render, answer through the click's
 ``response_url`` (5 uses in 30 min):
@@ -10,16 +10,16 @@ value, call the service, render, answer through the click's
 ====================  ===================  ======================================
 action id             value                answer
 ====================  ===================  ======================================
-``paper_share``       ``{"id"}``           ``service.share`` → ``in_channel``, new message
-``paper_details``     ``{"id"}``           ``service.paper`` → ephemeral, new message
-``paper_similar``     ``{"id"}``           ``service.similar`` → ephemeral, new message
-``results_page*``     ``{"q","o"[,"exact"]}`` ``service.search`` → replaces the results
-``paper_another``     ``{"id"}``           ``service.random_paper`` → ephemeral, new message
+``paper_share``       ``{"id"[,"q","o"]}`` ``bot.slack.share`` (once per message and paper)
+``paper_details``     ``{"id"}``           ``service.paper`` → a modal, else ephemeral
+``paper_similar``     ``{"id"}``           ``service.similar`` → a modal, else ephemeral
+``results_page*``     ``{"q"|"k","o",…}``  ``service.search`` → replaces the results
+``paper_another``     ``{"id"}``           ``service.random_paper`` → a modal, else ephemeral
 ``home_search``       any                  ``views.open`` of the search modal
 ====================  ===================  ======================================
 
 A click inside a view (the Home tab, a modal) has no ``response_url``: its
-answer is shown in a modal (``bot.slack.home.show_in_view``). A value that
+answer is shown in a modal (``bot.slack.modals.show_in_view``). A value that
 is not what we render (bad JSON, not an object, wrong types, negative or
 non-integer offset, over-long query or id) gets a polite ephemeral
 explanation; any other failure a polite "sorry" — never an HTTP 500, never
@@ -38,28 +38,29 @@ from slack_sdk import WebClient
 
 from bot.slack.fair import FairSlots
 from bot.models import Context
+from bot.parsing import user_text
 from bot.ports import Message
-from bot.render import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_SHARE,
-                        ACTION_SIMILAR, PAGE_ACTIONS, render)
+from bot.render import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_SIMILAR,
+                        PAGE_ACTIONS, render)
 from bot.render.home import search_modal
-from bot.replies import EPHEMERAL, IN_CHANNEL, ErrorReply, Reply
+from bot.replies import (EPHEMERAL, IN_CHANNEL, ErrorReply, PaperReply, PickListReply, Reply,
+                         SimilarReply)
 from bot.slack.commands import SORRY
 from bot.slack.fallback import respond_or_plain, view_or_plain
-from bot.slack.home import show_in_view, valid_view
+from bot.slack.modals import message_modal, show_in_view, valid_view
 
 if TYPE_CHECKING:
     from bot.service import Service
 
 log = logging.getLogger(__name__)
 
-#: Longest query a page button may carry: the search cuts queries to 300
-#: characters (docs/interfaces.md), and a page button holds the query as run.
-QUERY_MAX = 300
-#: Longest paper id accepted (ids are short: "p7k2b", "2401.01234").
-ID_MAX = 200
+QUERY_MAX = 300   # longest query a page button carries as text (longer: a key)
+ID_MAX = 200      # longest paper id accepted (ids are short: "p7k2b", "2401.01234")
 #: Deepest offset a page button may ask for (the search ranks 1,000 at most).
 OFFSET_MAX = 1000
 EXAMPLE = "/paper search sparse attention"
+#: Replies worth a modal when the click allows one (a notice or an error stays ephemeral).
+MODAL_REPLIES = (PaperReply, SimilarReply, PickListReply)
 
 
 class BadValue(ValueError):
@@ -135,21 +136,26 @@ def paper_id(value: dict[str, Any]) -> str:
     return pid
 
 
-def page_request(value: dict[str, Any]) -> tuple[str, int, bool]:
-    """``(query, offset, exact)`` from a page button's ``{"q", "o", "exact"?}``.
+def page_request(value: dict[str, Any], stored: Callable[[str], str | None]) -> tuple[str, int, bool]:
+    """``(query, offset, exact)`` from a page button's ``{"q" or "k", "o", "exact"?}``
+    (``stored(key)``: the long query kept under ``k``, ``service.queries.text_of``),
+    the query's controls and bidi overrides removed (``bot.parsing.user_text``).
 
     Raises:
-        BadValue: ``q`` not a non-empty string of ≤ ``QUERY_MAX`` chars; ``o``
-            not an integer in 0..``OFFSET_MAX``; ``exact`` not 0/1/true/false.
-    """
+        BadValue: ``q`` not a string of 1..``QUERY_MAX`` chars, ``k`` naming no stored query
+            (or purged), ``o`` not an int in 0..``OFFSET_MAX``, ``exact`` not 0/1."""
     query, offset, exact = value.get("q"), value.get("o"), value.get("exact", 0)
-    if not isinstance(query, str) or not query.strip() or len(query) > QUERY_MAX:
+    if "k" in value and query is None:
+        query = stored(value["k"]) if isinstance(value["k"], str) else None
+        if query is None:
+            raise BadValue("That search is too old to page through now: please run it again.")
+    elif not isinstance(query, str) or not query.strip() or len(query) > QUERY_MAX:
         raise BadValue()
     if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= OFFSET_MAX:
         raise BadValue()
     if exact not in (0, 1) or (not isinstance(exact, (bool, int))):
         raise BadValue()
-    return query, offset, bool(exact)
+    return user_text(query), offset, bool(exact)    # a tampered value may carry controls
 
 
 # ---------------------------------------------------------------- the buttons
@@ -161,22 +167,19 @@ class Button:
         answer: ``answer(service, value, click) -> Reply``; may raise BadValue.
         in_channel: the answer may be posted visibly (when the reply says so).
         replace_original: the answer replaces the message clicked.
+        modal: a paper or a list is answered in a modal when the click
+            brings a ``trigger_id`` (issue 12 point 4: no long ephemeral
+            messages stacking up); ephemeral when no modal can be opened.
     """
 
     answer: Callable[["Service", dict[str, Any], Click], Reply]
     in_channel: bool = False
     replace_original: bool = False
-
-
-def _share(service: "Service", value: dict[str, Any], click: Click) -> Reply:
-    if not click.channel_id:
-        raise BadValue("Share works from search results in a channel: "
-                       "try `/paper search …` there.")
-    return service.share(paper_id(value), click.context)
+    modal: bool = False
 
 
 def _page(service: "Service", value: dict[str, Any], click: Click) -> Reply:
-    query, offset, exact = page_request(value)
+    query, offset, exact = page_request(value, service.queries.text_of)
     return service.search(query, offset=offset, exact=exact)
 
 
@@ -185,11 +188,10 @@ def _another(service: "Service", value: dict[str, Any], click: Click) -> Reply:
 
 
 BUTTONS: dict[str, Button] = {
-    ACTION_SHARE: Button(_share, in_channel=True),
-    ACTION_DETAILS: Button(lambda service, value, click: service.paper(paper_id(value))),
-    ACTION_SIMILAR: Button(lambda service, value, click: service.similar(paper_id(value))),
+    ACTION_DETAILS: Button(lambda service, value, click: service.paper(paper_id(value)), modal=True),
+    ACTION_SIMILAR: Button(lambda service, value, click: service.similar(paper_id(value)), modal=True),
     **{page: Button(_page, replace_original=True) for page in PAGE_ACTIONS},  # Next, Previous, Instead
-    ACTION_ANOTHER: Button(_another),
+    ACTION_ANOTHER: Button(_another, modal=True),
 }
 
 
@@ -216,12 +218,14 @@ def make_listener(service: "Service", action_id: str, button: Button,
                  client: WebClient) -> None:
         ack()
         click = Click.of(body)
-        replace = False
+        replace = in_modal = False
         try:
             value = read_value(action)
             with slots(click.user_id or ""):
-                message = render(button.answer(service, value, click))
+                reply = button.answer(service, value, click)
+                message = render(reply)
             replace = button.replace_original
+            in_modal = button.modal and isinstance(reply, MODAL_REPLIES)
         except BadValue as bad:
             log.info("%s: unreadable button value from %s in %s", action_id, click.user_id,
                      click.channel_id)
@@ -230,6 +234,8 @@ def make_listener(service: "Service", action_id: str, button: Button,
             log.exception("%s failed (team %s, channel %s, user %s)", action_id,
                           click.team_id, click.channel_id, click.user_id)
             message = Message(text=SORRY)
+        if in_modal and open_modal(client, body, message):
+            return
         visible = button.in_channel and message.visibility == IN_CHANNEL
         answer(body, respond, client, message, in_channel=visible, replace_original=replace)
 
@@ -259,6 +265,27 @@ def answer(body: dict[str, Any], respond: Respond, client: WebClient, message: M
                          replace_original=replace_original)
     except Exception:  # noqa: BLE001 — nothing else to tell the user through
         log.exception("answering a button click failed")
+
+
+def open_modal(client: WebClient, body: dict[str, Any], message: Message) -> bool:
+    """Show ``message`` in a new modal for a click on a message (``views.open`` with
+    the click's ``trigger_id``, valid 3 s once, docs/slack-rules.md [trigger-id]).
+
+    Returns:
+        bool: True when the modal opened. False for a click inside a view (its
+        answer goes through ``show_in_view``), without a ``trigger_id``, or
+        when Slack refused (``expired_trigger_id`` …): then the caller answers
+        ephemerally.
+    """
+    if not body.get("response_url") or not body.get("trigger_id"):
+        return False
+    try:
+        view_or_plain(client.views_open, message_modal(message), message.text,
+                      trigger_id=body["trigger_id"])
+        return True
+    except Exception as exc:  # noqa: BLE001 — e.g. expired_trigger_id: answer ephemerally
+        log.info("views.open for a click failed (%s); answering ephemerally", exc)
+        return False
 
 
 def open_search(ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient) -> None:

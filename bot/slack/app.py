@@ -24,7 +24,8 @@ from slack_sdk.http_retry.builtin_handlers import (ConnectionErrorRetryHandler,
 
 from bot.slack.fair import FairSlots
 from bot.config import Settings
-from bot.slack import actions, commands, events, home, messages, unfurls
+from bot.slack import (actions, commands, events, home, messages, modal_search, reading, share,
+                       shortcuts, unfurls, welcome)
 
 if TYPE_CHECKING:  # the service is the lead's; listeners call its public methods
     from bot.service import Service
@@ -145,7 +146,8 @@ def register_listeners(app: App, service: "Service", *,
                        seen: Callable[..., bool] | None = None, slots: FairSlots | None = None) -> None:
     """Wire every listener module to ``app`` (one ``register()`` per area):
     ``/paper`` (commands), ``app_mention`` (events), DMs (messages), buttons
-    (actions), the App Home and the search modal (home), link unfurls (unfurls).
+    (actions), the App Home and the search modal (home), link unfurls (unfurls),
+    onboarding (welcome), the message and global shortcuts (shortcuts).
 
     Args:
         app: the Bolt app.
@@ -159,5 +161,10 @@ def register_listeners(app: App, service: "Service", *,
     events.register(app, service, seen=seen, slots=slots)
     messages.register(app, service, seen=seen, slots=slots)
     actions.register(app, service, slots=slots)
+    share.register(app, service, slots=slots)
+    modal_search.register(app, service, slots=slots)
+    shortcuts.register(app, service, slots=slots)
+    reading.register(app, service, slots=slots)
     home.register(app, service, slots=slots)
+    welcome.register(app, service)
     unfurls.register(app, service)

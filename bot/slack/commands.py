@@ -90,8 +90,9 @@ def command_context(command: dict[str, Any], client: WebClient, text: str) -> Co
 
     Returns:
         Context: ``user_tz`` is the user's IANA zone (``users.info`` →
-        ``user.tz``) when the first word is "subscribe" and the lookup
-        works, else None (the service falls back to ``PAPERBOT_DEFAULT_TZ``).
+        ``user.tz``) when the first word is "subscribe" ("" when the lookup
+        fails: the service falls back to ``PAPERBOT_DEFAULT_TZ`` and says so),
+        else None.
     """
     user_id = command.get("user_id", "")
     tz = user_time_zone(client, user_id) if first_word(text) == "subscribe" else None
@@ -100,7 +101,9 @@ def command_context(command: dict[str, Any], client: WebClient, text: str) -> Co
 
 
 def user_time_zone(client: WebClient, user_id: str) -> str | None:
-    """The user's Slack time zone ("Europe/Berlin"), or None on any failure.
+    """The user's Slack time zone ("Europe/Berlin"); "" when ``users.info``
+    fails or gives none (the service then says it uses the default zone);
+    None when there is no user to ask.
 
     Source: ``users.info`` returns ``user.tz`` (docs.slack.dev/reference/
     methods/users.info); needs the ``users:read`` scope.
@@ -111,8 +114,8 @@ def user_time_zone(client: WebClient, user_id: str) -> str | None:
         tz = client.users_info(user=user_id).get("user", {}).get("tz")
     except Exception as exc:  # noqa: BLE001 — a missing zone only means "use the default"
         log.info("users.info for %s failed (%s); using the default zone", user_id, exc)
-        return None
-    return tz if isinstance(tz, str) and tz else None
+        return ""
+    return tz if isinstance(tz, str) else ""
 
 
 def send(respond: Respond, message: Message) -> None:

@@ -27,6 +27,7 @@ from bot.slack.fair import FairSlots, quick
 from bot.models import Context
 from bot.ports import Message, PostError
 from bot.render import render
+from bot.replies import EPHEMERAL
 from bot.slack.commands import user_time_zone
 from bot.slack.context import RETAKEN, RetryLater, journaled, settled
 from bot.slack.poster import TRANSIENT, SlackPoster
@@ -194,7 +195,12 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
         log.exception("mention failed (%s)", " ".join(keys))
         message = Message(text=SORRY, visibility="in_channel")
     try:
-        poster.post(channel, message, thread_ts=thread_ts)
+        if message.visibility == EPHEMERAL and user and not channel.startswith("D"):
+            # help, "did you mean" and "no confident match" go to the asker only, in the
+            # thread (issue 12 point 4; docs/slack-rules.md [ephemeral])
+            poster.post_ephemeral(channel, user, message, thread_ts=thread_ts)
+        else:
+            poster.post(channel, message, thread_ts=thread_ts)
     except PostError as exc:
         log.warning("reply to mention in %s failed: %s", channel, exc.code)
         if exc.code in TRANSIENT:

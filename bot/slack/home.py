@@ -1,18 +1,17 @@
-"""The App Home tab and the search modal, plus the view helpers the buttons use.
+"""The App Home tab and the search modal.
 
 - ``app_home_opened`` (tab "home") → ``service.home(ctx, is_member)`` →
-  ``bot.render.home.home_view`` → one ``views.publish``, on every open (the
-  "messages" tab is ignored). Membership comes from one paginated
+  ``bot.render.home.home_view`` → one ``views.publish``, on every open. Membership comes from one paginated
   ``users.conversations`` for the viewer, asked only when the team has a
   subscription (``Membership``).
 - ``view_submission`` of the search modal (``SEARCH_MODAL_ID``): an empty
   query → ``response_action: errors`` on the input; otherwise ack with
   ``response_action: update`` (the modal says "Searching…"), run the search,
   then ``views.update`` the same view with the results or the explanation.
-- ``valid_view`` / ``message_modal`` / ``show_in_view``: every view sent to
-  Slack passes slack_sdk's ``View`` validation and keeps ≤ 100 blocks
-  (docs/platform-facts.md "Slack timing and retries"); a button clicked inside the Home tab or a modal has
-  no ``response_url``, so its answer opens (or pushes) a modal instead.
+- ``app_home_opened`` (tab "messages") → the first hello, once per user
+  (``bot.slack.welcome``).
+- Views sent to Slack pass ``bot.slack.modals.valid_view``; answers to
+  clicks inside a view are shown by ``bot.slack.modals.show_in_view``.
 
 Nothing here raises out of a listener: failures are logged and, where the
 user is waiting, shown as a short polite sentence.
@@ -24,17 +23,17 @@ from typing import TYPE_CHECKING, Any
 
 from slack_bolt import Ack, App
 from slack_sdk import WebClient
-from slack_sdk.models.views import View
 
 from bot.slack.fair import FairSlots
 from bot.models import Context
-from bot.ports import Message
-from bot.render import blocks as bk
-from bot.render.home import (MODAL_RESULTS, SEARCH_INPUT_ACTION, SEARCH_INPUT_BLOCK,
-                             SEARCH_MODAL_ID, VIEW_BLOCKS_MAX, home_view, search_modal)
+from bot.parsing import user_text
+from bot.render.home import (MODAL_INPUT_MAX, MODAL_RESULTS, SEARCH_INPUT_ACTION, SEARCH_INPUT_BLOCK,
+                             SEARCH_MODAL_ID, home_view, search_modal)
 from bot.replies import ErrorReply, ResultsReply
 from bot.slack.commands import SORRY
 from bot.slack.fallback import view_or_plain
+from bot.slack.modals import valid_view
+from bot.slack.welcome import welcome_user
 
 if TYPE_CHECKING:
     from bot.service import Service
@@ -43,10 +42,10 @@ log = logging.getLogger(__name__)
 
 SEARCHING = "Searching…"
 EMPTY_QUERY = "Type a few words to search for, e.g. sparse attention."
-#: The modal's input allows 300 characters (``search_modal``); a longer
-#: (tampered) value is cut to this for ``initial_value`` only — the search
-#: itself cuts at 300 with a note (docs/interfaces.md "Rules every reply obeys").
-QUERY_SHOWN_MAX = 300
+#: The modal's input allows 3,000 characters (``MODAL_INPUT_MAX``, Slack's limit); a
+#: longer (tampered) value is cut to this for ``initial_value`` only — the search
+#: itself cuts at 4,000 with a note (docs/interfaces.md "Rules every reply obeys").
+QUERY_SHOWN_MAX = MODAL_INPUT_MAX
 #: ``users.conversations``: Slack recommends ``limit`` ≤ 200; 20 pages cover
 #: a viewer in 4,000 channels, beyond which the Home tab lists fewer.
 MEMBER_PAGE_SIZE = 200
@@ -54,7 +53,6 @@ MEMBER_PAGES = 20
 #: Conversation types a subscription can live in. Scopes: ``channels:read``
 #: (public) and ``groups:read`` (private channels the bot is in).
 MEMBER_TYPES = "public_channel,private_channel"
-MODAL_TITLE = "paperbot"          # modal titles: ≤ 24 chars of plain text
 #: The Home tab when Slack refuses the real one (``bot.slack.fallback``).
 HOME_PLAIN = ("*paperbot* searches this workspace's conference papers. "
               "Type `/paper help` in any channel to start.")
@@ -116,45 +114,56 @@ class Membership:
 
 
 def make_home_listener(service: "Service"):
-    """The ``app_home_opened`` listener (Bolt arguments ``body, event, client``).
-
-    Service and rendering are light here (no search), so no work slot is
-    held — and none is held during the Slack calls.
-    """
+    """The ``app_home_opened`` listener (Bolt arguments ``body, event, client``). Service and
+    rendering are light here (no search), so no work slot is held, nor during Slack calls."""
 
     def app_home_opened(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
         if event.get("tab") == "messages":
+            welcome_user(service, client, body, event)    # once per user (issue 12 point 5)
             return
         user = event.get("user") or ""
         team = body.get("team_id") or ""
         if not user:
             return
         try:
-            today, day, channels = service.home(Context(team, "", user), Membership(client, user))
-            view_or_plain(client.views_publish, valid_view(home_view(today, day, channels)),
-                          HOME_PLAIN, user_id=user)
+            publish_home(service, client, team, user)
         except Exception:  # noqa: BLE001 — events are auto-acked; log and move on
             log.exception("App Home for %s (team %s) not published", user, team)
 
     return app_home_opened
 
 
+def publish_home(service: "Service", client: WebClient, team: str, user: str,
+                 saved_offset: int = 0) -> None:
+    """``views.publish`` the Home tab of ``user``: today's paper, their channels and
+    feed, a page of their saved papers (from ``saved_offset``).
+
+    Raises: slack_sdk.errors.SlackApiError / SlackClientError (Slack refused it)."""
+    ctx = Context(team, "", user)
+    today, day, channels = service.home(ctx, Membership(client, user))
+    saved = service.reading.page(ctx, saved_offset)
+    view_or_plain(client.views_publish, valid_view(home_view(today, day, channels, saved)),
+                  HOME_PLAIN, user_id=user)
+
+
 # ---------------------------------------------------------------- search modal
 def submitted_query(view: dict[str, Any]) -> str:
-    """The text typed in the modal's input, stripped ("" when missing or not text)."""
+    """The text typed in the modal's input, stripped, controls and bidi overrides
+    removed (``bot.parsing.user_text``; "" when missing or not text)."""
     try:
         value = view["state"]["values"][SEARCH_INPUT_BLOCK][SEARCH_INPUT_ACTION]["value"]
     except (KeyError, TypeError):
         return ""
-    return value.strip() if isinstance(value, str) else ""
+    return user_text(value).strip() if isinstance(value, str) else ""
 
 
-def modal_results(service: "Service", query: str) -> dict:
-    """The modal showing the first ``MODAL_RESULTS`` results for ``query``, or why not."""
+def modal_results(service: "Service", query: str, offset: int = 0, exact: bool = False) -> dict:
+    """The modal showing ``MODAL_RESULTS`` results for ``query`` from ``offset``, or why not."""
     shown = query[:QUERY_SHOWN_MAX]
-    reply = service.search(query, limit=MODAL_RESULTS)
+    reply = service.search(query, offset=offset, limit=MODAL_RESULTS, exact=exact)
     if isinstance(reply, ResultsReply) and reply.page is not None:
-        return valid_view(search_modal(shown, page=reply.page))
+        typed = reply.typed_total is None or reply.typed_total > 0
+        return valid_view(search_modal(shown, page=reply.page, typed_finds=typed, keys=reply.query_keys))
     if isinstance(reply, ErrorReply):
         example = f" Example: {reply.example}" if reply.example else ""
         return valid_view(search_modal(shown, error=reply.message + example))
@@ -191,63 +200,3 @@ def make_search_listener(service: "Service", slots: FairSlots):
                         exc_info=True)
 
     return search_submitted
-
-
-# ---------------------------------------------------------------- view helpers
-def valid_view(view: dict) -> dict:
-    """``view`` unchanged, once slack_sdk's ``View`` validation accepts it.
-
-    Raises:
-        slack_sdk.errors.SlackObjectFormationError: a limit is broken (title
-            > 24 chars, no blocks or more than ``VIEW_BLOCKS_MAX`` …).
-    """
-    View(**view).validate_json()
-    return view
-
-
-def message_modal(message: Message, title: str = MODAL_TITLE) -> dict:
-    """A rendered reply shown in a modal (answers to clicks in the Home tab or a modal).
-
-    *Share* buttons are dropped: a view has no channel to share into.
-
-    Args:
-        message: the rendered reply (its blocks, else its mrkdwn ``text``).
-        title: the modal title (≤ 24 chars).
-
-    Returns:
-        dict: a validated modal view (≤ ``VIEW_BLOCKS_MAX`` blocks).
-    """
-    blocks = [b for b in (_without_share(b) for b in message.blocks) if b is not None]
-    if not blocks:
-        blocks = [bk.section(message.text or SORRY)]
-    return valid_view(View(type="modal", title=title, close="Close",
-                           blocks=blocks[:VIEW_BLOCKS_MAX]).to_dict())
-
-
-def _without_share(block: dict) -> dict | None:
-    if block.get("type") != "actions":
-        return block
-    elements = [e for e in block.get("elements") or [] if e.get("action_id") != bk.ACTION_SHARE]
-    return dict(block, elements=elements) if elements else None
-
-
-def show_in_view(client: WebClient, body: dict[str, Any], message: Message) -> None:
-    """Show ``message`` to whoever clicked a button inside a view.
-
-    From the Home tab: ``views.open`` a modal (with the click's short-lived
-    ``trigger_id``). From a modal: ``views.push`` it on top; when Slack
-    refuses (three views stacked already), ``views.update`` the current one.
-
-    Raises:
-        slack_sdk.errors.SlackApiError / SlackClientError: Slack refused both.
-    """
-    modal = message_modal(message)
-    view = body.get("view") or {}
-    if view.get("type") != "modal":
-        view_or_plain(client.views_open, modal, message.text, trigger_id=body.get("trigger_id"))
-        return
-    try:
-        view_or_plain(client.views_push, modal, message.text, trigger_id=body.get("trigger_id"))
-    except Exception as exc:  # noqa: BLE001 — e.g. push_limit_reached
-        log.info("views.push failed (%s); replacing the current modal", exc)
-        view_or_plain(client.views_update, modal, message.text, view_id=view.get("id"))

@@ -113,6 +113,32 @@ class SlackPoster:
                                 channel_id, reply_to, exc.code)
         return ts
 
+    def post_ephemeral(self, channel_id: str, user_id: str, message: Message,
+                       thread_ts: str | None = None) -> None:
+        """Show ``message`` to ``user_id`` only (``chat.postEphemeral``, scope ``chat:write``).
+
+        Args:
+            channel_id: where the user is ("C0123").
+            user_id: who sees it ("U0123"); Slack refuses a user not in the channel.
+            message: the rendered message (its ``thread`` is not sent: an
+                ephemeral message has no replies).
+            thread_ts: show it in this thread, or None.
+
+        Raises:
+            PostError: Slack refused ("user_not_in_channel", …) or the network failed.
+        Source: https://docs.slack.dev/reference/methods/chat.postEphemeral
+        """
+        kwargs = {k: v for k, v in message.payload().items()
+                  if k not in ("metadata", "unfurl_links", "unfurl_media")}
+        if thread_ts:
+            kwargs["thread_ts"] = thread_ts
+        if not kwargs.get("blocks"):
+            kwargs.pop("blocks", None)
+        try:
+            self._client.chat_postEphemeral(channel=channel_id, user=user_id, **kwargs)
+        except (SlackApiError, SlackClientError, OSError) as exc:
+            raise PostError(_error_code(exc), type(exc).__name__) from exc
+
     def _post_one(self, channel_id: str, message: Message, thread_ts: str | None) -> str:
         kwargs = message.payload()
         if thread_ts:
@@ -163,9 +189,14 @@ class SlackPoster:
 
         Raises:
             HistoryUnavailable: history cannot be read (missing ``*:history``
-                scope, the bot cannot join, network error) or holds more
+                scope, the bot cannot join, network error, a personal feed's
+                DM addressed by user id) or holds more
                 messages than one look reads — the caller then cannot know.
         """
+        if channel_id[:1] in ("U", "W"):
+            # a personal feed posts to the user id (docs/slack-rules.md [dm-by-user-id]); the
+            # history of that DM is only readable by its D… id, which is not kept
+            raise HistoryUnavailable(f"a post to user {channel_id} has no history to read by user id")
         try:
             try:
                 return self._search_history(channel_id, marker, oldest_ts)

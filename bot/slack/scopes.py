@@ -24,7 +24,8 @@ class Use:
 
     Attributes:
         kind: "method" (Web API), "event" (Events API bot event), "command"
-            (slash command), "interaction" (interactivity payload) or
+            (slash command), "shortcut" (a manifest shortcut's callback id),
+            "interaction" (interactivity payload) or
             "response_url" (no token, no scope), "app_token" (a method called
             with the app-level token; its scope is not a bot scope).
         name: "chat.postMessage", "app_mention", "/paper", "block_actions".
@@ -48,9 +49,14 @@ USES: tuple[Use, ...] = (
         "mention and DM answers, subscribe confirmations, the digest; chat:write.public "
         "lets the digest post in public channels it never joined "
         f"({D}/scopes/chat.write.public)"),
+    Use("method", "chat.postEphemeral", ("chat:write",), f"{D}/methods/chat.postEphemeral",
+        "help, 'did you mean' and no-match answers to a mention: the asker only, in the thread"),
     Use("method", "conversations.history", ("channels:history", "groups:history"),
         f"{D}/methods/conversations.history",
         "digest crash recovery: find the post of an ambiguous run (public and private channels)"),
+    Use("method", "conversations.info", ("channels:read", "groups:read"),
+        f"{D}/methods/conversations.info",
+        "Share to…: the #name in 'Invite @paperbot to #x first'"),
     Use("method", "conversations.replies", ("channels:history", "groups:history", "im:history"),
         f"{D}/methods/conversations.replies",
         "journal recovery: before answering again a mention left unanswered by a crash, look for "
@@ -58,6 +64,13 @@ USES: tuple[Use, ...] = (
     Use("method", "conversations.join", ("channels:join",), f"{D}/methods/conversations.join",
         "digest crash recovery: join a public channel posted into with chat:write.public, "
         "whose history answers not_in_channel otherwise"),
+    Use("method", "files.getUploadURLExternal", ("files:write",),
+        f"{D}/methods/files.getUploadURLExternal",
+        "reading-list Export: step 1 of slack_sdk's files_upload_v2 (the .bib file)"),
+    Use("method", "files.completeUploadExternal", ("files:write",),
+        f"{D}/methods/files.completeUploadExternal",
+        "reading-list Export: step 3 of files_upload_v2, sharing the file in the user's DM "
+        "(channel = the D… id chat.postMessage answered)"),
     Use("method", "chat.unfurl", ("links:write",), f"{D}/methods/chat.unfurl",
         "link unfurls: a compact card for a paper link (posted message or composer preview)"),
     Use("method", "users.info", ("users:read",), f"{D}/methods/users.info",
@@ -80,7 +93,11 @@ USES: tuple[Use, ...] = (
         "Bolt's respond(): /paper replies and button answers (5 uses in 30 min)"),
     Use("event", "app_mention", ("app_mentions:read",), f"{D}/events/app_mention",
         "@paperbot in a channel"),
-    Use("event", "app_home_opened", (), f"{D}/events/app_home_opened", "the App Home tab"),
+    Use("event", "app_home_opened", (), f"{D}/events/app_home_opened",
+        "the App Home tab; the first open of the Messages tab gets a hello (once per user)"),
+    Use("event", "member_joined_channel", ("channels:read", "groups:read"),
+        f"{D}/events/member_joined_channel",
+        "onboarding: a hello when the bot itself is added to a public or private channel"),
     Use("event", "link_shared", ("links:read",), f"{D}/events/link_shared",
         "a link to arxiv.org, openreview.net, doi.org, github.com or huggingface.co "
         "(the manifests' unfurl_domains)"),
@@ -89,8 +106,15 @@ USES: tuple[Use, ...] = (
     Use("command", "/paper", ("commands",), f"{D}/scopes/commands", "the slash command"),
     Use("interaction", "block_actions", (), f"{D}/interaction-payloads/block_actions-payload",
         "buttons (needs Interactivity on, no scope)"),
+    Use("shortcut", "find_related_papers", ("commands",),
+        "https://docs.slack.dev/interactivity/implementing-shortcuts",
+        "message shortcut 'Find related papers' (message_action payload)"),
+    Use("shortcut", "search_papers", ("commands",),
+        "https://docs.slack.dev/interactivity/implementing-shortcuts",
+        "global shortcut 'Search papers': the search modal from anywhere"),
     Use("interaction", "view_submission", (),
-        f"{D}/interaction-payloads/view-interactions-payload", "the search modal's Search"),
+        f"{D}/interaction-payloads/view-interactions-payload",
+        "the search modal's Search; the share modal's Share (with response_urls)"),
 )
 
 #: Web API methods by name (``chat.postMessage`` → its ``Use``).
@@ -99,6 +123,8 @@ METHODS = {u.name: u for u in USES if u.kind == "method"}
 EVENTS = {u.name: u for u in USES if u.kind == "event"}
 #: Slash commands by name.
 COMMANDS = {u.name: u for u in USES if u.kind == "command"}
+#: Shortcuts by callback id, as a manifest's ``features.shortcuts[].callback_id`` lists them.
+SHORTCUTS = {u.name: u for u in USES if u.kind == "shortcut"}
 
 
 def needed_scopes() -> frozenset[str]:

@@ -7,11 +7,16 @@ channels, links and specials as ``<…>`` control sequences
 "Formatting message text"). Incoming text is therefore decoded exactly once
 here, and the service never sees a live control sequence from a mention.
 
+Control characters, bidi overrides and surrogates are taken out of what
+users send here too (``bot.parsing.user_text``), so no reply echoes them.
+
 No third-party imports: the console and tests may use these freely.
 """
 from __future__ import annotations
 
 import re
+
+from bot.parsing import user_text
 
 _ENTITY = re.compile(r"&(amp|lt|gt);")
 _ENTITIES = {"amp": "&", "lt": "<", "gt": ">"}
@@ -21,6 +26,8 @@ _ENTITIES = {"amp": "&", "lt": "<", "gt": ">"}
 #: ``<https://…|label>`` / ``<mailto:…>`` links. User-typed ``<`` and ``>``
 #: arrive as ``&lt;`` / ``&gt;``, so a literal ``<…>`` is always a token.
 _TOKEN = re.compile(r"<[^<>\n]*>")
+#: A link token: ``<https://…>`` or ``<https://…|label>`` (also ``mailto:``).
+_LINK = re.compile(r"<((?:https?|mailto):[^<>|\n]*)(?:\|([^<>\n]*))?>")
 _SPACES = re.compile(r"\s+")
 
 
@@ -57,16 +64,22 @@ def strip_tokens(text: str) -> str:
 
 
 def mention_text(raw: str) -> str:
-    """What a mention asks: tokens stripped, entities decoded once.
+    """What a mention asks: tokens stripped, entities decoded once, controls
+    and bidi overrides removed (``bot.parsing.user_text``).
 
     Args:
         raw: the ``text`` of an ``app_mention`` event (or a DM), e.g.
             ``"<@UBOT> show p7k2 &amp; more"``.
 
     Returns:
-        str: e.g. ``"show p7k2 & more"``; ``""`` when only tokens were sent.
+        str: e.g. ``"show p7k2 & more"``. When nothing but tokens was sent
+        and some are links (a pasted ``<https://…|KIStego>``), the links'
+        labels (else their URLs) are the text; ``""`` when only mentions were sent.
     """
-    return decode_entities(strip_tokens(raw))
+    text = strip_tokens(raw)
+    if not text:
+        text = " ".join(label.strip() or url for url, label in _LINK.findall(raw))
+    return " ".join(user_text(decode_entities(text)).split())
 
 
 def command_text(raw: str) -> str:
@@ -76,11 +89,12 @@ def command_text(raw: str) -> str:
         raw: the ``text`` form field of a slash command (``"search &lt;b&gt;"``).
 
     Returns:
-        str: ``"search <b>"``. Control sequences are *kept* as text: a
+        str: ``"search <b>"``, controls and bidi overrides removed
+        (``bot.parsing.user_text``). Control sequences are *kept* as text: a
         slash command's ``<…>`` came from the user and is escaped again on
         the way out by ``bot.render``.
     """
-    return decode_entities(raw or "").strip()
+    return user_text(decode_entities(raw or "")).strip()
 
 
 def first_word(text: str) -> str:

@@ -16,16 +16,24 @@ import sqlalchemy as sa
 from bot.store.db import make_engine, transaction
 from bot.models import DeliveryState
 from bot.store.deliveries import STATES, DeliveryStore
+from bot.store.marks import MarkStore
 from bot.store.journal import Entry, EntryState, JournalStore
+from bot.store.queries import QueryStore
 from bot.store.schema import SCHEMA_VERSION, StoreError, migrate
 from bot.store.schema import schema_version as _version_t
-from bot.store.subscriptions import SubscriptionStore
+from bot.store.subscriptions import KEEP, SubscriptionStore
+from bot.store.saved import SavedStore
+from bot.store.topics import TopicPickStore
 
-__all__ = ["Store", "StoreError", "SCHEMA_VERSION", "STATES", "DeliveryState", "Entry", "EntryState"]
+__all__ = ["Store", "StoreError", "SCHEMA_VERSION", "STATES", "DeliveryState", "Entry", "EntryState",
+           "KEEP"]
 
 
-class Store(SubscriptionStore, DeliveryStore, JournalStore):
-    """Subscriptions, deliveries, daily picks, handled events and the journal in one database.
+class Store(SubscriptionStore, DeliveryStore, JournalStore, TopicPickStore, SavedStore, MarkStore,
+            QueryStore):
+    """Subscriptions, deliveries, daily picks, handled events, the journal, channel
+    rotations, reading lists, once-only marks (onboarding, shares) and the long
+    queries of page buttons in one database.
 
     Args:
         database_url: SQLAlchemy URL, e.g. ``sqlite:///paperbot.db`` or

@@ -6,7 +6,9 @@ Tables (docs/interfaces.md "Paper of the day"):
   migrated to.
 - ``subscriptions`` — one row per (team, channel): the daily slot
   (``local_time`` "HH:MM" in IANA zone ``tz``), whether it is ``active`` and
-  why not (``inactive_reason``), who subscribed, ``created_at``/``updated_at``.
+  why not (``inactive_reason``), who subscribed, ``created_at``/``updated_at``,
+  the ``topic``, posting ``days`` ("mon,wed,fri"; NULL = every day) and
+  ``papers`` per post. A user id as ``channel`` is that user's personal feed.
 - ``deliveries`` — one row per (team, channel, local_date): the primary key is
   the UNIQUE claim that makes a post happen at most once. ``state`` is
   a ``bot.models.DeliveryState`` value: claimed → posted | failed | unknown, or skipped for a missed day
@@ -18,6 +20,17 @@ Tables (docs/interfaces.md "Paper of the day"):
   ``state`` (pending → done | expired), the ``owner`` process and its
   ``lease_until``, when it was received, and the request ``payload`` (JSON;
   cleared once done or expired). See ``bot.store.journal``.
+- ``topic_picks(team, channel, local_date, topic, position PK, paper_id,
+  cycle)`` — a channel's own rotation (a topic or ``N papers``): the papers of
+  each date, and which pass over the topic's matches each belongs to.
+- ``saved_papers(team, user_id, paper_id PK, saved_at, title, title_derived,
+  authors, venue, year, url)`` — reading lists, with a snapshot per entry.
+- ``marks(kind, key PK, at, detail)`` — things done once for good: an
+  onboarding note per user / channel, a share per message and paper
+  (``bot.store.marks``).
+- ``query_keys(key PK, text, used_at)`` — long queries kept for their page
+  buttons, which carry the short key instead of the text (``bot.store.queries``;
+  purged some days after last use).
 
 Versions:
 
@@ -28,6 +41,13 @@ Versions:
   (backfilled from ``created_at``), ``deliveries.claimed_at / updated_at /
   attempts``, table ``handled_events`` and the indexes.
 - 3: adds table ``journal``.
+- 4 (issue 13): adds ``subscriptions.topic / days / papers``, table
+  ``topic_picks(team, channel, local_date, topic, position → paper_id,
+  cycle)`` — a channel's own rotation, persisted the first time a date is
+  needed — and table ``saved_papers`` (a user's reading list, with a
+  snapshot of each paper's fields).
+- 5: adds table ``marks`` (no data step).
+- 6: adds table ``query_keys`` and its index (no data step).
 
 Migrations are additive only: missing tables and indexes are created, missing
 columns are added (each is nullable or has a server default), then the data
@@ -41,7 +61,7 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 from sqlalchemy.schema import CreateColumn
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 6
 
 #: Key of the PostgreSQL advisory lock held while migrating (any 64-bit int).
 _PG_MIGRATION_LOCK = 0x70617065_72626F74  # "paperbot"
@@ -95,6 +115,9 @@ subscriptions = sa.Table(
     sa.Column("subscribed_by", sa.String(32)),
     sa.Column("created_at", UTCDateTime),
     sa.Column("updated_at", UTCDateTime),
+    sa.Column("topic", sa.String(200)),
+    sa.Column("days", sa.String(40)),
+    sa.Column("papers", sa.Integer, nullable=False, server_default="1"),
 )
 
 deliveries = sa.Table(
@@ -118,6 +141,33 @@ daily_picks = sa.Table(
     sa.Column("paper_id", sa.String(200), nullable=False),
 )
 
+topic_picks = sa.Table(
+    "topic_picks", metadata,
+    sa.Column("team", sa.String(32), primary_key=True),
+    sa.Column("channel", sa.String(32), primary_key=True),
+    sa.Column("local_date", sa.Date, primary_key=True),
+    sa.Column("topic", sa.String(200), primary_key=True),
+    sa.Column("position", sa.Integer, primary_key=True),
+    sa.Column("paper_id", sa.String(200), nullable=False),
+    sa.Column("cycle", sa.Integer, nullable=False, server_default="0"),
+    sa.Index("ix_topic_picks_channel", "team", "channel", "topic", "cycle"),
+)
+
+saved_papers = sa.Table(
+    "saved_papers", metadata,
+    sa.Column("team", sa.String(32), primary_key=True),
+    sa.Column("user_id", sa.String(32), primary_key=True),
+    sa.Column("paper_id", sa.String(200), primary_key=True),
+    sa.Column("saved_at", UTCDateTime, nullable=False),
+    sa.Column("title", sa.Text, nullable=False),
+    sa.Column("title_derived", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("authors", sa.Text, nullable=False, server_default=""),
+    sa.Column("venue", sa.String(200), nullable=False, server_default=""),
+    sa.Column("year", sa.String(8)),
+    sa.Column("url", sa.Text),
+    sa.Index("ix_saved_papers_user", "team", "user_id", "saved_at"),
+)
+
 handled_events = sa.Table(
     "handled_events", metadata,
     sa.Column("key", sa.String(255), primary_key=True),
@@ -136,6 +186,22 @@ journal = sa.Table(
     sa.Column("attempts", sa.Integer, nullable=False, server_default="1"),
     sa.Column("payload", sa.Text),
     sa.Index("ix_journal_state", "state", "lease_until"),
+)
+
+marks = sa.Table(
+    "marks", metadata,
+    sa.Column("kind", sa.String(32), primary_key=True),
+    sa.Column("key", sa.String(255), primary_key=True),
+    sa.Column("at", UTCDateTime, nullable=False),
+    sa.Column("detail", sa.String(200)),
+)
+
+query_keys = sa.Table(
+    "query_keys", metadata,
+    sa.Column("key", sa.String(32), primary_key=True),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("used_at", UTCDateTime, nullable=False),
+    sa.Index("ix_query_keys_used_at", "used_at"),
 )
 
 #: Data steps run once when a database moves past the version (SQL text).

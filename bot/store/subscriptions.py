@@ -10,11 +10,14 @@ from datetime import datetime
 import sqlalchemy as sa
 
 from bot.models import Subscription
+from bot.schedule import format_days, parse_days
 from bot.slots import utc_now
 from bot.store.db import transaction
 from bot.store.schema import subscriptions as subs_t
 
 _HHMM = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
+#: Default of the ``topic``/``days``/``papers`` arguments: keep the stored value.
+KEEP = object()
 
 
 _ALL = sa.select(subs_t).order_by(subs_t.c.team, subs_t.c.channel)
@@ -29,7 +32,8 @@ def _subscription(row) -> Subscription:
     return Subscription(team_id=row.team, channel_id=row.channel, local_time=row.local_time,
                         tz=row.tz, active=bool(row.active), inactive_reason=row.inactive_reason,
                         subscribed_by=row.subscribed_by, created_at=row.created_at,
-                        updated_at=row.updated_at or row.created_at)
+                        updated_at=row.updated_at or row.created_at, topic=row.topic or None,
+                        days=parse_days(row.days), papers=int(row.papers or 1))
 
 
 def _key(team: str, channel: str):
@@ -42,7 +46,8 @@ class SubscriptionStore:
     _engine: sa.Engine
 
     def upsert_subscription(self, team: str, channel: str, local_time: str, tz: str,
-                            user_id: str | None, now: datetime | None = None
+                            user_id: str | None, now: datetime | None = None, *,
+                            topic=KEEP, days=KEEP, papers=KEEP
                             ) -> tuple[Subscription, Subscription | None]:
         """Create the channel's subscription, or change its slot and re-activate it.
 
@@ -57,6 +62,9 @@ class SubscriptionStore:
             tz: IANA zone name ("Europe/Berlin"); not validated here.
             user_id: Slack user id of who did it, or None.
             now: aware UTC time of the change (default: the real clock).
+            topic: the topic query (None or "" = whole corpus); ``KEEP``: unchanged.
+            days: posting weekdays (Monday 0; ``()`` = every day); ``KEEP``: unchanged.
+            papers: papers per post, 1..5; ``KEEP``: unchanged.
 
         Returns:
             (new, previous): the stored subscription and the one it replaced
@@ -70,6 +78,15 @@ class SubscriptionStore:
         if not tz:
             raise ValueError("tz must be an IANA zone name")
         now = _now(now)
+        extra = {}
+        if topic is not KEEP:
+            extra["topic"] = (topic or None) and topic[:200]
+        if days is not KEEP:
+            extra["days"] = format_days(days)
+        if papers is not KEEP:
+            if not 1 <= int(papers) <= 5:
+                raise ValueError(f"papers must be 1..5, got {papers!r}")
+            extra["papers"] = int(papers)
         for attempt in range(2):  # a concurrent first insert → retry as an update
             try:
                 with transaction(self._engine, write=True) as conn:
@@ -79,7 +96,7 @@ class SubscriptionStore:
                         conn.execute(subs_t.insert().values(
                             team=team, channel=channel, local_time=local_time, tz=tz,
                             active=True, inactive_reason=None, subscribed_by=user_id,
-                            created_at=now, updated_at=now))
+                            created_at=now, updated_at=now, **extra))
                         previous = None
                     else:
                         previous = _subscription(row)
@@ -88,7 +105,7 @@ class SubscriptionStore:
                         conn.execute(subs_t.update().where(_key(team, channel)).values(
                             local_time=local_time, tz=tz, active=True, inactive_reason=None,
                             subscribed_by=user_id,
-                            updated_at=now if changed else previous.updated_at))
+                            updated_at=now if changed else previous.updated_at, **extra))
                     new = _subscription(conn.execute(
                         sa.select(subs_t).where(_key(team, channel))).one())
                     return new, previous

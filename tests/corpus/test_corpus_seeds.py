@@ -174,11 +174,11 @@ def test_code_urls(with_text, seed_corpus):
 def test_tldr_and_keywords(seed_corpus, with_text):
     for p in seed_corpus:
         assert 0 < len(p.tldr) <= 300
-        assert p.tldr.split(" ")[0] in p.abstract
+        assert p.tldr.split(" ")[0].lower() in p.abstract.lower()    # extractive (a lead may go)
         assert 3 <= len(p.keywords) <= 6, (p.source, p.keywords)
         assert p.name not in p.keywords
     uni = with_text("composite tokens")
-    assert uni.tldr.startswith("To address these limitations, we present UniSparse, a unified mechanism")
+    assert uni.tldr.startswith("We present UniSparse, a unified mechanism")   # no dangling lead
     moe = with_text("Mixture-of-Experts (MoE) models")
     assert moe.keywords[0] == "Mixture-of-Experts (MoE)"
     assert "routing decisions" in moe.keywords

@@ -137,7 +137,9 @@ class SlackHarness:
         test_block_actions.py). A ``trigger_id`` in it is replaced by a fresh one from
         the fake (changing ``payload``)."""
         if "trigger_id" in payload:
-            payload["trigger_id"] = self.fake.new_trigger_id()
+            view = payload.get("view") or {}
+            payload["trigger_id"] = self.fake.new_trigger_id(
+                view.get("id") if view.get("type") == "modal" else None)
         body = urlencode({"payload": json.dumps(payload)})
         return self.request("POST", "/slack/events", body, signed_headers(SECRET, body))
 
@@ -173,7 +175,7 @@ def mention_event(text: str, *, ts: str, channel: str = "C0GENERAL", user: str =
 def block_actions(action_id: str, value: Any, *, user: str = "U0ALICE",
                   channel: str = "C0GENERAL", response_url: str | None = None,
                   ephemeral: bool = True, in_view: str | None = None,
-                  view_id: str = "V0HOME") -> dict[str, Any]:
+                  view_id: str = "V0HOME", private_metadata: str = "") -> dict[str, Any]:
     """A ``block_actions`` payload for one button click, as Slack sends it.
 
     Shape: bolt-python ``tests/scenario_tests/test_block_actions.py`` and
@@ -201,6 +203,7 @@ def block_actions(action_id: str, value: Any, *, user: str = "U0ALICE",
         payload["container"] = {"type": "view", "view_id": view_id}
         payload["view"] = {"id": view_id, "type": in_view, "team_id": TEAM_ID, "blocks": [],
                            "hash": "1765000000.abcdef", "state": {"values": {}},
+                           "private_metadata": private_metadata,
                            "callback_id": "" if in_view == "home" else "paper_modal"}
     else:
         payload["container"] = {"type": "message", "message_ts": "1765000000.000100",
@@ -273,3 +276,4 @@ def shown_strings(value: Any) -> list[str]:
     if isinstance(value, (list, tuple)):
         return [s for v in value for s in shown_strings(v)]
     return []
+

@@ -8,6 +8,7 @@ the tests follow what a user actually clicks.
 from __future__ import annotations
 
 import json
+from urllib.parse import urlencode
 
 import pytest
 from slack_bolt.adapter.socket_mode.internals import run_bolt_app
@@ -15,7 +16,8 @@ from slack_sdk.socket_mode.request import SocketModeRequest
 
 from bot.render import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_PAGE, ACTION_SHARE, ACTION_SIMILAR,
                         PAGE_ACTIONS)
-from tests.slack.slackkit import SlackHarness, block_actions, shown_strings
+from tests.signing import signed_headers
+from tests.slack.slackkit import SECRET, SlackHarness, block_actions, shown_strings
 
 
 def buttons(reply: dict, action_id: str) -> list[dict]:
@@ -37,35 +39,47 @@ def kistego(slack: SlackHarness):
     return paper
 
 
-def test_share_posts_the_paper_visibly_naming_who_shared_it(slack: SlackHarness) -> None:
-    paper = kistego(slack)
-    response, url = slack.click(ACTION_SHARE, {"id": paper.id}, user="U0BOB")
-
-    assert (response.status, response.body) == (200, b"")        # ack() at once, no body
-    (reply,) = slack.replies(url)
-    assert reply["response_type"] == "in_channel"
-    assert reply["replace_original"] is False                      # the ephemeral results stay
-    assert "Shared by* <@U0BOB>" in json.dumps(reply["blocks"])
-    assert paper.id in json.dumps(reply["blocks"]) and paper.title[:40] in json.dumps(reply)
-    assert reply["unfurl_links"] is False
+def opened_view(slack: SlackHarness) -> dict:
+    """The view of the one ``views.open`` the bot made (after every listener ended)."""
+    slack.fake.wait_for("views.open")
+    slack.drain()
+    (call,) = slack.fake.calls("views.open")
+    assert call.answer["ok"], call.answer
+    view = call.body["view"]
+    return json.loads(view) if isinstance(view, str) else view
 
 
-def test_details_answers_the_full_paper_ephemerally(slack: SlackHarness) -> None:
+def test_details_opens_the_full_paper_in_a_modal(slack: SlackHarness) -> None:
     paper = kistego(slack)
     _, url = slack.click(ACTION_DETAILS, {"id": paper.id})
+    view = opened_view(slack)
+    assert view["type"] == "modal"
+    assert paper.abstract[:60] in " ".join(shown_strings(view["blocks"]))   # the abstract
+    assert buttons(view, ACTION_SHARE) == []                     # a modal has no channel
+    assert slack.fake.calls("response_url") == []                # no ephemeral message piles up
+
+
+@pytest.mark.slack_rejects
+def test_details_with_an_expired_trigger_answers_ephemerally(slack: SlackHarness) -> None:
+    paper = kistego(slack)
+    url = slack.fake.new_response_url()
+    payload = block_actions(ACTION_DETAILS, {"id": paper.id}, response_url=url)
+    trigger = slack.fake.new_trigger_id()
+    slack.fake.triggers.age(trigger, 10)                           # the click was 10 s ago
+    payload["trigger_id"] = trigger
+    body = urlencode({"payload": json.dumps(payload)})
+    slack.request("POST", "/slack/events", body, signed_headers(SECRET, body))
     (reply,) = slack.replies(url)
     assert reply["response_type"] == "ephemeral" and reply["replace_original"] is False
-    text = " ".join(shown_strings(reply["blocks"]))
-    assert paper.abstract[:60] in text                             # the abstract, not a snippet
-    assert buttons(reply, ACTION_SHARE) == [{"id": paper.id}]
+    assert paper.abstract[:60] in " ".join(shown_strings(reply["blocks"]))
+    assert [r.error for r in slack.fake.rejections] == ["expired_trigger_id"]
 
 
-def test_similar_lists_other_papers_never_the_paper_itself(slack: SlackHarness) -> None:
+def test_similar_lists_other_papers_in_a_modal_never_the_paper_itself(slack: SlackHarness) -> None:
     (unisparse,) = slack.index.by_name("UniSparse")
-    _, url = slack.click(ACTION_SIMILAR, {"id": unisparse.id})
-    (reply,) = slack.replies(url)
-    assert reply["response_type"] == "ephemeral" and reply["replace_original"] is False
-    listed = [v["id"] for v in buttons(reply, ACTION_DETAILS)]
+    slack.click(ACTION_SIMILAR, {"id": unisparse.id})
+    view = opened_view(slack)
+    listed = [v["id"] for v in buttons(view, ACTION_DETAILS)]
     assert listed and unisparse.id not in listed
     assert listed == [h.paper.id for h in slack.index.similar(unisparse.id, limit=5)]
 
@@ -97,23 +111,33 @@ def test_next_and_previous_replace_the_results_in_place(slack: SlackHarness) -> 
 
 
 def test_search_instead_button_runs_the_query_as_typed(slack: SlackHarness) -> None:
-    _, url = slack.command("search attentoin")
+    _, url = slack.command("search sparce attention")     # "attention" alone still finds papers
     (reply,) = slack.replies(url)
     instead = [v for v in buttons(reply, ACTION_PAGE) if v.get("exact")]
-    assert instead == [{"q": "attentoin", "o": 0, "exact": 1}]
+    assert instead == [{"q": "sparce attention", "o": 0, "exact": 1}]
     _, url2 = slack.click(ACTION_PAGE, instead[0])
     (again,) = slack.replies(url2)
     assert again["replace_original"] is True
-    assert "attentoin" in json.dumps(again["blocks"]) and "Sorry" not in again["text"]
+    assert "sparce attention" in json.dumps(again["blocks"]) and "Sorry" not in again["text"]
+    assert slack.index.search("sparce attention", correct=False).total > 0
 
 
-def test_another_paper_is_ephemeral_and_never_replaces_the_digest(slack: SlackHarness) -> None:
-    paper = kistego(slack)
-    _, url = slack.click(ACTION_ANOTHER, {"id": paper.id}, ephemeral=False)
+def test_no_search_instead_when_the_typed_query_finds_nothing(slack: SlackHarness) -> None:
+    assert slack.index.search("attentoin", correct=False).total == 0
+    _, url = slack.command("search attentoin")
     (reply,) = slack.replies(url)
-    assert reply["response_type"] == "ephemeral" and reply["replace_original"] is False
-    shown = buttons(reply, ACTION_SHARE)                           # the random paper's buttons
+    assert [v for v in buttons(reply, ACTION_PAGE) if v.get("exact")] == []      # no dead end
+    text = " ".join(shown_strings(reply["blocks"]))
+    assert "Showing results for *attention*" in text and "matches no paper" in text
+
+
+def test_another_paper_opens_in_a_modal_and_never_replaces_the_digest(slack: SlackHarness) -> None:
+    paper = kistego(slack)
+    slack.click(ACTION_ANOTHER, {"id": paper.id}, ephemeral=False)
+    view = opened_view(slack)
+    shown = buttons(view, ACTION_SIMILAR)                          # the random paper's buttons
     assert len(shown) == 1 and shown[0]["id"] in slack.index.ids()
+    assert slack.fake.calls("response_url") == []                  # the digest post is untouched
 
 
 @pytest.mark.parametrize("action_id, value, says", [
@@ -160,6 +184,7 @@ def test_socket_mode_block_actions_are_acked_and_answered(slack: SlackHarness) -
     payload = block_actions(ACTION_SHARE, {"id": paper.id}, response_url=url, user="U0CAROL")
     response = run_bolt_app(slack.app, SocketModeRequest("interactive", "env-act-1", payload))
     assert response.status == 200 and not response.body
+    (post,) = slack.fake.wait_for("chat.postMessage")
+    assert "Shared by u0carol" in json.dumps(post.body["blocks"])
     (reply,) = slack.replies(url)
-    assert reply["response_type"] == "in_channel"
-    assert "<@U0CAROL>" in json.dumps(reply["blocks"])
+    assert reply["response_type"] == "ephemeral" and "Shared in <#C0GENERAL> ✓" in reply["text"]

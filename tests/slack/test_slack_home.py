@@ -150,7 +150,8 @@ def test_details_clicked_in_the_home_tab_opens_a_modal(slack: SlackHarness) -> N
     (opened,) = slack.fake.wait_for("views.open")
     view = checked(sent_view(opened))
     assert view["type"] == "modal" and paper.id in json.dumps(view)
-    assert actions_in(view, ACTION_SHARE) == []                      # no channel to share into
+    assert actions_in(view, ACTION_SHARE) == []                      # no channel to share into…
+    assert actions_in(view, "paper_share_to") == [{"id": paper.id}]  # …so: pick one
 
 
 def test_similar_clicked_in_a_modal_is_pushed_on_top(slack: SlackHarness) -> None:
@@ -175,3 +176,32 @@ def test_tampered_value_in_the_home_tab_gets_a_polite_modal(slack: SlackHarness)
     assert response.status == 200
     (opened,) = slack.fake.wait_for("views.open")
     assert "couldn't read that button" in json.dumps(checked(sent_view(opened)))
+
+
+def test_clicks_in_modals_push_until_three_views_then_update(slack: SlackHarness) -> None:
+    (paper,) = slack.index.by_name("KIStego")
+    slack.click(ACTION_DETAILS, {"id": paper.id}, in_view="home")
+    (opened,) = slack.fake.wait_for("views.open")
+    view_id, metadata = opened.answer["view"]["id"], sent_view(opened)["private_metadata"]
+    for n in (1, 2, 3):                      # click Similar inside the top modal each time
+        slack.click(ACTION_SIMILAR, {"id": paper.id}, in_view="modal", view_id=view_id,
+                    private_metadata=metadata)
+        if n < 3:
+            (pushed,) = slack.fake.wait_for("views.push", n)[n - 1:]
+            assert pushed.answer["ok"], pushed.answer
+            view_id, metadata = pushed.answer["view"]["id"], sent_view(pushed)["private_metadata"]
+    (update,) = slack.fake.wait_for("views.update")
+    slack.drain()
+    assert update.body["view_id"] == view_id                     # the third view, replaced
+    assert len(slack.fake.calls("views.push")) == 2
+    assert slack.fake.stacks.depth(view_id) == 3
+
+
+def test_share_to_from_the_home_tab_opens_the_picker(slack: SlackHarness) -> None:
+    slack.event(home_opened(), event_id="Ev0HOME9")
+    (publish,) = slack.fake.wait_for("views.publish")
+    (value,) = actions_in(sent_view(publish), "paper_share_to")
+    slack.click("paper_share_to", value, in_view="home")
+    (opened,) = slack.fake.wait_for("views.open")
+    assert opened.answer["ok"], opened.answer
+    assert sent_view(opened)["callback_id"] == "share_modal"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakeslack import BOT_USER_ID, FakeSlack
-from tests.kit import ROOT
+from tests.kit import ROOT, stop_process
 from tests.slack.slackkit import SECRET, SEEDS, SlackHarness, mention_event
 
 
@@ -36,13 +36,7 @@ def served(fake_slack: FakeSlack, tmp_path: Path):
         assert match, f"no line names the port; stderr: {''.join(lines)[-2000:]}"
         yield proc, SlackHarness(f"http://127.0.0.1:{match.group(1)}", fake_slack, None, None, None, None)
     finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        stop_process(proc)
         proc.stderr.close()
 
 

@@ -52,7 +52,7 @@ def test_every_page_of_a_three_page_search_is_accepted(slack: SlackHarness) -> N
 
 
 def test_a_corrected_search_and_its_search_instead_are_accepted(slack: SlackHarness) -> None:
-    _, url = slack.command("search lerning")            # corrected to "learning", 3 pages
+    _, url = slack.command("search sparce attention")   # corrected; "attention" alone finds papers
     first = reply_to(slack, url)
     accepted(slack, "corrected first page")
     instead = [v for v in page_buttons(first) if v.get("exact")]
@@ -73,12 +73,15 @@ def test_every_card_notice_and_error_is_accepted(slack: SlackHarness) -> None:
         _, url = slack.command(text)
         assert slack.replies(url), text
         accepted(slack, f"/paper {text}")
-    for action_id, value in ((ACTION_SHARE, {"id": kistego.id}), (ACTION_DETAILS, {"id": kistego.id}),
-                             (ACTION_SIMILAR, {"id": kistego.id}), (ACTION_ANOTHER, {"id": kistego.id}),
-                             (ACTION_DETAILS, "{not json")):
+    for action_id, value in ((ACTION_SHARE, {"id": kistego.id}), (ACTION_DETAILS, "{not json")):
         _, url = slack.click(action_id, value)
         reply_to(slack, url)
         accepted(slack, f"button {action_id} {value}")
+    for n, action_id in enumerate((ACTION_DETAILS, ACTION_SIMILAR, ACTION_ANOTHER), start=1):
+        slack.click(action_id, {"id": kistego.id})                 # answered in a modal
+        (opened,) = slack.fake.wait_for("views.open", n)[n - 1:]
+        assert opened.answer["ok"], opened.answer
+        accepted(slack, f"button {action_id} (modal)")
 
 
 def test_mention_dm_home_and_modals_are_accepted(slack: SlackHarness) -> None:

@@ -14,7 +14,7 @@ from slack_bolt.adapter.socket_mode.internals import run_bolt_app
 from slack_sdk.socket_mode.request import SocketModeRequest
 
 from bot.links import PaperLinks
-from bot.render import ACTION_DETAILS, ACTION_SIMILAR
+from bot.render import ACTION_DETAILS, ACTION_SAVE, ACTION_SIMILAR
 from bot.service import Service
 from bot.store import Store
 from tests.fakeslack import TEAM_ID
@@ -51,7 +51,7 @@ def test_a_known_arxiv_link_unfurls_into_a_compact_card(slack: SlackHarness, lin
     assert paper.title in shown and "Ada Lovelace, Alan Turing, Grace Hopper et al." in shown
     assert "ICLR 2026" in shown and paper.tldr[:40] in shown
     buttons = [e["action_id"] for b in card["blocks"] if b["type"] == "actions" for e in b["elements"]]
-    assert buttons == [ACTION_DETAILS, ACTION_SIMILAR]
+    assert buttons == [ACTION_DETAILS, ACTION_SIMILAR, ACTION_SAVE]  # Save: issue 13
     assert list(call.body["unfurls"]) == [url]
 
 
@@ -107,5 +107,6 @@ def test_details_on_an_unfurled_card_answers_the_clicker(slack: SlackHarness, li
                             "attachment_id": 1, "channel_id": "C0GENERAL", "is_ephemeral": False,
                             "is_app_unfurl": True, "app_unfurl_url": "https://arxiv.org/abs/2401.01234"}
     assert slack.interact(payload).status == 200
-    (reply,) = slack.replies(url)
-    assert reply["response_type"] == "ephemeral" and paper.title in json.dumps(reply["blocks"])
+    (opened,) = slack.fake.wait_for("views.open")              # the clicker sees it in a modal
+    assert opened.answer["ok"] and paper.title in json.dumps(opened.body["view"])
+    assert slack.fake.calls("response_url") == []

@@ -22,7 +22,7 @@ def store(db_url):
 
 def test_new_database_gets_current_schema(store):
     assert store.migrated_from is None
-    assert store.schema_version() == SCHEMA_VERSION == 3
+    assert store.schema_version() == SCHEMA_VERSION == 6
 
 
 def test_upsert_creates_then_changes_and_reports_previous(store):
@@ -195,3 +195,18 @@ def test_repr_hides_the_url(tmp_path):
     s = Store(f"sqlite:///{tmp_path / 'secret-name.db'}")
     assert "secret-name" not in repr(s)
     s.close()
+
+
+def test_a_mark_is_recorded_once_for_good(db_url):
+    store = Store(db_url)
+    assert store.mark("onboard", "user:T1:U1") == (False, None)
+    assert store.mark_once("onboard", "user:T1:U1", now=T0) is True
+    assert store.mark_once("onboard", "user:T1:U1", now=T0) is False
+    assert store.mark_once("share", "T1:C1:1.0:p1", detail="C9", now=T0) is True
+    assert store.mark("share", "T1:C1:1.0:p1") == (True, "C9")
+    store.unmark("share", "T1:C1:1.0:p1")
+    assert store.mark_once("share", "T1:C1:1.0:p1", detail="C8", now=T0) is True
+    store.close()
+    again = Store(db_url)
+    assert again.mark_once("onboard", "user:T1:U1") is False          # survives a restart
+    again.close()

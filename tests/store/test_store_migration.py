@@ -14,6 +14,7 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 
 from bot.models import DeliveryState as State
+from bot.models import SavedPaper
 from bot.store import SCHEMA_VERSION, Store, StoreError
 
 V1_DDL = [
@@ -65,6 +66,16 @@ def _check_v1_data_survived(store: Store) -> None:
     now = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
     assert store.claim_delivery("T1", "C1", date(2026, 3, 2), "p2", now=now)
     assert [d.channel_id for d, _ in store.stale_claims(now + timedelta(minutes=5))] == ["C1"]
+    # the v3 columns have their defaults, and topics and reading lists work (issue 13)
+    assert (c1.topic, c1.days, c1.papers) == (None, (), 1)
+    store.upsert_subscription("T1", "C2", "07:00", "UTC", "U1", now, topic="reasoning", days=(0,),
+                              papers=3)
+    c2 = store.get_subscription("T1", "C2")
+    assert (c2.topic, c2.days, c2.papers, c2.local_time) == ("reasoning", (0,), 3, "07:00")
+    assert store.picks_for_date("T1", "C2", date(2026, 3, 2), "reasoning",
+                                lambda cycle, seen: [("p1", cycle), ("p2", cycle)]) == ["p1", "p2"]
+    assert store.save_paper("T1", "U1", SavedPaper("p1", "A title", authors=("A B",)), now)
+    assert [e.authors for e in store.saved_papers("T1", "U1")] == [("A B",)]
 
 
 def test_v1_sqlite_database_opens_and_migrates(tmp_path):

@@ -114,6 +114,21 @@ def check_blocks(blocks: Any, path: str, surface: str, out: list[str]) -> None:
         checker = _BLOCKS.get(kind)
         if checker:
             checker(block, here, out)
+        _response_url_enabled(block, here, surface, out)
+
+
+def _response_url_enabled(block: dict, path: str, surface: str, out: list[str]) -> None:
+    # [response-url-enabled] only on a conversations/channels select in an input block of a modal
+    elements = [(path + "/element", block.get("element"))] if block.get("type") == "input" else \
+        [(f"{path}/elements/{j}", e) for j, e in enumerate(block.get("elements") or [])] \
+        if block.get("type") == "actions" else [(path + "/accessory", block.get("accessory"))]
+    for here, el in elements:
+        if not isinstance(el, dict) or "response_url_enabled" not in el:
+            continue
+        if el.get("type") not in ("conversations_select", "channels_select") \
+                or block.get("type") != "input" or surface != "modal":
+            err(out, "response_url_enabled is only allowed on a conversations_select or "
+                     "channels_select in an input block of a modal", here + "/response_url_enabled")
 
 
 def _section(block: dict, path: str, out: list[str]) -> None:
@@ -248,5 +263,14 @@ def check_option(option: Any, path: str, out: list[str]) -> None:
     check_length(option.get("value"), path + "/value", out, OPTION_VALUE_MAX)
 
 
+def _conversations_select(el: dict, path: str, out: list[str]) -> None:
+    # [conversations-select] placeholder ≤150; filter.include ⊆ im, mpim, private, public
+    if "placeholder" in el:
+        check_text(el["placeholder"], path + "/placeholder", out, PLACEHOLDER_MAX, plain=True)
+    include = (el.get("filter") or {}).get("include", [])
+    if not isinstance(include, list) or set(include) - {"im", "mpim", "private", "public"}:
+        err(out, "must be a list of im, mpim, private, public", path + "/filter/include")
+
+
 _ELEMENTS = {"button": _button, "plain_text_input": _text_input, "static_select": _select,
-             "overflow": _select}
+             "overflow": _select, "conversations_select": _conversations_select}

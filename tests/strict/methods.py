@@ -9,11 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tests.strict.files import FileMethods
 from tests.strict.surfaces import check_message, check_unfurls, check_view, decoded
 
 BOT_USER_ID = "UBOT"
 BOT_ID = "BBOT"
 TEAM_ID = "T0TEST"
+
+
+def dm_of(user_id: str) -> str:
+    """The fake's id of the bot's DM with ``user_id`` (``U0ALICE`` → ``D0ALICEDM``)."""
+    return "D" + user_id[1:] + "DM"
 
 
 @dataclass
@@ -29,10 +35,10 @@ class Channel:
     bot_member: bool = False
 
 
-class SlackMethods:
-    """``_api_*`` answers; needs ``history``, ``user_tz``, ``memberships``,
-    ``member_page_size``, ``granted``, ``triggers``, ``shares``, ``unfurled``,
-    ``channel()``, ``_reject``,
+class SlackMethods(FileMethods):
+    """``_api_*`` answers; needs ``history``, ``ephemerals``, ``outside``, ``user_tz``,
+    ``memberships``, ``member_page_size``, ``granted``, ``triggers``, ``stacks``, ``shares``,
+    ``unfurled``, ``channel()``, ``_reject``,
     ``_ts``, ``_base_ts`` and ``_cond`` from the class it is mixed into."""
 
     def _api_auth_test(self, body: dict) -> dict:
@@ -42,6 +48,10 @@ class SlackMethods:
 
     def _api_chat_postMessage(self, body: dict) -> dict:
         channel_id = str(body.get("channel", ""))
+        if channel_id[:1] in ("U", "W"):
+            # [dm-by-user-id] a user id posts to the app's DM with that user; the
+            # answer's "channel" is the DM's D… id
+            channel_id = dm_of(channel_id)
         channel = self.channel(channel_id)
         if not channel.bot_member:
             # [chat-write-public] private → channel_not_found; public needs chat:write.public
@@ -62,6 +72,26 @@ class SlackMethods:
         with self._cond:
             self.history.setdefault(channel_id, []).append(message)
         return {"ok": True, "channel": channel_id, "ts": ts, "message": message}
+
+    def _api_chat_postEphemeral(self, body: dict) -> dict:
+        # [ephemeral] user required and in the channel; same message rules as chat.postMessage
+        channel_id, user = str(body.get("channel", "")), str(body.get("user", ""))
+        if not user:
+            return self._reject("chat.postEphemeral", body, "invalid_arguments",
+                                ["[ERROR] missing required field: user"])
+        channel = self.channel(channel_id)
+        if channel.private and not channel.bot_member:
+            return {"ok": False, "error": "channel_not_found"}
+        if user in self.outside.get(channel_id, ()):
+            return {"ok": False, "error": "user_not_in_channel"}
+        problem = check_message(body)
+        if problem:
+            return self._reject("chat.postEphemeral", body, *problem)
+        message = {"type": "message", "user": user, "text": body.get("text", ""),
+                   "blocks": decoded(body.get("blocks")) or [], "thread_ts": body.get("thread_ts")}
+        with self._cond:
+            self.ephemerals.setdefault(channel_id, []).append(message)
+        return {"ok": True, "message_ts": f"{self._base_ts + next(self._ts)}.000200"}
 
     def _api_chat_unfurl(self, body: dict) -> dict:
         # [unfurl] target by channel+ts or by unfurl_id+source, URLs of that share only
@@ -98,6 +128,14 @@ class SlackMethods:
                 m.pop("metadata", None)
         return {"ok": True, "messages": list(reversed(messages)), "has_more": False}
 
+    def _api_conversations_info(self, body: dict) -> dict:
+        channel_id = str(body.get("channel", ""))
+        channel = self.channel(channel_id)
+        if channel.private and not channel.bot_member:          # [info] private: members only
+            return {"ok": False, "error": "channel_not_found"}
+        return {"ok": True, "channel": {"id": channel_id, "name": channel_id.lower(),
+                                        "is_private": channel.private, "is_member": channel.bot_member}}
+
     def _api_conversations_replies(self, body: dict) -> dict:
         channel_id, ts = str(body.get("channel", "")), str(body.get("ts") or "")
         if not self.channel(channel_id).bot_member:
@@ -128,12 +166,18 @@ class SlackMethods:
         return {"ok": True, "channels": [{"id": c, "is_channel": True} for c in page],
                 "response_metadata": {"next_cursor": str(start + size) if more else ""}}
 
-    def _view_call(self, method: str, body: dict, view_id: str, *, trigger: bool) -> dict:
+    def _view_call(self, method: str, body: dict, view_id: str | None, *, trigger: bool) -> dict:
         problem = check_view(body.get("view"), method=method)
         if problem:     # checked first: a refused view leaves the trigger unspent (unverified)
             return self._reject(method, body, *problem)
         if trigger:
             error = self.triggers.use(body.get("trigger_id"))   # [trigger-id]
+            if error:
+                return self._reject(method, body, error, [])
+        if view_id is None and method == "views.open":
+            view_id = self.stacks.open()
+        elif view_id is None:                                   # [view-stack] ≤ 3 deep
+            view_id, error = self.stacks.push(self.triggers.view_of(body.get("trigger_id")))
             if error:
                 return self._reject(method, body, error, [])
         return {"ok": True, "view": {"id": view_id, **(decoded(body.get("view")) or {})}}
@@ -145,10 +189,10 @@ class SlackMethods:
         return self._view_call("views.publish", body, "V0HOME", trigger=False)
 
     def _api_views_open(self, body: dict) -> dict:
-        return self._view_call("views.open", body, "V0MODAL", trigger=True)
+        return self._view_call("views.open", body, None, trigger=True)
 
     def _api_views_push(self, body: dict) -> dict:
-        return self._view_call("views.push", body, "V0PUSHED", trigger=True)
+        return self._view_call("views.push", body, None, trigger=True)
 
     def _api_views_update(self, body: dict) -> dict:
         if not (body.get("view_id") or body.get("external_id")):

@@ -31,6 +31,7 @@ class Manifest:
         events: ``settings.event_subscriptions.bot_events``.
         commands: ``features.slash_commands[].command``.
         interactive: ``settings.interactivity.is_enabled``.
+        shortcuts: ``features.shortcuts[]`` as ``(callback_id, type)`` pairs [shortcut].
         socket_mode: ``settings.socket_mode_enabled``.
         unfurl_domains: ``features.unfurl_domains``, in order.
     """
@@ -41,6 +42,7 @@ class Manifest:
     commands: frozenset[str]
     interactive: bool
     socket_mode: bool
+    shortcuts: frozenset[tuple[str, str]] = frozenset()
     unfurl_domains: tuple[str, ...] = ()
 
     @classmethod
@@ -56,7 +58,8 @@ class Manifest:
             commands=frozenset(c["command"] for c in features.get("slash_commands") or ()),
             interactive=bool((settings.get("interactivity") or {}).get("is_enabled")),
             socket_mode=bool(settings.get("socket_mode_enabled")),
-            unfurl_domains=tuple(features.get("unfurl_domains") or ()))
+            unfurl_domains=tuple(features.get("unfurl_domains") or ()),
+            shortcuts=frozenset((s["callback_id"], s["type"]) for s in features.get("shortcuts") or ()))
 
 
 def missing_scope(method: str, body: dict[str, Any], granted: frozenset[str],

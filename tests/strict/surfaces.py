@@ -21,6 +21,7 @@ VIEW_TITLE_MAX = 24      # [view] title, submit, close
 PRIVATE_METADATA_MAX = 3000
 CALLBACK_ID_MAX = 255
 TRIGGER_TTL_S = 3.0      # [trigger-id] once, within 3 s
+STACK_MAX = 3            # [view-stack] views in one modal stack
 RESPONSE_URL_USES = 5    # [response-url] 5 uses within 30 minutes
 RESPONSE_URL_TTL_S = 30 * 60
 EVENT_TYPE = re.compile(r"^[a-zA-Z0-9_]{1,255}$")   # [metadata]
@@ -106,17 +107,26 @@ class Triggers:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._issued: dict[str, float] = {}
+        self._views: dict[str, str] = {}
         self._used: set[str] = set()
         self._n = 0
         self._lock = threading.Lock()
 
-    def issue(self) -> str:
-        """A fresh trigger id, valid for ``TRIGGER_TTL_S`` from now."""
+    def issue(self, view: str | None = None) -> str:
+        """A fresh trigger id, valid for ``TRIGGER_TTL_S`` from now; ``view``: the
+        modal it was clicked in (``views.push`` stacks onto that modal's stack)."""
         with self._lock:
             self._n += 1
             trigger = f"{1337 + self._n}.4242.{self._n:08x}"
             self._issued[trigger] = self._clock()
+            if view:
+                self._views[trigger] = view
             return trigger
+
+    def view_of(self, trigger: Any) -> str | None:
+        """The modal ``trigger`` came from, or None."""
+        with self._lock:
+            return self._views.get(trigger)
 
     def age(self, trigger: str, seconds: float) -> None:
         """Pretend ``trigger`` was issued ``seconds`` earlier."""
@@ -160,6 +170,44 @@ class ResponseUrls:
             return None
 
 
+class Stacks:
+    """Modal stacks: ``views.open`` starts one, ``views.push`` adds to it, at
+    most ``STACK_MAX`` views deep (``push_limit_reached``) [view-stack]."""
+
+    def __init__(self) -> None:
+        self._root: dict[str, str] = {}
+        self._depth: dict[str, int] = {}
+        self._n = 0
+        self._lock = threading.Lock()
+
+    def open(self) -> str:
+        """A new stack's root view id ("V0MODAL", then "V0MODAL2", …)."""
+        with self._lock:
+            self._n += 1
+            view = "V0MODAL" if self._n == 1 else f"V0MODAL{self._n}"
+            self._root[view], self._depth[view] = view, 1
+            return view
+
+    def push(self, onto: str | None) -> tuple[str | None, str | None]:
+        """``(new view id, None)``, or ``(None, error)`` when the stack is full.
+        A view the fake never opened counts as the root of a one-view stack."""
+        with self._lock:
+            onto = onto or "V0UNKNOWN"
+            root = self._root.setdefault(onto, onto)
+            self._depth.setdefault(root, 1)
+            if self._depth[root] >= STACK_MAX:
+                return None, "push_limit_reached"
+            self._depth[root] += 1
+            self._n += 1
+            view = f"V0PUSHED{self._n}"
+            self._root[view] = root
+            return view, None
+
+    def depth(self, view: str) -> int:
+        """How many views the stack holding ``view`` has (0: unknown)."""
+        with self._lock:
+            root = self._root.get(view)
+            return self._depth.get(root, 0) if root else 0
 UNFURL_BLOCK_TYPES_REFUSED = ("rich_text",)   # [unfurl] rich_text blocks → invalid_blocks
 
 

@@ -1,0 +1,37 @@
+"""What the strict fake records: each request it received and each call it refused
+(re-exported by ``tests.fakeslack``)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Call:
+    """One request the fake received.
+
+    Attributes:
+        method: Web API method ("chat.postMessage") or "response_url".
+        path: the request path ("/api/chat.postMessage", "/response/3").
+        body: parsed body: JSON object, or form / query fields (one value each).
+        headers: request headers, names lower-cased.
+        status: the HTTP status the fake answered (0: connection dropped).
+        answer: what the fake answered (JSON dict, or the text body).
+    """
+
+    method: str
+    path: str
+    body: dict[str, Any]
+    headers: dict[str, str]
+    status: int = 200
+    answer: Any = None
+
+
+@dataclass
+class Rejection:
+    """A call Slack would have refused: ``error`` and ``response_metadata.messages``."""
+
+    method: str
+    error: str
+    messages: list[str] = field(default_factory=list)
+    body: dict[str, Any] = field(default_factory=dict, repr=False)
