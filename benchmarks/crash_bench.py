@@ -9,7 +9,7 @@ after the restart: replies per acknowledged mention (0 lost, 2+ doubled), how
 many the restarted process retook from the journal, and the time from the
 restart to the last reply. The fake Slack answers ``chat.postMessage`` after
 ``--post-delay`` seconds, so the kill lands while replies are in flight
-(issue 10 point 2; docs/interfaces.md "Mentions and direct messages").
+(issue 10 point 2; docs/architecture.md "Idempotency and the journal").
 
     .venv/bin/python benchmarks/crash_bench.py --out benchmarks/results/crash.txt
 """

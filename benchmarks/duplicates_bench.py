@@ -7,7 +7,7 @@ in its thread: 1 is right, 0 is "lost", 2+ is "doubled". The servers are the
 real ones (waitress + Bolt with the journal middleware + the real service over
 the seeds) in this process, each with its own store on the shared
 database, as two ``paperbot serve`` processes have (issue 10 point 1;
-docs/interfaces.md "Mentions and direct messages").
+docs/architecture.md "Idempotency and the journal").
 
     .venv/bin/python benchmarks/duplicates_bench.py --out benchmarks/results/duplicates.txt
 """

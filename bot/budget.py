@@ -1,5 +1,5 @@
 """A CPU-time budget for one request's search work, checked as the work runs
-(docs/architecture.md "The path of a slash command").
+(docs/architecture.md "Work slots and the CPU budget").
 
 The service opens a budget around each index call (``with limit(0.5): ...``);
 the search engine's scoring loop asks ``exhausted()`` after each block of

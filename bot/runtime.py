@@ -73,7 +73,7 @@ def store_seen(store):
     """The idempotency check for events, backed by the store: ``seen(*keys)`` is
     True when any key was already handled (by any process, before any restart)
     and otherwise records them all in one transaction (``Store.claim_keys``;
-    docs/interfaces.md "Mentions and direct messages")."""
+    docs/architecture.md "Idempotency and the journal")."""
     return lambda *keys: not store.claim_keys(keys)
 
 

@@ -34,7 +34,7 @@ OTHER_MATCHES = 3      # other matches under a mention's paper ("two or three")
 SIMILAR_LIMIT = 5
 PASSAGE_MIN = 300      # characters: a longer mention or DM is a passage, answered with results
 #: CPU seconds one index call may use before scoring stops with what it has
-#: (``bot.budget``; docs/architecture.md "The path of a slash command"): a query cannot hold a
+#: (``bot.budget``; docs/architecture.md "Work slots and the CPU budget"): a query cannot hold a
 #: work slot longer than this, whatever its input.
 SEARCH_CPU_S = 0.5
 

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any, Callable
 from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 
-from bot.slack.fair import FairSlots
+from bot.slack.fair import FairSlots, quick
 from bot.models import Context
 from bot.ports import Message
 from bot.render import render
-from bot.slack.context import finish
+from bot.slack.context import RetryLater, settled
 from bot.slack.fallback import respond_or_plain
 from bot.slack.text import command_text, first_word
 
@@ -63,19 +63,18 @@ def make_listener(service: "Service", slots: FairSlots) -> Callable[..., None]:
     def paper_command(ack: Ack, command: dict[str, Any], respond: Respond,
                       client: WebClient, context: dict[str, Any] | None = None) -> None:
         ack()
-        try:
-            text = command_text(command.get("text", ""))
-            ctx = command_context(command, client, text)
-            with slots(ctx.user_id):
-                message = render(service.command(text, ctx))
+        with settled(context):   # the journal row (bot.slack.journal): done, or tried again later
+            try:
+                text = command_text(command.get("text", ""))
+                ctx = command_context(command, client, text)
+                with slots(ctx.user_id, quick(text)):
+                    message = render(service.command(text, ctx))
+            except Exception:  # noqa: BLE001 — after ack nothing may escape (see module doc)
+                log.exception("/paper failed (team %s, channel %s, user %s)",
+                              command.get("team_id"), command.get("channel_id"),
+                              command.get("user_id"))
+                message = Message(text=SORRY)
             send(respond, message)
-        except Exception:  # noqa: BLE001 — after ack nothing may escape (see module doc)
-            log.exception("/paper failed (team %s, channel %s, user %s)",
-                          command.get("team_id"), command.get("channel_id"),
-                          command.get("user_id"))
-            send(respond, Message(text=SORRY))
-        finally:
-            finish(context)   # the journal row (bot.slack.journal) is answered
 
     return paper_command
 
@@ -127,8 +126,16 @@ def send(respond: Respond, message: Message) -> None:
     ``response_url`` reply has no ``ts`` to thread under. ``respond()`` does
     not raise on HTTP errors, so its status is checked: a refused body is sent
     again as plain text (``bot.slack.fallback.respond_or_plain``).
+
+    Raises:
+        RetryLater: the ``response_url`` answered HTTP 5xx or could not be
+            reached; the journal sends the reply again later (the URL stays
+            valid 30 minutes).
     """
     try:
-        respond_or_plain(respond, message, response_type=message.visibility)
-    except Exception:  # noqa: BLE001 — network errors: nothing else to tell the user through
-        log.exception("respond() to the response_url failed")
+        delivered = respond_or_plain(respond, message, response_type=message.visibility)
+    except Exception as exc:  # noqa: BLE001 — network errors: nothing else to tell the user through
+        log.warning("respond() to the response_url failed: %s", type(exc).__name__)
+        delivered = False
+    if not delivered:
+        raise RetryLater("response_url")

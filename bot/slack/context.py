@@ -1,18 +1,38 @@
-"""The two values the journal middleware (``bot.slack.journal``) leaves in a
-Bolt request's ``context`` for the listener: how to mark the work done, and
-whether this is a retake of work a crashed or slow owner left (then a mention
-reply is posted only when the thread shows none yet; docs/interfaces.md
-"Mentions and direct messages"). Plain keys and two helpers, so every listener module can use
-them without importing the journal.
+"""The values the journal middleware (``bot.slack.journal``) leaves in a
+Bolt request's ``context`` for the listener: how to mark the work done, how to
+hand it back for a later attempt when the reply could not be delivered this
+time (a transient Slack error), and whether this is a retake of work a crashed
+or slow owner left (then a mention reply is posted only when the thread shows
+none yet; docs/architecture.md "Idempotency and the journal"). Plain keys and
+helpers, so every listener module can use them without importing the journal.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+import contextlib
+import logging
+from typing import Any, Callable, Iterator, Mapping
+
+log = logging.getLogger(__name__)
 
 #: ``context[DONE]()`` marks the journal row answered (set only for journaled work).
 DONE = "paperbot_journal_done"
 #: ``context[RETAKEN]`` is True when this attempt took over an expired claim.
 RETAKEN = "paperbot_journal_retaken"
+#: ``context[RETRY](reason)`` leaves the journal row pending for a later attempt.
+RETRY = "paperbot_journal_retry"
+
+
+class RetryLater(Exception):
+    """The reply could not be delivered for a reason that may pass (HTTP 5xx,
+    ``internal_error``, a dropped connection): the work should be tried again.
+
+    Args:
+        reason: a short code for the log ("chat.postMessage internal_error").
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 def journaled(context: Mapping[str, Any] | None) -> bool:
@@ -25,3 +45,25 @@ def finish(context: Mapping[str, Any] | None) -> None:
     done: Callable[[], None] | None = (context or {}).get(DONE)
     if done is not None:
         done()
+
+
+@contextlib.contextmanager
+def settled(context: Mapping[str, Any] | None) -> Iterator[None]:
+    """Mark the journal row done when the block ends — unless it raised
+    ``RetryLater``: then the row stays pending and the journal tries again
+    after a pause (``bot.slack.journal.RETRY_AFTER_S``). Work the journal does
+    not keep is logged as not delivered. Any other exception marks the row
+    done and propagates (listeners catch their own errors first).
+    """
+    try:
+        yield
+    except RetryLater as exc:
+        again: Callable[[str], None] | None = (context or {}).get(RETRY)
+        if again is not None:
+            again(exc.reason)
+            return
+        log.warning("reply not delivered (%s); not journaled, so not tried again", exc.reason)
+    except BaseException:
+        finish(context)
+        raise
+    finish(context)

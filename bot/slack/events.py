@@ -23,14 +23,14 @@ from typing import TYPE_CHECKING, Any, Callable
 from slack_bolt import App
 from slack_sdk import WebClient
 
-from bot.slack.fair import FairSlots
+from bot.slack.fair import FairSlots, quick
 from bot.models import Context
 from bot.ports import Message, PostError
 from bot.render import render
 from bot.replies import EPHEMERAL
 from bot.slack.commands import user_time_zone
-from bot.slack.context import RETAKEN, finish, journaled
-from bot.slack.poster import SlackPoster
+from bot.slack.context import RETAKEN, RetryLater, journaled, settled
+from bot.slack.poster import TRANSIENT, SlackPoster
 from bot.slack.text import first_word, mention_text
 
 if TYPE_CHECKING:
@@ -93,13 +93,11 @@ def register(app: App, service: "Service", *, seen: Callable[..., bool],
 
     def app_mention(body: dict[str, Any], event: dict[str, Any], client: WebClient,
                     context: dict[str, Any]) -> None:
-        try:
+        with settled(context):
             answer_message(body, event, service=service, poster=SlackPoster(client),
                            seen=CLAIMED if journaled(context) else seen,
                            time_zone=lambda user: user_time_zone(client, user), slots=slots,
                            retaken=bool(context.get(RETAKEN)))
-        finally:
-            finish(context)
 
     app.event("app_mention")(app_mention)
 
@@ -155,7 +153,14 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
     Returns:
         bool: True when a reply was posted. False when ignored, already
         answered, when ``seen`` raised (logged: without it a second reply
-        cannot be ruled out) or when posting failed (logged).
+        cannot be ruled out) or when posting failed for good (logged:
+        ``channel_not_found``, ``not_in_channel`` …).
+
+    Raises:
+        RetryLater: posting failed in a way that may pass
+            (``poster.TRANSIENT``: HTTP 5xx, ``internal_error``, a dropped
+            connection); the journal tries again later, and its retake looks
+            in the thread first, so a post that did land is not doubled.
     """
     if not should_answer(event):
         log.debug("ignored %s event (subtype %s)", event.get("type"), event.get("subtype"))
@@ -179,11 +184,12 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
                         "already answered" if replied else "cannot read the thread to check")
             return False
     try:
-        text = mention_text(event.get("text") or "")
+        raw = event.get("text")
+        text = mention_text(raw if isinstance(raw, str) else "")   # Slack sends a string (or none)
         tz = time_zone(user) if first_word(text) == "subscribe" else None
         ctx = Context(team_id=body.get("team_id") or event.get("team") or "",
                       channel_id=channel, user_id=user, user_tz=tz)
-        with slots(user) if slots is not None else _UNBOUNDED:
+        with slots(user, quick(text)) if slots is not None else _UNBOUNDED:
             message = render(service.mention(text, ctx))
     except Exception:  # noqa: BLE001 — listeners must not raise; the user gets a short note
         log.exception("mention failed (%s)", " ".join(keys))
@@ -197,5 +203,7 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
             poster.post(channel, message, thread_ts=thread_ts)
     except PostError as exc:
         log.warning("reply to mention in %s failed: %s", channel, exc.code)
+        if exc.code in TRANSIENT:
+            raise RetryLater(f"chat.postMessage {exc.code}") from None
         return False
     return True

@@ -59,7 +59,7 @@ def refusal(exc: BaseException, where: str) -> str | None:
     return code
 
 
-def respond_or_plain(respond: Callable[..., Any], message: Message, **kwargs: Any) -> None:
+def respond_or_plain(respond: Callable[..., Any], message: Message, **kwargs: Any) -> bool:
     """Send ``message`` through a ``response_url``; if Slack refuses it, send its text.
 
     Args:
@@ -71,12 +71,20 @@ def respond_or_plain(respond: Callable[..., Any], message: Message, **kwargs: An
     (HTTP 400, e.g. ``invalid_blocks``, or a 200 whose body is not ``ok``) is
     logged once and the text is sent alone; other failures (an expired URL …)
     are logged. Network errors propagate (the caller logs them).
+
+    Returns:
+        bool: False when the ``response_url`` answered HTTP 5xx (Slack's side
+        failed; the same reply may be sent again later), else True (delivered,
+        or failed for good: logged).
     """
     response = respond(text=message.text, blocks=list(message.blocks) or None,
                        unfurl_links=False, unfurl_media=False, **kwargs)
     body = ((response.body if response is not None else "ok") or "").strip()
     if response is None or (response.status_code == 200 and body == "ok"):
-        return
+        return True
+    if response.status_code >= 500:
+        log.warning("response_url answered %s: %s", response.status_code, body[:200])
+        return False
     if response.status_code in (200, 400) and message.blocks:
         log.warning("Slack refused a response_url reply (%s); sending plain text instead",
                     body[:200] or response.status_code)
@@ -84,8 +92,9 @@ def respond_or_plain(respond: Callable[..., Any], message: Message, **kwargs: An
         if again is not None and (again.status_code != 200 or (again.body or "").strip() != "ok"):
             log.warning("response_url refused the plain reply too: %s %s",
                         again.status_code, (again.body or "")[:200])
-        return
+        return True
     log.warning("response_url answered %s: %s", response.status_code, body[:200])
+    return True
 
 
 def plain_view(view: dict, text: str) -> dict:

@@ -6,8 +6,8 @@ Socket Mode envelope ack is sent only once ``dispatch`` returns. So each
 answered event (an ``app_mention``, a DM) and each ``/paper`` command is
 written to the store (``Store.journal_claim``) *before* it is acknowledged,
 and marked done by the listener after its reply was posted. Slack does not
-redeliver what was acknowledged; the journal does (docs/interfaces.md
-"Mentions and direct messages"):
+redeliver what was acknowledged; the journal does (docs/architecture.md
+"Idempotency and the journal"):
 
 - a claim has an owner (``process_id``) and a ``LEASE``, renewed while the
   work runs; a duplicate (Slack retry, a second process) whose claim is live
@@ -17,7 +17,11 @@ redeliver what was acknowledged; the journal does (docs/interfaces.md
   ``response_url`` is valid (``COMMAND_WINDOW``) — by dispatching the stored
   request again, expires older ones (payloads purged), and purges old rows;
 - a retaken mention is answered only if the thread holds no reply of ours
-  (``SlackPoster.replied_in_thread``); when it cannot be read, it is skipped.
+  (``SlackPoster.replied_in_thread``); when it cannot be read, it is skipped;
+- a reply that could not be delivered for a reason that may pass (HTTP 5xx,
+  ``internal_error``: ``bot.slack.context.RetryLater``) leaves the row
+  pending; its lease is cut to ``RETRY_AFTER_S`` from now and the loop takes
+  it again then (the same retake as after a crash), ``MAX_ATTEMPTS`` in all.
 
 ``response_url``s live only in the payload (purged when done) and are never
 logged; a command's key is a digest of it.
@@ -30,13 +34,14 @@ import logging
 import os
 import socket
 import threading
+import time
 import uuid
 from datetime import timedelta
 from typing import Any, Callable
 
 from slack_bolt import App, BoltRequest, BoltResponse
 
-from bot.slack.context import DONE, RETAKEN
+from bot.slack.context import DONE, RETAKEN, RETRY
 from bot.slack.events import idempotency_keys, should_answer
 from bot.slots import utc_now
 
@@ -48,6 +53,8 @@ EVENT_WINDOW = timedelta(minutes=10)     # an unanswered mention older than this
 COMMAND_WINDOW = timedelta(minutes=30)   # a response_url works 30 min (docs.slack.dev, slash commands)
 RETENTION = timedelta(days=7)            # finished rows kept this long
 WINDOWS = {"event": EVENT_WINDOW, "command": COMMAND_WINDOW}
+RETRY_AFTER_S = (2.0, 8.0, 30.0)         # pause before attempt 2, 3, 4 of an undelivered reply
+MAX_ATTEMPTS = len(RETRY_AFTER_S) + 1    # then the row is given up (logged)
 
 
 def process_id() -> str:
@@ -74,7 +81,9 @@ def work_of(body: dict[str, Any]) -> tuple[str, str, list[str]] | None:
     keyed ``cmd:`` + SHA-256 of their ``response_url`` (unique per invocation).
     """
     if body.get("type") == "event_callback":
-        event = body.get("event") or {}
+        event = body.get("event")
+        if not isinstance(event, dict):          # not an event Slack sends: Bolt ignores it
+            return None
         answered = event.get("type") == "app_mention" or (
             event.get("type") == "message" and event.get("channel_type") == "im")
         keys = idempotency_keys(body, event) if answered and should_answer(event) else []
@@ -104,6 +113,8 @@ class Journal:
         self._inflight: set[str] = set()
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._wake = threading.Event()           # set: the loop recomputes its next wake-up
+        self._due: dict[str, float] = {}         # key -> time.monotonic() its next attempt is due
 
     # ------------------------------------------------------------ the middleware
     def middleware(self, body: dict[str, Any], context: dict[str, Any], next: Callable[[], None]):
@@ -136,7 +147,9 @@ class Journal:
             return BoltResponse(status=200, body="")
         with self._lock:
             self._inflight.add(key)
+            self._due.pop(key, None)
         context[DONE] = lambda: self.done(key)
+        context[RETRY] = lambda reason: self.retry(key, attempt, reason)
         context[RETAKEN] = attempt > 1
         return next()
 
@@ -148,6 +161,40 @@ class Journal:
             self.store.journal_done(key)
         except Exception as exc:  # noqa: BLE001 — the lease expires; a retake checks the thread first
             log.warning("could not mark %s done (%s)", key, type(exc).__name__)
+
+    def retry(self, key: str, attempt: int, reason: str) -> None:
+        """Leave ``key`` pending for another attempt ``RETRY_AFTER_S[attempt - 1]``
+        seconds from now, or give it up after ``MAX_ATTEMPTS`` (logged, not raised)."""
+        with self._lock:
+            self._inflight.discard(key)
+        try:
+            if attempt >= MAX_ATTEMPTS:
+                self.store.journal_give_up(key)
+                log.error("%s: reply not delivered after %d attempts (%s); given up", key, attempt, reason)
+                return
+            pause = RETRY_AFTER_S[attempt - 1]
+            self.store.journal_defer(key, self.owner, self.clock() + timedelta(seconds=pause))
+        except Exception as exc:  # noqa: BLE001 — the lease then expires on its own
+            log.warning("could not defer %s (%s)", key, type(exc).__name__)
+            return
+        log.warning("%s: reply not delivered (%s); trying again in %.0f s", key, reason, pause)
+        with self._lock:
+            self._due[key] = time.monotonic() + pause
+        self._wake.set()
+
+    def retries_due(self) -> int:
+        """Deferred attempts this process has not taken again yet (for logs and tests)."""
+        with self._lock:
+            return len(self._due)
+
+    def _pause(self, tick_s: float) -> float:
+        """Seconds until the next tick: ``tick_s``, or sooner for a deferred attempt."""
+        now = time.monotonic()
+        with self._lock:
+            for key in [k for k, due in self._due.items() if due < now - self.lease.total_seconds()]:
+                del self._due[key]               # taken by another process, or given up
+            soonest = min((due for due in self._due.values() if due > now), default=now + tick_s)
+        return max(0.05, min(tick_s, soonest - now + 0.1))
 
     # ------------------------------------------------------------ the background work
     def release_dead_owners(self) -> int:
@@ -203,7 +250,8 @@ class Journal:
                     purged_at = now
             except Exception:  # noqa: BLE001 — e.g. the database is briefly down: next tick
                 log.exception("journal tick failed")
-            self._stop.wait(tick_s)
+            self._wake.wait(self._pause(tick_s))
+            self._wake.clear()
 
     def start(self, app: App, tick_s: float = TICK_S) -> threading.Thread:
         """Run ``run`` on a daemon thread and return it."""
@@ -214,3 +262,4 @@ class Journal:
     def stop(self) -> None:
         """Ask the ``run`` loop to end."""
         self._stop.set()
+        self._wake.set()

@@ -22,7 +22,7 @@ from slack_sdk import WebClient
 from bot.slack.fair import FairSlots
 from bot.ports import Message
 from bot.slack.commands import user_time_zone
-from bot.slack.context import RETAKEN, finish, journaled
+from bot.slack.context import RETAKEN, journaled, settled
 from bot.slack.events import CLAIMED, answer_message
 from bot.slack.poster import SlackPoster
 
@@ -67,7 +67,7 @@ def register(app: App, service: "Service", *, seen: Callable[..., bool],
 
     def direct_message(body: dict[str, Any], event: dict[str, Any], client: WebClient,
                        context: dict[str, Any]) -> None:
-        try:
+        with settled(context):
             if event.get("channel_type") != "im":
                 return
             poster = _InThreadOnlyIf(SlackPoster(client), event.get("thread_ts"))
@@ -75,7 +75,5 @@ def register(app: App, service: "Service", *, seen: Callable[..., bool],
                            seen=CLAIMED if journaled(context) else seen,
                            time_zone=lambda user: user_time_zone(client, user), slots=slots,
                            retaken=bool(context.get(RETAKEN)))
-        finally:
-            finish(context)
 
     app.event("message")(direct_message)

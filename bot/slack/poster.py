@@ -36,6 +36,16 @@ HISTORY_PAGES = 5
 HISTORY_PAGE_SIZE = 200
 
 
+#: ``PostError`` codes that may pass if the post is tried again later: Slack's
+#: own "try again" errors (docs.slack.dev/reference/methods/chat.postMessage,
+#: "Errors": ``internal_error``, ``fatal_error``, ``service_unavailable``,
+#: ``request_timeout``), a 429 that outlived the retries, an HTTP 5xx without
+#: an error code (``server_error``), and a network failure (``request_failed``:
+#: the post may have landed, so whoever tries again looks first).
+TRANSIENT = frozenset({"internal_error", "fatal_error", "service_unavailable", "request_timeout",
+                       "ratelimited", "server_error", "request_failed"})
+
+
 def _error_code(exc: Exception) -> str:
     """Slack's error string for ``exc`` ("is_archived"), or a generic code."""
     if isinstance(exc, SlackApiError):
@@ -43,6 +53,8 @@ def _error_code(exc: Exception) -> str:
         code = response.get("error") if response is not None else None
         if not code and response is not None and response.status_code == 429:
             code = "ratelimited"
+        if not code and response is not None and response.status_code >= 500:
+            code = "server_error"
         return str(code or "slack_api_error")
     return "request_failed"
 

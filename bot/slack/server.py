@@ -16,6 +16,7 @@ concurrent commands without queueing (docs/interfaces.md "Quality bars").
 from __future__ import annotations
 
 import io
+import json
 import logging
 import threading
 import time
@@ -37,8 +38,13 @@ CONNECTION_LIMIT = 1000
 #: Listen backlog (default 1024): a burst waits in the kernel, never refused.
 BACKLOG = 2048
 #: Largest body accepted, bytes. Slack's payloads are a few kB; a view
-#: submission with big inputs stays far below 1 MiB.
+#: submission with big inputs stays far below 1 MiB. A larger one gets 413
+#: and a short body once it has been read (so the sender sees the answer
+#: instead of a reset connection) ...
 MAX_BODY = 1 << 20
+#: ... up to this size; beyond it waitress answers 413 from the
+#: ``Content-Length`` alone and closes the connection.
+MAX_REQUEST = 16 * MAX_BODY
 
 StartResponse = Callable[..., Any]
 
@@ -66,10 +72,18 @@ def wsgi_app(app: App) -> Callable[[dict, StartResponse], Iterable[bytes]]:
             # Verify the signature before Bolt parses the body: Bolt parses first,
             # and an unsigned malformed body ("{not json") made it answer 500.
             raw = _read_body(environ)
+            if len(raw) > MAX_BODY:
+                log.warning("refused a request to %s (413): its body has %d bytes, more than %d",
+                            EVENTS_PATH, len(raw), MAX_BODY)
+                return _plain(start_response, "413 Payload Too Large", b'{"error":"body too large"}')
             problem = _unsigned(verifier, raw, environ)
             if problem:
                 log.warning("rejected a request to %s (401): %s", EVENTS_PATH, problem)
                 return _plain(start_response, "401 Unauthorized", b'{"error":"invalid request"}')
+            problem = malformed(raw, environ.get("CONTENT_TYPE", ""))
+            if problem:
+                log.warning("bad request to %s (400): %s", EVENTS_PATH, problem)
+                return _plain(start_response, "400 Bad Request", b'{"error":"bad request"}')
             environ["wsgi.input"] = io.BytesIO(raw)
             environ["CONTENT_LENGTH"] = str(len(raw))
         try:
@@ -87,6 +101,8 @@ def wsgi_app(app: App) -> Callable[[dict, StartResponse], Iterable[bytes]]:
 UNSIGNED = "no X-Slack-Signature / X-Slack-Request-Timestamp headers: not sent by Slack"
 STALE = ("its timestamp is {age} s away from this machine's clock and Slack's limit is 5 minutes: "
          "check the clock (NTP)")
+BAD_TIMESTAMP = "its X-Slack-Request-Timestamp is not a whole number of seconds: not sent by Slack"
+NOT_UTF8 = "its body is not valid UTF-8, so its signature cannot be checked: Slack sends UTF-8"
 MISMATCH = ("its signature does not match SLACK_SIGNING_SECRET: copy the app's Signing Secret again "
             "(Basic Information → App Credentials; not the Client Secret or Verification Token), "
             "restart paperbot serve, then Retry the URL in the app settings")
@@ -94,20 +110,64 @@ MISMATCH = ("its signature does not match SLACK_SIGNING_SECRET: copy the app's S
 
 def _unsigned(verifier: SignatureVerifier, raw: bytes, environ: dict) -> str | None:
     """None when the request carries a valid, fresh (≤ 5 min) Slack signature,
-    else one line saying what is wrong (``UNSIGNED``, ``STALE``, ``MISMATCH``)."""
+    else one line saying what is wrong (``UNSIGNED``, ``BAD_TIMESTAMP``,
+    ``STALE``, ``NOT_UTF8``, ``MISMATCH``)."""
     timestamp = environ.get("HTTP_X_SLACK_REQUEST_TIMESTAMP", "")
     signature = environ.get("HTTP_X_SLACK_SIGNATURE", "")
     if not timestamp or not signature:
         return UNSIGNED
+    if not timestamp.isascii() or not timestamp.isdigit():
+        return BAD_TIMESTAMP
+    age = int(time.time()) - int(timestamp)
+    if abs(age) > 300:
+        return STALE.format(age=age)
     try:
-        age = int(time.time()) - int(timestamp)
-        if abs(age) > 300:
-            return STALE.format(age=age)
-        if verifier.is_valid(body=raw.decode("utf-8"), timestamp=timestamp, signature=signature):
-            return None
-    except (ValueError, TypeError):  # non-numeric timestamp, non-UTF-8 body
-        return UNSIGNED
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return NOT_UTF8
+    if verifier.is_valid(body=text, timestamp=timestamp, signature=signature):
+        return None
     return MISMATCH
+
+
+#: Event fields that are strings (or absent / null) in every event Slack sends
+#: (docs.slack.dev/reference/events/app_mention, .../message).
+STRING_FIELDS = ("type", "subtype", "text", "user", "channel", "channel_type", "ts", "thread_ts",
+                 "event_ts", "bot_id", "team")
+
+
+def malformed(raw: bytes, content_type: str) -> str | None:
+    """Why a signed JSON body cannot be a Slack request, or None.
+
+    Slack's Events API bodies are JSON objects; a ``url_verification`` carries
+    a string ``challenge`` (docs.slack.dev/reference/events/url_verification)
+    and an ``event_callback`` an ``event`` object whose fields in
+    ``STRING_FIELDS`` are strings. Form bodies (commands, interactivity) are
+    left to Bolt (a broken ``payload`` is answered 400 by ``wsgi_app``).
+
+    Args:
+        raw: the body (already checked to be UTF-8).
+        content_type: the request's ``Content-Type``.
+    """
+    if "json" not in content_type.lower():
+        return None
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return "its body is not JSON"
+    if not isinstance(body, dict):
+        return "its body is not a JSON object"
+    if body.get("type") == "url_verification":
+        challenge = body.get("challenge")
+        return None if isinstance(challenge, str) and challenge else "a url_verification without a challenge"
+    if body.get("type") == "event_callback":
+        event = body.get("event")
+        if not isinstance(event, dict):
+            return "an event_callback whose event is not an object"
+        for name in STRING_FIELDS:
+            if event.get(name) is not None and not isinstance(event[name], str):
+                return f"its event.{name} is not a string"
+    return None
 
 
 def _read_body(environ: dict) -> bytes:
@@ -217,6 +277,6 @@ def make_server(app: App, host: str = "0.0.0.0", port: int = 3000, *,
     server = waitress.create_server(
         wsgi_app(app), host=host, port=port, threads=threads,
         connection_limit=CONNECTION_LIMIT, backlog=BACKLOG,
-        max_request_body_size=MAX_BODY, ident="paperbot", clear_untrusted_proxy_headers=True,
+        max_request_body_size=MAX_REQUEST, ident="paperbot", clear_untrusted_proxy_headers=True,
     )
     return HttpServer(server)

@@ -10,6 +10,8 @@ COMMITTED, ``pool_pre_ping``.
 """
 from __future__ import annotations
 
+import sqlite3
+import time
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -49,7 +51,7 @@ def make_engine(database_url: str) -> sa.Engine:
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
         if not memory:
-            cursor.execute("PRAGMA journal_mode=WAL")
+            set_wal(cursor)
             cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
 
@@ -60,6 +62,41 @@ def make_engine(database_url: str) -> sa.Engine:
             conn.exec_driver_sql(f"BEGIN {mode}")
 
     return engine
+
+
+def set_wal(cursor: sqlite3.Cursor, timeout_s: float = SQLITE_BUSY_TIMEOUT_MS / 1000) -> None:
+    """Switch a SQLite file to WAL, retrying while another connection holds its lock.
+
+    Changing the journal mode needs an exclusive lock, and SQLite does not call
+    the busy handler for it when another connection holds a RESERVED lock (a
+    ``BEGIN IMMEDIATE`` writer, or a second process switching the same fresh
+    file at the same moment): the PRAGMA fails at once with "database is
+    locked" whatever ``busy_timeout`` says (https://sqlite.org/wal.html
+    "Activating And Configuring WAL Mode"; https://sqlite.org/c3ref/busy_handler.html).
+    So it is retried here, with backoff, for up to ``timeout_s`` — as long as
+    ``busy_timeout`` would have waited. A file already in WAL mode is left as it is.
+
+    Args:
+        cursor: a DB-API cursor on the file.
+        timeout_s: give up after this many seconds.
+
+    Raises:
+        sqlite3.OperationalError: still locked after ``timeout_s``, or any other error.
+    """
+    deadline = time.monotonic() + timeout_s
+    pause = 0.005
+    while True:
+        try:
+            if cursor.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                cursor.execute("PRAGMA journal_mode=WAL").fetchall()
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+            if time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.2)
 
 
 @contextmanager

@@ -221,7 +221,7 @@ class DeliveryStore:
         instead of deadlocking). When any key exists the whole claim is rolled
         back: concurrent deliveries of one event — a Slack retry racing the
         original, in one process or several sharing the database — cannot each
-        win one key and both give up (docs/interfaces.md "Mentions and direct messages").
+        win one key and both give up (docs/architecture.md "Idempotency and the journal").
 
         Args:
             keys: Slack ``event:<event_id>``, ``msg:<team>:<channel>:<ts>`` …

@@ -1,5 +1,5 @@
 """The journal of acknowledged work: one row per Slack event or command the bot
-has acknowledged, so a crash loses nothing (docs/interfaces.md "Mentions and direct messages").
+has acknowledged, so a crash loses nothing (docs/architecture.md "Idempotency and the journal").
 
 A row is written before the request is acknowledged and is *claimed*: it has an
 ``owner`` (one process) and a ``lease_until``. The owner renews the lease while
@@ -117,6 +117,22 @@ class JournalStore:
         with transaction(self._engine, write=True) as conn:
             conn.execute(journal_t.update().where(journal_t.c.key == key).values(
                 state=EntryState.DONE, payload=None))
+
+    def journal_defer(self, key: str, owner: str, until: datetime) -> bool:
+        """Leave ``owner``'s pending row ``key`` for a later attempt: its lease
+        ends at ``until``, when any process may take it (``journal_stale``).
+        Returns False when the row is not this owner's pending one."""
+        with transaction(self._engine, write=True) as conn:
+            return conn.execute(journal_t.update().where(
+                journal_t.c.key == key, journal_t.c.owner == owner,
+                journal_t.c.state == EntryState.PENDING).values(lease_until=until)).rowcount == 1
+
+    def journal_give_up(self, key: str) -> None:
+        """Stop trying ``key``: state expired, payload dropped."""
+        with transaction(self._engine, write=True) as conn:
+            conn.execute(journal_t.update().where(
+                journal_t.c.key == key, journal_t.c.state == EntryState.PENDING).values(
+                state=EntryState.EXPIRED, payload=None))
 
     def journal_stale(self, kind: str, received_after: datetime, now: datetime | None = None,
                       limit: int = 100) -> list[Entry]:

@@ -1,6 +1,6 @@
 """Deliver one Slack event several times at the same instant, to one server or
 several sharing a database — what a Slack retry racing the original does
-(docs/interfaces.md "Mentions and direct messages"). Used by the duplicate-delivery tests and
+(docs/architecture.md "Idempotency and the journal"). Used by the duplicate-delivery tests and
 by ``benchmarks/duplicates_bench.py``.
 
 ``Servers`` starts real paperbot HTTP servers (waitress + Bolt with the journal

@@ -1,6 +1,6 @@
 """``kill -9`` of a real ``paperbot serve`` during a burst of mentions, then a
 restart on the same database: every acknowledged mention is answered, once
-(docs/interfaces.md "Mentions and direct messages"). ``benchmarks/crash_bench.py`` does the
+(docs/architecture.md "Idempotency and the journal"). ``benchmarks/crash_bench.py`` does the
 same with several hundred mentions."""
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Concurrent duplicate deliveries of one event — 2, 4 and 8 copies released
 together by a barrier, to one server or to two sharing the database, on SQLite
 and PostgreSQL, over HTTP and over Socket Mode — give exactly one reply
-(docs/interfaces.md "Mentions and direct messages"). A few rounds here;
+(docs/architecture.md "Idempotency and the journal"). A few rounds here;
 ``benchmarks/duplicates_bench.py`` runs 100 a case."""
 from __future__ import annotations
 

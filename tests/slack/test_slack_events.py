@@ -68,3 +68,28 @@ def test_a_failing_idempotency_check_answers_nothing(fake_slack, caplog: pytest.
     assert answer_message(body, EVENT, service=None, poster=poster, seen=broken_seen) is False
     assert fake_slack.calls() == []
     assert "database is locked" in caplog.text
+
+
+def test_an_event_that_is_not_an_object_is_not_journaled() -> None:
+    from bot.slack.journal import work_of
+    assert work_of({"type": "event_callback", "event_id": "Ev3", "event": "str"}) is None
+    assert work_of({"type": "event_callback", "event_id": "Ev1", "team_id": "T1", "event": EVENT})[0] == "event:Ev1"
+
+
+def test_a_mention_whose_text_is_not_a_string_is_read_as_no_words_not_sorry(fake_slack, seed_index, tmp_path) -> None:
+    """Over Socket Mode no HTTP check stands before the listener: an integer
+    ``text`` (Slack never sends one) is read as a mention with no words."""
+    from bot.config import Settings
+    from bot.service import Service
+    from bot.slack.app import make_client
+    from bot.slack.commands import SORRY
+    from bot.slack.events import answer_message
+    from bot.slack.poster import SlackPoster
+    settings = Settings(bot_token="xoxb-t", api_url=fake_slack.api_url)
+    poster = SlackPoster(make_client(settings))
+    event = dict(EVENT, text=123)
+    body = {"event_id": "Ev2", "team_id": "T1", "event": event}
+    assert answer_message(body, event, service=Service(seed_index, None, settings), poster=poster,
+                          seen=SeenKeys().seen) is True
+    (post,) = fake_slack.wait_for(None, where=lambda c: c.method in ("chat.postMessage", "chat.postEphemeral"))
+    assert SORRY not in str(post.body) and post.body.get("thread_ts") == "1.000100"   # the help, to the user

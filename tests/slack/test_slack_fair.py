@@ -1,6 +1,6 @@
 """Fair work slots (``bot.slack.fair``): another user's request is served before
 the rest of one user's flood, and a Web API call made while holding a slot
-gives it back while Slack answers (docs/architecture.md "The path of a slash command")."""
+gives it back while Slack answers (docs/architecture.md "Work slots and the CPU budget")."""
 from __future__ import annotations
 
 import threading
@@ -86,3 +86,56 @@ def test_a_slow_post_gives_its_slot_back_while_slack_answers() -> None:
     client.release.set()
     first.join(10)
     assert posted == ["1765000000.000100"] and slots.waiting() == 0
+
+
+def test_one_user_never_holds_the_last_free_slot() -> None:
+    slots = FairSlots(2)
+    order: list[str] = []
+    slots.acquire("flood")                     # one of the flood's queries is running
+    threads = _start_requests(slots, ["flood"] * 3, order)
+    assert order == []                         # the second slot stays free ...
+    other = threading.Thread(target=lambda: (slots.acquire("other"), order.append("other")))
+    other.start()
+    other.join(10)
+    assert order == ["other"]                  # ... so another user starts at once
+    slots.release("other")
+    slots.release("flood")
+    for t in threads:
+        t.join(10)
+    assert order == ["other"] + ["flood"] * 3 and slots.waiting() == 0
+
+
+def test_per_user_can_allow_every_slot() -> None:
+    slots = FairSlots(2, per_user=2)
+    slots.acquire("flood")
+    second = threading.Thread(target=slots.acquire, args=("flood",))
+    second.start()
+    second.join(10)
+    assert not second.is_alive() and slots.waiting() == 0
+
+
+def test_a_quick_request_goes_before_slow_ones_of_users_never_served() -> None:
+    slots = FairSlots(1)
+    order: list[str] = []
+
+    def request(user: str, fast: bool) -> None:
+        with slots(user, fast):
+            order.append(user)
+
+    slots.acquire("running")
+    threads = []
+    for n, (user, fast) in enumerate([("slow1", False), ("slow2", False), ("probe", True)], start=1):
+        threads.append(threading.Thread(target=request, args=(user, fast)))
+        threads[-1].start()
+        _wait_until(lambda n=n: slots.waiting() == n)
+    slots.release("running")
+    for t in threads:
+        t.join(10)
+    assert order == ["probe", "slow1", "slow2"]
+
+
+def test_quick_is_a_few_plain_words() -> None:
+    from bot.slack.fair import quick
+    assert quick("search attention") and quick("show p7k2")
+    assert not quick("search att* aug*") and not quick("search a OR b")
+    assert not quick("search " + "x" * 300) and not quick("search one two three four five")

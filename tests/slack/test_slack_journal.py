@@ -1,5 +1,5 @@
 """The journal (``bot.slack.journal``): what was acknowledged survives a crash,
-and is answered once (docs/interfaces.md "Mentions and direct messages").
+and is answered once (docs/architecture.md "Idempotency and the journal").
 
 A crash right after the acknowledgement is the journal middleware running with
 a ``next`` that does nothing (the listener never ran); the restarted process is

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from bot.slack.server import MAX_BODY, make_server
+from bot.slack.server import MAX_REQUEST, make_server
 from tests.slack.slackkit import SlackHarness
 
 
@@ -51,7 +51,7 @@ def test_oversized_body_is_refused_before_bolt(slack: SlackHarness) -> None:
         # Only the headers: waitress answers from Content-Length alone.
         sock.sendall(b"POST /slack/events HTTP/1.1\r\nHost: x\r\n"
                      b"Content-Type: application/x-www-form-urlencoded\r\n"
-                     b"Content-Length: %d\r\n\r\n" % (MAX_BODY + 1))
+                     b"Content-Length: %d\r\n\r\n" % (MAX_REQUEST + 1))
         status_line = sock.makefile("rb").readline()
     assert status_line.split()[1] == b"413"
     assert len(slack.fake.calls()) == before

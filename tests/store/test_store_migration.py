@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import multiprocessing
 import sqlite3
+import threading
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
@@ -149,3 +150,33 @@ def test_processes_opening_a_fresh_database_at_once_all_succeed(backend, tmp_pat
     for p in procs:
         p.join(timeout=60)
     assert got == [SCHEMA_VERSION] * 4
+
+
+def test_opening_waits_while_another_connection_holds_the_write_lock(tmp_path):
+    """Switching a fresh file to WAL needs a lock SQLite does not wait for (the
+    busy handler is skipped), so the store retries: a writer holding BEGIN
+    IMMEDIATE for a moment delays the open instead of failing it."""
+    path = tmp_path / "held.db"
+    holding, release = threading.Event(), threading.Event()
+
+    def writer():
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute("CREATE TABLE other (x)")
+        conn.execute("BEGIN IMMEDIATE")
+        holding.set()
+        release.wait(30)
+        conn.execute("COMMIT")
+        conn.close()
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    assert holding.wait(30)
+    threading.Timer(0.3, release.set).start()
+    try:
+        store = Store(f"sqlite:///{path}")
+    finally:
+        release.set()
+        thread.join(30)
+    assert store.schema_version() == SCHEMA_VERSION
+    store.close()
+    assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
