@@ -130,10 +130,16 @@ def send(respond: Respond, message: Message) -> None:
     Raises:
         RetryLater: the ``response_url`` answered HTTP 5xx or could not be
             reached; the journal sends the reply again later (the URL stays
-            valid 30 minutes).
+            valid 30 minutes). A connection that dropped after the body was
+            sent is logged and not retried: Slack may have shown it.
     """
     try:
         delivered = respond_or_plain(respond, message, response_type=message.visibility)
+    except (ConnectionError, TimeoutError) as exc:
+        # the body went out and the line dropped: Slack may have shown it — never twice
+        log.warning("respond() lost the connection after sending (%s); the reply may or may not "
+                    "have arrived, not sending it again", type(exc).__name__)
+        return
     except Exception as exc:  # noqa: BLE001 — network errors: nothing else to tell the user through
         log.warning("respond() to the response_url failed: %s", type(exc).__name__)
         delivered = False

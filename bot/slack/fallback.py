@@ -18,8 +18,11 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 from typing import Any, Callable
+from urllib.error import URLError
 
 from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler
+from slack_sdk.webhook import WebhookClient
 
 from bot.ports import Message
 
@@ -59,6 +62,30 @@ def refusal(exc: BaseException, where: str) -> str | None:
     return code
 
 
+def careful(respond: Callable[..., Any]) -> Callable[..., Any]:
+    """Bolt's ``respond`` without its blind retry.
+
+    Bolt's ``Respond`` sends with slack_sdk's default ``WebhookClient``, whose
+    ``ConnectionErrorRetryHandler`` also resends after the connection dropped
+    *after* the body went out — Slack may already have posted it, so a Share
+    appeared twice in the channel. This sender retries only errors raised
+    before Slack could have the request (``URLError``: refused, DNS, a failed
+    send), as ``bot.slack.app.make_client`` does for the Web API; a drop after
+    sending raises (``ConnectionError`` / ``TimeoutError``: ambiguous).
+    Anything that is not Bolt's ``Respond`` (tests, the console) is returned as is.
+    """
+    url = getattr(respond, "response_url", None)
+    if not isinstance(url, str) or not url:
+        return respond
+
+    def send(**kwargs: Any):
+        client = WebhookClient(url=url, proxy=getattr(respond, "proxy", None), ssl=getattr(respond, "ssl", None),
+                               retry_handlers=[ConnectionErrorRetryHandler(max_retry_count=1,
+                                                                          error_types=[URLError])])
+        return client.send(**kwargs)
+    return send
+
+
 def respond_or_plain(respond: Callable[..., Any], message: Message, **kwargs: Any) -> bool:
     """Send ``message`` through a ``response_url``; if Slack refuses it, send its text.
 
@@ -70,13 +97,16 @@ def respond_or_plain(respond: Callable[..., Any], message: Message, **kwargs: An
     Anything but HTTP 200 with body ``ok`` is a failure: a refusal of the body
     (HTTP 400, e.g. ``invalid_blocks``, or a 200 whose body is not ``ok``) is
     logged once and the text is sent alone; other failures (an expired URL …)
-    are logged. Network errors propagate (the caller logs them).
+    are logged. Network errors propagate (the caller logs them): ``URLError``
+    means nothing reached Slack; ``ConnectionError`` / ``TimeoutError`` after
+    the body was sent means it may have (``careful``).
 
     Returns:
         bool: False when the ``response_url`` answered HTTP 5xx (Slack's side
         failed; the same reply may be sent again later), else True (delivered,
         or failed for good: logged).
     """
+    respond = careful(respond)
     response = respond(text=message.text, blocks=list(message.blocks) or None,
                        unfurl_links=False, unfurl_media=False, **kwargs)
     body = ((response.body if response is not None else "ok") or "").strip()

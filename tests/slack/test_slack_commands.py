@@ -105,3 +105,16 @@ def test_service_calls_are_bounded_but_every_command_is_acked(slack_factory) -> 
     for _, url in results:
         slack.replies(url)
     assert 1 <= service.peak <= WORK_SLOTS
+
+
+def test_a_reply_whose_connection_dropped_after_sending_is_not_sent_twice(slack_factory, caplog) -> None:
+    # Slack took the body, then the line went dead: sending it again could show it twice
+    # (a Share twice in the channel) — Bolt's own respond() would retry; ours does not.
+    slack = slack_factory(service=EchoService())
+    slack.fake.drop_connection("response_url", 1)
+    _, url = slack.command("help")
+    (reply,) = slack.replies(url)
+    assert reply["text"] == "got help"
+    time.sleep(3)                                            # a retry would come at once, or on a journal tick
+    assert len(slack.fake.calls("response_url")) == 1
+    assert "may or may not have arrived" in caplog.text
