@@ -12,6 +12,8 @@ digest (docs/architecture.md "Layers").
 from __future__ import annotations
 
 import logging
+import re
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 from typing import Callable
 from zoneinfo import ZoneInfo
@@ -70,10 +72,14 @@ class Subscriptions:
         current = self.store.get_subscription(ctx.team_id, channel)
         topic = spec.topic if spec.topic is not None else (current.topic if current else None)
         notes = []
+        counted = re.search(r"\s([1-5]) papers?$", spec.topic or "", re.IGNORECASE)
+        if counted and not spec.papers:   # "about diffusion 3 papers"
+            notes.append(f"Everything after `about` is the topic; for {counted.group(1)} papers a post, "
+                         f"put `{counted.group(1)} papers` before `about`.")
         if spec.topic:
             refused, count = self._check_topic(spec.topic)
             if refused is not None:
-                return refused
+                return replace(refused, message=" ".join([refused.message, *notes]))
         else:
             count = self.topics.match_count(topic)
         # Slack was asked for the user's zone (user_tz not None) but gave none we know.

@@ -69,3 +69,4 @@ def test_unsubscribe_me_and_saved_are_sub_commands():
     assert parsing.parse_command("saved") == parsing.Command("saved")
     assert parsing.parse_command("saved papers on rl").name == "search"
     assert parsing.parse_command("unsubscribe mechanisms").name == "search"
+

@@ -199,3 +199,8 @@ def test_an_identical_repeated_subscribe_tells_the_user_only(service, poster, st
     assert store.get_subscription(CTX.team_id, CTX.channel_id) == first   # nor in the store
     service.command("subscribe 10:00", CTX)                          # a real change is announced
     assert len(poster.posts) == 2 and "it was 09:30" in poster.posts[-1][1].text
+
+
+def test_a_count_typed_after_about_gets_a_hint(service):
+    reply = service.command("subscribe 09:30 UTC about language models 3 papers", CTX)
+    assert "put `3 papers` before `about`" in (getattr(reply, "text", None) or reply.message)

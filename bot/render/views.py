@@ -18,6 +18,7 @@ HELP_EXAMPLES = (
     ("subscribe me [HH:MM] about <topic>", "your own feed in your DM with me"),
     ("unsubscribe [me]", "stop the daily paper in this channel (or your own feed)"),
     ("status", "this channel's subscription and its next post"),
+    ("saved", "your reading list (*Save* on any paper card adds to it)"),
     ("help", "this message"),
 )
 

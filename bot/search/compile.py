@@ -40,7 +40,10 @@ class Compiler:
         ranking: the query-time settings.
     """
 
-    def __init__(self, searcher, lexicon: Lexicon, ranking: Ranking) -> None:
+    def __init__(self, searcher, lexicon: Lexicon, ranking: Ranking, *, all_words: bool = False) -> None:
+        #: a multi-word form must match all its words (topic match sets; a
+        #: required run); otherwise any of them ranks (docs/search.md)
+        self.all_words = self.strict = all_words
         self.reader = searcher.reader()
         self.text = searcher.schema["abstract"].analyzer
         self.has_all = "all" in searcher.schema
@@ -116,7 +119,9 @@ class Compiler:
                 forms = self._sequence_forms([w.text for w in seq])
                 if forms:
                     occur = "must" if any(w.occur == "must" for w in seq) else "should"
+                    self.all_words = self.strict or occur == "must"   # "+a +b" asks for both
                     yield occur, self._forms_query(forms, None)
+                    self.all_words = self.strict
                     i += n
                     break
             else:
@@ -216,7 +221,8 @@ class Compiler:
             self.highlight.update(stems)
             for f in targets:
                 if f in TEXT_FIELDS and (i == 0 or f in EXPANSION_FIELDS):
-                    subs.append(_seq(f, stems, weight * weights.get(f, 1.0), phrase, i == 0))
+                    subs.append(_seq(f, stems, weight * weights.get(f, 1.0), phrase,
+                                     i == 0 and not self.all_words))
         if c is not None:
             plain = self._plain(c.text)
             for f in ("authors", "venue"):

@@ -155,7 +155,7 @@ class _Matcher:
         return docs
 
     def _compile(self, text: str) -> Plan:
-        return Compiler(self.searcher, self.gen.lexicon, self.r).compile(query.parse(text)).plan
+        return Compiler(self.searcher, self.gen.lexicon, self.r, all_words=True).compile(query.parse(text)).plan
 
     def _docs(self, plan: Plan) -> set:
         return set(Scorer(self.searcher, self.gen.norms, self.r).run(_required(plan)).scores)

@@ -25,6 +25,18 @@ def test_every_word_must_match_not_any_word(seed_index, seed_papers):
     assert ranked.total > len(got)  # ranked search keeps any-word candidates
 
 
+def test_a_word_run_read_as_one_unit_still_needs_every_word(seed_index, seed_papers):
+    # "reinforcement learning" is also read as its acronym: that may add papers saying
+    # RL, never papers with only one of the words (a topic of more words matches fewer)
+    got = set(seed_index.match_all("reinforcement learning"))
+    assert got and got <= set(seed_index.match_all("reinforcement")) | set(seed_index.match_all("RL"))
+    for p in seed_papers:
+        if p.id in got:
+            assert (_has(p, "reinforc") and _has(p, "learn")) or re.search(r"\bRL\b", p.abstract), p.id
+    # a required run asks for all its words too, as the topic does
+    assert seed_index.search("+reinforcement +learning", limit=100).total == len(got)
+
+
 def test_stemming_phrases_or_and_exclusion(seed_index, seed_papers):
     reasoning = set(seed_index.match_all("reasoning"))
     assert reasoning == set(seed_index.match_all("reason"))  # stemmed
