@@ -21,7 +21,7 @@ from bot.slack.fair import FairSlots, quick
 from bot.models import Context
 from bot.ports import Message
 from bot.render import render
-from bot.slack.context import RetryLater, settled
+from bot.slack.context import NotMine, RetryLater, settled, still_mine
 from bot.slack.fallback import respond_or_plain
 from bot.slack.text import command_text, first_word
 
@@ -74,6 +74,8 @@ def make_listener(service: "Service", slots: FairSlots) -> Callable[..., None]:
                               command.get("team_id"), command.get("channel_id"),
                               command.get("user_id"))
                 message = Message(text=SORRY)
+            if not still_mine(context):   # stalled past the lease: another process answers it
+                raise NotMine()
             send(respond, message)
 
     return paper_command

@@ -20,6 +20,13 @@ DONE = "paperbot_journal_done"
 RETAKEN = "paperbot_journal_retaken"
 #: ``context[RETRY](reason)`` leaves the journal row pending for a later attempt.
 RETRY = "paperbot_journal_retry"
+#: ``context[STILL_MINE]()`` renews this process's lease; False once another process took it over.
+STILL_MINE = "paperbot_journal_still_mine"
+
+
+class NotMine(Exception):
+    """This process lost its claim (it stalled past its lease and another process
+    took the work over): it must not post, nor mark the row done."""
 
 
 class RetryLater(Exception):
@@ -33,6 +40,15 @@ class RetryLater(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+def still_mine(context: Mapping[str, Any] | None) -> bool:
+    """Renew the claim right before posting (fencing): True while this process
+    still owns the work, or for work the journal does not keep; False when its
+    lease expired and another process took over (docs/architecture.md
+    "Idempotency and the journal")."""
+    check: Callable[[], bool] | None = (context or {}).get(STILL_MINE)
+    return True if check is None else check()
 
 
 def journaled(context: Mapping[str, Any] | None) -> bool:
@@ -57,6 +73,9 @@ def settled(context: Mapping[str, Any] | None) -> Iterator[None]:
     """
     try:
         yield
+    except NotMine:
+        log.warning("another process took this work over while I was slow; not answering it")
+        return
     except RetryLater as exc:
         again: Callable[[str], None] | None = (context or {}).get(RETRY)
         if again is not None:

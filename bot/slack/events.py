@@ -29,7 +29,7 @@ from bot.ports import Message, PostError
 from bot.render import render
 from bot.replies import EPHEMERAL
 from bot.slack.commands import user_time_zone
-from bot.slack.context import RETAKEN, RetryLater, journaled, settled
+from bot.slack.context import RETAKEN, NotMine, RetryLater, journaled, settled, still_mine
 from bot.slack.poster import TRANSIENT, SlackPoster
 from bot.slack.text import first_word, mention_text
 
@@ -97,7 +97,7 @@ def register(app: App, service: "Service", *, seen: Callable[..., bool],
             answer_message(body, event, service=service, poster=SlackPoster(client),
                            seen=CLAIMED if journaled(context) else seen,
                            time_zone=lambda user: user_time_zone(client, user), slots=slots,
-                           retaken=bool(context.get(RETAKEN)))
+                           retaken=bool(context.get(RETAKEN)), owned=lambda: still_mine(context))
 
     app.event("app_mention")(app_mention)
 
@@ -133,7 +133,8 @@ def should_answer(event: dict[str, Any]) -> bool:
 def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Service",
                    poster: SlackPoster, seen: Callable[..., bool],
                    time_zone: Callable[[str], str | None] = lambda user: None,
-                   slots: FairSlots | None = None, retaken: bool = False) -> bool:
+                   slots: FairSlots | None = None, retaken: bool = False,
+                   owned: Callable[[], bool] = lambda: True) -> bool:
     """Answer one mention (or DM) in its thread, unless already answered.
 
     Args:
@@ -149,6 +150,9 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
         retaken: the journal took this over from a crashed or stalled owner:
             post only if ``poster.replied_in_thread`` says no reply is there
             yet (unknown → skipped, logged).
+        owned: renews the journal claim right before the post; False (another
+            process took the work over after this one stalled past its lease)
+            raises ``NotMine``: nothing is posted (fencing).
 
     Returns:
         bool: True when a reply was posted. False when ignored, already
@@ -194,6 +198,8 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
     except Exception:  # noqa: BLE001 — listeners must not raise; the user gets a short note
         log.exception("mention failed (%s)", " ".join(keys))
         message = Message(text=SORRY, visibility="in_channel")
+    if not owned():   # fencing: stalled past the lease, another process answers it
+        raise NotMine()
     try:
         if message.visibility == EPHEMERAL and user and not channel.startswith("D"):
             # help, "did you mean" and "no confident match" go to the asker only, in the

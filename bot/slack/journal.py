@@ -41,7 +41,7 @@ from typing import Any, Callable
 
 from slack_bolt import App, BoltRequest, BoltResponse
 
-from bot.slack.context import DONE, RETAKEN, RETRY
+from bot.slack.context import DONE, RETAKEN, STILL_MINE, RETRY
 from bot.slack.events import idempotency_keys, should_answer
 from bot.slots import utc_now
 
@@ -151,7 +151,18 @@ class Journal:
         context[DONE] = lambda: self.done(key)
         context[RETRY] = lambda reason: self.retry(key, attempt, reason)
         context[RETAKEN] = attempt > 1
+        context[STILL_MINE] = lambda: self.still_mine(key)
         return next()
+
+    def still_mine(self, key: str) -> bool:
+        """Renew ``key``'s lease now; False when this process no longer owns it (it
+        stalled past the lease and another process took it). A database error
+        counts as still ours: the reply goes out rather than being lost."""
+        try:
+            return self.store.journal_renew([key], self.owner, self.lease, now=self.clock()) == 1
+        except Exception as exc:  # noqa: BLE001
+            log.warning("could not renew %s (%s); answering anyway", key, type(exc).__name__)
+            return True
 
     def done(self, key: str) -> None:
         """Mark ``key`` answered (logged, not raised, when the database refuses)."""

@@ -22,7 +22,7 @@ from slack_sdk import WebClient
 from bot.slack.fair import FairSlots
 from bot.ports import Message
 from bot.slack.commands import user_time_zone
-from bot.slack.context import RETAKEN, journaled, settled
+from bot.slack.context import RETAKEN, journaled, settled, still_mine
 from bot.slack.events import CLAIMED, answer_message
 from bot.slack.poster import SlackPoster
 
@@ -74,6 +74,6 @@ def register(app: App, service: "Service", *, seen: Callable[..., bool],
             answer_message(body, event, service=service, poster=poster,
                            seen=CLAIMED if journaled(context) else seen,
                            time_zone=lambda user: user_time_zone(client, user), slots=slots,
-                           retaken=bool(context.get(RETAKEN)))
+                           retaken=bool(context.get(RETAKEN)), owned=lambda: still_mine(context))
 
     app.event("message")(direct_message)

@@ -108,3 +108,23 @@ def test_only_an_expired_lease_is_taken_over(restarted, fake_slack) -> None:
     running.drain()
     assert replies_in_thread(fake_slack, "1765340000.000100") == 0
     assert journal.store.journal_state("event:Ev0LIVE")[:2] == (EntryState.PENDING, crashed.owner)
+
+
+def test_an_owner_that_stalled_past_its_lease_does_not_answer_too(restarted, fake_slack) -> None:
+    # Process 0 works on a command, stalls past its lease, process 1 takes the work over and
+    # answers; when process 0 wakes up, its renewal right before posting fails (fencing).
+    stalled, app, journal, running = restarted
+    command, url = _command(fake_slack)
+    path = url[url.index("/", len("http://")):]
+    renew = stalled.still_mine
+
+    def woke_up_late(key: str) -> bool:
+        journal.store.journal_release(stalled.owner)          # its lease ran out meanwhile
+        assert journal.tick(app) == 1                          # process 1 takes it over
+        fake_slack.wait_for("response_url", where=lambda c: c.path == path)
+        return renew(key)
+
+    stalled.still_mine = woke_up_late
+    run_bolt_app(running.apps[0], SocketModeRequest("slash_commands", "env-s", command))
+    running.drain()
+    assert len([c for c in fake_slack.calls("response_url") if c.path == path]) == 1
