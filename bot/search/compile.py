@@ -41,9 +41,9 @@ class Compiler:
     """
 
     def __init__(self, searcher, lexicon: Lexicon, ranking: Ranking, *, all_words: bool = False) -> None:
-        #: a multi-word form must match all its words (topic match sets; a
-        #: required run); otherwise any of them ranks (docs/search.md)
-        self.all_words = self.strict = all_words
+        #: a multi-word form must match all its words (topic match sets);
+        #: otherwise any of them ranks (docs/search.md)
+        self.strict = all_words
         self.reader = searcher.reader()
         self.text = searcher.schema["abstract"].analyzer
         self.has_all = "all" in searcher.schema
@@ -119,9 +119,8 @@ class Compiler:
                 forms = self._sequence_forms([w.text for w in seq])
                 if forms:
                     occur = "must" if any(w.occur == "must" for w in seq) else "should"
-                    self.all_words = self.strict or occur == "must"   # "+a +b" asks for both
-                    yield occur, self._forms_query(forms, None)
-                    self.all_words = self.strict
+                    # "+a +b" asks for both words of the run, as a topic does
+                    yield occur, self._forms_query(forms, None, all_words=self.strict or occur == "must")
                     i += n
                     break
             else:
@@ -201,12 +200,14 @@ class Compiler:
 
     # --- leaf queries -------------------------------------------------------
 
-    def _forms_query(self, forms, c: Clause | None, phrase: bool = False):
+    def _forms_query(self, forms, c: Clause | None, phrase: bool = False, all_words: bool | None = None):
         """Any form in any target field. ``forms[0]`` is what was typed;
         added forms only search EXPANSION_FIELDS. Several tokens make a Phrase
         for a quoted phrase, else all of them anywhere (unless
         ``ranking.expansion_phrases``): a phrase is confirmed by re-reading
-        each candidate's stored text, too slow for common words at 100k."""
+        each candidate's stored text, too slow for common words at 100k.
+        ``all_words`` (default: the compiler's ``strict``) makes a typed
+        multi-word form need all its words instead of any."""
         if not forms:
             return None
         targets = FIELD_TARGETS[c.field if c else None]
@@ -215,6 +216,7 @@ class Compiler:
         subs = []
         weights = self.r.weights
         phrase = phrase or self.r.expansion_phrases
+        all_words = self.strict if all_words is None else all_words
         for i, (stems, weight) in enumerate(forms):
             if not stems:
                 continue
@@ -222,7 +224,7 @@ class Compiler:
             for f in targets:
                 if f in TEXT_FIELDS and (i == 0 or f in EXPANSION_FIELDS):
                     subs.append(_seq(f, stems, weight * weights.get(f, 1.0), phrase,
-                                     i == 0 and not self.all_words))
+                                     i == 0 and not all_words))
         if c is not None:
             plain = self._plain(c.text)
             for f in ("authors", "venue"):
