@@ -15,14 +15,13 @@ from __future__ import annotations
 import logging
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Callable
-from urllib.error import URLError
 
 from slack_bolt import App
 from slack_sdk import WebClient
-from slack_sdk.http_retry.builtin_handlers import (ConnectionErrorRetryHandler,
-                                                   RateLimitErrorRetryHandler)
+from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
 from bot.slack.fair import FairSlots
+from bot.slack.fallback import pre_send_retry
 from bot.config import Settings
 from bot.slack import (actions, commands, events, home, messages, modal_search, reading, share,
                        shortcuts, unfurls, welcome)
@@ -72,7 +71,7 @@ def make_client(settings: Settings) -> WebClient:
             joins method names with ``urljoin``, docs/platform-facts.md).
 
     Returns:
-        WebClient: with ``ConnectionErrorRetryHandler(1)`` for errors raised
+        WebClient: with ``bot.slack.fallback.pre_send_retry()`` for errors raised
         before Slack could have the request (``URLError``: refused, DNS, a
         failed send) and ``RateLimitErrorRetryHandler(RATE_LIMIT_RETRIES)``
         (opt-in, docs/platform-facts.md). A connection dropped *after* the
@@ -87,7 +86,7 @@ def make_client(settings: Settings) -> WebClient:
     return WebClient(
         token=settings.bot_token or None,
         base_url=settings.api_url,
-        retry_handlers=[ConnectionErrorRetryHandler(max_retry_count=1, error_types=[URLError]),
+        retry_handlers=[pre_send_retry(),
                         RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES)],
     )
 

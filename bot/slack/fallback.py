@@ -62,6 +62,13 @@ def refusal(exc: BaseException, where: str) -> str | None:
     return code
 
 
+def pre_send_retry() -> ConnectionErrorRetryHandler:
+    """One retry of errors raised before Slack could have the request (``URLError``:
+    refused, DNS, a failed send) — never of a drop after the body went out, which
+    Slack may already have acted on (slack_sdk's default retries both)."""
+    return ConnectionErrorRetryHandler(max_retry_count=1, error_types=[URLError])
+
+
 def careful(respond: Callable[..., Any]) -> Callable[..., Any]:
     """Bolt's ``respond`` without its blind retry.
 
@@ -80,8 +87,7 @@ def careful(respond: Callable[..., Any]) -> Callable[..., Any]:
 
     def send(**kwargs: Any):
         client = WebhookClient(url=url, proxy=getattr(respond, "proxy", None), ssl=getattr(respond, "ssl", None),
-                               retry_handlers=[ConnectionErrorRetryHandler(max_retry_count=1,
-                                                                          error_types=[URLError])])
+                               retry_handlers=[pre_send_retry()])
         return client.send(**kwargs)
     return send
 
