@@ -7,6 +7,7 @@ processes can be checked; the in-memory ``RecordingPoster`` and the settable
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import re
 import uuid
@@ -89,3 +90,22 @@ class FilePoster:
 
     def parents(self) -> list[tuple[str, str]]:
         return [(c, m) for c, m, _ in self.lines() if m != "-"]
+
+
+#: Forked processes: each test's workers share only the database and files.
+FORK = multiprocessing.get_context("fork")
+
+
+def run_together(target, argsets: list[tuple]) -> list:
+    """Run ``target(*args, barrier, results)`` in one forked process per ``args``,
+    released together by ``barrier``; return what each put on ``results``
+    (in arrival order). Every process must exit with status 0."""
+    barrier, results = FORK.Barrier(len(argsets)), FORK.Queue()
+    procs = [FORK.Process(target=target, args=(*args, barrier, results)) for args in argsets]
+    for p in procs:
+        p.start()
+    got = [results.get(timeout=120) for _ in procs]
+    for p in procs:
+        p.join(timeout=60)
+        assert p.exitcode == 0
+    return got

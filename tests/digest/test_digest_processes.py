@@ -5,14 +5,14 @@ by a run that does not post twice. Posts go to a shared append-only file.
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 from collections import Counter
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
-from tests.digest.digestkit import FilePoster, ListIndex, make_papers
+from tests.digest.digestkit import FORK as CTX
+from tests.digest.digestkit import FilePoster, ListIndex, make_papers, run_together
 
 from bot.models import DeliveryState as State
 from bot.digest import run_due, send
@@ -22,7 +22,6 @@ UTC = timezone.utc
 DAY = date(2026, 12, 1)
 DUE = datetime(2026, 12, 1, 9, 0, 5, tzinfo=UTC)
 CHANNELS = ("C1", "C2", "C3")
-CTX = multiprocessing.get_context("fork")
 
 
 def _prepare(url: str) -> None:
@@ -32,7 +31,7 @@ def _prepare(url: str) -> None:
     store.close()
 
 
-def _worker(url, log_path, barrier, results, mode):
+def _worker(url, log_path, mode, barrier, results):
     """One process: open the store, wait for the others, run, report the summary."""
     try:
         store = Store(url)
@@ -47,24 +46,12 @@ def _worker(url, log_path, barrier, results, mode):
         results.put(repr(exc))
 
 
-def _run_together(url, log_path, modes):
-    barrier, results = CTX.Barrier(len(modes)), CTX.Queue()
-    procs = [CTX.Process(target=_worker, args=(url, log_path, barrier, results, m)) for m in modes]
-    for p in procs:
-        p.start()
-    got = [results.get(timeout=120) for _ in procs]
-    for p in procs:
-        p.join(timeout=60)
-        assert p.exitcode == 0
-    return got
-
-
 @pytest.mark.parametrize("modes", [("run",) * 4, ("run", "run", "send", "send")],
                          ids=["four-clocks", "clocks-and-manual-sends"])
 def test_processes_released_together_post_once_per_channel(db_url, tmp_path, modes):
     _prepare(db_url)
     log_path = tmp_path / "posts.log"
-    got = _run_together(db_url, log_path, modes)
+    got = run_together(_worker, [(db_url, log_path, m) for m in modes])
     assert all(isinstance(g, tuple) for g in got), got
     posts = FilePoster(log_path).parents()
     assert Counter(c for c, _ in posts) == {c: 1 for c in CHANNELS}

@@ -6,12 +6,11 @@ subscription once. Real seed index; SQLite and PostgreSQL; injected clock.
 from __future__ import annotations
 
 import json
-import multiprocessing
 from collections import Counter
 from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
-from tests.digest.digestkit import FilePoster, marker_of
+from tests.digest.digestkit import FilePoster, marker_of, run_together
 from tests.kit import Clock, RecordingPoster
 
 from bot import search
@@ -20,7 +19,6 @@ from bot.store import Store
 
 UTC = timezone.utc
 LA = ZoneInfo("America/Los_Angeles")
-CTX = multiprocessing.get_context("fork")
 
 
 def _tick(store, index, poster, start: datetime, end: datetime, step: timedelta) -> None:
@@ -114,15 +112,7 @@ def test_two_processes_released_together_post_each_topic_subscription_once(
         db_url, seed_index_dir, tmp_path):
     _prepare(db_url)
     log_path = tmp_path / "posts.log"
-    barrier, results = CTX.Barrier(2), CTX.Queue()
-    procs = [CTX.Process(target=_worker, args=(db_url, seed_index_dir, log_path, barrier, results))
-             for _ in range(2)]
-    for p in procs:
-        p.start()
-    got = [results.get(timeout=120) for _ in procs]
-    for p in procs:
-        p.join(timeout=60)
-        assert p.exitcode == 0
+    got = run_together(_worker, [(db_url, seed_index_dir, log_path)] * 2)
     assert all(isinstance(g, tuple) for g in got), got
     parents = FilePoster(log_path).parents()
     assert Counter(c for c, _ in parents) == {"C1": 1, "C2": 1, "U7": 1}
