@@ -86,3 +86,15 @@ def stop_process(proc, timeout: float = 15) -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def older_database(path: Path, version: int, *statements: str) -> None:
+    """Turn the SQLite store at ``path`` into what schema ``version`` wrote: run
+    ``statements`` (dropping what later versions added), then record ``version``."""
+    import sqlite3
+    conn = sqlite3.connect(path)
+    for statement in statements:
+        conn.execute(statement)
+    conn.execute("UPDATE schema_version SET version = ?", (version,))
+    conn.commit()
+    conn.close()

@@ -16,7 +16,8 @@ log = logging.getLogger(__name__)
 
 #: ``context[DONE]()`` marks the journal row answered (set only for journaled work).
 DONE = "paperbot_journal_done"
-#: ``context[RETAKEN]`` is True when this attempt took over an expired claim.
+#: ``context[RETAKEN]`` is True when this attempt took over an expired claim
+#: whose reply may already be out (the earlier owner had started posting it).
 RETAKEN = "paperbot_journal_retaken"
 #: ``context[RETRY](reason)`` leaves the journal row pending for a later attempt.
 RETRY = "paperbot_journal_retry"

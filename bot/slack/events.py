@@ -147,9 +147,10 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
         time_zone: the user's IANA zone or None; asked only for
             ``subscribe`` (``users.info``, see ``commands.user_time_zone``).
         slots: held while the service and the renderer run (None: unbounded).
-        retaken: the journal took this over from a crashed or stalled owner:
-            post only if ``poster.replied_in_thread`` says no reply is there
-            yet (unknown → skipped, logged).
+        retaken: the journal took this over from a crashed or stalled owner
+            that had started posting: post only if ``poster.replied_in_thread``
+            says no reply is there yet (unknown → skipped, logged), and never
+            an ephemeral reply (it cannot be looked up: skipped, logged).
         owned: renews the journal claim right before the post; False (another
             process took the work over after this one stalled past its lease)
             raises ``NotMine``: nothing is posted (fencing).
@@ -198,10 +199,15 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
     except Exception:  # noqa: BLE001 — listeners must not raise; the user gets a short note
         log.exception("mention failed (%s)", " ".join(keys))
         message = Message(text=SORRY, visibility="in_channel")
+    ephemeral = message.visibility == EPHEMERAL and bool(user) and not channel.startswith("D")
+    if retaken and ephemeral:
+        log.warning("%s: an ephemeral reply may have gone out already and cannot be looked up; "
+                    "not answering again", " ".join(keys))
+        return False
     if not owned():   # fencing: stalled past the lease, another process answers it
         raise NotMine()
     try:
-        if message.visibility == EPHEMERAL and user and not channel.startswith("D"):
+        if ephemeral:
             # help, "did you mean" and "no confident match" go to the asker only, in the
             # thread (issue 12 point 4; docs/slack-rules.md [ephemeral])
             poster.post_ephemeral(channel, user, message, thread_ts=thread_ts)

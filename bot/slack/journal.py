@@ -16,15 +16,19 @@ redeliver what was acknowledged; the journal does (docs/architecture.md
   crashed process left — events under ``EVENT_WINDOW``, commands while their
   ``response_url`` is valid (``COMMAND_WINDOW``) — by dispatching the stored
   request again, expires older ones (payloads purged), and purges old rows;
-- a retaken mention is answered only if the thread holds no reply of ours
-  (``SlackPoster.replied_in_thread``); when it cannot be read, it is skipped;
+- right before it posts, the listener renews its claim and marks the reply
+  as going out (``still_mine``); a retake of work whose reply may be out is a
+  mention answered only if the thread holds no reply of ours
+  (``SlackPoster.replied_in_thread``; skipped when it cannot be read, or when
+  the reply is ephemeral), and a command is skipped (a ``response_url`` reply
+  cannot be looked up) — a rare loss rather than a double; a retake of work
+  that never started posting is simply answered;
 - a reply that could not be delivered for a reason that may pass (HTTP 5xx,
   ``internal_error``: ``bot.slack.context.RetryLater``) leaves the row
   pending; its lease is cut to ``RETRY_AFTER_S`` from now and the loop takes
   it again then (the same retake as after a crash), ``MAX_ATTEMPTS`` in all.
 
-``response_url``s live only in the payload (purged when done) and are never
-logged; a command's key is a digest of it.
+``response_url``s live only in the payload (purged when done), never logged.
 """
 from __future__ import annotations
 
@@ -145,21 +149,38 @@ class Journal:
         if not attempt:
             log.info("%s is handled, or being handled, elsewhere; acknowledged only", key)
             return BoltResponse(status=200, body="")
+        maybe_out = attempt > 1 and self.maybe_out(key)
+        if maybe_out and kind == "command":
+            # a response_url reply cannot be looked up: skipped rather than maybe doubled
+            log.warning("%s: its reply may have gone out before the process answering it stopped; "
+                        "a command reply cannot be looked up, so it is not sent again", key)
+            self.done(key)
+            return BoltResponse(status=200, body="")
         with self._lock:
             self._inflight.add(key)
             self._due.pop(key, None)
         context[DONE] = lambda: self.done(key)
         context[RETRY] = lambda reason: self.retry(key, attempt, reason)
-        context[RETAKEN] = attempt > 1
+        context[RETAKEN] = maybe_out
         context[STILL_MINE] = lambda: self.still_mine(key)
         return next()
 
-    def still_mine(self, key: str) -> bool:
-        """Renew ``key``'s lease now; False when this process no longer owns it (it
-        stalled past the lease and another process took it). A database error
-        counts as still ours: the reply goes out rather than being lost."""
+    def maybe_out(self, key: str) -> bool:
+        """Whether an earlier attempt at ``key`` had started posting its reply
+        (``Store.journal_posting``); True when the database cannot say."""
         try:
-            return self.store.journal_renew([key], self.owner, self.lease, now=self.clock()) == 1
+            return self.store.journal_posting(key)
+        except Exception as exc:  # noqa: BLE001
+            log.warning("could not read %s (%s); treating its reply as maybe sent", key, type(exc).__name__)
+            return True
+
+    def still_mine(self, key: str) -> bool:
+        """Renew ``key``'s lease now and mark its reply as going out; False when
+        this process no longer owns it (it stalled past the lease and another
+        process took it). A database error counts as still ours: the reply goes
+        out rather than being lost (unmarked: a crash right after may double it)."""
+        try:
+            return self.store.journal_renew([key], self.owner, self.lease, now=self.clock(), posting=True) == 1
         except Exception as exc:  # noqa: BLE001
             log.warning("could not renew %s (%s); answering anyway", key, type(exc).__name__)
             return True
@@ -184,7 +205,10 @@ class Journal:
                 log.error("%s: reply not delivered after %d attempts (%s); given up", key, attempt, reason)
                 return
             pause = RETRY_AFTER_S[attempt - 1]
-            self.store.journal_defer(key, self.owner, self.clock() + timedelta(seconds=pause))
+            # a command's response_url answered 5xx: not taken, so the mark goes; a mention's
+            # retake still looks in the thread (Slack may have posted before failing)
+            self.store.journal_defer(key, self.owner, self.clock() + timedelta(seconds=pause),
+                                     clear_posting=key.startswith("cmd:"))
         except Exception as exc:  # noqa: BLE001 — the lease then expires on its own
             log.warning("could not defer %s (%s)", key, type(exc).__name__)
             return

@@ -100,16 +100,33 @@ class JournalStore:
             return int(conn.execute(sa.select(journal_t.c.attempts).where(journal_t.c.key == key)).scalar_one())
 
     def journal_renew(self, keys: Iterable[str], owner: str, lease: timedelta,
-                      now: datetime | None = None) -> int:
-        """Extend the lease of ``owner``'s pending rows among ``keys``; returns how many."""
+                      now: datetime | None = None, posting: bool = False) -> int:
+        """Extend the lease of ``owner``'s pending rows among ``keys``; returns how many.
+
+        With ``posting``, the same UPDATE also sets ``posting_at`` = now: the
+        reply starts going out (the fencing check right before a post), so a
+        process taking the row over after a crash knows a reply may be out
+        (``journal_posting``).
+        """
         keys = list(keys)
         if not keys:
             return 0
         at = utc_now() if now is None else now
+        values: dict = {"lease_until": at + lease}
+        if posting:
+            values["posting_at"] = at
         with transaction(self._engine, write=True) as conn:
             return conn.execute(journal_t.update().where(
                 journal_t.c.key.in_(keys), journal_t.c.owner == owner,
-                journal_t.c.state == EntryState.PENDING).values(lease_until=at + lease)).rowcount
+                journal_t.c.state == EntryState.PENDING).values(**values)).rowcount
+
+    def journal_posting(self, key: str) -> bool:
+        """Whether a reply to ``key`` started going out (``journal_renew(...,
+        posting=True)``) and was not handed back since (``journal_defer(...,
+        clear_posting=True)``): after a crash it may or may not have arrived."""
+        with transaction(self._engine) as conn:
+            return conn.execute(sa.select(journal_t.c.posting_at)
+                                .where(journal_t.c.key == key)).scalar() is not None
 
     def journal_done(self, key: str) -> None:
         """Mark ``key`` answered and drop its payload (whoever holds the lease:
@@ -118,14 +135,19 @@ class JournalStore:
             conn.execute(journal_t.update().where(journal_t.c.key == key).values(
                 state=EntryState.DONE, payload=None))
 
-    def journal_defer(self, key: str, owner: str, until: datetime) -> bool:
+    def journal_defer(self, key: str, owner: str, until: datetime, clear_posting: bool = False) -> bool:
         """Leave ``owner``'s pending row ``key`` for a later attempt: its lease
         ends at ``until``, when any process may take it (``journal_stale``).
-        Returns False when the row is not this owner's pending one."""
+        ``clear_posting`` drops the ``posting_at`` mark (Slack said the reply
+        was not taken, so sending it again is no double). Returns False when
+        the row is not this owner's pending one."""
+        values: dict = {"lease_until": until}
+        if clear_posting:
+            values["posting_at"] = None
         with transaction(self._engine, write=True) as conn:
             return conn.execute(journal_t.update().where(
                 journal_t.c.key == key, journal_t.c.owner == owner,
-                journal_t.c.state == EntryState.PENDING).values(lease_until=until)).rowcount == 1
+                journal_t.c.state == EntryState.PENDING).values(**values)).rowcount == 1
 
     def journal_give_up(self, key: str) -> None:
         """Stop trying ``key``: state expired, payload dropped."""

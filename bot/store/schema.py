@@ -18,8 +18,9 @@ Tables (docs/interfaces.md "Paper of the day"):
   ``team:channel:ts`` of a message already answered).
 - ``journal`` — one row per acknowledged event or command (``key`` PK): its
   ``state`` (pending → done | expired), the ``owner`` process and its
-  ``lease_until``, when it was received, and the request ``payload`` (JSON;
-  cleared once done or expired). See ``bot.store.journal``.
+  ``lease_until``, when it was received, the request ``payload`` (JSON;
+  cleared once done or expired) and ``posting_at``, set when its reply
+  started going out. See ``bot.store.journal``.
 - ``topic_picks(team, channel, local_date, topic, position PK, paper_id,
   cycle)`` — a channel's own rotation (a topic or ``N papers``): the papers of
   each date, and which pass over the topic's matches each belongs to.
@@ -48,6 +49,7 @@ Versions:
   snapshot of each paper's fields).
 - 5: adds table ``marks`` (no data step).
 - 6: adds table ``query_keys`` and its index (no data step).
+- 7: adds ``journal.posting_at`` (no data step).
 
 Migrations are additive only: missing tables and indexes are created, missing
 columns are added (each is nullable or has a server default), then the data
@@ -61,7 +63,7 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 from sqlalchemy.schema import CreateColumn
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 #: Key of the PostgreSQL advisory lock held while migrating (any 64-bit int).
 _PG_MIGRATION_LOCK = 0x70617065_72626F74  # "paperbot"
@@ -185,6 +187,7 @@ journal = sa.Table(
     sa.Column("received_at", UTCDateTime, nullable=False),
     sa.Column("attempts", sa.Integer, nullable=False, server_default="1"),
     sa.Column("payload", sa.Text),
+    sa.Column("posting_at", UTCDateTime),
     sa.Index("ix_journal_state", "state", "lease_until"),
 )
 

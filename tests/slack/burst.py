@@ -35,7 +35,7 @@ from bot.slack.poster import SlackPoster
 from bot.slack.server import make_server
 from bot.store import Store
 from tests.fakeslack import BOT_USER_ID, TEAM_ID, FakeSlack
-from tests.signing import JSON, signed_headers
+from tests.signing import FORM, JSON, signed_headers
 from tests.slack.slackkit import SECRET, make_settings
 
 
@@ -98,7 +98,8 @@ def mention_envelope(event_id: str, ts: str, text: str = "<@U0PAPERBOT> sparse a
 
 
 def _post(url: str, body: str, retry: int | None) -> int:
-    headers = signed_headers(SECRET, body, content_type=JSON)
+    """POST one signed delivery: JSON (an event) or form-encoded (a slash command)."""
+    headers = signed_headers(SECRET, body, content_type=JSON if body.startswith("{") else FORM)
     if retry:
         headers.update({"X-Slack-Retry-Num": str(retry), "X-Slack-Retry-Reason": "http_timeout"})
     parts = urlsplit(url)
@@ -192,7 +193,17 @@ def burst(url: str, bodies: list[str], workers: int = 32) -> list[int]:
 
 
 def slow_down(fake: FakeSlack, method: str, seconds: float) -> None:
-    """Make ``fake`` wait ``seconds`` before answering ``method`` (a slow Slack)."""
+    """Make ``fake`` wait ``seconds`` before answering ``method`` (a slow Slack);
+    ``"response_url"`` slows the ``response_url`` POSTs."""
+    if method == "response_url":
+        respond = fake._respond
+
+        def slower_respond(path: str, body: dict[str, Any]):
+            time.sleep(seconds)
+            return respond(path, body)
+
+        fake._respond = slower_respond
+        return
     answer = fake._answer
 
     def slower(name: str, body: dict[str, Any]):

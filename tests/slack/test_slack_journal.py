@@ -15,7 +15,7 @@ import pytest
 from slack_bolt.adapter.socket_mode.internals import run_bolt_app
 from slack_sdk.socket_mode.request import SocketModeRequest
 
-from bot.slack.journal import Journal
+from bot.slack.journal import Journal, work_of
 from bot.store import EntryState
 from tests.fakeslack import BOT_USER_ID, TEAM_ID
 from tests.slack.burst import Servers, mention_envelope, replies_in_thread
@@ -86,16 +86,63 @@ def test_a_reply_posted_before_the_crash_is_not_posted_again(restarted, fake_sla
     assert journal.store.journal_state("event:Ev0POSTED")[0] == EntryState.DONE
 
 
+def _post_started_then_crash(journal: Journal, body: dict) -> None:
+    """The listener got as far as its fencing check (the reply is marked as going out), then died."""
+    journal.middleware(body, {}, lambda: None)
+    assert journal.still_mine(work_of(body)[0])
+
+
+def test_work_that_never_started_posting_is_answered_without_looking(restarted, fake_slack) -> None:
+    crashed, app, journal, running = restarted
+    fake_slack.fail_method("conversations.replies", "missing_scope")   # looking would fail: it does not look
+    _ack_then_crash(crashed, json.loads(mention_envelope("Ev0FRESH", "1765330000.000200")))
+    journal.release_dead_owners()
+    assert journal.tick(app) == 1
+    running.drain()
+    assert replies_in_thread(fake_slack, "1765330000.000200") == 1
+    assert fake_slack.calls("conversations.replies") == []
+
+
 def test_when_the_thread_cannot_be_read_the_retake_is_skipped_and_logged(restarted, fake_slack, caplog) -> None:
     crashed, app, journal, running = restarted
     fake_slack.fail_method("conversations.replies", "missing_scope")
-    _ack_then_crash(crashed, json.loads(mention_envelope("Ev0BLIND", "1765330000.000100")))
+    _post_started_then_crash(crashed, json.loads(mention_envelope("Ev0BLIND", "1765330000.000100")))
     journal.release_dead_owners()
     with caplog.at_level(logging.WARNING):
         assert journal.tick(app) == 1
         running.drain()
     assert replies_in_thread(fake_slack, "1765330000.000100") == 0
     assert "cannot read the thread" in caplog.text
+    assert journal.store.journal_state("event:Ev0BLIND")[0] == EntryState.DONE
+
+
+def test_an_ephemeral_mention_reply_that_may_be_out_is_not_sent_again(restarted, fake_slack, caplog) -> None:
+    crashed, app, journal, running = restarted
+    body = json.loads(mention_envelope("Ev0EPH", "1765330000.000300", text=f"<@{BOT_USER_ID}> help"))
+    _post_started_then_crash(crashed, body)
+    journal.release_dead_owners()
+    with caplog.at_level(logging.WARNING):
+        assert journal.tick(app) == 1
+        running.drain()
+    assert fake_slack.calls("conversations.replies")          # it looked: no public reply there …
+    assert fake_slack.calls("chat.postEphemeral") == []        # … but an ephemeral one cannot be seen
+    assert "ephemeral reply may have gone out" in caplog.text
+
+
+def test_a_command_whose_reply_may_be_out_is_not_answered_again(restarted, fake_slack, caplog) -> None:
+    # A crash between the response_url POST and "done": a command reply cannot be looked up,
+    # so the restarted process skips it (logged) rather than answer twice.
+    crashed, app, journal, running = restarted
+    command, url = _command(fake_slack)
+    _post_started_then_crash(crashed, command)
+    journal.release_dead_owners()
+    with caplog.at_level(logging.WARNING):
+        assert journal.tick(app) == 1
+        running.drain()
+    assert [c for c in fake_slack.calls("response_url") if url.endswith(c.path)] == []
+    assert "cannot be looked up" in caplog.text and url not in caplog.text
+    assert journal.store.journal_state(work_of(command)[0])[0] == EntryState.DONE
+    assert journal.tick(app) == 0
 
 
 def test_only_an_expired_lease_is_taken_over(restarted, fake_slack) -> None:

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from bot.store import EntryState, Store
+from tests.kit import older_database
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
 LEASE = timedelta(seconds=60)
@@ -40,6 +41,21 @@ def test_renewal_keeps_the_claim(store):
     assert store.journal_renew(["event:Ev1"], "b", LEASE, now=T0 + timedelta(seconds=50)) == 0  # not b's
     assert claim(store, owner="b", now=T0 + timedelta(seconds=100)) == 0
     assert claim(store, owner="b", now=T0 + timedelta(seconds=111)) == 2
+
+
+def test_the_going_out_mark_is_set_by_the_renewal_before_a_post_and_cleared_by_a_deferral(store):
+    claim(store)
+    store.journal_renew(["event:Ev1"], "a", LEASE, now=T0 + timedelta(seconds=5))   # a plain renewal
+    assert store.journal_posting("event:Ev1") is False
+    assert store.journal_renew(["event:Ev1"], "b", LEASE, now=T0, posting=True) == 0  # not b's: no mark
+    assert store.journal_posting("event:Ev1") is False
+    assert store.journal_renew(["event:Ev1"], "a", LEASE, now=T0 + timedelta(seconds=6), posting=True) == 1
+    assert store.journal_posting("event:Ev1") is True
+    assert store.journal_defer("event:Ev1", "a", T0 + timedelta(seconds=8)) is True
+    assert store.journal_posting("event:Ev1") is True                   # kept unless asked …
+    assert store.journal_defer("event:Ev1", "a", T0 + timedelta(seconds=8), clear_posting=True) is True
+    assert store.journal_posting("event:Ev1") is False                  # … Slack did not take it
+    assert store.journal_posting("event:Nope") is False
 
 
 def test_an_edit_of_a_claimed_message_is_a_duplicate_and_adds_nothing(store):
@@ -80,3 +96,15 @@ def test_release_of_a_dead_owner_makes_its_work_stale_at_once(store):
     store.journal_done("event:Ev1")
     assert store.journal_owners() == set()
     assert store.purge_journal(T0 + timedelta(days=8)) == 1
+
+
+def test_a_version_6_journal_gains_the_going_out_mark(tmp_path):
+    path = tmp_path / "v6.db"
+    Store(f"sqlite:///{path}").close()
+    older_database(path, 6, "ALTER TABLE journal DROP COLUMN posting_at")
+    store = Store(f"sqlite:///{path}")
+    assert store.migrated_from == 6
+    claim(store)
+    assert store.journal_renew(["event:Ev1"], "a", LEASE, now=T0, posting=True) == 1
+    assert store.journal_posting("event:Ev1") is True
+    store.close()

@@ -2,13 +2,13 @@
 against real SQLite and PostgreSQL, and the migration that adds the table."""
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from bot.querykeys import KEEP_DAYS, PURGE_EVERY_S, QueryKeys, key_of
 from bot.store import SCHEMA_VERSION, Store
+from tests.kit import older_database
 
 T0 = datetime(2026, 3, 1, 8, 0, tzinfo=timezone.utc)
 LONG = "We hide secret messages inside ordinary images without training any model. " * 40
@@ -54,13 +54,9 @@ def test_query_keys_only_for_texts_a_button_cannot_carry(db_url):
 def test_a_version_5_database_gains_the_table(tmp_path):
     path = tmp_path / "v3.db"
     Store(f"sqlite:///{path}").close()
-    conn = sqlite3.connect(path)                       # make it what version 5 wrote
-    conn.execute("DROP TABLE query_keys")
-    conn.execute("UPDATE schema_version SET version = 5")
-    conn.commit()
-    conn.close()
+    older_database(path, 5, "DROP TABLE query_keys")
     store = Store(f"sqlite:///{path}")
-    assert store.migrated_from == 5 and store.schema_version() == SCHEMA_VERSION == 6
+    assert store.migrated_from == 5 and store.schema_version() == SCHEMA_VERSION
     store.keep_query(key_of(LONG), LONG[:4000], T0)
     assert store.query_text(key_of(LONG)) == LONG[:4000]
     store.close()
