@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from bot.models import QueryError
 from bot.search.lexicon import Lexicon, field_prefix
-from bot.search.plan import AllOf, AnyOf, Compiled, Phrase, Plan, Term, alternatives
+from bot.search.plan import AllOf, AnyOf, Compiled, Phrase, Plan, Term, alternatives, loosen, \
+    terms_of
 from bot.search.query import LITERAL_CHARS, Clause, ParsedQuery, leaves
 from bot.search.analysis import CHAT_WORDS, GREETINGS, REQUESTS, fold, mostly_lower
 from bot.search.tuning import DEFAULT_FIELDS, Ranking
-from bot.search.weigh import weigh
+from bot.search.weigh import informative, weigh
 from bot.search.spelling import RARE_DF
 
 TEXT_FIELDS = ("all", "title", "name", "abstract")
@@ -56,6 +57,7 @@ class Compiler:
         self.unknown: list[Clause] = []
         self.unusual: list[Clause] = []
         self.chatter: list = []
+        self.quoted: list = []   # the nodes of optional "phrases" (plan.loosen)
         self.caps = True
 
     def compile(self, parsed: ParsedQuery) -> Compiled:
@@ -72,7 +74,12 @@ class Compiler:
                              "which are not searched; add a more specific word.")
         words = {_bare(c.text) for c in parsed.clauses if c.kind == "word"}
         greeting = bool(words & GREETINGS) and not words & REQUESTS
-        return Compiled(plan, self.highlight, self.unknown, self.unusual, self.chatter, greeting)
+        best = informative(plan, self.reader)   # a long text marks its rarest words only
+        highlight = self.highlight if best is None else \
+            {t for k in best for t in terms_of(plan.groups[k][0], TEXT_FIELDS)}
+        loose, phrased = loosen(plan, self.quoted)
+        return Compiled(plan, highlight, self.unknown, self.unusual, self.chatter, greeting,
+                        loose, phrased)
 
     # --- structure ---------------------------------------------------------
 
@@ -102,6 +109,8 @@ class Compiler:
                 q = q if q.groups else None
             elif c.kind == "phrase":
                 q = self._phrase(c)
+                if c.occur == "should" and q is not None:
+                    self.quoted.append(q)
             elif c.prefix:
                 q = self._prefix(c)
             else:
@@ -284,3 +293,4 @@ def _seq(fieldname, terms, boost, phrase, typed=False):
 def _bare(text: str) -> str:
     """A typed word folded, without the punctuation around it ("Hi," -> "hi")."""
     return fold(text).strip(".,;:!?'\"()[]{}")
+

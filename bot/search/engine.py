@@ -30,6 +30,7 @@ from bot.search.plan import Compiled, Plan
 from bot.search.impacts import impacts_of
 from bot.search.links import linked_docs
 from bot.search.results import Found, pin, rank, to_hits
+from bot.search.results import notes as notes_of
 from bot.search.schema import paper_from_json
 from bot.search.similar import similar_plan
 from bot.search.tuning import DEFAULT, DEFAULT_FIELDS, Ranking
@@ -109,11 +110,7 @@ class SearchIndex:
             found = self._find(gen, searcher, parsed, offset + limit, correct)
             found.ranked = pin(found.ranked, linked_docs(searcher, parsed.text), offset + limit)
             hits = to_hits(searcher, found.ranked, found.compiled, offset, offset + limit)
-        notes = list(parsed.notes)
-        if found.ranked.timed_out:
-            notes.append("The search took too long and was stopped; results may be incomplete.")
-        if found.ranked.phrase_capped:
-            notes.append(f"A phrase was checked in the best {MAX_PHRASE_CHECKS} matches only.")
+        notes = list(parsed.notes) + notes_of(found.ranked, MAX_PHRASE_CHECKS)
         return SearchPage(query=parsed.text, total=found.ranked.total, offset=offset,
                           limit=limit, hits=tuple(hits),
                           took_ms=(time.perf_counter() - started) * 1000,
@@ -134,12 +131,12 @@ class SearchIndex:
             if fixed is not None:
                 fixed_plan = Compiler(searcher, gen.lexicon, r).compile(
                     query.parse(fixed))
-                ranked = rank(searcher, gen.norms, fixed_plan, want, r)
+                ranked = rank(searcher, gen.norms, fixed_plan, want, r, fill=True)
                 if ranked.scored:
                     return Found(fixed_plan, ranked, fixed, fixed)
         elif correct and compiled.unusual:
             suggestion = spelling.hint(gen.lexicon, parsed, compiled.unusual, r)
-        ranked = rank(searcher, gen.norms, compiled, want, r)
+        ranked = rank(searcher, gen.norms, compiled, want, r, fill=True)
         return Found(compiled, ranked, None, suggestion)
 
     def related(self, text: str, *, limit: int = 10) -> SearchPage:

@@ -78,6 +78,9 @@ class Compiled:
             (``analysis.CHAT_WORDS``, one character); match confidence
             (``results.Ranked.confident``) leaves them out.
         greeting: a word of ``analysis.GREETINGS`` was typed and none of ``analysis.REQUESTS``.
+        loose: ``plan`` with its optional top-level quoted phrases read as
+            their words (``loosen``), or None when it has none.
+        phrased: indices of the ``plan.groups`` that ``loose`` reads as words.
     """
 
     plan: Plan
@@ -86,6 +89,8 @@ class Compiled:
     unusual: list = field(default_factory=list)
     chatter: list = field(default_factory=list)
     greeting: bool = False
+    loose: Plan | None = None
+    phrased: tuple = ()
 
 
 def alternatives(node: Node | None) -> list:
@@ -93,3 +98,44 @@ def alternatives(node: Node | None) -> list:
     if node is None:
         return []
     return list(node.parts) if isinstance(node, AnyOf) else [node]
+
+
+def loosen(plan: Plan, quoted: list) -> tuple[Plan | None, tuple[int, ...]]:
+    """``plan`` with each optional top-level group in ``quoted`` (the nodes of
+    typed ``"phrases"``) matching any of its phrases' words instead of the
+    words in a row, and the indices of those groups; ``(None, ())`` when no
+    group changes. Required groups (``+"a b"``, ``AND``), exclusions and
+    phrases inside parentheses stay exact (docs/search.md "Phrases").
+    """
+    groups, phrased = [], []
+    for k, (node, must) in enumerate(plan.groups):
+        if not must and node in quoted:
+            words = _words(node)
+            if words != node:
+                phrased.append(k)
+                node = words
+        groups.append((node, must))
+    if not phrased:
+        return None, ()
+    return Plan(groups, plan.excluded, plan.weights), tuple(phrased)
+
+
+def _words(node: Node) -> Node:
+    """A phrase node as any of its words (each term once, the same boost)."""
+    if isinstance(node, Phrase):
+        parts = tuple(Term(node.field, t, node.boost) for t in dict.fromkeys(node.terms))
+        return AnyOf(parts) if len(parts) > 1 else parts[0]
+    if isinstance(node, AnyOf):
+        return AnyOf(tuple(_words(p) for p in node.parts))
+    return node
+
+
+def terms_of(node: Node, fields) -> list[str]:
+    """The terms ``node`` searches in ``fields`` (a Term's, a Phrase's, and
+    those of the parts of any other node), in order, repeats kept."""
+    if isinstance(node, Term):
+        return [node.text] if node.field in fields else []
+    if isinstance(node, Phrase):
+        return list(node.terms) if node.field in fields else []
+    parts = node.parts if isinstance(node, (AnyOf, AllOf)) else [g for g, _ in node.groups]
+    return [t for p in parts for t in terms_of(p, fields)]

@@ -12,6 +12,11 @@ MAX_CHARS = 4000
 MAX_DEPTH = 8
 QUOTES = "\"“”„‟«»＂"
 OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
+#: A text of more than this many words is a pasted paragraph: a ``-``/``+``
+#: inside its running text is punctuation ("a 10 -fold gain"), not an operator
+#: (docs/search.md "Query syntax"); the same bound as spelling's
+#: (``Ranking.spell_max_words``).
+LONG_WORDS = 32
 
 #: Slack markup: ``<@U…>``, ``<#C…|name>``, ``<!here>``, ``<url|label>``
 #: (https://api.slack.com/reference/surfaces/formatting), and code.
@@ -87,3 +92,35 @@ def balanced(toks: list[tuple]) -> list[tuple]:
     for i in deep:
         toks[i] = ("ws",) + toks[i][1:]
     return toks
+
+
+def signed(toks: list[tuple]) -> set[int]:
+    """Indices of the text tokens of ``toks`` (after ``balanced``) whose
+    leading ``-``/``+`` is an operator (docs/search.md "Query syntax").
+
+    A sign is an operator when it starts a token after whitespace, ``(`` or
+    the start of the text, and prefixes a letter (``-survey``, ``+GPU``) or a
+    quoted phrase or group (``-"a b"``, ``+(a b)``). A sign before a digit
+    (``-0.4``, ``+1.4%``) is part of a number; a lone dash is punctuation. In
+    a text of more than ``LONG_WORDS`` words only the signs before its first
+    plain word or after its last one count (``<abstract> -survey``).
+    """
+    found, plain, inside, depth = [], [], False, 0
+    for i, (kind, value, _) in enumerate(toks):
+        if kind == "quote":
+            inside = not inside
+        elif kind in ("lp", "rp") and not inside:
+            depth += 1 if kind == "lp" else -1
+        if kind != "text" or inside:
+            continue
+        rest = value.lstrip("-+")
+        after = toks[i + 1][0] if i + 1 < len(toks) else None
+        if value[0] in "-+" and (i == 0 or toks[i - 1][0] in ("ws", "lp")) and (
+                rest[:1].isalpha() or (not rest and after in ("quote", "lp"))):
+            found.append(i)
+        elif depth == 0:
+            plain.append(i)
+    words = sum(1 for kind, _, _ in toks if kind == "text")
+    if words > LONG_WORDS and plain:
+        found = [i for i in found if i < plain[0] or i > plain[-1]]
+    return set(found)

@@ -10,8 +10,10 @@ meant them; everything else is prose, searched as words
     clause  := [NOT | -word | +word] atom | clause (AND | OR | ANDNOT) clause
     atom    := [field:] word | [field:] "phrase" | ( query )
 
-* ``-`` excludes only at the start of the input or after a space/``(``; a
-  hyphen inside a word ("test-time") is part of the word.
+* ``-`` excludes (``+`` requires) only at the start of a token after a
+  space/``(`` and before a letter, a phrase or a group (``prose.signed``): a
+  hyphen inside a word ("test-time"), a signed number ("-0.4", "+1.4%"), a
+  lone dash, and a sign inside a long pasted text's sentences are text.
 * ``"…"`` and curly ``“…”`` quote phrases and ``( )`` group, when balanced; an
   unpaired quote or parenthesis (or nesting deeper than ``MAX_DEPTH``) is
   plain text.
@@ -33,7 +35,7 @@ from dataclasses import dataclass, field, replace
 
 from bot.models import QueryError
 from bot.parsing import well_formed
-from bot.search.prose import MAX_CHARS, OPERATORS, QUOTES, balanced, cut, strip_slack
+from bot.search.prose import MAX_CHARS, OPERATORS, QUOTES, balanced, cut, signed, strip_slack
 
 __all__ = ["MAX_CHARS", "LITERAL_CHARS", "Clause", "ParsedQuery", "parse", "prose", "leaves", "cut"]
 
@@ -128,6 +130,7 @@ class _Parser:
         self.text = text
         self.toks = balanced(_split_unknown_fields(
             [(m.lastgroup, m.group(), m.start()) for m in _LEX_RE.finditer(text)]))
+        self.signed = signed(self.toks)
         self.i = 0
 
     def parse(self) -> list[Clause]:
@@ -188,9 +191,6 @@ class _Parser:
             pending = None
         return clauses
 
-    def at_boundary(self) -> bool:
-        return self.i == 0 or self.toks[self.i - 1][0] in ("ws", "lp")
-
     def atom(self, depth: int) -> Clause | None:
         kind, value, start = self.toks[self.i]
         if kind == "quote":
@@ -198,19 +198,19 @@ class _Parser:
         if kind == "lp":
             return self.group(depth, "should")
         occur = "should"
-        if value[0] in "-+" and self.at_boundary():
+        if self.i in self.signed:   # prose.signed: "-word", not "-0.4" or "a - b"
             occur = "not" if value[0] == "-" else "must"
             stripped = value.lstrip("-+")
             start += len(value) - len(stripped)
             value = stripped
             if not value:
                 self.i += 1
-                nxt = self.toks[self.i][0] if self.i < len(self.toks) else None
-                if nxt == "quote":
+                if self.toks[self.i][0] == "quote":
                     return self.phrase(None, occur)
-                if nxt == "lp":
-                    return self.group(depth, occur)
-                return None  # a lone "-" or "+"
+                return self.group(depth, occur)
+        elif not value.strip("-+"):
+            self.i += 1
+            return None   # a lone "-" or "+": punctuation
         self.i += 1
         m = _FIELD_RE.match(value)
         name = FIELD_ALIASES.get(m.group(1).lower()) if m else None

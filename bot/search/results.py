@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import heapq
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import itemgetter
 
 from bot.models import Hit
+from bot.search.dense import DenseScores
 from bot.search.norms import Norms
 from bot.search.plan import AnyOf, Compiled, Term
 from bot.search.schema import paper_from_json
@@ -31,6 +32,10 @@ class Ranked:
         phrase_capped: a phrase was only checked in the best candidates.
         confident: the best document matches nearly all the query's content
             groups (see ``confident``).
+        exact: when the list was filled with papers that match a quoted
+            phrase's words (``rank(fill=True)``), how many have the exact
+            phrase (they come first); None otherwise.
+        phrases: the number of quoted phrases read as words then.
     """
 
     scored: list
@@ -40,6 +45,8 @@ class Ranked:
     groups: int = 1
     phrase_capped: bool = False
     confident: bool = False
+    exact: int | None = None
+    phrases: int = 0
 
     def coverage(self, docnum: int) -> float:
         """Share (0..1) of the query's groups that ``docnum`` matches."""
@@ -63,8 +70,14 @@ class Found:
 
 
 def rank(searcher, norms: Norms, compiled: Compiled, want: int, r: Ranking, *,
-         exclude: int | None = None, feedback: bool = True) -> Ranked:
+         exclude: int | None = None, feedback: bool = True, fill: bool = False) -> Ranked:
     """Score ``compiled`` and return its best ``want`` documents.
+
+    With ``fill``, a query with optional quoted phrases (``compiled.loose``)
+    that also has other groups, or whose exact search finds fewer than
+    ``want`` papers, ranks the papers with an exact phrase first and then
+    every other paper that matches the words (``_filled``; docs/search.md
+    "Phrases").
 
     Args:
         searcher: open Whoosh searcher of the generation.
@@ -74,6 +87,7 @@ def rank(searcher, norms: Norms, compiled: Compiled, want: int, r: Ranking, *,
         r: ranking settings.
         exclude: a docnum never returned (the paper itself, for ``similar``).
         feedback: allow pseudo-relevance feedback (``r.prf_docs``).
+        fill: fill the list with the words of quoted phrases (searches).
     """
     scorer = Scorer(searcher, norms, r)
     result = scorer.run(compiled.plan, exclude=exclude)
@@ -87,10 +101,57 @@ def rank(searcher, norms: Norms, compiled: Compiled, want: int, r: Ranking, *,
                                        for t, w in terms)))
         if exclude is not None:
             result.scores.pop(exclude, None)
+    if fill and compiled.loose is not None and (
+            len(compiled.phrased) < len(compiled.plan.groups) or len(result.scores) < want):
+        return _filled(scorer, result, compiled, want, exclude, key_of)
     scored = best(result.scores, want, key_of)
     sure = bool(scored) and confident(result.found, compiled, scored[0][1])
     return Ranked(scored, len(result.scores), result.timed_out, result.matched,
                   result.groups, result.phrase_capped, sure)
+
+
+def _filled(scorer: Scorer, exact, compiled: Compiled, want: int, exclude, key_of) -> Ranked:
+    """The papers with an exact phrase (``exact``: the scores of the query as
+    typed), then the others that match ``compiled.loose`` (the phrases as
+    words), each part ordered by its ``loose`` BM25F score, ties by id."""
+    loose = scorer.run(compiled.loose, exclude=exclude)
+    held: set = set()
+    for k in compiled.phrased:
+        members = exact.found[k][1]
+        held.update(members.docs.tolist() if hasattr(members, "docs") else members)
+    first = {d: loose.scores[d] for d in held if d in exact.scores and d in loose.scores}
+    rest = DenseScores(loose.scores.total, loose.scores.hit.copy()) \
+        if isinstance(loose.scores, DenseScores) else dict(loose.scores)
+    for d in first:
+        rest.pop(d, None)
+    scored = best(first, want, key_of)
+    scored += best(rest, want - len(scored), key_of)
+    top = scored[0][1] if scored else None
+    sure = top is not None and confident(exact.found if top in first else loose.found,
+                                         compiled, top)
+    return Ranked(scored, len(first) + len(rest), exact.timed_out or loose.timed_out,
+                  loose.matched, loose.groups, exact.phrase_capped, sure,
+                  len(first) if rest else None, len(compiled.phrased))
+
+
+def notes(ranked: Ranked, checks: int) -> list[str]:
+    """What the page should say about how ``ranked`` was found: stopped at
+    the time limit, phrases checked in the best ``checks`` candidates only,
+    a list filled with papers matching a phrase's words (docs/search.md)."""
+    out = []
+    if ranked.timed_out:
+        out.append("The search took too long and was stopped; results may be incomplete.")
+    if ranked.phrase_capped:
+        out.append(f"A phrase was checked in the best {checks} matches only.")
+    if ranked.exact is not None:
+        what, words = ("the exact phrase", "its") if ranked.phrases == 1 else \
+            ("one of the exact phrases", "their")
+        if ranked.exact == 0:
+            out.append(f"No paper has {what}; these papers match {words} words.")
+        else:
+            has = "paper has" if ranked.exact == 1 else "papers have"
+            out.append(f"{ranked.exact} {has} {what}; the rest match {words} words.")
+    return out
 
 
 def confident(found: list, compiled: Compiled, docnum: int) -> bool:
@@ -128,9 +189,8 @@ def pin(ranked: Ranked, docs: list[int], want: int) -> Ranked:
     extra = sum(1 for d in docs if d not in ranked.matched)
     matched = dict(ranked.matched)
     matched.update({d: ranked.groups for d in docs})
-    return Ranked([(top, d) for d in docs] + rest[:max(0, want - len(docs))],
-                  ranked.total + extra, ranked.timed_out, matched, ranked.groups,
-                  ranked.phrase_capped, True)
+    return replace(ranked, scored=[(top, d) for d in docs] + rest[:max(0, want - len(docs))],
+                   total=ranked.total + extra, matched=matched, confident=True)
 
 
 def best(scores: dict, want: int, key_of) -> list[tuple[float, int]]:

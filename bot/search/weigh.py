@@ -15,6 +15,13 @@ import math
 from bot.search.plan import Phrase, Plan, Term
 from bot.search.tuning import Ranking
 
+#: Most groups whose words a snippet marks: a query with more (a pasted
+#: paragraph) marks those of its ``HIGHLIGHT_GROUPS`` most informative ones.
+HIGHLIGHT_GROUPS = 8
+#: ... among the groups in at most this share of the papers (when any is):
+#: the cut-off of the former "common terms" rule (docs/search.md).
+COMMON_SHARE = 0.05
+
 
 def weigh(plan: Plan, reader, r: Ranking) -> Plan:
     """``plan`` with repeated groups merged into one weighted group each, in
@@ -39,14 +46,36 @@ def weigh(plan: Plan, reader, r: Ranking) -> Plan:
             groups.append(group)
             weights.append((k3 + 1) * n / (k3 + n))
     if len(groups) > r.max_groups:
-        docs = max(1, reader.doc_count_all())
-        dfs = [_df(reader, node) for node, _ in groups]
-        # groups no paper has cost nothing and match nothing: they yield first
-        best = sorted(range(len(groups)), key=lambda k: (
-            dfs[k] == 0, -weights[k] * math.log(1 + docs / (1 + dfs[k])), k))
-        keep = sorted(best[:r.max_groups])
+        keep = sorted(_by_information(groups, weights, reader)[0][:r.max_groups])
         groups, weights = [groups[k] for k in keep], [weights[k] for k in keep]
     return Plan(groups, plan.excluded, weights)
+
+
+def informative(plan: Plan, reader, n: int = HIGHLIGHT_GROUPS) -> list[int] | None:
+    """Indices of the at most ``n`` groups of a weighed ``plan`` with the
+    highest ``idf × weight`` (the order ``weigh`` keeps groups in) among
+    those in at most ``COMMON_SHARE`` of the papers — among all that some
+    paper has when none is that rare — or None when ``plan`` has ``n``
+    groups or fewer. Snippets of a long query mark only these groups' words
+    (docs/search.md "Long text")."""
+    groups = plan.groups
+    if len(groups) <= n:
+        return None
+    weights = plan.weights or [1.0] * len(groups)
+    order, dfs = _by_information(groups, weights, reader)
+    common = COMMON_SHARE * reader.doc_count_all()
+    found = [k for k in order if dfs[k]]
+    return ([k for k in found if dfs[k] <= common] or found)[:n]
+
+
+def _by_information(groups: list, weights: list, reader) -> tuple[list[int], list[int]]:
+    """Group indices by ``idf × weight``, highest first (groups no paper has
+    last: they cost nothing and match nothing), and each group's df."""
+    docs = max(1, reader.doc_count_all())
+    dfs = [_df(reader, node) for node, _ in groups]
+    order = sorted(range(len(groups)), key=lambda k: (
+        dfs[k] == 0, -weights[k] * math.log(1 + docs / (1 + dfs[k])), k))
+    return order, dfs
 
 
 def _df(reader, node) -> int:

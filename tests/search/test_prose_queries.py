@@ -48,6 +48,34 @@ def test_a_very_long_token_is_searched_literally(small):
 
 
 @pytest.fixture
+def numbers(tmp_path) -> SearchIndex:
+    papers = [
+        paper("n1", "Label smoothing improves accuracy by 1.4% and reduces the loss by 0.4 "
+              "on ImageNet classification."),
+        paper("n2", "Accuracy and loss curves of small convolutional networks."),
+        paper("n3", "Protein folding with a 10-fold smaller model."),
+    ]
+    build_index(tmp_path / "numbers", papers)
+    return SearchIndex(tmp_path / "numbers")
+
+
+def test_signed_numbers_in_prose_are_numbers_not_operators(numbers):
+    page = numbers.search("label smoothing improves accuracy by +1.4% and reduces loss by -0.4")
+    assert ids(page)[:2] == ["n1", "n2"]    # -0.4 excludes nothing, +1.4% requires nothing
+    assert ids(numbers.search("accuracy -curves")) == ["n1"]   # -word still excludes
+
+
+def test_a_dash_inside_a_pasted_paragraph_excludes_nothing(numbers):
+    text = ("We study how a smaller model can match a larger one on protein structure. "
+            "Our approach gives a 10 -fold reduction of parameters while the accuracy "
+            "stays within a few points of the baseline on every benchmark we tried, "
+            "including the hardest targets of the last assessment round, which we report.")
+    assert len(text.split()) > 32
+    assert "n3" in ids(numbers.search(text))
+    assert "n3" not in ids(numbers.search(text + " -folding"))   # after the text: an exclusion
+
+
+@pytest.fixture
 def caps(tmp_path) -> SearchIndex:
     papers = SMALL + [
         paper("c1", "IT departments run the servers; we survey IT security practice."),

@@ -171,3 +171,27 @@ def test_spans_point_at_the_words():
     assert [c.text for c in found] == ["steganografy", "foo", "bar baz", "qux"]
     for c in found:
         assert text[c.span[0]:c.span[1]] == c.text
+
+
+def test_a_sign_before_a_digit_is_part_of_the_number():
+    assert words("accuracy by +1.4% and loss by -0.4 or −3") == [
+        ("word", t, None, "should", False)
+        for t in ["accuracy", "by", "+1.4%", "and", "loss", "by", "-0.4", "or", "−3"]]
+    assert [c[3] for c in words("-2D +3D shapes")] == ["should", "should", "should"]
+
+
+def test_a_lone_dash_is_punctuation_never_an_exclusion():
+    assert words("state-of-the-art - a method -- and + more") == [
+        ("word", t, None, "should", False)
+        for t in ["state-of-the-art", "a", "method", "and", "more"]]
+    assert [c.occur for c in parse('- "a b" +(c d)').clauses] == ["should", "must"]
+
+
+def test_signs_inside_a_long_pasted_text_are_text():
+    body = " ".join(f"word{i}" for i in range(40))
+    got = words(f"-survey {body} a 10 -fold gain and +MLP heads -review +GPU")
+    signed = {c[1]: c[3] for c in got if c[1] in ("survey", "-fold", "+MLP", "review", "GPU")}
+    assert signed == {"survey": "not", "-fold": "should", "+MLP": "should",
+                      "review": "not", "GPU": "must"}
+    # a short query keeps its operators wherever they are
+    assert [c[3] for c in words("a 10 -fold gain")] == ["should", "should", "not", "should"]

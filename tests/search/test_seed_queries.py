@@ -104,10 +104,20 @@ def test_hyphen_inside_a_word_never_excludes(seed_index):
 def test_phrases_straight_and_curly(seed_index):
     straight = seed_index.search('"sparse attention"', limit=50)
     curly = seed_index.search("“sparse attention”", limit=50)
-    assert ids(straight) == ids(curly)
-    assert all("sparse attention" in h.paper.abstract.lower() for h in straight.hits)
+    assert [h.paper.id for h in straight.hits] == [h.paper.id for h in curly.hits]
+    held = ["sparse attention" in (h.paper.title + " " + h.paper.abstract).lower()
+            for h in straight.hits]
+    exact = held.count(True)
+    assert 0 < exact < 50 and held == [True] * exact + [False] * (len(held) - exact)
+    # fewer exact matches than asked for: the rest of the list has the words
+    [note] = straight.notes
+    assert note.startswith(f"{exact} paper") and note.endswith("the rest match its words.")
     loose = seed_index.search("sparse attention", limit=50)
-    assert ids(straight) < ids(loose)
+    assert ids(straight) == ids(loose) and straight.total == loose.total
+    # a page the exact matches fill: those only, as before
+    few = seed_index.search('"sparse attention"', limit=exact)
+    assert ids(few) == set(h.paper.id for h in straight.hits[:exact])
+    assert few.total == exact and few.notes == ()
 
 
 def test_fields(seed_index, seed_papers):
