@@ -74,10 +74,9 @@ def rank(searcher, norms: Norms, compiled: Compiled, want: int, r: Ranking, *,
     """Score ``compiled`` and return its best ``want`` documents.
 
     With ``fill``, a query with optional quoted phrases (``compiled.loose``)
-    that also has other groups, or whose exact search finds fewer than
-    ``want`` papers, ranks the papers with an exact phrase first and then
-    every other paper that matches the words (``_filled``; docs/search.md
-    "Phrases").
+    ranks the papers with an exact phrase first and then every other paper
+    that matches the words (``_filled``; docs/search.md "Phrases") — always,
+    so the total is the same on every page.
 
     Args:
         searcher: open Whoosh searcher of the generation.
@@ -101,8 +100,7 @@ def rank(searcher, norms: Norms, compiled: Compiled, want: int, r: Ranking, *,
                                        for t, w in terms)))
         if exclude is not None:
             result.scores.pop(exclude, None)
-    if fill and compiled.loose is not None and (
-            len(compiled.phrased) < len(compiled.plan.groups) or len(result.scores) < want):
+    if fill and compiled.loose is not None:
         return _filled(scorer, result, compiled, want, exclude, key_of)
     scored = best(result.scores, want, key_of)
     sure = bool(scored) and confident(result.found, compiled, scored[0][1])
