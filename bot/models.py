@@ -90,6 +90,11 @@ class SearchPage:
             characters.").
         confident: the best hit contains nearly all of the query's content
             words, so a mention may answer with it (``bot.search.results.confident``).
+        best_matched: how many of the query's content words (groups) the
+            best hit matches; 0 for small talk ("hello world") or no content
+            word (``bot.search.results.content_match``). A mention lists the
+            results only from ``bot.service.MENTION_LIST_MIN`` (docs/search.md
+            "Mentions: is the best hit the paper meant?").
     """
 
     query: str
@@ -102,6 +107,7 @@ class SearchPage:
     corrected_query: str | None = None
     notes: tuple[str, ...] = ()
     confident: bool = False
+    best_matched: int = 0
 
     @property
     def has_next(self) -> bool:
@@ -112,6 +118,21 @@ class SearchPage:
     def has_previous(self) -> bool:
         """True when this page is not the first."""
         return self.offset > 0
+
+
+@dataclass(frozen=True)
+class Meant:
+    """What a mention names before any search (``SearchIndex.mentioned``).
+
+    Attributes:
+        paper: the one paper its link, id or name means, or None.
+        choices: several papers it names equally (its links, a shared name).
+        words: the text without links and Slack tokens, for a search.
+    """
+
+    paper: Paper | None
+    choices: tuple[Paper, ...]
+    words: str
 
 
 class QueryError(ValueError):

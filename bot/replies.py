@@ -56,12 +56,16 @@ class ResultsReply(Reply):
         query_keys: ``(query text, key)`` for each query of this page (as run,
             or its correction) too long for ``carried_inline``: its buttons
             carry the key, the text is in the store (``bot.querykeys``).
+        unsure: a mention's answer when no paper is confidently the one meant:
+            the page is introduced as "Not sure which paper you mean — these
+            match …" (docs/interfaces.md "Mentions and direct messages").
     """
 
     page: SearchPage | None = None
     shared: tuple[tuple[str, str], ...] = ()
     typed_total: int | None = None
     query_keys: tuple[tuple[str, str], ...] = ()
+    unsure: bool = False
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import random
-import re
 from dataclasses import replace
 from datetime import datetime
 from typing import Callable
@@ -32,6 +31,9 @@ log = logging.getLogger(__name__)
 
 OTHER_MATCHES = 3      # other matches under a mention's paper ("two or three")
 SIMILAR_LIMIT = 5
+#: Least number of a mention's content words its best hit must match for a list of matches
+#: (docs/search.md "Mentions: is the best hit the paper meant?").
+MENTION_LIST_MIN = 2
 PASSAGE_MIN = 300      # characters: a longer mention or DM is a passage, answered with results
 #: CPU seconds one index call may use before scoring stops with what it has
 #: (``bot.budget``; docs/architecture.md "Work slots and the CPU budget"): a query cannot hold a
@@ -159,29 +161,34 @@ class Service:
         return paper
 
     def read_paper(self, text: str, visibility: str = IN_CHANNEL) -> Reply:
-        """Mention/DM reading: id or name anywhere in the text → that paper; else
-        the best search match when it is confident, with two or three others;
-        a passage (over ``PASSAGE_MIN`` characters) gets a page of results."""
+        """Mention/DM reading: a link, id or name in the text → that paper (several: pick
+        list); else the link-free words' best match if confident, with 3 others; else their
+        best ``PAGE_SIZE`` as an ``unsure`` list; small talk or nothing → a notice; a passage
+        (> ``PASSAGE_MIN``) → results. Rules: docs/search.md "Mentions: is the best hit the paper meant?"."""
         words = text.strip()
-        if not words:
-            return HelpReply(prefix="@paperbot", visibility=EPHEMERAL)   # to the asker only
-        if len(words) > PASSAGE_MIN:
-            return self.search(words)
-        for token in re.findall(r"[\w.\-+]+", words):
-            paper = self.index.get(token) or _unique(self.index.by_name(token))
-            if paper is not None:
-                return PaperReply(paper=paper, others=tuple(self._similar(paper.id, OTHER_MATCHES)),
-                                  others_label="Similar papers", visibility=visibility)
+        if not words or len(words) > PASSAGE_MIN:   # help to the asker only; a passage: results
+            return self.search(words) if words else HelpReply(prefix="@paperbot", visibility=EPHEMERAL)
+        with budget.limit(SEARCH_CPU_S):
+            meant = self.index.mentioned(words)
+        if meant.paper is not None:
+            return self.paper(meant.paper.id, visibility=visibility)
+        if meant.choices:
+            return PickListReply(query=words, papers=meant.choices, visibility=visibility)
+        if not meant.words:
+            return NoticeReply(text="I have no paper at that link. Try `/paper search <words>`.",
+                               visibility=EPHEMERAL)
         try:
-            page = self._search(words, 0, OTHER_MATCHES + 1, exact=False)
+            page = self._search(meant.words, 0, PAGE_SIZE, exact=False)
         except QueryError as e:
             return ErrorReply(message=e.message, example=f"@paperbot {e.example}", visibility=visibility)
-        if not page.confident:
-            return NoticeReply(text=f"I'm not confident any paper matches “{_quote(words)}”. "
-                                    "Try other words, an id, or `/paper search`.", visibility=EPHEMERAL)
-        best, others = page.hits[0], page.hits[1:]
-        return PaperReply(paper=best.paper, others=tuple(others), others_label="Other matches",
-                          visibility=visibility)
+        if page.confident:
+            return PaperReply(paper=page.hits[0].paper, others=page.hits[1:OTHER_MATCHES + 1],
+                              others_label="Other matches", visibility=visibility)
+        if page.hits and page.best_matched >= MENTION_LIST_MIN:
+            return ResultsReply(page=page, unsure=True, query_keys=self.queries.for_page(page),
+                                visibility=visibility)
+        return NoticeReply(text=f"I'm not confident any paper matches “{_quote(words)}”. "
+                                "Try other words, an id, or `/paper search`.", visibility=EPHEMERAL)
 
     def today(self, ctx: Context, visibility: str = EPHEMERAL) -> Reply:
         """The paper of the day for this channel's local date (same as the digest)."""
@@ -286,10 +293,6 @@ def _with_cut_note(cmd: parsing.Command, reply: Reply) -> Reply:
     """Mark any reply to an over-long input as cut, so it says so in one note
     (docs/interfaces.md "Rules every reply obeys"; ``bot.render.echo.length_note``)."""
     return replace(reply, cut_to=parsing.MAX_INPUT) if cmd.cut else reply
-
-
-def _unique(papers: list[Paper]) -> Paper | None:
-    return papers[0] if len(papers) == 1 else None
 
 
 def _quote(text: str) -> str:

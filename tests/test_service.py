@@ -147,6 +147,7 @@ def test_subscribe_again_keeps_the_part_left_out(service, store):
 
 
 def test_small_talk_and_bad_queries_in_mentions(service):
+    # small talk, or a best hit with fewer than two content words: no paper and no list
     for text in ("hello world", "what time is the meeting", "thanks a lot", "<!channel> zzqqx"):
         reply = service.mention(text, CTX)
         assert isinstance(reply, NoticeReply) and "confident" in reply.text, text
@@ -204,3 +205,30 @@ def test_an_identical_repeated_subscribe_tells_the_user_only(service, poster, st
 def test_a_count_typed_after_about_gets_a_hint(service):
     reply = service.command("subscribe 09:30 UTC about language models 3 papers", CTX)
     assert "put `3 papers` before `about`" in (getattr(reply, "text", None) or reply.message)
+
+
+def test_a_mention_not_confidently_one_paper_lists_the_best_matches(service):
+    text = "hey team, do we know anything on sparse attention kernels?"   # 2 of 5 content words
+    reply = service.mention(text, CTX)
+    assert isinstance(reply, ResultsReply) and reply.unsure and reply.visibility == "in_channel"
+    assert not reply.page.confident and 2 <= len(reply.page.hits) <= 5
+    assert reply.page.hits == service.command(f"search {text}", CTX).page.hits   # as /paper search
+    message = render(reply)
+    assert message.text.startswith("Not sure which paper you mean — these match")
+    assert "sparse" in reply.page.hits[0].paper.abstract.lower()
+    buttons = [e["text"]["text"] for b in message.blocks if b["type"] == "actions" for e in b["elements"]]
+    assert "Similar" in " ".join(buttons)
+
+
+def test_a_mention_with_a_link_or_id_finds_that_paper(linked_index, store, settings, clock):
+    from bot.service import Service
+    svc = Service(linked_index, store, settings, now=clock)
+    for text in ("have you read 2401.01234?", "see 2401.01234v2", "arXiv:2401.01234",
+                 "check out https://arxiv.org/abs/2401.01234v3 it's great",
+                 "<https://arxiv.org/abs/2401.01234|arxiv.org/abs/2401.01234>"):
+        reply = svc.mention(text, CTX)
+        assert isinstance(reply, PaperReply) and reply.paper.id == "2401.01234", text
+    for text in ("show 2401.01234v2", "show arXiv:2401.01234", "show https://arxiv.org/pdf/2401.01234"):
+        assert svc.command(text, CTX).paper.id == "2401.01234", text
+    assert "no paper" in svc.command("show https://arxiv.org/abs/2599.00001", CTX).text
+    assert "no paper at that link" in svc.mention("https://www.example.com/blog/post", CTX).text

@@ -73,6 +73,8 @@ def _results(reply: ResultsReply) -> Message:
         first, last = page.offset + 1, page.offset + len(page.hits)
         head = (f"*{page.total} papers* match {md.quoted(echo(shown))}" if page.total != 1
                 else f"*1 paper* matches {md.quoted(echo(shown))}")
+        if reply.unsure:
+            head = f"Not sure which paper you mean — these match {md.quoted(echo(shown))} best:"
     else:
         first = last = 0
         head = f"No paper matches {md.quoted(echo(shown))}. Try fewer or other words, e.g. `sparse attention`."

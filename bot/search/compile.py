@@ -15,6 +15,7 @@ from bot.models import QueryError
 from bot.search.lexicon import Lexicon, field_prefix
 from bot.search.plan import AllOf, AnyOf, Compiled, Phrase, Plan, Term, alternatives, loosen, \
     terms_of
+from bot.search.resolving import name_boost
 from bot.search.query import LITERAL_CHARS, Clause, ParsedQuery, leaves
 from bot.search.analysis import CHAT_WORDS, GREETINGS, REQUESTS, fold, mostly_lower
 from bot.search.tuning import DEFAULT_FIELDS, Ranking
@@ -240,7 +241,8 @@ class Compiler:
                 if plain and f in targets and (c.field or self._has(f, plain)):
                     subs.append(_seq(f, plain, weights.get(f, 1.0), phrase))
             key = c.text.casefold()
-            if "name_key" in targets and (c.field or ("name_key", key) in self.reader):
+            if "name_key" in targets and (c.field or ("name_key", key) in self.reader
+                                          and name_boost(self.reader, c.text)):   # English: as written
                 subs.append(Term("name_key", key, weights.get("name_key", 1.0)))
         if not subs:
             return None

@@ -20,8 +20,8 @@ from typing import Iterator
 
 from whoosh import query as Q
 
-from bot.models import Hit, Paper, QueryError, SearchPage
-from bot.search import layout, matchset, query, spelling
+from bot.models import Hit, Meant, Paper, QueryError, SearchPage
+from bot.search import layout, matchset, query, resolving, spelling
 from bot.search.compile import Compiler
 from bot.search.english import is_english
 from bot.search.generation import Generation, live_generation
@@ -115,7 +115,8 @@ class SearchIndex:
                           limit=limit, hits=tuple(hits),
                           took_ms=(time.perf_counter() - started) * 1000,
                           suggestion=found.suggestion, corrected_query=found.corrected,
-                          notes=tuple(notes), confident=found.ranked.confident)
+                          notes=tuple(notes), confident=found.ranked.confident,
+                          best_matched=found.ranked.content)
 
     def _find(self, gen: Generation, searcher, parsed: query.ParsedQuery, want: int,
               correct: bool) -> Found:
@@ -129,8 +130,7 @@ class SearchIndex:
         if correct and compiled.unknown:
             fixed = spelling.correct(gen.lexicon, parsed, compiled.unknown, r, compiled.unusual)
             if fixed is not None:
-                fixed_plan = Compiler(searcher, gen.lexicon, r).compile(
-                    query.parse(fixed))
+                fixed_plan = Compiler(searcher, gen.lexicon, r).compile(query.parse(fixed))
                 ranked = rank(searcher, gen.norms, fixed_plan, want, r, fill=True)
                 if ranked.scored:
                     return Found(fixed_plan, ranked, fixed, fixed)
@@ -176,8 +176,7 @@ class SearchIndex:
     def get(self, paper_id: str) -> Paper | None:
         """The paper with this id (case-insensitive), or None."""
         found = self._lookup("key", paper_id.strip().casefold(), 2)
-        exact = [p for p in found if p.id == paper_id.strip()]
-        return (exact or found or [None])[0]
+        return ([p for p in found if p.id == paper_id.strip()] or found or [None])[0]
 
     def by_name(self, name: str) -> list[Paper]:
         """Papers whose name equals ``name`` case-insensitively, sorted by id."""
@@ -191,36 +190,42 @@ class SearchIndex:
             papers = [paper_from_json(searcher.stored_fields(d)["doc"]) for d in docnums]
         return sorted(papers, key=lambda p: p.id)
 
-    def resolve(self, text: str) -> tuple[Paper | None, list[Paper]]:
-        """What ``show``/``similar``/a mention mean by ``text`` (docs/interfaces.md "/paper slash command").
+    def by_source(self, source_id: str) -> list[Paper]:
+        """Papers whose source id equals ``source_id`` case-insensitively."""
+        return self._lookup("source_key", source_id.strip().casefold(), 2)
 
-        Order: exact id (case-insensitive) -> source id -> unique name
-        (several papers with that name -> ``(None, those)``) -> best search
-        hit when it matches at least ``ranking.resolve_min_coverage`` of the
-        query's words (hits tied at the top score -> ``(None, those)``).
-        Never raises QueryError: text that is not a usable query gives
-        ``(None, [])``.
+    def linked(self, text: str) -> list[Paper]:
+        """Papers whose link or source id ``text`` names (``links``), in order, at most 5."""
+        with self._searcher() as (_, searcher):
+            return [paper_from_json(searcher.stored_fields(d)["doc"])
+                    for d in linked_docs(searcher, text)]
+
+    def mentioned(self, text: str) -> Meant:
+        """What a mention names by link, id or name (``resolving.mentioned``)."""
+        return resolving.mentioned(self, text)
+
+    def resolve(self, text: str) -> tuple[Paper | None, list[Paper]]:
+        """What ``show``/``similar`` mean by ``text`` (docs/interfaces.md "/paper slash command").
+
+        Order (``resolving``): exact id -> a paper's link or source id anywhere
+        -> source id -> unique name of the link-free text -> best search hit
+        of the link-free text matching at least ``ranking.resolve_min_coverage``
+        of its words. Several equal -> ``(None, those)``; links naming no paper
+        here, alone -> ``(None, [])``. Never raises QueryError.
         """
         text = " ".join(text.split())
         if not text:
             return None, []
-        paper = self.get(text)
-        if paper is not None:
-            return paper, []
-        named = self._lookup("source_key", text.casefold(), 2) or self.by_name(text)
-        if len(named) == 1:
-            return named[0], []
-        if named:
-            return None, named
+        paper, choices, done = resolving.linked_or_named(self, text)
+        if done:
+            return paper, choices
         try:
-            parsed = query.parse(text)
+            parsed = query.parse(resolving.without_links(text))
             with self._searcher() as (gen, searcher):
                 compiled = Compiler(searcher, gen.lexicon, self.ranking).compile(parsed)
                 result = rank(searcher, gen.norms, compiled, 5, self.ranking)
-                best = [d for s, d in result.scored if s == result.scored[0][0]] \
-                    if result.scored else []
-                if not best or result.coverage(best[0]) < \
-                        self.ranking.resolve_min_coverage:
+                best = [d for s, d in result.scored if s == result.scored[0][0]]
+                if not best or result.coverage(best[0]) < self.ranking.resolve_min_coverage:
                     return None, []
                 papers = [paper_from_json(searcher.stored_fields(d)["doc"]) for d in best]
         except QueryError:
@@ -260,16 +265,14 @@ class SearchIndex:
             return list(gen.ids)
 
     def match_all(self, topic: str) -> list[str]:
-        """Ids (sorted) of the papers with all of ``topic``'s words, phrases and
-        ``OR`` groups (``bot.search.matchset``), cached per generation.
-        Raises QueryError when the topic cannot run."""
+        """Ids (sorted) of the papers with all of ``topic``'s words, phrases and ``OR``
+        groups (``bot.search.matchset``), cached per generation; QueryError if it cannot run."""
         with self._searcher() as (gen, searcher):
             return matchset.cached(self._matches, searcher, gen, self.ranking, topic)
 
     def papers(self) -> Iterator[Paper]:
-        """Every paper of the live generation, in index order, one at a time (one
-        pass over the stored papers, for whole-corpus tables such as
-        ``bot.links.PaperLinks``; iterate to the end or ``close()`` it)."""
+        """Every paper of the live generation, in index order, one at a time (for
+        tables such as ``bot.links.PaperLinks``; iterate to the end or ``close()`` it)."""
         with self._searcher() as (gen, searcher):
             reader = searcher.reader()
             deleted = gen.norms.deleted(reader)
@@ -282,14 +285,11 @@ class SearchIndex:
         impact arrays, the English word list spelling consults — so the first
         search after start-up does not pay for it (~1.1 s at 100k)."""
         is_english("a")
-        try:
-            with self._searcher() as (gen, searcher):
-                for name in DEFAULT_FIELDS:
-                    b = self.ranking.field_b.get(name, self.ranking.b)
-                    gen.norms.get(searcher.reader(), name, self.ranking.k1, b)
-                impacts_of(gen.norms)   # the impact arrays' term table (bot.search.impacts)
-        except layout.IndexMissing:
-            pass
+        with contextlib.suppress(layout.IndexMissing), self._searcher() as (gen, searcher):
+            for name in DEFAULT_FIELDS:
+                b = self.ranking.field_b.get(name, self.ranking.b)
+                gen.norms.get(searcher.reader(), name, self.ranking.k1, b)
+            impacts_of(gen.norms)   # the impact arrays' term table (bot.search.impacts)
 
     def count(self) -> int:
         """Number of papers in the live generation."""

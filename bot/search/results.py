@@ -36,6 +36,8 @@ class Ranked:
             phrase's words (``rank(fill=True)``), how many have the exact
             phrase (they come first); None otherwise.
         phrases: the number of quoted phrases read as words then.
+        content: how many of the query's content groups the best document
+            matches; 0 for small talk (see ``content_match``).
     """
 
     scored: list
@@ -47,6 +49,7 @@ class Ranked:
     confident: bool = False
     exact: int | None = None
     phrases: int = 0
+    content: int = 0
 
     def coverage(self, docnum: int) -> float:
         """Share (0..1) of the query's groups that ``docnum`` matches."""
@@ -103,9 +106,9 @@ def rank(searcher, norms: Norms, compiled: Compiled, want: int, r: Ranking, *,
     if fill and compiled.loose is not None:
         return _filled(scorer, result, compiled, want, exclude, key_of)
     scored = best(result.scores, want, key_of)
-    sure = bool(scored) and confident(result.found, compiled, scored[0][1])
+    m, g = content_match(result.found, compiled, scored[0][1]) if scored else (0, 0)
     return Ranked(scored, len(result.scores), result.timed_out, result.matched,
-                  result.groups, result.phrase_capped, sure)
+                  result.groups, result.phrase_capped, _sure(m, g), content=m)
 
 
 def _filled(scorer: Scorer, exact, compiled: Compiled, want: int, exclude, key_of) -> Ranked:
@@ -125,11 +128,11 @@ def _filled(scorer: Scorer, exact, compiled: Compiled, want: int, exclude, key_o
     scored = best(first, want, key_of)
     scored += best(rest, want - len(scored), key_of)
     top = scored[0][1] if scored else None
-    sure = top is not None and confident(exact.found if top in first else loose.found,
-                                         compiled, top)
+    m, g = (0, 0) if top is None else \
+        content_match(exact.found if top in first else loose.found, compiled, top)
     return Ranked(scored, len(first) + len(rest), exact.timed_out or loose.timed_out,
-                  loose.matched, loose.groups, exact.phrase_capped, sure,
-                  len(first) if rest else None, len(compiled.phrased))
+                  loose.matched, loose.groups, exact.phrase_capped, _sure(m, g),
+                  len(first) if rest else None, len(compiled.phrased), m)
 
 
 def notes(ranked: Ranked, checks: int) -> list[str]:
@@ -152,15 +155,13 @@ def notes(ranked: Ranked, checks: int) -> list[str]:
     return out
 
 
-def confident(found: list, compiled: Compiled, docnum: int) -> bool:
-    """Is ``docnum`` the paper a conversational query (a mention) means?
-
-    True when it matches (as the scorer matched it: stems, acronym
-    expansions, compounds) at least ``ceil(2/3 * n)`` of the query's ``n``
-    content groups — 1 of 1, 2 of 2, 2 of 3, 3 of 4 — where groups of a chat
-    word (``Compiled.chatter``) do not count; never for small talk (at most
-    two content groups and a greeting: "hello world", "thanks a lot").
-    Source: docs/search.md ("Mentions").
+def content_match(found: list, compiled: Compiled, docnum: int) -> tuple[int, int]:
+    """``(matched, n)``: how many of the query's ``n`` content groups
+    ``docnum`` matches (as the scorer matched it: stems, acronym expansions,
+    compounds), where groups of a chat word (``Compiled.chatter``) do not
+    count; ``(0, 0)`` for small talk (at most two content groups and a
+    greeting: "hello world", "thanks a lot"). Source: docs/search.md
+    ("Mentions: is the best hit the paper meant?").
 
     Args:
         found: ``Scores.found`` of the query, ``[(group node, {docnum: score})]``.
@@ -173,8 +174,19 @@ def confident(found: list, compiled: Compiled, docnum: int) -> bool:
             groups += 1
             matched += docnum in got
     if not groups or (compiled.greeting and groups <= 2):
-        return False
-    return matched >= math.ceil(groups * 2 / 3)
+        return 0, 0
+    return matched, groups
+
+
+def confident(found: list, compiled: Compiled, docnum: int) -> bool:
+    """Is ``docnum`` the paper a conversational query (a mention) means? True
+    when it matches at least ``ceil(2/3 * n)`` of the ``n`` content groups
+    (``content_match``) — 1 of 1, 2 of 2, 2 of 3, 3 of 4 — never for small talk."""
+    return _sure(*content_match(found, compiled, docnum))
+
+
+def _sure(matched: int, groups: int) -> bool:
+    return groups > 0 and matched >= math.ceil(groups * 2 / 3)
 
 
 def pin(ranked: Ranked, docs: list[int], want: int) -> Ranked:

@@ -72,14 +72,29 @@ def mention_text(raw: str) -> str:
             ``"<@UBOT> show p7k2 &amp; more"``.
 
     Returns:
-        str: e.g. ``"show p7k2 & more"``. When nothing but tokens was sent
-        and some are links (a pasted ``<https://…|KIStego>``), the links'
-        labels (else their URLs) are the text; ``""`` when only mentions were sent.
+        str: e.g. ``"show p7k2 & more"``. A web link stays as its URL, and
+        its label too when the user wrote one (``<https://x/KIStego|KIStego>``
+        → ``"https://x/KIStego KIStego"``), so a paper's link in a sentence
+        still finds the paper (docs/search.md "Mentions: is the best hit the
+        paper meant?"); when nothing but
+        other tokens was sent and some are ``mailto:`` links, their labels
+        (else addresses) are the text; ``""`` when only mentions were sent.
     """
-    text = strip_tokens(raw)
+    text = strip_tokens(_LINK.sub(_link_words, raw))
     if not text:
         text = " ".join(label.strip() or url for url, label in _LINK.findall(raw))
     return " ".join(user_text(decode_entities(text)).split())
+
+
+def _link_words(m: re.Match) -> str:
+    """A web link token as its URL, then its label unless the label is the
+    URL itself (Slack labels a pasted link with the URL less its scheme);
+    other link tokens (``mailto:``) are left for ``strip_tokens``."""
+    url, label = m.group(1), (m.group(2) or "").strip()
+    if not url.lower().startswith(("http://", "https://")):
+        return m.group(0)
+    bare = url.split("://", 1)[1].rstrip("/")
+    return f" {url} " + (f"{label} " if label and label.rstrip("/") not in (url, bare) else "")
 
 
 def command_text(raw: str) -> str:

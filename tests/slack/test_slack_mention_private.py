@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 import pytest
 
 from tests.fakeslack import BOT_USER_ID, TEAM_ID
-from tests.slack.slackkit import SlackHarness, mention_event, shown_strings
+from tests.slack.slackkit import SlackHarness, make_settings, mention_event, shown_strings
 
 
 @pytest.mark.parametrize("text, says", [
@@ -58,3 +58,30 @@ def test_search_and_status_from_a_mention_are_for_the_thread(slack: SlackHarness
     assert post.body["thread_ts"] == "1765000103.000100"
     assert slack.fake.calls("chat.postEphemeral") == []
     assert "<@U0ALICE>" not in " ".join(shown_strings(post.body))    # no one is notified
+
+
+def test_a_mention_not_sure_of_one_paper_lists_matches_in_the_thread(slack: SlackHarness) -> None:
+    text = "hey team, do we know anything on sparse attention kernels?"
+    event = mention_event(f"<@{BOT_USER_ID}> {text}", ts="1765000104.000100")
+    slack.event(event, event_id="Ev0PRIV5")
+    (post,) = slack.fake.wait_for("chat.postMessage")            # the strict fake accepted it
+    slack.drain()
+    shown = " ".join(shown_strings(post.body))
+    assert post.body["thread_ts"] == "1765000104.000100" and "Not sure which paper you mean" in shown
+    assert "UniSparse" in shown and slack.fake.calls("chat.postEphemeral") == []
+
+
+def test_a_link_token_in_a_mention_finds_its_paper(slack_factory, fake_slack, linked_index, tmp_path) -> None:
+    from bot.service import Service
+    from bot.store import Store
+    store = Store(f"sqlite:///{tmp_path / 'linked.db'}")
+    try:
+        slack = slack_factory(service=Service(linked_index, store, make_settings(fake_slack, tmp_path)))
+        event = mention_event(f"check out <https://arxiv.org/abs/2401.01234v2|arxiv.org/abs/2401.01234v2> "
+                              f"<@{BOT_USER_ID}> it's great", ts="1765000105.000100")
+        slack.event(event, event_id="Ev0PRIV6")
+        (post,) = slack.fake.wait_for("chat.postMessage")
+        slack.drain()
+        assert "Sparse Mixture Routing for Long-Context Retrieval" in " ".join(shown_strings(post.body))
+    finally:
+        store.close()

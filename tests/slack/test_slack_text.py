@@ -34,6 +34,13 @@ def test_strip_tokens_anywhere(raw: str, stripped: str) -> None:
     assert strip_tokens(raw) == stripped
 
 
+def test_mention_text_keeps_web_links_as_their_urls() -> None:
+    assert mention_text("<@UBOT> see <https://arxiv.org/abs/2401.1v2|arxiv.org/abs/2401.1v2> now") == \
+        "see https://arxiv.org/abs/2401.1v2 now"
+    assert mention_text("<https://x.org/KIStego|KIStego>") == "https://x.org/KIStego KIStego"   # a written label
+    assert mention_text("<@UBOT> <mailto:a@b.c|mail> x <https://a.org/?q=1&amp;b=2>") == "x https://a.org/?q=1&b=2"
+
+
 def test_mention_text_strips_then_decodes_once() -> None:
     assert mention_text("<@UBOT> search &lt;!channel&gt; &amp;amp; <!channel>") == "search <!channel> &amp;"
     assert mention_text("&gt;&gt;&gt;Hey <@UBOT> today") == ">>>Hey today"
