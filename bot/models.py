@@ -90,7 +90,7 @@ class SearchPage:
             characters.").
         confident: the best hit contains nearly all of the query's content
             words, so a mention may answer with it (``bot.search.results.confident``).
-        best_matched: how many of the query's content words (groups) the
+        best_matched: how many of the query's content groups the
             best hit matches; 0 for small talk ("hello world") or no content
             word (``bot.search.results.content_match``). A mention lists the
             results only from ``bot.service.MENTION_LIST_MIN`` (docs/search.md

@@ -31,9 +31,9 @@ log = logging.getLogger(__name__)
 
 OTHER_MATCHES = 3      # other matches under a mention's paper ("two or three")
 SIMILAR_LIMIT = 5
-#: Least number of a mention's content words its best hit must match for a list of matches
+#: Least number of a mention's content groups its best hit must match for a list of matches
 #: (docs/search.md "Mentions: is the best hit the paper meant?").
-MENTION_LIST_MIN = 2
+MENTION_LIST_MIN = 1
 PASSAGE_MIN = 300      # characters: a longer mention or DM is a passage, answered with results
 #: CPU seconds one index call may use before scoring stops with what it has
 #: (``bot.budget``; docs/architecture.md "Work slots and the CPU budget"): a query cannot hold a

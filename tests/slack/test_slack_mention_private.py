@@ -15,7 +15,7 @@ from tests.slack.slackkit import SlackHarness, make_settings, mention_event, sho
     ("help", "searches this workspace"),
     ("", "searches this workspace"),
     ("status please", "Did you mean `@paperbot status`?"),
-    ("sourdough bread recipes", "not confident"),
+    ("zzqqxv wwkkjj", "not confident"),
 ])
 def test_help_and_no_match_answer_the_asker_only_in_the_thread(slack: SlackHarness, text: str,
                                                                says: str) -> None:
