@@ -220,7 +220,8 @@ def _left_out(stats: corpus.LoadStats) -> str:
               help="Results to print (at most 100).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per query (see README).")
 @click.option("--related", is_flag=True,
-              help="Read all of stdin as one text; print one JSON object of the papers most like it.")
+              help="QUERY... (or all of stdin, with no QUERY or \"-\") is one text; print one "
+                   "JSON object of the papers most like it.")
 @click.argument("query", nargs=-1)
 def search_cmd(index_dir: Path | None, limit: int, as_json: bool, related: bool,
                query: tuple[str, ...]) -> None:
@@ -237,10 +238,11 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, related: bool,
         idx = search.SearchIndex(index_dir or settings.index_dir)
     except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, wiring.IndexUnwritable) as e:
         raise click.ClickException(str(e)) from None
-    if related:   # all of stdin is one text: one JSON object (bot/cli_lines.py)
-        sys.exit(cli_lines.print_related(idx, sys.stdin.buffer.read(), limit))
-    idx.warm()   # the first query after start pays no opening (docs/search.md "Speed")
     text = " ".join(query)
+    if related:   # the words, or all of stdin, are one text: one JSON object (bot/cli_lines.py)
+        data = sys.stdin.buffer.read() if text in ("", "-") else cli_lines.argv_bytes(text)
+        sys.exit(cli_lines.print_related(idx, data, limit))
+    idx.warm()   # the first query after start pays no opening (docs/search.md "Speed")
     # Any bytes in, one line out per b"\n"-ended input line (bot/cli_lines.py).
     queries = cli_lines.read_lines(sys.stdin.buffer) if text == "-" else [cli_lines.from_argv(text)]
     status = 0

@@ -53,10 +53,17 @@ def decode(data: bytes) -> tuple[str, str | None]:
 def from_argv(text: str) -> tuple[str, str | None]:
     """``(text, note)`` for a command-line argument: bytes that were not UTF-8
     reach Python as lone surrogates (PEP 383), which cannot be printed."""
+    return decode(argv_bytes(text))
+
+
+def argv_bytes(text: str) -> bytes:
+    """The bytes a command-line argument was made from (PEP 383 surrogates
+    back to their bytes; a surrogate that no byte made is kept as invalid
+    UTF-8, which ``decode`` reads as U+FFFD)."""
     try:
-        return decode(text.encode("utf-8", errors="surrogateescape"))
-    except UnicodeEncodeError:   # a surrogate that no byte made: not from the OS, read as U+FFFD
-        return decode(text.encode("utf-8", errors="surrogatepass"))
+        return text.encode("utf-8", errors="surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", errors="surrogatepass")
 
 
 def json_line(obj) -> bytes:

@@ -174,3 +174,15 @@ def test_search_related_reads_all_of_stdin_as_one_text(cli_dir):
     out = json.loads(r.stdout)     # one JSON object in the search contract
     assert {"query", "total", "took_ms", "suggestion", "corrected_query", "results"} <= set(out)
     assert out["results"][0]["name"] == "KIStego" and "\n" not in r.stdout.strip()
+
+
+def test_search_related_takes_its_text_as_arguments_or_dash_for_stdin(cli_dir):
+    text = "We hide secret messages inside ordinary images: image steganography."
+    r = run(["search", "--related", text], cli_dir, stdin="chess engines and openings\n")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["query"] == text and out["results"][0]["name"] == "KIStego"
+    words = run(["search", "--related", "image", "steganography"], cli_dir, stdin="")
+    assert json.loads(words.stdout)["query"] == "image steganography"
+    dash = run(["search", "--related", "-"], cli_dir, stdin=text + "\n")
+    assert json.loads(dash.stdout)["query"] == text

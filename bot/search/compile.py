@@ -15,9 +15,9 @@ from bot.models import QueryError
 from bot.search.lexicon import Lexicon, field_prefix
 from bot.search.plan import AllOf, AnyOf, Compiled, Phrase, Plan, Term, alternatives, loosen, \
     terms_of
-from bot.search.resolving import name_boost
 from bot.search.query import LITERAL_CHARS, Clause, ParsedQuery, leaves
 from bot.search.analysis import CHAT_WORDS, GREETINGS, REQUESTS, fold, mostly_lower
+from bot.search.readings import bare as _bare, is_name, paper_name, plain_word
 from bot.search.tuning import DEFAULT_FIELDS, Ranking
 from bot.search.weigh import informative, weigh
 from bot.search.spelling import RARE_DF
@@ -177,8 +177,10 @@ class Compiler:
             if key:
                 forms.append(([key], w))
         elif len(stems) == 1:
-            for exp in self.acronyms.get(stems[0], ()):
-                forms.append((self._stems(exp), w))
+            if not plain_word(c.text, self.caps):   # "All" is not ALL (docs/search.md)
+                for exp in self.acronyms.get(stems[0], ()):
+                    if (self._stems(exp), w) not in forms:   # "vision transformer(s)": once
+                        forms.append((self._stems(exp), w))
             parts = self.lexicon.split_form(low, self.r.compound_min_share)
             if parts:
                 forms.append((self._stems(parts.replace(" ", "-")), 1.0))
@@ -202,6 +204,10 @@ class Compiler:
                 if all((f, s) in self.reader for s in stems):
                     return "text"
         return None
+
+    def name_word(self, terms) -> bool:
+        """Whether author-field ``terms`` are a name here (``readings.is_name``)."""
+        return is_name(self.reader, "all" if self.has_all else "abstract", self.text.stem, terms)
 
     def _has(self, fieldname, terms) -> bool:
         """True when every term occurs in the field (so fields a word never
@@ -235,14 +241,15 @@ class Compiler:
                 if f in TEXT_FIELDS and (i == 0 or f in EXPANSION_FIELDS):
                     subs.append(_seq(f, stems, weight * weights.get(f, 1.0), phrase,
                                      i == 0 and not all_words))
-        if c is not None:
-            plain = self._plain(c.text)
+        if c is not None:   # names: only a name, or asked for (field, quotes)
+            plain, asked = self._plain(c.text), bool(c.field) or c.kind == "phrase"
             for f in ("authors", "venue"):
-                if plain and f in targets and (c.field or self._has(f, plain)):
+                if plain and f in targets and (c.field or self._has(f, plain)) and \
+                        (f == "venue" or asked or self.name_word(plain)):
                     subs.append(_seq(f, plain, weights.get(f, 1.0), phrase))
             key = c.text.casefold()
-            if "name_key" in targets and (c.field or ("name_key", key) in self.reader
-                                          and name_boost(self.reader, c.text)):   # English: as written
+            if "name_key" in targets and (c.field or ("name_key", key) in self.reader and (
+                    asked or paper_name(self.reader, c.text, self.caps))):
                 subs.append(Term("name_key", key, weights.get("name_key", 1.0)))
         if not subs:
             return None
@@ -290,9 +297,4 @@ def _seq(fieldname, terms, boost, phrase, typed=False):
         return Phrase(fieldname, tuple(terms), boost)
     parts = tuple(Term(fieldname, t, boost) for t in dict.fromkeys(terms))
     return AnyOf(parts) if typed else AllOf(parts)
-
-
-def _bare(text: str) -> str:
-    """A typed word folded, without the punctuation around it ("Hi," -> "hi")."""
-    return fold(text).strip(".,;:!?'\"()[]{}")
 

@@ -124,18 +124,21 @@ class SearchIndex:
         have a spelling correction that finds something (``correct`` only):
         then the correction runs instead."""
         r = self.ranking
-        compiled = Compiler(searcher, gen.lexicon, r).compile(parsed)
+        compiler = Compiler(searcher, gen.lexicon, r)
+        compiled = compiler.compile(parsed)
         suggestion = None
         correct = correct and len(query.leaves(parsed.clauses)) <= r.spell_max_words
+        names = lambda word: compiler.name_word([word])   # noqa: E731 (never a name as target)
         if correct and compiled.unknown:
-            fixed = spelling.correct(gen.lexicon, parsed, compiled.unknown, r, compiled.unusual)
+            fixed = spelling.correct(gen.lexicon, parsed, compiled.unknown, r, compiled.unusual,
+                                     names)
             if fixed is not None:
                 fixed_plan = Compiler(searcher, gen.lexicon, r).compile(query.parse(fixed))
                 ranked = rank(searcher, gen.norms, fixed_plan, want, r, fill=True)
                 if ranked.scored:
                     return Found(fixed_plan, ranked, fixed, fixed)
         elif correct and compiled.unusual:
-            suggestion = spelling.hint(gen.lexicon, parsed, compiled.unusual, r)
+            suggestion = spelling.hint(gen.lexicon, parsed, compiled.unusual, r, names)
         ranked = rank(searcher, gen.norms, compiled, want, r, fill=True)
         return Found(compiled, ranked, None, suggestion)
 

@@ -19,7 +19,6 @@ Pure functions over a ``SearchIndex`` (``get``, ``by_name``, ``by_source``,
 """
 from __future__ import annotations
 
-import json
 import re
 
 from bot.models import Meant, Paper
@@ -109,28 +108,3 @@ def mentioned(index, text: str) -> Meant:
             if paper is not None:
                 return Meant(paper, (), words)
     return Meant(None, (), words)
-
-
-#: Most papers of one name read to check how the name is written.
-_NAME_CHECKS = 20
-
-
-def name_boost(reader, typed: str) -> bool:
-    """Rule 3 in a search: may a word equal to some paper's whole name
-    (``name_key``) join the query as that name match? Always for a word that
-    is not English; for an English word, only when some paper's name is
-    written exactly as typed (``DEEP`` finds DEEP; "Deep" in a title does not).
-
-    Args:
-        reader: a Whoosh reader of the generation (stored ``doc`` JSON).
-        typed: the word as typed.
-    """
-    if not is_english(typed):
-        return True
-    docs = reader.postings("name_key", typed.casefold()).all_ids()
-    for i, d in enumerate(docs):
-        if i >= _NAME_CHECKS:
-            break
-        if json.loads(reader.stored_fields(d)["doc"]).get("name") == typed:
-            return True
-    return False

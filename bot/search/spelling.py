@@ -3,11 +3,16 @@
 Corrections come from the generation's unstemmed vocabulary (``Lexicon``):
 nearest edit distance first (a Levenshtein automaton,
 ``bot.search.internals.edit_matches``; a swap of neighbouring letters also
-counts as one edit), then the most frequent word. Short
-words (< ``spell_min_chars``) and words with digits or non-Latin letters are
-left alone.
+counts as one edit), then the most frequent word; never a name
+(``names``: ``bot.search.readings.is_name``). A word that begins corpus words
+is searched as that prefix instead ("stegano" -> ``stegano*``) when their
+most frequent one is at least as common as the nearest edit. Short words
+(< ``spell_min_chars``) and words with digits or non-Latin letters are left
+alone (docs/search.md "Ranking rules, and why").
 """
 from __future__ import annotations
+
+from typing import Callable
 
 from bot.search.analysis import fold
 from bot.search.english import is_english
@@ -24,16 +29,19 @@ RARE_DF = 2
 RARE_RATIO = 20
 
 
-def suggest(lexicon: Lexicon, word: str, r: Ranking) -> str | None:
+def suggest(lexicon: Lexicon, word: str, r: Ranking,
+            names: Callable[[str], bool] | None = None) -> str | None:
     """The best correction of one word, or None.
 
     Args:
         lexicon: the generation's vocabulary.
         word: the word as typed.
         r: spelling limits (``spell_min_chars``, ``spell_prefix``, max edits).
+        names: True for a vocabulary word that is a name in the corpus
+            (never a target: "stegano" is not "stefano").
     """
     low = fold(word)
-    if len(low) < r.spell_min_chars or not low.isascii() or not low.isalpha():
+    if not _correctable(low, r):
         return None
     words = lexicon.words
     if not words:
@@ -42,9 +50,31 @@ def suggest(lexicon: Lexicon, word: str, r: Ranking) -> str | None:
         found = edit_matches(low, dist, r.spell_prefix, words) - {low}
         if dist == 1:   # a swap of two neighbours is one edit too (Damerau)
             found.update(w for w in transpositions(low) if w in lexicon.df)
+        if names is not None:
+            found = {w for w in found if not names(w)}
         if found:
             return min(found, key=lambda w: (-lexicon.df[w], w))
     return None
+
+
+def completion(lexicon: Lexicon, word: str, r: Ranking, edit: str | None,
+               names: Callable[[str], bool] | None = None) -> str | None:
+    """``word*`` when ``word`` begins corpus words (not names) and the most
+    frequent of them is in at least as many papers as ``edit``, the nearest
+    edit's word ("stegano" -> "stegano*": "steganography" is in 34 arXiv
+    papers); else None."""
+    low = fold(word)
+    if not _correctable(low, r):
+        return None
+    found = [w for w in lexicon.prefix(low, r.prefix_max_terms)
+             if w != low and (names is None or not names(w))]
+    if not found or (edit is not None and lexicon.df[found[0]] < lexicon.df.get(edit, 0)):
+        return None
+    return low + "*"
+
+
+def _correctable(low: str, r: Ranking) -> bool:
+    return len(low) >= r.spell_min_chars and low.isascii() and low.isalpha()
 
 
 def transpositions(word: str) -> set[str]:
@@ -57,36 +87,42 @@ def transpositions(word: str) -> set[str]:
 
 
 def correct(lexicon: Lexicon, parsed: ParsedQuery, unknown: list[Clause],
-            r: Ranking, unusual: list[Clause] = ()) -> str | None:
-    """``parsed.text`` with each unknown word replaced by its correction, and
-    each unusual word by the one ``hint`` would suggest ("difusion modles" ->
-    "diffusion models": "difusion" shares its stem with "DiFuse", so only
-    "modles" is unknown).
+            r: Ranking, unusual: list[Clause] = (),
+            names: Callable[[str], bool] | None = None) -> str | None:
+    """``parsed.text`` with each unknown word replaced by its correction (or
+    its ``completion``), and each unusual word by the one ``hint`` would
+    suggest ("difusion modles" -> "diffusion models": "difusion" shares its
+    stem with "DiFuse", so only "modles" is unknown). ``names``: see
+    ``suggest``.
 
     Returns None when no unknown word could be corrected.
     """
     fixes = {}
     for clause in unknown:
-        fix = None if real_word(lexicon, clause.text) else suggest(lexicon, clause.text, r)
+        if real_word(lexicon, clause.text):
+            continue
+        edit = suggest(lexicon, clause.text, r, names)
+        fix = completion(lexicon, clause.text, r, edit, names) or edit
         if fix is not None:
             fixes[clause.span] = fix
     if not fixes:
         return None
     for clause in unusual:
-        fix = _better_spelling(lexicon, clause, r)
+        fix = _better_spelling(lexicon, clause, r, names)
         if fix is not None:
             fixes[clause.span] = fix
     return _replace(parsed.text, fixes)
 
 
-def hint(lexicon: Lexicon, parsed: ParsedQuery, unusual: list[Clause], r: Ranking) -> str | None:
+def hint(lexicon: Lexicon, parsed: ParsedQuery, unusual: list[Clause], r: Ranking,
+         names: Callable[[str], bool] | None = None) -> str | None:
     """A "did you mean" for words whose stem matched but whose spelling is
     unseen ("distilation" -> "distillation") or rare next to a common one
     ("tranformer" -> "transformer", ``RARE_RATIO``); None when the only
     difference is an ending ("transformers" vs "transformer")."""
     fixes = {}
     for clause in unusual:
-        fix = _better_spelling(lexicon, clause, r)
+        fix = _better_spelling(lexicon, clause, r, names)
         if fix is not None:
             fixes[clause.span] = fix
     return _replace(parsed.text, fixes) if fixes else None
@@ -102,10 +138,10 @@ def real_word(lexicon: Lexicon, word: str) -> bool:
     return low in lexicon.acronyms or is_english(low)
 
 
-def _better_spelling(lexicon: Lexicon, clause: Clause, r: Ranking) -> str | None:
+def _better_spelling(lexicon: Lexicon, clause: Clause, r: Ranking, names=None) -> str | None:
     if real_word(lexicon, clause.text):
         return None
-    fix = suggest(lexicon, clause.text, r)
+    fix = suggest(lexicon, clause.text, r, names)
     low = fold(clause.text)
     seen = lexicon.df.get(low, 0)
     if fix is not None and not (fix.startswith(low) or low.startswith(fix)) and \
