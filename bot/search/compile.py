@@ -11,11 +11,10 @@ Each positive word, phrase or parenthesised group becomes one plan *group*.
 """
 from __future__ import annotations
 
-from bot.models import QueryError
 from bot.search.lexicon import Lexicon, field_prefix
 from bot.search.plan import AllOf, AnyOf, Compiled, Phrase, Plan, Term, alternatives, loosen, \
     terms_of
-from bot.search.query import LITERAL_CHARS, Clause, ParsedQuery, leaves
+from bot.search.query import LITERAL_CHARS, Clause, ParsedQuery, leaves, nothing_searched
 from bot.search.analysis import CHAT_WORDS, GREETINGS, REQUESTS, fold, mostly_lower
 from bot.search.readings import bare as _bare, is_name, paper_name, plain_word
 from bot.search.tuning import DEFAULT_FIELDS, Ranking
@@ -67,12 +66,7 @@ class Compiler:
         self.caps = mostly_lower(" ".join(words))   # "IT", "US" as acronyms
         plan = weigh(self._sequence(parsed.clauses), self.reader, self.r)
         if not plan.groups:
-            if not any(c.occur != "not" for c in parsed.clauses):
-                raise QueryError("Add a word to search for: -word and NOT only leave "
-                                 "papers out.", example="attention -sparse")
-            shown = parsed.text if len(parsed.text) <= 100 else parsed.text[:99] + "…"   # a pasted text
-            raise QueryError(f"\"{shown}\" has only very common words or symbols, "
-                             "which are not searched; add a more specific word.")
+            raise nothing_searched(parsed)
         words = {_bare(c.text) for c in parsed.clauses if c.kind == "word"}
         greeting = bool(words & GREETINGS) and not words & REQUESTS
         best = informative(plan, self.reader)   # a long text marks its rarest words only

@@ -278,3 +278,19 @@ def _no_words(text: str) -> QueryError:
         return QueryError(f"\"{m.group(1)}:\" needs a word or a quoted phrase after it. "
                           f"Fields: {FIELDS_HELP}", example='title:"sparse attention"')
     return QueryError("Type some words to search for.", example="sparse attention")
+
+
+def nothing_searched(parsed: ParsedQuery) -> QueryError:
+    """The error for a query whose words all fell away: only exclusions, only
+    very common words or symbols, or prefixes no word of the papers begins with."""
+    if not any(c.occur != "not" for c in parsed.clauses):
+        return QueryError("Add a word to search for: -word and NOT only leave papers out.",
+                          example="attention -sparse")
+    prefixes = [c.text for c in leaves(parsed.clauses) if c.prefix and c.occur != "not"]
+    if prefixes:
+        starts = ", ".join(f'"{p}"' for p in prefixes[:5])
+        return QueryError(f"No word in the papers begins with {starts}; try a different start.",
+                          example="atten*")
+    shown = parsed.text if len(parsed.text) <= 100 else parsed.text[:99] + "…"   # a pasted text
+    return QueryError(f"\"{shown}\" has only very common words or symbols, "
+                      "which are not searched; add a more specific word.")

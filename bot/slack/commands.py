@@ -74,9 +74,7 @@ def make_listener(service: "Service", slots: FairSlots) -> Callable[..., None]:
                               command.get("team_id"), command.get("channel_id"),
                               command.get("user_id"))
                 message = Message(text=SORRY)
-            if not still_mine(context):   # stalled past the lease: another process answers it
-                raise NotMine()
-            send(respond, message)
+            send(respond, message, ready=lambda: mine_or_raise(context))
 
     return paper_command
 
@@ -120,7 +118,15 @@ def user_time_zone(client: WebClient, user_id: str) -> str | None:
     return tz if isinstance(tz, str) else ""
 
 
-def send(respond: Respond, message: Message) -> None:
+def mine_or_raise(context: dict[str, Any] | None) -> None:
+    """The fencing check right before a reply is written: renew the journal
+    claim and mark the reply as going out (``context.still_mine``); raise
+    ``NotMine`` when this process stalled past its lease and another took over."""
+    if not still_mine(context):
+        raise NotMine()
+
+
+def send(respond: Respond, message: Message, ready: Callable[[], None] | None = None) -> None:
     """Post ``message`` through the command's ``response_url``.
 
     ``response_type`` follows ``message.visibility`` ("ephemeral" or
@@ -136,7 +142,12 @@ def send(respond: Respond, message: Message) -> None:
             sent is logged and not retried: Slack may have shown it.
     """
     try:
-        delivered = respond_or_plain(respond, message, response_type=message.visibility)
+        delivered = respond_or_plain(respond, message, ready=ready, response_type=message.visibility)
+    except NotMine:
+        raise
+    except ValueError:   # not an http(s) URL: it can never work
+        log.warning("the command's response_url is not an http(s) URL; the reply cannot be sent")
+        return
     except (ConnectionError, TimeoutError) as exc:
         # the body went out and the line dropped: Slack may have shown it — never twice
         log.warning("respond() lost the connection after sending (%s); the reply may or may not "

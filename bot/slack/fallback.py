@@ -25,6 +25,7 @@ from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler
 from slack_sdk.webhook import WebhookClient
 
 from bot.ports import Message
+from bot.slack.webhook import post_json
 
 log = logging.getLogger(__name__)
 
@@ -69,35 +70,53 @@ def pre_send_retry() -> ConnectionErrorRetryHandler:
     return ConnectionErrorRetryHandler(max_retry_count=1, error_types=[URLError])
 
 
-def careful(respond: Callable[..., Any]) -> Callable[..., Any]:
-    """Bolt's ``respond`` without its blind retry.
+def careful(respond: Callable[..., Any], ready: Callable[[], None] | None = None) -> Callable[..., Any]:
+    """Bolt's ``respond`` without its blind retry, connected before ``ready()``.
 
     Bolt's ``Respond`` sends with slack_sdk's default ``WebhookClient``, whose
     ``ConnectionErrorRetryHandler`` also resends after the connection dropped
     *after* the body went out — Slack may already have posted it, so a Share
-    appeared twice in the channel. This sender retries only errors raised
-    before Slack could have the request (``URLError``: refused, DNS, a failed
-    send), as ``bot.slack.app.make_client`` does for the Web API; a drop after
-    sending raises (``ConnectionError`` / ``TimeoutError``: ambiguous).
-    Anything that is not Bolt's ``Respond`` (tests, the console) is returned as is.
+    appeared twice in the channel. This sender (``bot.slack.webhook.post_json``)
+    opens the connection, calls ``ready()`` (the journal's "going out" mark),
+    then sends; it tries again once only when the connection could not be
+    opened (``URLError``: refused, DNS — Slack has nothing), never after the
+    body went out (``ConnectionError`` / ``TimeoutError``: ambiguous, raised).
+    Behind a proxy, slack_sdk's client sends (``pre_send_retry``), after
+    ``ready()``. Anything that is not Bolt's ``Respond`` (tests, the console)
+    is returned as is, and ``ready()`` is called before it.
     """
     url = getattr(respond, "response_url", None)
     if not isinstance(url, str) or not url:
-        return respond
+        if ready is None:
+            return respond
+
+        def then(**kwargs: Any):
+            ready()
+            return respond(**kwargs)
+        return then
+    proxy, context = getattr(respond, "proxy", None), getattr(respond, "ssl", None)
 
     def send(**kwargs: Any):
-        client = WebhookClient(url=url, proxy=getattr(respond, "proxy", None), ssl=getattr(respond, "ssl", None),
-                               retry_handlers=[pre_send_retry()])
-        return client.send(**kwargs)
+        if proxy:
+            if ready is not None:
+                ready()
+            return WebhookClient(url=url, proxy=proxy, ssl=context, retry_handlers=[pre_send_retry()]).send(**kwargs)
+        try:
+            return post_json(url, kwargs, ready=ready, ssl=context)
+        except URLError:
+            return post_json(url, kwargs, ready=ready, ssl=context)
     return send
 
 
-def respond_or_plain(respond: Callable[..., Any], message: Message, **kwargs: Any) -> bool:
+def respond_or_plain(respond: Callable[..., Any], message: Message, *,
+                     ready: Callable[[], None] | None = None, **kwargs: Any) -> bool:
     """Send ``message`` through a ``response_url``; if Slack refuses it, send its text.
 
     Args:
         respond: Bolt's ``respond``.
         message: the rendered reply.
+        ready: called once, right before the first request is written
+            (``careful``); what it raises propagates.
         kwargs: ``response_type``, ``replace_original`` … passed on both times.
 
     Anything but HTTP 200 with body ``ok`` is a failure: a refusal of the body
@@ -112,8 +131,8 @@ def respond_or_plain(respond: Callable[..., Any], message: Message, **kwargs: An
         failed; the same reply may be sent again later), else True (delivered,
         or failed for good: logged).
     """
-    respond = careful(respond)
-    response = respond(text=message.text, blocks=list(message.blocks) or None,
+    first, respond = careful(respond, ready), careful(respond)
+    response = first(text=message.text, blocks=list(message.blocks) or None,
                        unfurl_links=False, unfurl_media=False, **kwargs)
     body = ((response.body if response is not None else "ok") or "").strip()
     if response is None or (response.status_code == 200 and body == "ok"):

@@ -283,8 +283,8 @@ class Journal:
                 if purged_at is None or now - purged_at > timedelta(hours=1):
                     self.store.purge_journal(now - RETENTION)
                     purged_at = now
-            except Exception:  # noqa: BLE001 — e.g. the database is briefly down: next tick
-                log.exception("journal tick failed")
+            except Exception as exc:  # noqa: BLE001 — e.g. the database is briefly down: next tick
+                log.error("journal tick failed (%s: %s); trying again", type(exc).__name__, str(exc)[:160])
             self._wake.wait(self._pause(tick_s))
             self._wake.clear()
 

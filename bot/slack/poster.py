@@ -39,11 +39,15 @@ HISTORY_PAGE_SIZE = 200
 #: ``PostError`` codes that may pass if the post is tried again later: Slack's
 #: own "try again" errors (docs.slack.dev/reference/methods/chat.postMessage,
 #: "Errors": ``internal_error``, ``fatal_error``, ``service_unavailable``,
-#: ``request_timeout``), a 429 that outlived the retries, an HTTP 5xx without
-#: an error code (``server_error``), and a network failure (``request_failed``:
-#: the post may have landed, so whoever tries again looks first).
+#: ``request_timeout``), a 429 that outlived the retries, any other HTTP 5xx —
+#: JSON or a proxy's plain "503 Unavailable" (``server_error``) — and a network
+#: failure or an answer under 500 that is not JSON (``request_failed``: the
+#: post may have landed, so whoever tries again looks first).
 TRANSIENT = frozenset({"internal_error", "fatal_error", "service_unavailable", "request_timeout",
                        "ratelimited", "server_error", "request_failed"})
+#: How slack_sdk words the ``error`` of a body that is not JSON (an HTML or
+#: plain-text page from a proxy or load balancer).
+NOT_JSON = "Received a response in a non-JSON format"
 
 
 def _error_code(exc: Exception) -> str:
@@ -53,8 +57,10 @@ def _error_code(exc: Exception) -> str:
         code = response.get("error") if response is not None else None
         if not code and response is not None and response.status_code == 429:
             code = "ratelimited"
-        if not code and response is not None and response.status_code >= 500:
-            code = "server_error"
+        if response is not None and response.status_code >= 500 and code not in TRANSIENT:
+            code = "server_error"        # any 5xx may pass, JSON or not (a proxy's "503 Unavailable")
+        elif isinstance(code, str) and code.startswith(NOT_JSON):
+            code = "request_failed"      # an answer that is not Slack's: the post may have landed
         return str(code or "slack_api_error")
     return "request_failed"
 

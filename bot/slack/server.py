@@ -16,7 +16,6 @@ concurrent commands without queueing (docs/interfaces.md "Quality bars").
 from __future__ import annotations
 
 import io
-import json
 import logging
 import threading
 import time
@@ -26,6 +25,8 @@ import waitress
 from slack_bolt import App
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 from slack_sdk.signature import SignatureVerifier
+
+from bot.slack.shapes import malformed
 
 log = logging.getLogger(__name__)
 
@@ -125,49 +126,11 @@ def _unsigned(verifier: SignatureVerifier, raw: bytes, environ: dict) -> str | N
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return NOT_UTF8
+    if not signature.isascii():    # Slack's is "v0=" + hex; hmac refuses to compare non-ASCII text
+        return MISMATCH
     if verifier.is_valid(body=text, timestamp=timestamp, signature=signature):
         return None
     return MISMATCH
-
-
-#: Event fields that are strings (or absent / null) in every event Slack sends
-#: (docs.slack.dev/reference/events/app_mention, .../message).
-STRING_FIELDS = ("type", "subtype", "text", "user", "channel", "channel_type", "ts", "thread_ts",
-                 "event_ts", "bot_id", "team")
-
-
-def malformed(raw: bytes, content_type: str) -> str | None:
-    """Why a signed JSON body cannot be a Slack request, or None.
-
-    Slack's Events API bodies are JSON objects; a ``url_verification`` carries
-    a string ``challenge`` (docs.slack.dev/reference/events/url_verification)
-    and an ``event_callback`` an ``event`` object whose fields in
-    ``STRING_FIELDS`` are strings. Form bodies (commands, interactivity) are
-    left to Bolt (a broken ``payload`` is answered 400 by ``wsgi_app``).
-
-    Args:
-        raw: the body (already checked to be UTF-8).
-        content_type: the request's ``Content-Type``.
-    """
-    if "json" not in content_type.lower():
-        return None
-    try:
-        body = json.loads(raw)
-    except ValueError:
-        return "its body is not JSON"
-    if not isinstance(body, dict):
-        return "its body is not a JSON object"
-    if body.get("type") == "url_verification":
-        challenge = body.get("challenge")
-        return None if isinstance(challenge, str) and challenge else "a url_verification without a challenge"
-    if body.get("type") == "event_callback":
-        event = body.get("event")
-        if not isinstance(event, dict):
-            return "an event_callback whose event is not an object"
-        for name in STRING_FIELDS:
-            if event.get(name) is not None and not isinstance(event[name], str):
-                return f"its event.{name} is not a string"
-    return None
 
 
 def _read_body(environ: dict) -> bytes:

@@ -156,6 +156,13 @@ def test_bad_queries_raise_query_error(seed_index, text):
     assert err.value.example
 
 
+@pytest.mark.parametrize("text,starts", [("zqx*", '"zqx"'), ("zqx* qqv* the", '"zqx", "qqv"')])
+def test_a_prefix_no_word_begins_with_says_so(seed_index, text, starts):
+    with pytest.raises(QueryError) as err:
+        seed_index.search(text)
+    assert err.value.message == f"No word in the papers begins with {starts}; try a different start."
+
+
 def test_prefix_search(seed_index):
     page = seed_index.search("steganograph*")
     assert names(page, 1) == ["KIStego"]

@@ -5,13 +5,14 @@ https://docs.slack.dev/authentication/verifying-requests-from-slack)."""
 from __future__ import annotations
 
 import http.client
+import json
 import logging
 import time
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import pytest
 
-from tests.signing import JSON, signed_headers
+from tests.signing import FORM, JSON, signed_headers
 from tests.slack.slackkit import SECRET, SlackHarness
 
 
@@ -79,3 +80,36 @@ def _post_bytes(slack: SlackHarness, raw: bytes, headers: dict[str, str]) -> int
         return response.status
     finally:
         conn.close()
+
+
+DEEP = '{"type":"event_callback","event":' + "[" * 40_000 + "]" * 40_000 + "}"
+
+
+@pytest.mark.parametrize("body,content_type,reason", [
+    (DEEP, JSON, "nested too deeply"),
+    ("payload=" + quote(json.dumps({"type": "block_actions", "actions": "x", "user": {"id": "U1"}})),
+     FORM, "payload.actions is not a list of objects"),
+    ("payload=" + quote(json.dumps({"type": "block_actions", "actions": [], "user": "U1"})),
+     FORM, "payload.user is not an object"),
+    ("payload=" + quote("[1, 2]"), FORM, "payload is not a JSON object"),
+])
+def test_signed_bodies_bolt_would_choke_on_are_400_in_one_line(
+        slack: SlackHarness, body: str, content_type: str, reason: str, caplog) -> None:
+    caplog.set_level(logging.DEBUG)
+    response = slack.request("POST", "/slack/events", body, signed_headers(SECRET, body, content_type=content_type))
+    assert response.status == 400
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1 and reason in warnings[0].getMessage() and warnings[0].exc_info is None
+    assert "Traceback" not in caplog.text
+
+
+def test_a_signature_with_bytes_beyond_ascii_is_401_without_a_traceback(slack: SlackHarness, caplog) -> None:
+    from bot.slack import server
+    raw = b"command=%2Fpaper&text=sparse"
+    headers = _signed_bytes(raw)
+    headers["X-Slack-Signature"] = "v0=\u00e9"          # sent as the byte 0xE9 (HTTP headers are Latin-1)
+    caplog.set_level(logging.DEBUG)
+    assert _post_bytes(slack, raw, headers) == 401
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.slack.server"] == \
+        [f"rejected a request to /slack/events (401): {server.MISMATCH}"]
+    assert "Traceback" not in caplog.text

@@ -28,15 +28,20 @@ def server(fake_slack, seed_index, shared_db, tmp_path):
     running.close()
 
 
-def _fail_next(fake, monkeypatch, method: str, times: int = 1) -> None:
-    """The next ``times`` calls of ``method`` (or "response_url") get HTTP 500; nothing is posted."""
+def _fail_next(fake, monkeypatch, method: str, times: int = 1, status: int = 500,
+               page: str | None = None) -> None:
+    """The next ``times`` calls of ``method`` (or "response_url") get HTTP ``status``
+    — Slack's JSON ``internal_error``, or ``page`` as plain text (a proxy's error
+    page); nothing is posted."""
     left = {"n": times}
     answer, respond = fake._answer, fake._respond
 
     def failing_answer(name, body):
         if name == method and left["n"] > 0:
             left["n"] -= 1
-            return 500, {}, {"ok": False, "error": "internal_error"}
+            if page is not None:
+                return status, {"Content-Type": "text/plain"}, page
+            return status, {}, {"ok": False, "error": "internal_error"}
         return answer(name, body)
 
     def failing_respond(path, body):
@@ -81,6 +86,20 @@ def test_a_mention_reply_refused_with_http_500_is_posted_on_the_next_attempt(
                 if c.body.get("thread_ts") == "1765400000.000100"]
     assert statuses == [500, 200]
     assert fake_slack.calls("conversations.replies")                    # it looked before posting again
+
+
+def test_a_proxy_error_page_instead_of_slack_json_is_tried_again(server, fake_slack, monkeypatch) -> None:
+    app, journal = server
+    _fail_next(fake_slack, monkeypatch, "chat.postMessage", status=503, page="Service Unavailable")
+    run_bolt_app(app, SocketModeRequest("events_api", "env-503", _mention("Ev0PROXY", "1765405000.000100")))
+    _wait_until(lambda: journal.retries_due() == 1)
+    assert journal.store.journal_state("event:Ev0PROXY")[0] == EntryState.PENDING
+    _later(journal, RETRY_AFTER_S[0] + 1)
+    assert journal.tick(app) == 1
+    _wait_until(lambda: journal.store.journal_state("event:Ev0PROXY")[0] == EntryState.DONE)
+    statuses = [c.status for c in fake_slack.calls("chat.postMessage")
+                if c.body.get("thread_ts") == "1765405000.000100"]
+    assert statuses == [503, 200]
 
 
 def test_a_post_that_landed_before_the_connection_dropped_is_not_posted_again(server, fake_slack) -> None:
