@@ -7,8 +7,9 @@ Usage::
         [--queries 2000] [--docs 10000] [--seed 20261201] [--check-cli] \
         [--out benchmarks/results/ablation.txt]
 
-For the full defaults and for each rule of ``ablation_rules.RULES`` removed
-(and the swaps of ``ALTERNATIVES``, without a verdict), one run measures:
+For the full defaults, for each rule of ``ablation_rules.RULES`` removed, each
+rule of ``ADDED_BACK`` (removed by this ablation) put back, and the swaps of
+``ALTERNATIVES`` (no verdict), one run measures:
 
 * SciFact *train* nDCG@10 (809 judged queries; ``relevance.py``'s metric and
   corpus loading — the test split is not looked at here);
@@ -83,7 +84,7 @@ def check_cli(index_dir: Path, texts: list, lists: list, workdir: Path) -> int:
 
 def measure(args, tmp: Path) -> dict:
     """Every variant on both corpora: ``{"rows": {...}, "bm25s": ..., ...}``."""
-    rules = [ab.FULL, *ab.RULES, *ab.ALTERNATIVES]
+    rules = [ab.FULL, *ab.RULES, *ab.ADDED_BACK, *ab.ALTERNATIVES]
     papers, qids, texts, qrels = scifact(args.scifact.resolve())
     test_ids, test_texts, test_qrels = [], [], {}
     if args.report_test:
@@ -116,6 +117,8 @@ def measure(args, tmp: Path) -> dict:
         row["d_known"] = row["mrr@10"] - full["mrr@10"]
         if name in {r.name for r in ab.RULES}:
             row["holds"] = ab.verdict(row["d_scifact"], row["d_known"])
+        if name in {r.name for r in ab.ADDED_BACK}:   # adding it is removing it from the row
+            row["would_hold"] = ab.verdict(-row["d_scifact"], -row["d_known"])
     base = relevance.bm25s_run(args.scifact.resolve() / "corpus.jsonl",
                                dict(zip(qids, texts)), qids)
     bm25s = None
@@ -158,6 +161,10 @@ def report(args, res: dict, wall_s: float, cpu_s: float) -> list[str]:
     for rule in ab.RULES:
         row = rows[rule.name]
         out.append(line(rule.name, row, judged(row)))
+    out += ["", "rules this ablation removed, added back (would hold: adding it gains the bar on one",
+            "measure and costs nothing on the other):"]
+    out += [line(rule.name, rows[rule.name], "would hold" if rows[rule.name]["would_hold"]
+                 else "would not hold") for rule in ab.ADDED_BACK]
     out += ["", "alternatives (a formula swapped, not a rule removed; no verdict):"]
     out += [line(rule.name, rows[rule.name], "") for rule in ab.ALTERNATIVES]
     if res["bm25s"]:
@@ -173,7 +180,7 @@ def report(args, res: dict, wall_s: float, cpu_s: float) -> list[str]:
                 *[f"  {name:<17}{row['scifact_test_ndcg@10']:.4f} ({row['scifact_test_ndcg@10'] - base:+.4f})"
                   for name, row in rows.items()]]
     out += ["", "what each row removes:"]
-    for rule in [*ab.RULES, *ab.ALTERNATIVES]:
+    for rule in [*ab.RULES, *ab.ADDED_BACK, *ab.ALTERNATIVES]:
         out.append(f"  {rule.name}: {rule.rule}  ->  {rule.removed}")
     out += ["", "search path: in-process ablation_rules.ranked (SearchIndex.search's parse, compile, "
             "spelling, rank and link pin; no snippets), limit 100"]
@@ -208,7 +215,7 @@ def main() -> None:
             {**res, "data": [str(args.scifact), str(args.arxiv)], "seed": args.seed,
              "wall_s": round(wall), "cpu_s": round(cpu),
              "rules": {r.name: {"rule": r.rule, "removed": r.removed}
-                       for r in [*ab.RULES, *ab.ALTERNATIVES]}})
+                       for r in [*ab.RULES, *ab.ADDED_BACK, *ab.ALTERNATIVES]}})
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ def weigh(plan: Plan, reader, r: Ranking) -> Plan:
             seen.add(key)
             n = counts[key]
             groups.append(group)
-            weights.append((k3 + 1) * n / (k3 + n))
+            weights.append(float(n) if k3 is None else (k3 + 1) * n / (k3 + n))
     if len(groups) > r.max_groups:
         docs = max(1, reader.doc_count_all())
         dfs = [_df(reader, node) for node, _ in groups]
