@@ -83,8 +83,8 @@ class Ranking:
     idf: str = "bm25"  # Lucene idf: train 0.6462 -> 0.6502 (Whoosh idf "whoosh")
     # (the common-terms rule, which dropped papers matching only words in > 5 %
     # of papers, is gone: ranking orders, never hides — docs/search.md)
-    # Per-field b and weights are gone (the ablation, docs/search.md "Ranking
-    # rules, and why"): title b 0.5 / name b 0.3 reached no query of either
+    # Per-field b and weights are gone (the ablation in docs/search.md
+    # "Ranking rules, and why"): title b 0.5 / name b 0.3 reached no query of either
     # benchmark (0 / 0), weights title 2, name 2, name_key 3, authors 1.5
     # cost SciFact train 0.0005 and known-item nothing. Every field: b, weight 1.
     field_b: dict = field(default_factory=dict)
@@ -103,7 +103,8 @@ class Ranking:
     expansion_phrases: bool = False
     # a joined word ("testtime") also matches its parts ("test-time") only when
     # at least this share of its papers hyphenate it (not "net-works"); set a
-    # priori, not tuned: SciFact train 0.7001 -> 0.7010 with it
+    # priori, not tuned: SciFact train 0.7001 -> 0.7010 with it. Ablation: without
+    # it train -0.0009, known-item -0.0010 (does not hold; kept with compounds)
     compound_min_share: float = 0.1
     coord: float = 0.0  # coordination 1.0 vs 0: train 0.6792 vs 0.6987
     prf_docs: int = 0
