@@ -153,7 +153,7 @@ def test_small_talk_and_bad_queries_in_mentions(service):
     for text in ("hello world", "thanks a lot", "<!channel> zzqqx", "hi, thank you!"):
         reply = service.mention(text, CTX)
         assert isinstance(reply, NoticeReply) and "confident" in reply.text, text
-    reply = service.mention("NOT NOT x", CTX)   # a search for "x": no confident match
+    reply = service.mention("NOT NOT qx", CTX)   # a search for "qx": no confident match
     assert isinstance(reply, NoticeReply) and "confident" in reply.text
     reply = service.mention("(((", CTX)
     assert isinstance(reply, ErrorReply) and reply.example.startswith("@paperbot ")

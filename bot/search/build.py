@@ -25,7 +25,7 @@ from bot.search.bulk import INDEXNAME, SegmentBuilder
 from bot.search.generation import open_whoosh
 from bot.search.lexicon import FILE as LEXICON_FILE
 from bot.search.lexicon import Lexicon, LexiconBuilder
-from bot.search.schema import make_schema, paper_to_document
+from bot.search.schema import DEFAULT_RULES, IndexRules, make_schema, paper_to_document
 from bot.search.impacts import save_impacts
 from bot.search.norms import save_lengths
 
@@ -46,7 +46,8 @@ MAX_PROCS = 2
 
 def build_index(index_dir: Path, papers: Iterable[Paper], *, fingerprint: str | None = None,
                 progress: Callable[[int], None] | None = None,
-                needed: Callable[[], bool] | None = None) -> str | None:
+                needed: Callable[[], bool] | None = None,
+                rules: IndexRules = DEFAULT_RULES) -> str | None:
     """Build a new generation from ``papers`` and make it the live one.
 
     Segments are written by ``bot.search.bulk.SegmentBuilder`` (the files
@@ -64,6 +65,8 @@ def build_index(index_dir: Path, papers: Iterable[Paper], *, fingerprint: str | 
         needed: called once the lock is held, before anything is read or
             written; False → no build (another process built what was needed
             while this one waited for the lock).
+        rules: index-time ranking rules (``schema.IndexRules``; other than
+            the defaults only to measure them, ``benchmarks/ablation.py``).
 
     Returns:
         The new generation's name (``"gen-<UTC timestamp>"``), or None when
@@ -86,11 +89,11 @@ def build_index(index_dir: Path, papers: Iterable[Paper], *, fingerprint: str | 
             papers = list(papers)  # inside the lock: a lazy source is read while we hold it
             _check_unique(papers)
             n = len(papers)
-            ix = whoosh_index.create_in(str(gen), make_schema())
+            ix = whoosh_index.create_in(str(gen), make_schema(rules))
             progress = _changes_only(progress)
             if internals.fast_paths():
                 procs = fanout.usable_processes(MAX_PROCS if n >= PARALLEL_MIN else 1)
-                chunk = functools.partial(_write_chunk, gen, ix, papers)
+                chunk = functools.partial(_write_chunk, gen, ix, papers, rules)
                 results = fanout.run_chunks(chunk, n, procs, progress)
                 lexicon = LexiconBuilder(ix.schema["abstract"].analyzer.stem)
                 for _, state in results:
@@ -99,7 +102,7 @@ def build_index(index_dir: Path, papers: Iterable[Paper], *, fingerprint: str | 
                 shutil.rmtree(gen / f"{INDEXNAME}.tmp", ignore_errors=True)  # writers' scratch
             else:   # an untested Whoosh: its own writer (docs/search.md)
                 procs = 1
-                lexicon = _write_with_whoosh(ix, papers, progress)
+                lexicon = _write_with_whoosh(ix, papers, progress, rules)
             ix = whoosh_index.open_dir(str(gen))
             with ix.reader() as reader:
                 if reader.doc_count() != n:
@@ -142,7 +145,7 @@ def _check_unique(papers: list[Paper]) -> None:
         seen.add(paper.id)
 
 
-def _write_chunk(gen: Path, ix, papers: list[Paper], start: int, end: int,
+def _write_chunk(gen: Path, ix, papers: list[Paper], rules: IndexRules, start: int, end: int,
                  tick: Callable[[int], None]):
     """Write ``papers[start:end]`` as one segment; returns ``(segment, lexicon state)``."""
     analyzer = ix.schema["abstract"].analyzer
@@ -153,7 +156,7 @@ def _write_chunk(gen: Path, ix, papers: list[Paper], start: int, end: int,
     try:
         for i in range(start, end):
             paper = papers[i]
-            doc, words = paper_to_document(paper, analyzer)
+            doc, words = paper_to_document(paper, analyzer, rules)
             builder.add(doc)
             lexicon.add(paper.abstract, words)
             if (i - start + 1) % PROGRESS_EVERY == 0:
@@ -166,7 +169,8 @@ def _write_chunk(gen: Path, ix, papers: list[Paper], start: int, end: int,
             gc.enable()
 
 
-def _write_with_whoosh(ix, papers: list[Paper], progress) -> LexiconBuilder:
+def _write_with_whoosh(ix, papers: list[Paper], progress,
+                       rules: IndexRules = DEFAULT_RULES) -> LexiconBuilder:
     """Write every paper with Whoosh's own ``SegmentWriter`` (one segment,
     the version-guard fallback of ``bot.search.internals``); returns the lexicon."""
     analyzer = ix.schema["abstract"].analyzer
@@ -174,7 +178,7 @@ def _write_with_whoosh(ix, papers: list[Paper], progress) -> LexiconBuilder:
     writer = ix.writer(**WRITER_ARGS)
     try:
         for i, paper in enumerate(papers, 1):
-            doc, words = paper_to_document(paper, analyzer)
+            doc, words = paper_to_document(paper, analyzer, rules)
             writer.add_document(**doc)
             lexicon.add(paper.abstract, words)
             if progress is not None and i % PROGRESS_EVERY == 0:

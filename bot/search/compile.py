@@ -45,6 +45,10 @@ class Compiler:
         #: a multi-word form must match all its words (topic match sets);
         #: otherwise any of them ranks (docs/search.md)
         self.strict = all_words
+        #: the corpus' acronyms and compounds add forms to a topic's words
+        #: always, to a ranked search only when the ranking asks (docs/search.md)
+        self.acronyms_on = all_words or ranking.acronyms
+        self.compounds_on = all_words or ranking.compounds
         self.reader = searcher.reader()
         self.text = searcher.schema["abstract"].analyzer
         self.has_all = "all" in searcher.schema
@@ -146,10 +150,11 @@ class Compiler:
         if any("-" in t for t in texts):
             return None
         norm = " ".join(fold(t) for t in texts)
-        key = self.reverse.get(norm)
+        key = self.reverse.get(norm) if self.acronyms_on else None
         if key is not None:
             return [(self._stems(norm), 1.0), ([key], self.r.expansion_weight)]
-        if self.lexicon.split_form(norm.replace(" ", ""), self.r.compound_min_share) == norm:
+        if self.compounds_on and \
+                self.lexicon.split_form(norm.replace(" ", ""), self.r.compound_min_share) == norm:
             return [(self._stems(norm.replace(" ", "-")), 1.0),
                     (self._stems(norm.replace(" ", "")), 1.0)]
         return None
@@ -166,16 +171,17 @@ class Compiler:
         w = self.r.expansion_weight
         if "-" in c.text:
             parts = [p for p in low.split("-") if p]
-            forms.append((self._stems("".join(parts)), 1.0))
-            key = self.reverse.get(" ".join(parts))
+            if self.compounds_on:
+                forms.append((self._stems("".join(parts)), 1.0))
+            key = self.reverse.get(" ".join(parts)) if self.acronyms_on else None
             if key:
                 forms.append(([key], w))
         elif len(stems) == 1:
-            if not plain_word(c.text, self.caps):   # "All" is not ALL (docs/search.md)
+            if self.acronyms_on and not plain_word(c.text, self.caps):   # "All" is not ALL
                 for exp in self.acronyms.get(stems[0], ()):
                     if (self._stems(exp), w) not in forms:   # "vision transformer(s)": once
                         forms.append((self._stems(exp), w))
-            parts = self.lexicon.split_form(low, self.r.compound_min_share)
+            parts = self.compounds_on and self.lexicon.split_form(low, self.r.compound_min_share)
             if parts:
                 forms.append((self._stems(parts.replace(" ", "-")), 1.0))
         if c.occur != "not" and not c.field:

@@ -8,16 +8,44 @@ stored field keeps per-hit loading to a single small read at 100k papers.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 
 from whoosh import fields
 
 from bot.models import Paper
 from bot.search import analysis, tuning
 
-def make_schema() -> fields.Schema:
+
+@dataclass(frozen=True)
+class IndexRules:
+    """The index-time ranking rules a build applies (defaults: the product's).
+
+    Other values exist to measure what each rule is worth
+    (``benchmarks/ablation.py``, docs/search.md "Ranking rules, and why");
+    the analyzer is pickled into the generation, so queries are analysed
+    alike. ``add_to_index`` always writes with the defaults.
+
+    Attributes:
+        title_repeat: copies of the title at the start of ``all``.
+        all_field: False builds no ``all`` field: words then search title and
+            abstract as separate BM25 fields (``compile.OLD_DEFAULT_FIELDS``).
+        analyzer: keyword overrides of ``analysis.text_analyzer()`` (e.g.
+            ``{"stemmer": "none"}``, ``{"minsize": 2}``, ``{"stoplist": ()}``).
+    """
+
+    title_repeat: int = tuning.TITLE_REPEAT
+    all_field: bool = True
+    analyzer: dict = field(default_factory=dict)
+
+
+DEFAULT_RULES = IndexRules()
+
+
+def make_schema(rules: IndexRules = DEFAULT_RULES) -> fields.Schema:
     """The schema every generation is built with (analyzers from ``analysis``)."""
-    text = analysis.text_analyzer()
+    text = analysis.text_analyzer(**rules.analyzer)
     plain = analysis.plain_analyzer()
+    extra = {"all": fields.TEXT(analyzer=text, phrase=False)} if rules.all_field else {}
     return fields.Schema(
         id=fields.ID(unique=True, sortable=True),
         key=fields.ID(),                 # case-folded id, for get()
@@ -29,22 +57,24 @@ def make_schema() -> fields.Schema:
         title=fields.TEXT(analyzer=text, phrase=False),
         name=fields.TEXT(analyzer=text, phrase=False),
         abstract=fields.TEXT(analyzer=text, phrase=False),
-        # the free-text field: title repeated ``tuning.TITLE_REPEAT`` times,
-        # then the abstract (not stored; see ``all_text``)
-        all=fields.TEXT(analyzer=text, phrase=False),
+        # the free-text field ``all`` (``extra``): title repeated
+        # ``tuning.TITLE_REPEAT`` times, then the abstract (not stored; see ``all_text``)
         authors=fields.TEXT(analyzer=plain, phrase=False),
         venue=fields.TEXT(analyzer=plain, phrase=False),
         doc=fields.STORED(),
+        **extra,
     )
 
 
-def paper_to_document(paper: Paper, analyzer=None) -> tuple[dict, list]:
+def paper_to_document(paper: Paper, analyzer=None,
+                      rules: IndexRules = DEFAULT_RULES) -> tuple[dict, list]:
     """Keyword arguments for ``writer.add_document`` / ``update_document``.
 
     Args:
         paper: the paper.
         analyzer: the generation's text analyzer; title and abstract are
             analysed once here and handed to Whoosh pre-analysed.
+        rules: the build's index-time rules (title copies, ``all`` or not).
 
     Returns:
         ``(document, words)`` — ``words`` are the ``analyzer.words()``
@@ -55,20 +85,22 @@ def paper_to_document(paper: Paper, analyzer=None) -> tuple[dict, list]:
     abstract_words = list(analyzer.words(paper.abstract, compounds=True))
     title = analysis.Analyzed(paper.title, title_words)
     abstract = analysis.Analyzed(paper.abstract, abstract_words)
-    all_terms = None
+    all_terms, repeat = None, rules.title_repeat
     if hasattr(analyzer, "terms"):   # stem each word once for all three fields
-        all_terms = analyzer.terms(title) * tuning.TITLE_REPEAT + analyzer.terms(abstract)
+        all_terms = analyzer.terms(title) * repeat + analyzer.terms(abstract)
     doc = {
         "id": paper.id,
         "key": paper.id.casefold(),
         "title": title,
         "abstract": abstract,
         "all": analysis.Analyzed(all_text(paper.title, paper.abstract),
-                                title_words * tuning.TITLE_REPEAT + abstract_words, all_terms),
+                                title_words * repeat + abstract_words, all_terms),
         "authors": "; ".join(paper.authors),
         "venue": paper.venue,
         "doc": paper_to_json(paper),
     }
+    if not rules.all_field:
+        del doc["all"]
     if paper.source_id:
         doc["source_key"] = paper.source_id.casefold()
     if paper.name:

@@ -48,9 +48,8 @@ def similar_plan(searcher, paper: Paper, r: Ranking) -> Compiled | None:
     terms = key_terms(searcher, texts, r.similar_terms)
     if not terms:
         return None
-    title_weight = r.weights.get("title", 1.0) / 2
     parts = []
-    for term, weight in terms:
+    for term, weight in terms:   # the title field weighs as the abstract field
         parts.append(Term("abstract", term, weight))
-        parts.append(Term("title", term, weight * title_weight))
+        parts.append(Term("title", term, weight))
     return Compiled(Plan(groups=[(AnyOf(tuple(parts)), False)]), {t for t, _ in terms})

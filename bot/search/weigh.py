@@ -44,7 +44,7 @@ def weigh(plan: Plan, reader, r: Ranking) -> Plan:
             seen.add(key)
             n = counts[key]
             groups.append(group)
-            weights.append((k3 + 1) * n / (k3 + n))
+            weights.append(float(n) if k3 is None else (k3 + 1) * n / (k3 + n))
     if len(groups) > r.max_groups:
         keep = sorted(_by_information(groups, weights, reader)[0][:r.max_groups])
         groups, weights = [groups[k] for k in keep], [weights[k] for k in keep]

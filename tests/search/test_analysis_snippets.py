@@ -21,8 +21,9 @@ def test_compounds_are_reported_for_the_lexicon_only():
 
 
 def test_stop_words_single_letters_and_symbols():
-    # single letters are kept (minsize=1: SciFact train nDCG +0.003, "T cells")
-    assert terms("it the of ? O(log n)") == ["o", "log", "n"]
+    # single letters are dropped outside hyphenated words (keeping them did not
+    # hold in the ablation, docs/search.md "Ranking rules, and why")
+    assert terms("it the of ? O(log n)") == ["log"]
     assert terms("k-means C++ C#") == ["k", "mean", "c++", "c#"]
 
 

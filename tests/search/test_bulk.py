@@ -140,10 +140,10 @@ def test_a_failing_worker_fails_the_build_and_keeps_the_old_index(tmp_path, seed
     monkeypatch.setattr("bot.search.build.PARALLEL_MIN", 10)
     monkeypatch.setattr(fanout, "usable_processes", lambda wanted: 2)
 
-    def broken(paper, analyzer=None):
+    def broken(paper, analyzer=None, *rules):
         if paper.id == seed_papers[-1].id:     # only the second worker's chunk
             raise MemoryError("simulated")
-        return paper_to_document(paper, analyzer)
+        return paper_to_document(paper, analyzer, *rules)
     monkeypatch.setattr("bot.search.build.paper_to_document", broken)
     with pytest.raises(fanout.WorkerFailed, match="MemoryError: simulated"):
         build_index(tmp_path, seed_papers)
@@ -157,10 +157,10 @@ def test_a_worker_os_error_comes_back_as_itself(tmp_path, seed_papers, monkeypat
     monkeypatch.setattr("bot.search.build.PARALLEL_MIN", 10)
     monkeypatch.setattr(fanout, "usable_processes", lambda wanted: 2)
 
-    def full(paper, analyzer=None):
+    def full(paper, analyzer=None, *rules):
         if paper.id == seed_papers[-1].id:
             raise OSError(errno.ENOSPC, "No space left on device")
-        return paper_to_document(paper, analyzer)
+        return paper_to_document(paper, analyzer, *rules)
     monkeypatch.setattr("bot.search.build.paper_to_document", full)
     with pytest.raises(OSError) as info:
         build_index(tmp_path, seed_papers)
@@ -176,9 +176,9 @@ from tests.search.searchkit import paper
 build.PARALLEL_MIN = 10
 fanout.usable_processes = lambda wanted: 2
 real = build.paper_to_document
-def slow(p, analyzer=None):
+def slow(p, analyzer=None, *rules):
     time.sleep(0.05)
-    return real(p, analyzer)
+    return real(p, analyzer, *rules)
 build.paper_to_document = slow
 print("building", flush=True)
 build.build_index(Path(sys.argv[1]), [paper(f"k{i}", f"paper {i} on things") for i in range(600)])

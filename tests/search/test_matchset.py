@@ -33,8 +33,10 @@ def test_a_word_run_read_as_one_unit_still_needs_every_word(seed_index, seed_pap
     for p in seed_papers:
         if p.id in got:
             assert (_has(p, "reinforc") and _has(p, "learn")) or re.search(r"\bRL\b", p.abstract), p.id
-    # a required run asks for all its words too, as the topic does
-    assert seed_index.search("+reinforcement +learning", limit=100).total == len(got)
+    # a required run asks for all its words too, as the topic does (without the
+    # acronym, which ranked search does not read: docs/search.md)
+    both = {p.id for p in seed_papers if _has(p, "reinforc") and _has(p, "learn")}
+    assert both and seed_index.search("+reinforcement +learning", limit=100).total == len(both)
 
 
 def test_stemming_phrases_or_and_exclusion(seed_index, seed_papers):
