@@ -232,11 +232,12 @@ class Journal:
         return max(0.05, min(tick_s, soonest - now + 0.1))
 
     # ------------------------------------------------------------ the background work
-    def release_dead_owners(self) -> int:
+    def release_dead_owners(self, starting: bool = True) -> int:
         """End the leases of owners on this host that no longer run (a process
-        killed with ``kill -9``, or an earlier start of this very pid, as in a
-        container) so their work is retaken at once, not after ``LEASE``.
-        Owners on other hosts keep their leases. Returns the rows released."""
+        killed with ``kill -9``; when ``starting``, also an earlier start of
+        this very pid, as in a container) so their work is retaken at once, not
+        after ``LEASE``. Owners on other hosts keep their leases. Returns the
+        rows released."""
         host = socket.gethostname()[:40]
         released = 0
         for owner in self.store.journal_owners():
@@ -244,7 +245,7 @@ class Journal:
             their_host, pid = (parts[0], parts[1]) if len(parts) == 3 else ("", "")
             if owner == self.owner or their_host != host or not pid.isdigit():
                 continue
-            if int(pid) == os.getpid() or not _alive(int(pid)):
+            if (starting and int(pid) == os.getpid()) or (int(pid) != os.getpid() and not _alive(int(pid))):
                 released += self.store.journal_release(owner, now=self.clock())
                 log.warning("process %s is gone; its unanswered work is retaken now", owner)
         return released
@@ -269,15 +270,14 @@ class Journal:
         return retaken
 
     def run(self, app: App, tick_s: float = TICK_S) -> None:
-        """Call ``tick`` now and every ``tick_s`` seconds until ``stop()``; purge
-        finished rows older than ``RETENTION`` once an hour. Errors are logged."""
-        purged_at = None
-        try:
-            self.release_dead_owners()
-        except Exception:  # noqa: BLE001 — leases then expire on their own
-            log.exception("could not check the journal's owners")
+        """Every ``tick_s`` seconds until ``stop()``, from now: release the work of
+        dead processes on this host, then ``tick``; purge finished rows older
+        than ``RETENTION`` once an hour. Errors are logged, one line each."""
+        purged_at, starting = None, True
         while not self._stop.is_set():
             try:
+                self.release_dead_owners(starting)   # one on this host that died: now, not after LEASE
+                starting = False
                 self.tick(app)
                 now = self.clock()
                 if purged_at is None or now - purged_at > timedelta(hours=1):

@@ -10,6 +10,11 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import socket
+import subprocess
+import sys
+import time
 
 import pytest
 from slack_bolt.adapter.socket_mode.internals import run_bolt_app
@@ -175,3 +180,32 @@ def test_an_owner_that_stalled_past_its_lease_does_not_answer_too(restarted, fak
     run_bolt_app(running.apps[0], SocketModeRequest("slash_commands", "env-s", command))
     running.drain()
     assert len([c for c in fake_slack.calls("response_url") if c.path == path]) == 1
+
+
+def test_a_running_process_takes_over_a_dead_neighbours_work_without_waiting_for_the_lease(
+        restarted, fake_slack) -> None:
+    # Another process on this host (a real, finished pid) claimed a mention and died; the
+    # running journal loop releases its lease on its next tick, not 60 s later. A live
+    # neighbour's claim and this process's own earlier owners (same pid) are left alone.
+    crashed, app, journal, running = restarted
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    host = socket.gethostname()[:40]
+    crashed.owner = f"{host}:{dead.pid}:deadbeef"
+    alive = Journal(journal.store, owner=f"{host}:{os.getppid()}:cafe0000")   # a live neighbour
+    thread = journal.start(app, tick_s=0.05)
+    try:
+        time.sleep(0.3)                                    # the loop is past its start-up check …
+        _ack_then_crash(crashed, json.loads(mention_envelope("Ev0NEIGH", "1765360000.000100")))
+        _ack_then_crash(alive, json.loads(mention_envelope("Ev0ALIVE", "1765360001.000100")))
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and replies_in_thread(fake_slack, "1765360000.000100") == 0:
+            time.sleep(0.05)
+        running.drain()
+        assert journal.release_dead_owners(starting=False) == 0    # nothing of the dead left
+    finally:
+        journal.stop()
+        thread.join(timeout=10)
+    assert replies_in_thread(fake_slack, "1765360000.000100") == 1
+    assert replies_in_thread(fake_slack, "1765360001.000100") == 0
+    assert journal.store.journal_state("event:Ev0ALIVE")[:2] == (EntryState.PENDING, alive.owner)
