@@ -145,9 +145,6 @@ def send(respond: Respond, message: Message, ready: Callable[[], None] | None = 
         delivered = respond_or_plain(respond, message, ready=ready, response_type=message.visibility)
     except NotMine:
         raise
-    except ValueError:   # not an http(s) URL: it can never work
-        log.warning("the command's response_url is not an http(s) URL; the reply cannot be sent")
-        return
     except (ConnectionError, TimeoutError) as exc:
         # the body went out and the line dropped: Slack may have shown it — never twice
         log.warning("respond() lost the connection after sending (%s); the reply may or may not "

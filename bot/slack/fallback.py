@@ -132,8 +132,12 @@ def respond_or_plain(respond: Callable[..., Any], message: Message, *,
         or failed for good: logged).
     """
     first, respond = careful(respond, ready), careful(respond)
-    response = first(text=message.text, blocks=list(message.blocks) or None,
-                       unfurl_links=False, unfurl_media=False, **kwargs)
+    try:
+        response = first(text=message.text, blocks=list(message.blocks) or None,
+                         unfurl_links=False, unfurl_media=False, **kwargs)
+    except ValueError:   # not an http(s) URL: no request Slack sends has one, and it never works
+        log.warning("the request's response_url is not an http(s) URL; the reply cannot be sent")
+        return True
     body = ((response.body if response is not None else "ok") or "").strip()
     if response is None or (response.status_code == 200 and body == "ok"):
         return True

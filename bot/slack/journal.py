@@ -152,8 +152,9 @@ class Journal:
         maybe_out = attempt > 1 and self.maybe_out(key)
         if maybe_out and kind == "command":
             # a response_url reply cannot be looked up: skipped rather than maybe doubled
-            log.warning("%s: its reply may have gone out before the process answering it stopped; "
-                        "a command reply cannot be looked up, so it is not sent again", key)
+            log.warning("%s (/paper from %s in %s): its reply may have gone out before the process "
+                        "answering it stopped; a command reply cannot be looked up, so it is not sent again",
+                        key, body.get("user_id"), body.get("channel_id"))
             self.done(key)
             return BoltResponse(status=200, body="")
         with self._lock:
@@ -197,18 +198,17 @@ class Journal:
     def retry(self, key: str, attempt: int, reason: str) -> None:
         """Leave ``key`` pending for another attempt ``RETRY_AFTER_S[attempt - 1]``
         seconds from now, or give it up after ``MAX_ATTEMPTS`` (logged, not raised)."""
-        with self._lock:
-            self._inflight.discard(key)
         try:
+            with self._lock:   # out of the in-flight set and deferred as one step (see ``tick``)
+                self._inflight.discard(key)
+                if attempt < MAX_ATTEMPTS:
+                    self.store.journal_defer(key, self.owner, self.clock() + timedelta(
+                        seconds=RETRY_AFTER_S[attempt - 1]), clear_posting=key.startswith("cmd:"))
             if attempt >= MAX_ATTEMPTS:
                 self.store.journal_give_up(key)
                 log.error("%s: reply not delivered after %d attempts (%s); given up", key, attempt, reason)
                 return
-            pause = RETRY_AFTER_S[attempt - 1]
-            # a command's response_url answered 5xx: not taken, so the mark goes; a mention's
-            # retake still looks in the thread (Slack may have posted before failing)
-            self.store.journal_defer(key, self.owner, self.clock() + timedelta(seconds=pause),
-                                     clear_posting=key.startswith("cmd:"))
+            pause = RETRY_AFTER_S[attempt - 1]   # (a command's mark was cleared: Slack did not take it)
         except Exception as exc:  # noqa: BLE001 — the lease then expires on its own
             log.warning("could not defer %s (%s)", key, type(exc).__name__)
             return
@@ -254,9 +254,8 @@ class Journal:
         """Renew this process's leases, expire what is too old, and dispatch
         again each stale request (its claim has expired). Returns how many."""
         now = self.clock()
-        with self._lock:
-            inflight = list(self._inflight)
-        self.store.journal_renew(inflight, self.owner, self.lease, now=now)
+        with self._lock:   # held across the renewal: a deferral (``retry``) must not be undone by it
+            self.store.journal_renew(list(self._inflight), self.owner, self.lease, now=now)
         retaken = 0
         for kind, window in WINDOWS.items():
             expired = self.store.journal_expire(kind, now - window)

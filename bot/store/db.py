@@ -100,7 +100,8 @@ def set_wal(cursor: sqlite3.Cursor, timeout_s: float = SQLITE_BUSY_TIMEOUT_MS / 
 
 
 @contextmanager
-def transaction(engine: sa.Engine, *, write: bool = False) -> Iterator[sa.Connection]:
+def transaction(engine: sa.Engine, *, write: bool = False,
+                lock_timeout_ms: int | None = None) -> Iterator[sa.Connection]:
     """A connection inside one transaction, committed on success.
 
     Args:
@@ -108,6 +109,10 @@ def transaction(engine: sa.Engine, *, write: bool = False) -> Iterator[sa.Connec
         write: True for a transaction that writes (SQLite ``BEGIN IMMEDIATE``).
             A read on SQLite runs without an explicit BEGIN: callers read with
             a single SELECT, which SQLite runs atomically on its own.
+        lock_timeout_ms: on PostgreSQL, give up waiting for another
+            transaction's row lock after this long (``SET LOCAL lock_timeout``:
+            https://www.postgresql.org/docs/current/runtime-config-client.html)
+            and raise, instead of waiting as long as the other one holds it.
 
     Raises:
         sqlalchemy.exc.IntegrityError: a unique key was violated (rolled back).
@@ -116,4 +121,6 @@ def transaction(engine: sa.Engine, *, write: bool = False) -> Iterator[sa.Connec
         if engine.dialect.name == "sqlite":
             conn = conn.execution_options(paperbot_begin="IMMEDIATE" if write else "NONE")
         with conn.begin():
+            if lock_timeout_ms and engine.dialect.name == "postgresql":
+                conn.exec_driver_sql(f"SET LOCAL lock_timeout = {int(lock_timeout_ms)}")
             yield conn

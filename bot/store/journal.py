@@ -24,6 +24,12 @@ from bot.store.schema import handled_events as events_t
 from bot.store.schema import journal as journal_t
 
 
+#: How long a claim waits for another transaction's lock on the same key (a
+#: frozen process mid-claim) before it gives up — so the request is answered
+#: well within Slack's 3 s (a 500: Slack delivers the event again).
+CLAIM_LOCK_TIMEOUT_MS = 2000
+
+
 class EntryState(StrEnum):
     """``PENDING``: acknowledged, not yet answered; ``DONE``: answered (or
     nothing to answer); ``EXPIRED``: too old to answer when found."""
@@ -76,11 +82,13 @@ class JournalStore:
             2 or more — this owner took over an expired claim (the attempt number).
 
         Raises:
-            sqlalchemy.exc.SQLAlchemyError: the database cannot be written.
+            sqlalchemy.exc.SQLAlchemyError: the database cannot be written, or
+                (PostgreSQL) another transaction held ``key`` for more than
+                ``CLAIM_LOCK_TIMEOUT_MS``.
         """
         at = utc_now() if now is None else now
         try:
-            with transaction(self._engine, write=True) as conn:
+            with transaction(self._engine, write=True, lock_timeout_ms=CLAIM_LOCK_TIMEOUT_MS) as conn:
                 conn.execute(journal_t.insert().values(
                     key=key, kind=kind, state=EntryState.PENDING, owner=owner, lease_until=at + lease,
                     received_at=at, attempts=1, payload=payload))
@@ -92,7 +100,7 @@ class JournalStore:
         where = [journal_t.c.key == key, journal_t.c.state == EntryState.PENDING, journal_t.c.lease_until < at]
         if answerable_after is not None:
             where.append(journal_t.c.received_at >= answerable_after)
-        with transaction(self._engine, write=True) as conn:
+        with transaction(self._engine, write=True, lock_timeout_ms=CLAIM_LOCK_TIMEOUT_MS) as conn:
             won = conn.execute(journal_t.update().where(*where).values(
                 owner=owner, lease_until=at + lease, attempts=journal_t.c.attempts + 1)).rowcount == 1
             if not won:

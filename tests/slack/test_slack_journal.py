@@ -14,6 +14,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -209,3 +210,33 @@ def test_a_running_process_takes_over_a_dead_neighbours_work_without_waiting_for
     assert replies_in_thread(fake_slack, "1765360000.000100") == 1
     assert replies_in_thread(fake_slack, "1765360001.000100") == 0
     assert journal.store.journal_state("event:Ev0ALIVE")[:2] == (EntryState.PENDING, alive.owner)
+
+
+def test_a_deferral_racing_the_loops_renewal_keeps_its_short_pause(restarted) -> None:
+    # The loop renews the leases of work in flight; a reply that just failed is deferred
+    # (lease cut to RETRY_AFTER_S[0]). If the renewal read the key before the deferral and
+    # wrote after it, the retry would wait a whole lease (seen: 58-59 s late after start-up).
+    from datetime import timedelta
+    from bot.slack.journal import RETRY_AFTER_S
+    from bot.slots import utc_now
+    crashed, app, journal, running = restarted
+    body = json.loads(mention_envelope("Ev0RACE", "1765370000.000100"))
+    key = work_of(body)[0]
+    journal.middleware(body, {}, lambda: None)                 # in flight in this process
+    renew, racer = journal.store.journal_renew, []
+
+    def slow_renew(keys, *args, **kwargs):
+        if key in keys and not racer:                          # the reply fails meanwhile
+            racer.append(threading.Thread(target=journal.retry, args=(key, 1, "test")))
+            racer[0].start()
+            time.sleep(0.3)
+        return renew(keys, *args, **kwargs)
+
+    journal.store.journal_renew = slow_renew
+    try:
+        journal.tick(app)
+        racer[0].join(timeout=10)
+    finally:
+        journal.store.journal_renew = renew
+    later = utc_now() + timedelta(seconds=RETRY_AFTER_S[0] + 1)
+    assert [e.key for e in journal.store.journal_stale("event", later - timedelta(minutes=10), now=later)] == [key]

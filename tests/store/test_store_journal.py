@@ -3,9 +3,11 @@ one owner per key, takeover only after the lease, aliases claimed with the row,
 payloads dropped once done or expired."""
 from __future__ import annotations
 
+import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
+import sqlalchemy as sa
 
 from bot.store import EntryState, Store
 from tests.kit import older_database
@@ -107,4 +109,26 @@ def test_a_version_6_journal_gains_the_going_out_mark(tmp_path):
     claim(store)
     assert store.journal_renew(["event:Ev1"], "a", LEASE, now=T0, posting=True) == 1
     assert store.journal_posting("event:Ev1") is True
+    store.close()
+
+
+def test_a_claim_stuck_behind_a_frozen_transaction_gives_up_in_time(pg_schema):
+    # A process frozen mid-claim holds the row's lock; another process's claim of the same
+    # event must fail fast (the listener then answers 500 and Slack delivers it again),
+    # not wait as long as the frozen one sleeps.
+    import psycopg
+    from bot.store.journal import CLAIM_LOCK_TIMEOUT_MS
+    url, schema, dsn = pg_schema
+    store = Store(url)
+    frozen = psycopg.connect(dsn, options=f"-csearch_path={schema}")
+    frozen.execute("INSERT INTO journal (key, kind, state, owner, lease_until, received_at, attempts) "
+                   "VALUES ('event:EvF', 'event', 'pending', 'frozen', now(), now(), 1)")   # not committed
+    started = time.monotonic()
+    with pytest.raises(sa.exc.OperationalError):
+        claim(store, key="event:EvF", owner="b", aliases=())
+    waited = time.monotonic() - started
+    frozen.rollback()
+    frozen.close()
+    assert CLAIM_LOCK_TIMEOUT_MS / 1000 - 0.5 < waited < 10
+    assert claim(store, key="event:EvF", owner="b", aliases=()) == 1     # free again: claimed
     store.close()
