@@ -77,3 +77,14 @@ def test_a_response_url_answering_200_without_ok_counts_as_refused(
     _, url = slack.command("search sparse")
     first, second = slack.replies(url, 2)
     assert "blocks" in first and "blocks" not in second and second["text"] == BROKEN_MESSAGE.text
+
+
+def test_a_response_url_that_is_not_a_url_is_one_warning_and_not_tried_again(caplog) -> None:
+    from slack_bolt.context.respond import Respond
+    from bot.slack.fallback import respond_or_plain
+    caplog.set_level(logging.DEBUG)
+    assert respond_or_plain(Respond(response_url="not a url"), Message(text="hi")) is True
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.getMessage() for r in warnings] == [
+        "the request's response_url is not an http(s) URL; the reply cannot be sent"]
+    assert warnings[0].exc_info is None
