@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Callable
 
 from whoosh.lang.porter import stem as porter_stem
 from whoosh.lang.snowball.english import EnglishStemmer
@@ -55,6 +56,29 @@ def fold(text: str) -> str:
 _english = EnglishStemmer()
 STEMMERS = {"porter": porter_stem, "porter2": _english.stem, "none": None}
 _STEM_CACHES: dict[str, dict[str, str]] = {name: {} for name in STEMMERS}
+#: ``PaperAnalyzer.token`` results per analyzer setting (stop list, minsize,
+#: max_parts): a corpus repeats its words, so each distinct token is cut once.
+_TOKEN_CACHES: dict[tuple, dict] = {}
+#: Most tokens one cache keeps (then it starts over).
+TOKEN_CACHE_MAX = 500_000
+
+
+def token_items(analyzer) -> Callable[[str], tuple]:
+    """``analyzer.token``, cached per process and per analyzer setting."""
+    key = (analyzer.stoplist, analyzer.minsize, analyzer.max_parts)
+    cache = _TOKEN_CACHES.get(key)
+    if cache is None:
+        cache = _TOKEN_CACHES[key] = {}
+    get, compute = cache.get, analyzer.token
+
+    def token(word: str) -> tuple:
+        got = get(word)
+        if got is None:
+            if len(cache) > TOKEN_CACHE_MAX:
+                cache.clear()
+            got = cache[word] = compute(word)
+        return got
+    return token
 
 
 class PaperAnalyzer(Composable):
@@ -149,6 +173,34 @@ class PaperAnalyzer(Composable):
                     yield part, offset, offset + len(part), pos, None
                     pos += 1
                 offset += len(part) + 1
+
+    def token(self, word: str) -> tuple[tuple, str | None]:
+        """``(items, caps_low)`` of one ``WORD_RE`` token (uncached; see
+        ``token_items``): ``items`` are ``(low, start, end, parts)`` with
+        offsets inside the token, in ``words()`` order (a compound entry,
+        ``parts`` not None, before its parts); ``caps_low`` is the folded
+        word when the token is a stop word written in capitals (kept only
+        under the caps rule of ``words()``), else None."""
+        stop, minsize = self.stoplist, self.minsize
+        if not word.isascii() and CJK_RE.search(word):
+            items = []
+            for piece in _CJK_SPLIT_RE.finditer(word):
+                low = fold(piece.group())
+                if low not in stop and (len(low) >= minsize or CJK_RE.match(low)):
+                    items.append((low, piece.start(), piece.end(), None))
+            return tuple(items), None
+        if "-" not in word:
+            low = fold(word)
+            if low not in stop:
+                return (((low, 0, len(word), None),) if len(low) >= minsize else ()), None
+            return (), (low if len(word) > 1 and word.isupper() else None)
+        parts, offset = fold(word).split("-"), 0
+        items = [("".join(parts), 0, len(word), " ".join(parts))] if len(parts) <= self.max_parts else []
+        for part in parts:
+            if part and part not in stop:
+                items.append((part, offset, offset + len(part), None))
+            offset += len(part) + 1
+        return tuple(items), None
 
     def terms(self, value: str) -> list[str]:
         """The indexed term texts of ``value`` in order — exactly the token

@@ -70,6 +70,40 @@ def save_impacts(generation: Path, reader, fields=FIELDS, min_df: int | None = N
         (generation / f"imp-{name}-terms.json").write_text(json.dumps(spans), encoding="utf-8")
 
 
+def save_impact_parts(generation: Path, parts: list[dict], offsets: list[int],
+                      min_df: int | None = None) -> None:
+    """``save_impacts`` from the postings the bulk writer kept
+    (``SegmentBuilder.kept``) instead of reading the segments back: the same
+    files. ``parts[i]`` is segment ``i``'s field -> ``(terms, doc frequencies,
+    local docnums, weights)``, ``offsets[i]`` its first global docnum."""
+    min_df = MIN_DF if min_df is None else min_df
+    for name in FIELDS:
+        got = [part[name] for part in parts if name in part]
+        if len(got) != len(parts):
+            continue
+        df: dict[str, int] = {}
+        for terms, counts, _, _ in got:
+            for term, count in zip(terms, counts.tolist()):
+                df[term] = df.get(term, 0) + count
+        kept = sorted(t for t, n in df.items() if n >= min_df)
+        rank = {t: k for k, t in enumerate(kept)}
+        keys, ids, tfs = [], [], []
+        for (terms, counts, docs, tf), offset in zip(got, offsets):
+            term_rank = np.array([rank.get(t, -1) for t in terms], dtype=np.int64)
+            per_posting = np.repeat(term_rank, counts)
+            mask = per_posting >= 0
+            keys.append(per_posting[mask])
+            ids.append(docs[mask].astype(np.int32) + np.int32(offset))
+            tfs.append(tf[mask])
+        order = np.argsort(np.concatenate(keys), kind="stable")  # segment order within a term
+        all_ids, all_tf = np.concatenate(ids)[order], np.concatenate(tfs)[order]
+        ends = np.cumsum([df[t] for t in kept]).tolist()
+        spans = {t: [e - df[t], e] for t, e in zip(kept, ends)}
+        np.save(generation / f"imp-{name}-ids.npy", all_ids.astype(np.int32))
+        np.save(generation / f"imp-{name}-tf.npy", all_tf.astype(np.float32))
+        (generation / f"imp-{name}-terms.json").write_text(json.dumps(spans), encoding="utf-8")
+
+
 class Impacts:
     """The impact arrays of one generation (memory-mapped, read on demand).
 
