@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import gc
 from array import array
-from itertools import chain
+from itertools import chain, compress, repeat
+from operator import is_
 from pathlib import Path
 from typing import Callable
 
@@ -71,13 +72,14 @@ class TextTerms:
         tokens, the index terms (see the module docstring) and the stop words
         kept under the caps rule (folded, unstemmed)."""
         tokens = WORD_RE.findall(text)
-        stems = self._stems
-        if len(stems) > analysis.TOKEN_CACHE_MAX:
+        if len(self._stems) > analysis.TOKEN_CACHE_MAX:
             self.__init__(self.analyzer)
-            stems = self._stems
-        for token in set(tokens).difference(stems):
-            self._learn(token)
-        terms = list(chain.from_iterable(map(stems.__getitem__, tokens)))
+        got = list(map(self._stems.get, tokens))
+        if None in got:   # tokens not seen before: learn them, once each
+            for token in set(compress(tokens, map(is_, got, repeat(None)))):
+                self._learn(token)
+            got = list(map(self._stems.__getitem__, tokens))
+        terms = list(chain.from_iterable(got))
         kept: list[str] = []
         if self.caps_rule and not self._caps.keys().isdisjoint(tokens) and mostly_lower(text):
             kept = [self._caps[t] for t in tokens if t in self._caps]
@@ -97,8 +99,7 @@ class TextTerms:
         compounds: list = []
         for tokens, _, kept in cuts:
             distinct = set(tokens)
-            words.update(chain.from_iterable(map(self._words.__getitem__, distinct)))
-            words.update(kept)
+            words = words.union(*map(self._words.__getitem__, distinct), kept)
             if self._compound.keys().isdisjoint(distinct):
                 continue
             compounds.extend(filter(None, map(self._compound.get, tokens)))
