@@ -9,9 +9,9 @@ the same files, read by Whoosh's own reader and codec — from postings kept in
 memory per term, and hands Whoosh's posting writer whole blocks:
 
 * a document's terms are counted once (``collections.Counter``) and its
-  (term id, doc, frequency) triples are appended to flat lists in C calls;
-  at ``finish`` one stable numpy sort groups them by term (docnums stay in
-  order);
+  (term id, frequency) pairs are appended to flat lists in C calls, moved
+  into int32 numpy chunks as they grow; at ``finish`` one stable numpy sort
+  per field groups them by term (docnums stay in order);
 * field lengths are known when the document is added, so no column read;
 * each block of ``BLOCK`` postings is encoded by ``W3PostingsWriter``'s own
   ``_write_block`` (pickle + zlib, block statistics, term info) — through
@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from itertools import repeat
 from pathlib import Path
 
 import numpy as np
@@ -63,14 +62,14 @@ class SegmentBuilder:
         self.schema = schema
         self.codec, self.storage, self.segment, self.perdoc = new_segment(generation, codec)
         self.docnum = 0
-        # fast fields: field -> (term ids, frequencies, docnums), one entry
-        # per (term, document), ids from ``_vocab`` (shared by the fields);
+        # fast fields: field -> _Postings (term ids and frequencies, one entry
+        # per (term, document), ids from ``_vocab``, shared by the fields);
         # others: field -> term bytes -> [docnums, weights, value bytes]
         self._vocab: _Vocab = _Vocab()
         self._rank = None   # set by ``finish``
         self.keep = frozenset(keep)
         self.kept: dict[str, tuple] = {}
-        self._fast: dict[str, tuple[list, list, list]] = {}
+        self._fast: dict[str, _Postings] = {}
         self._other: dict[str, dict[bytes, list]] = {}
         # scored field -> per-docnum length as read back (block statistics)
         self._lengths = {name: array("I") for name, field in schema.items() if field.scorable}
@@ -80,7 +79,7 @@ class SegmentBuilder:
             fast = (type(field.format) is formats.Frequency
                     and hasattr(field.analyzer, "terms"))
             if fast:
-                self._fast[name] = ([], [], [])
+                self._fast[name] = _Postings()
             else:
                 self._other[name] = {}
 
@@ -101,10 +100,7 @@ class SegmentBuilder:
                 terms = field.analyzer.terms(value)
                 length = len(terms)
                 counts = Counter(terms)
-                ids, freqs, docs = self._fast[name]
-                ids.extend(map(self._vocab.__getitem__, counts))
-                freqs.extend(counts.values())
-                docs.extend(repeat(docnum, len(counts)))
+                self._fast[name].add(docnum, map(self._vocab.__getitem__, counts), counts.values())
             elif name in self._other:
                 postings = self._other[name]
                 for tbytes, freq, weight, vbytes in field.index(value):
@@ -167,8 +163,8 @@ class SegmentBuilder:
             self._rank = np.empty(len(words), dtype=np.int64)
             self._rank[sorted(range(len(words)), key=words.__getitem__)] = np.arange(len(words))
             self._by_rank = sorted(words)
-        # (the field's lists are dropped now; per-term lists are made one at a time)
-        ids, freqs, docs = (np.array(a, dtype=np.int32) for a in self._fast.pop(name))
+        # (the field's postings are dropped now; per-term lists are made one at a time)
+        ids, freqs, docs = self._fast.pop(name).arrays()
         ranks = self._rank[ids]
         order = np.argsort(ranks, kind="stable")   # docnums stay ascending per term
         ranks, docs, freqs = ranks[order], docs[order], freqs[order]
@@ -191,6 +187,43 @@ class SegmentBuilder:
             writer.start_term(by_rank[rank].encode("utf-8"))
             write_term_blocks(writer, docs[start:end].tolist(), weights, values, lengths)
             writer.finish_term()
+
+
+class _Postings:
+    """One fast field's (term id, frequency) entries, document after document:
+    Python lists (cheap C-level extends) moved into int32 numpy chunks every
+    ``FLUSH`` entries (4 bytes an entry instead of an 8-byte pointer)."""
+
+    FLUSH = 1 << 20
+
+    def __init__(self) -> None:
+        self.ids: list = []
+        self.freqs: list = []
+        self.chunks: list = []
+        self.docs = array("i")      # docnums that have the field ...
+        self.sizes = array("i")     # ... and how many distinct terms each
+
+    def add(self, docnum: int, ids, freqs) -> None:
+        before = len(self.ids)
+        self.ids.extend(ids)
+        self.freqs.extend(freqs)
+        self.docs.append(docnum)
+        self.sizes.append(len(self.ids) - before)
+        if len(self.ids) >= self.FLUSH:
+            self._flush()
+
+    def _flush(self) -> None:
+        self.chunks.append((np.array(self.ids, dtype=np.int32), np.array(self.freqs, dtype=np.int32)))
+        self.ids, self.freqs = [], []
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(term ids, frequencies, docnums)``, int32, in the order added."""
+        self._flush()
+        ids = np.concatenate([c[0] for c in self.chunks])
+        freqs = np.concatenate([c[1] for c in self.chunks])
+        docs = np.repeat(np.frombuffer(self.docs, dtype=np.int32), np.frombuffer(self.sizes, dtype=np.int32))
+        self.chunks = []
+        return ids, freqs, docs
 
 
 class _Vocab(dict):

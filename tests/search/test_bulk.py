@@ -238,9 +238,12 @@ def test_workers_die_with_a_killed_parent_and_free_the_lock(tmp_path):
         pass
 
 
-def test_a_build_reads_like_whoosh_segments(tmp_path, seed_papers) -> None:
+@pytest.mark.parametrize("flush", [1 << 20, 7])
+def test_a_build_reads_like_whoosh_segments(tmp_path, seed_papers, monkeypatch, flush) -> None:
     """``build_index`` (bulk documents from ``bot.search.bulkdocs``) writes
-    what Whoosh's writer writes from ``paper_to_document``."""
+    what Whoosh's writer writes from ``paper_to_document`` — also when the
+    posting entries are moved into numpy chunks every few entries."""
+    monkeypatch.setattr("bot.search.bulk._Postings.FLUSH", flush)
     papers = list(seed_papers) + _extra_papers(seed_papers)
     _whoosh_reference(tmp_path / "whoosh", papers, 1)
     build_index(tmp_path / "built", papers)
