@@ -160,17 +160,21 @@ class SegmentBuilder:
         """Write one fast field's terms in term order (called by ``finish``)."""
         if self._rank is None:   # term id -> position in sorted term order
             words = list(self._vocab)
-            self._rank = np.empty(len(words), dtype=np.int64)
+            self._rank = np.empty(len(words), dtype=np.int32)
             self._rank[sorted(range(len(words)), key=words.__getitem__)] = np.arange(len(words))
             self._by_rank = sorted(words)
         # (the field's postings are dropped now; per-term lists are made one at a time)
         ids, freqs, docs = self._fast.pop(name).arrays()
         ranks = self._rank[ids]
+        del ids
         order = np.argsort(ranks, kind="stable")   # docnums stay ascending per term
-        ranks, docs, freqs = ranks[order], docs[order], freqs[order]
+        ranks = ranks[order]
+        docs, freqs = docs[order], freqs[order]
+        del order
         starts = np.flatnonzero(np.r_[True, ranks[1:] != ranks[:-1]]) if len(ranks) else ranks
         bounds = np.r_[starts, len(ranks)].tolist()
         term_ranks = ranks[starts].tolist()
+        del ranks, starts
         boost = field.format.field_boost
         if name in self.keep:
             self.kept[name] = ([self._by_rank[r] for r in term_ranks], np.diff(bounds),
