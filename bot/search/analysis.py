@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Callable
 
 from whoosh.lang.porter import stem as porter_stem
 from whoosh.lang.snowball.english import EnglishStemmer
@@ -56,29 +55,6 @@ def fold(text: str) -> str:
 _english = EnglishStemmer()
 STEMMERS = {"porter": porter_stem, "porter2": _english.stem, "none": None}
 _STEM_CACHES: dict[str, dict[str, str]] = {name: {} for name in STEMMERS}
-#: ``PaperAnalyzer.token`` results per analyzer setting (stop list, minsize,
-#: max_parts): a corpus repeats its words, so each distinct token is cut once.
-_TOKEN_CACHES: dict[tuple, dict] = {}
-#: Most tokens one cache keeps (then it starts over).
-TOKEN_CACHE_MAX = 500_000
-
-
-def token_items(analyzer) -> Callable[[str], tuple]:
-    """``analyzer.token``, cached per process and per analyzer setting."""
-    key = (analyzer.stoplist, analyzer.minsize, analyzer.max_parts)
-    cache = _TOKEN_CACHES.get(key)
-    if cache is None:
-        cache = _TOKEN_CACHES[key] = {}
-    get, compute = cache.get, analyzer.token
-
-    def token(word: str) -> tuple:
-        got = get(word)
-        if got is None:
-            if len(cache) > TOKEN_CACHE_MAX:
-                cache.clear()
-            got = cache[word] = compute(word)
-        return got
-    return token
 
 
 class PaperAnalyzer(Composable):
@@ -175,9 +151,9 @@ class PaperAnalyzer(Composable):
                 offset += len(part) + 1
 
     def token(self, word: str) -> tuple[tuple, str | None]:
-        """``(items, caps_low)`` of one ``WORD_RE`` token (uncached; see
-        ``token_items``): ``items`` are ``(low, start, end, parts)`` with
-        offsets inside the token, in ``words()`` order (a compound entry,
+        """``(items, caps_low)`` of one ``WORD_RE`` token (for builds, which
+        keep per-token tables: ``bot.search.bulkdocs``): ``items`` are
+        ``(low, start, end, parts)`` with offsets inside the token, in ``words()`` order (a compound entry,
         ``parts`` not None, before its parts); ``caps_low`` is the folded
         word when the token is a stop word written in capitals (kept only
         under the caps rule of ``words()``), else None."""

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Callable
 
 from bot.models import Paper
-from bot.search import analysis, tuning
-from bot.search.analysis import WORD_RE, Analyzed, mostly_lower, token_items
+from bot.search import tuning
+from bot.search.analysis import WORD_RE, Analyzed, mostly_lower
 from bot.search.bulk import SegmentBuilder
 from bot.search.impacts import FIELDS as IMPACT_FIELDS
 from bot.search.impacts import save_impact_parts
@@ -36,6 +36,8 @@ from bot.search.lexicon import LexiconBuilder
 from bot.search.norms import save_length_arrays
 from bot.search.schema import all_text, paper_to_json
 
+#: Most distinct tokens one ``TextTerms`` keeps (then it starts over).
+TOKEN_TABLE_MAX = 2_000_000
 #: How often (in papers) a build reports progress (``write_chunk``'s ``tick``).
 PROGRESS_EVERY = 100
 
@@ -50,14 +52,13 @@ class TextTerms:
     def __init__(self, analyzer) -> None:
         self.analyzer = analyzer
         self.caps_rule = bool(analyzer.caps)
-        self._token = token_items(analyzer)
         self._stems: dict[str, tuple] = {}      # token -> its index terms
         self._words: dict[str, tuple] = {}      # token -> its lexicon words
         self._compound: dict[str, tuple] = {}   # token -> (joined, parts), hyphenated only
         self._caps: dict[str, str] = {}         # token -> its word under the caps rule
 
     def _learn(self, token: str) -> None:
-        items, caps_low = self._token(token)
+        items, caps_low = self.analyzer.token(token)
         stem = self.analyzer.stem
         self._stems[token] = tuple(stem(low) for low, _, _, parts in items if parts is None)
         self._words[token] = tuple(low for low, _, _, _ in items)
@@ -72,7 +73,7 @@ class TextTerms:
         tokens, the index terms (see the module docstring) and the stop words
         kept under the caps rule (folded, unstemmed)."""
         tokens = WORD_RE.findall(text)
-        if len(self._stems) > analysis.TOKEN_CACHE_MAX:
+        if len(self._stems) > TOKEN_TABLE_MAX:
             self.__init__(self.analyzer)
         got = list(map(self._stems.get, tokens))
         if None in got:   # tokens not seen before: learn them, once each

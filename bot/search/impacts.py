@@ -86,21 +86,26 @@ def save_impact_parts(generation: Path, parts: list[dict], offsets: list[int],
             for term, count in zip(terms, counts.tolist()):
                 df[term] = df.get(term, 0) + count
         kept = sorted(t for t, n in df.items() if n >= min_df)
-        rank = {t: k for k, t in enumerate(kept)}
-        keys, ids, tfs = [], [], []
+        ends = np.cumsum([df[t] for t in kept], dtype=np.int64)
+        spans = {t: [e - df[t], e] for t, e in zip(kept, ends.tolist())}
+        # each segment's postings of a kept term go to that term's slice, after
+        # the earlier segments' (docnums ascending): a scatter, no sort
+        at = {t: span[0] for t, span in spans.items()}
+        total = int(ends[-1]) if kept else 0
+        all_ids, all_tf = np.zeros(total, np.int32), np.zeros(total, np.float32)
         for (terms, counts, docs, tf), offset in zip(got, offsets):
-            term_rank = np.array([rank.get(t, -1) for t in terms], dtype=np.int64)
-            per_posting = np.repeat(term_rank, counts)
-            mask = per_posting >= 0
-            keys.append(per_posting[mask])
-            ids.append(docs[mask].astype(np.int32) + np.int32(offset))
-            tfs.append(tf[mask])
-        order = np.argsort(np.concatenate(keys), kind="stable")  # segment order within a term
-        all_ids, all_tf = np.concatenate(ids)[order], np.concatenate(tfs)[order]
-        ends = np.cumsum([df[t] for t in kept]).tolist()
-        spans = {t: [e - df[t], e] for t, e in zip(kept, ends)}
-        np.save(generation / f"imp-{name}-ids.npy", all_ids.astype(np.int32))
-        np.save(generation / f"imp-{name}-tf.npy", all_tf.astype(np.float32))
+            base = np.array([at.get(t, -1) for t in terms], dtype=np.int64)
+            for t, n in zip(terms, counts.tolist()):
+                if t in at:
+                    at[t] += n
+            run_start = np.repeat(np.cumsum(counts) - counts, counts)
+            dest = np.repeat(base, counts)
+            keep = dest >= 0
+            dest = dest[keep] + (np.arange(len(dest)) - run_start)[keep]
+            all_ids[dest] = docs[keep] + np.int32(offset)
+            all_tf[dest] = tf[keep]
+        np.save(generation / f"imp-{name}-ids.npy", all_ids)
+        np.save(generation / f"imp-{name}-tf.npy", all_tf)
         (generation / f"imp-{name}-terms.json").write_text(json.dumps(spans), encoding="utf-8")
 
 
