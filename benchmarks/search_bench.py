@@ -85,6 +85,40 @@ def summarise(runs: list[dict]) -> dict:
     return out
 
 
+def build_report(args, builds: dict, started: str, load_start, t_all: float) -> None:
+    """``--build-only``: the three builds and the build target (at 100k)."""
+    load_end, n = os.getloadavg(), builds["paperbot"]["papers"]
+    pb, bb = builds["paperbot"], builds["bm25s"]
+    lines = [
+        "paperbot build benchmark — arXiv abstracts: paperbot vs bm25s vs SQLite FTS5 (builds only, one run)",
+        "=" * 98,
+        f"started {started}; took {time.perf_counter() - t_all:.0f} s; python {platform.python_version()}, "
+        f"SQLite {sqlite3.sqlite_version}, {os.cpu_count()} CPUs, host {platform.node()}",
+        f"data: {args.data_label or args.data_dir} — {n} papers{f' (first {args.docs} records)' if args.docs else ' (all files)'}",
+        f"load average (1/5/15 min) at start: {' / '.join(f'{x:.2f}' for x in load_start)}; "
+        f"at end: {' / '.join(f'{x:.2f}' for x in load_end)}",
+        *[f"NOTE: {note}" for note in args.note],
+        "NOTE: the machine is shared; wall times include waiting for a core — CPU times are given beside them.",
+        "",
+        f"{'':<30}{'paperbot':>12}{'bm25s':>12}{'FTS5':>12}{'pb/bm25s':>10}{'pb/FTS5':>9}",
+    ]
+    for label, key, scale in (("build wall s", "build_s", 1), ("build CPU s", "build_cpu_s", 1),
+                              ("index size MB", "size_bytes", 2**20)):
+        a, b, c = (builds[e][key] / scale for e in ENGINES)
+        lines.append(f"{label:<30}{a:>12.1f}{b:>12.1f}{c:>12.1f}{a / b:>10.2f}{a / c:>9.2f}")
+    lines.append(f"paperbot build process peak RSS {pb['build_rss_mb']:.0f} MB; bm25s build {bb['build_rss_mb']:.0f} MB")
+    if n >= 100_000:
+        ok = pb["build_s"] <= 2 * bb["build_s"]
+        lines += ["", "target — issue 11 point 6, at 100k, ratio in this run:",
+                  f"  {'PASS' if ok else 'FAIL'}  {'build <= 2 x bm25s':<52} {pb['build_s']:.1f} vs "
+                  f"{bb['build_s']:.1f} s = {pb['build_s'] / bb['build_s']:.2f} x "
+                  f"(CPU {pb['build_cpu_s']:.1f} vs {bb['build_cpu_s']:.1f} s = "
+                  f"{pb['build_cpu_s'] / bb['build_cpu_s']:.2f} x)"]
+    publish(lines, args.out, {"started": started, "data": args.data_label or str(args.data_dir), "docs": n,
+                              "build_only": True, "loadavg_start": load_start, "loadavg_end": load_end,
+                              "builds": builds})
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("data_dir", type=Path, help="folder of arXiv *.jsonl.gz files")
@@ -100,6 +134,8 @@ def main() -> None:
                          "are those of that earlier build, and the report says so)")
     ap.add_argument("--data-label", help="how the report names the data folder (default: DATA_DIR as given)")
     ap.add_argument("--note", action="append", default=[], help="a line to add to the report (repeatable)")
+    ap.add_argument("--build-only", action="store_true",
+                    help="only the builds (paperbot, bm25s, FTS5) and the build target: no searches")
     args = ap.parse_args()
     sets = {"short": [q.strip() for q in QUERIES.read_text("utf-8").splitlines() if q.strip()],
             "long": [q.strip() for q in LONG.read_text("utf-8").splitlines() if q.strip()]}
@@ -132,6 +168,8 @@ def main() -> None:
         builds["bm25s"] = run_child("bm25s-build", tmp / "bm25s", paths, 0)
         log(f"bm25s {builds['bm25s']['build_s']} s; FTS5 build …")
         builds["fts5"] = run_child("fts-build", tmp / "fts.db", paths, 0)
+        if args.build_only:
+            return build_report(args, builds, started, load_start, t_all)
         searches = {e: [] for e in ENGINES}
         for k in range(args.runs):
             for engine, kind, where in (("paperbot", "search", index_dir), ("bm25s", "bm25s-search", tmp / "bm25s"),

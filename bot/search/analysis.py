@@ -150,6 +150,34 @@ class PaperAnalyzer(Composable):
                     pos += 1
                 offset += len(part) + 1
 
+    def token(self, word: str) -> tuple[tuple, str | None]:
+        """``(items, caps_low)`` of one ``WORD_RE`` token (for builds, which
+        keep per-token tables: ``bot.search.bulkdocs``): ``items`` are
+        ``(low, start, end, parts)`` with offsets inside the token, in ``words()`` order (a compound entry,
+        ``parts`` not None, before its parts); ``caps_low`` is the folded
+        word when the token is a stop word written in capitals (kept only
+        under the caps rule of ``words()``), else None."""
+        stop, minsize = self.stoplist, self.minsize
+        if not word.isascii() and CJK_RE.search(word):
+            items = []
+            for piece in _CJK_SPLIT_RE.finditer(word):
+                low = fold(piece.group())
+                if low not in stop and (len(low) >= minsize or CJK_RE.match(low)):
+                    items.append((low, piece.start(), piece.end(), None))
+            return tuple(items), None
+        if "-" not in word:
+            low = fold(word)
+            if low not in stop:
+                return (((low, 0, len(word), None),) if len(low) >= minsize else ()), None
+            return (), (low if len(word) > 1 and word.isupper() else None)
+        parts, offset = fold(word).split("-"), 0
+        items = [("".join(parts), 0, len(word), " ".join(parts))] if len(parts) <= self.max_parts else []
+        for part in parts:
+            if part and part not in stop:
+                items.append((part, offset, offset + len(part), None))
+            offset += len(part) + 1
+        return tuple(items), None
+
     def terms(self, value: str) -> list[str]:
         """The indexed term texts of ``value`` in order — exactly the token
         texts ``__call__`` yields in index mode (``Analyzed`` values reuse their

@@ -9,7 +9,6 @@ removes the partial generation.
 from __future__ import annotations
 
 import functools
-import gc
 import logging
 import shutil
 import time
@@ -21,7 +20,8 @@ from whoosh import index as whoosh_index
 
 from bot.models import Paper
 from bot.search import fanout, internals, layout
-from bot.search.bulk import INDEXNAME, SegmentBuilder
+from bot.search.bulk import INDEXNAME
+from bot.search.bulkdocs import PROGRESS_EVERY, save_derived, write_chunk
 from bot.search.generation import open_whoosh
 from bot.search.lexicon import FILE as LEXICON_FILE
 from bot.search.lexicon import Lexicon, LexiconBuilder
@@ -31,8 +31,6 @@ from bot.search.norms import save_lengths
 
 log = logging.getLogger(__name__)
 
-#: How often (in papers) ``progress`` is called during a build.
-PROGRESS_EVERY = 100
 #: Whoosh writer options for ``add_to_index``: memory before spilling to disk
 #: (MB), and no compound segment file — a reader copies a compound file's
 #: postings into memory (``BufferFile`` wraps it in ``BytesIO``: ~300 MB per
@@ -93,23 +91,26 @@ def build_index(index_dir: Path, papers: Iterable[Paper], *, fingerprint: str | 
             progress = _changes_only(progress)
             if internals.fast_paths():
                 procs = fanout.usable_processes(MAX_PROCS if n >= PARALLEL_MIN else 1)
-                chunk = functools.partial(_write_chunk, gen, ix, papers, rules)
+                chunk = functools.partial(write_chunk, gen, ix, papers, rules)
                 results = fanout.run_chunks(chunk, n, procs, progress)
                 lexicon = LexiconBuilder(ix.schema["abstract"].analyzer.stem)
-                for _, state in results:
+                for _, state, _, _ in results:
                     lexicon.merge(state)
-                internals.write_toc(ix, [segment for segment, _ in results])
+                internals.write_toc(ix, [segment for segment, _, _, _ in results])
                 shutil.rmtree(gen / f"{INDEXNAME}.tmp", ignore_errors=True)  # writers' scratch
             else:   # an untested Whoosh: its own writer (docs/search.md)
-                procs = 1
+                procs, results = 1, None
                 lexicon = _write_with_whoosh(ix, papers, progress, rules)
             ix = whoosh_index.open_dir(str(gen))
             with ix.reader() as reader:
                 if reader.doc_count() != n:
                     raise RuntimeError(f"The index build lost papers ({reader.doc_count()} "
                                        f"of {n} written); run it again.")
-                save_lengths(gen, reader)
-                save_impacts(gen, reader)
+                if results is None:
+                    save_lengths(gen, reader)
+                    save_impacts(gen, reader)
+            if results is not None:   # from what the bulk writers kept: no read-back
+                save_derived(gen, results, n)
             _write_meta(gen, fingerprint=fingerprint, doc_count=n, lexicon=lexicon.finish(),
                         seconds=time.monotonic() - started)
             if progress is not None:
@@ -143,30 +144,6 @@ def _check_unique(papers: list[Paper]) -> None:
         if paper.id in seen:
             raise ValueError(f"Two papers have the id {paper.id!r}.")
         seen.add(paper.id)
-
-
-def _write_chunk(gen: Path, ix, papers: list[Paper], rules: IndexRules, start: int, end: int,
-                 tick: Callable[[int], None]):
-    """Write ``papers[start:end]`` as one segment; returns ``(segment, lexicon state)``."""
-    analyzer = ix.schema["abstract"].analyzer
-    lexicon = LexiconBuilder(analyzer.stem)
-    builder = SegmentBuilder(gen, ix.schema)
-    gc_was_on = gc.isenabled()
-    gc.disable()  # millions of small objects, no cycles: ~7 % of a build
-    try:
-        for i in range(start, end):
-            paper = papers[i]
-            doc, words = paper_to_document(paper, analyzer, rules)
-            builder.add(doc)
-            lexicon.add(paper.abstract, words)
-            if (i - start + 1) % PROGRESS_EVERY == 0:
-                tick(PROGRESS_EVERY)
-        if (end - start) % PROGRESS_EVERY:
-            tick((end - start) % PROGRESS_EVERY)
-        return builder.finish(), lexicon.state()
-    finally:
-        if gc_was_on:
-            gc.enable()
 
 
 def _write_with_whoosh(ix, papers: list[Paper], progress,

@@ -70,6 +70,45 @@ def save_impacts(generation: Path, reader, fields=FIELDS, min_df: int | None = N
         (generation / f"imp-{name}-terms.json").write_text(json.dumps(spans), encoding="utf-8")
 
 
+def save_impact_parts(generation: Path, parts: list[dict], offsets: list[int],
+                      min_df: int | None = None) -> None:
+    """``save_impacts`` from the postings the bulk writer kept
+    (``SegmentBuilder.kept``) instead of reading the segments back: the same
+    files. ``parts[i]`` is segment ``i``'s field -> ``(terms, doc frequencies,
+    local docnums, weights)``, ``offsets[i]`` its first global docnum."""
+    min_df = MIN_DF if min_df is None else min_df
+    for name in FIELDS:
+        got = [part[name] for part in parts if name in part]
+        if len(got) != len(parts):
+            continue
+        df: dict[str, int] = {}
+        for terms, counts, _, _ in got:
+            for term, count in zip(terms, counts.tolist()):
+                df[term] = df.get(term, 0) + count
+        kept = sorted(t for t, n in df.items() if n >= min_df)
+        ends = np.cumsum([df[t] for t in kept], dtype=np.int64)
+        spans = {t: [e - df[t], e] for t, e in zip(kept, ends.tolist())}
+        # each segment's postings of a kept term go to that term's slice, after
+        # the earlier segments' (docnums ascending): a scatter, no sort
+        at = {t: span[0] for t, span in spans.items()}
+        total = int(ends[-1]) if kept else 0
+        all_ids, all_tf = np.zeros(total, np.int32), np.zeros(total, np.float32)
+        for (terms, counts, docs, tf), offset in zip(got, offsets):
+            base = np.array([at.get(t, -1) for t in terms], dtype=np.int64)
+            for t, n in zip(terms, counts.tolist()):
+                if t in at:
+                    at[t] += n
+            run_start = np.repeat(np.cumsum(counts) - counts, counts)
+            dest = np.repeat(base, counts)
+            keep = dest >= 0
+            dest = dest[keep] + (np.arange(len(dest)) - run_start)[keep]
+            all_ids[dest] = docs[keep] + np.int32(offset)
+            all_tf[dest] = tf[keep]
+        np.save(generation / f"imp-{name}-ids.npy", all_ids)
+        np.save(generation / f"imp-{name}-tf.npy", all_tf)
+        (generation / f"imp-{name}-terms.json").write_text(json.dumps(spans), encoding="utf-8")
+
+
 class Impacts:
     """The impact arrays of one generation (memory-mapped, read on demand).
 

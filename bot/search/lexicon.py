@@ -61,6 +61,20 @@ class LexiconBuilder:
             seen.add(word)
         self.df.update(w for w in seen if w.isalpha())
         self.compound_df.update(joined)
+        self._acronyms(abstract)
+
+    def add_words(self, abstract: str, words: set, compounds: list) -> None:
+        """``add`` for a paper whose words were collected already
+        (``bot.search.bulkdocs``): its distinct words (compounds' joined forms
+        included) and its ``(joined, parts)`` pairs in text order."""
+        for word, parts in compounds:
+            if word not in self.compounds:
+                self.compounds[word] = parts
+        self.df.update(filter(str.isalpha, words))
+        self.compound_df.update({word for word, _ in compounds})
+        self._acronyms(abstract)
+
+    def _acronyms(self, abstract: str) -> None:
         for short, long in corpus_acronyms(abstract):
             key = self.stem(fold(short))
             exp = " ".join(fold(long).replace("-", " ").split())

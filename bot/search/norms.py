@@ -75,6 +75,16 @@ def save_lengths(generation: Path, reader) -> None:
         (generation / f"len-{name}.bin").write_bytes(doc_lengths(reader, name).tobytes())
 
 
+def save_length_arrays(generation: Path, lengths: dict[str, array], doc_count: int) -> None:
+    """``save_lengths`` from lengths known already (the bulk writer's
+    ``SegmentBuilder.lengths``, segments concatenated): the same files; a
+    field without lengths is all zeros."""
+    for name in SCORED_FIELDS:
+        got = lengths.get(name)
+        data = got.tobytes() if got is not None else bytes(4 * doc_count)
+        (generation / f"len-{name}.bin").write_bytes(data)
+
+
 def load_lengths(generation: Path | None, fieldname: str, reader) -> array:
     """Saved lengths when they match the reader, else read from Whoosh."""
     lengths = array("I")

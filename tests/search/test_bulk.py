@@ -17,6 +17,7 @@ from whoosh.index import TOC
 
 from bot.search import fanout
 from bot.search.bulk import INDEXNAME, SegmentBuilder, stored_length
+from bot.search.bulkdocs import bulk_document
 from bot.search.build import WRITER_ARGS, build_index
 from bot.search.schema import make_schema, paper_to_document
 
@@ -140,11 +141,11 @@ def test_a_failing_worker_fails_the_build_and_keeps_the_old_index(tmp_path, seed
     monkeypatch.setattr("bot.search.build.PARALLEL_MIN", 10)
     monkeypatch.setattr(fanout, "usable_processes", lambda wanted: 2)
 
-    def broken(paper, analyzer=None, *rules):
+    def broken(paper, text, plain, *rules):
         if paper.id == seed_papers[-1].id:     # only the second worker's chunk
             raise MemoryError("simulated")
-        return paper_to_document(paper, analyzer, *rules)
-    monkeypatch.setattr("bot.search.build.paper_to_document", broken)
+        return bulk_document(paper, text, plain, *rules)
+    monkeypatch.setattr("bot.search.bulkdocs.bulk_document", broken)
     with pytest.raises(fanout.WorkerFailed, match="MemoryError: simulated"):
         build_index(tmp_path, seed_papers)
     assert (tmp_path / "CURRENT").read_text() == before
@@ -157,11 +158,11 @@ def test_a_worker_os_error_comes_back_as_itself(tmp_path, seed_papers, monkeypat
     monkeypatch.setattr("bot.search.build.PARALLEL_MIN", 10)
     monkeypatch.setattr(fanout, "usable_processes", lambda wanted: 2)
 
-    def full(paper, analyzer=None, *rules):
+    def full(paper, text, plain, *rules):
         if paper.id == seed_papers[-1].id:
             raise OSError(errno.ENOSPC, "No space left on device")
-        return paper_to_document(paper, analyzer, *rules)
-    monkeypatch.setattr("bot.search.build.paper_to_document", full)
+        return bulk_document(paper, text, plain, *rules)
+    monkeypatch.setattr("bot.search.bulkdocs.bulk_document", full)
     with pytest.raises(OSError) as info:
         build_index(tmp_path, seed_papers)
     assert info.value.errno == errno.ENOSPC and not list(tmp_path.glob("gen-*"))
@@ -171,15 +172,16 @@ KILL_SCRIPT = """
 import sys, time
 from pathlib import Path
 import bot.search.build as build
+import bot.search.bulkdocs as bulkdocs
 from bot.search import fanout
 from tests.search.searchkit import paper
 build.PARALLEL_MIN = 10
 fanout.usable_processes = lambda wanted: 2
-real = build.paper_to_document
-def slow(p, analyzer=None, *rules):
+real = bulkdocs.bulk_document
+def slow(p, text, plain, *rules):
     time.sleep(0.05)
-    return real(p, analyzer, *rules)
-build.paper_to_document = slow
+    return real(p, text, plain, *rules)
+bulkdocs.bulk_document = slow
 print("building", flush=True)
 build.build_index(Path(sys.argv[1]), [paper(f"k{i}", f"paper {i} on things") for i in range(600)])
 """
@@ -234,3 +236,19 @@ def test_workers_die_with_a_killed_parent_and_free_the_lock(tmp_path):
     assert not any(map(_alive, workers))
     with layout.locked(tmp_path / "ix"):   # IndexBusy if a worker still held it
         pass
+
+
+@pytest.mark.parametrize("flush", [1 << 20, 7])
+def test_a_build_reads_like_whoosh_segments(tmp_path, seed_papers, monkeypatch, flush) -> None:
+    """``build_index`` (bulk documents from ``bot.search.bulkdocs``) writes
+    what Whoosh's writer writes from ``paper_to_document`` — also when the
+    posting entries are moved into numpy chunks every few entries."""
+    monkeypatch.setattr("bot.search.bulk._Postings.FLUSH", flush)
+    papers = list(seed_papers) + _extra_papers(seed_papers)
+    _whoosh_reference(tmp_path / "whoosh", papers, 1)
+    build_index(tmp_path / "built", papers)
+    want = _snapshot(tmp_path / "whoosh")
+    got = _snapshot(next((tmp_path / "built").glob("gen-*")))
+    assert sorted(map(str, want)) == sorted(map(str, got))
+    for key in want:
+        assert got[key] == want[key], key
