@@ -43,6 +43,21 @@ class _QuietTokenWarning(logging.Filter):
 
 logging.getLogger("slack_bolt.App").addFilter(_QuietTokenWarning())
 
+
+class _FirstFailureIsAWarning(logging.Filter):
+    """slack_sdk logs ERROR the moment one request fails ("Failed to send a
+    request to Slack API server"); paperbot tries such a post again and logs
+    ERROR itself only when it gives up (docs/architecture.md "Idempotency and
+    the journal"), so slack_sdk's line is a WARNING here."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno == logging.ERROR and record.getMessage().startswith("Failed to send a request"):
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+logging.getLogger("slack_sdk.web.base_client").addFilter(_FirstFailureIsAWarning())
+
 #: Listener threads. Bolt runs each listener on ``listener_executor``
 #: (default ``ThreadPoolExecutor(max_workers=5)``, slack_bolt/app/app.py) and
 #: a command's ``ack()`` runs inside its listener, so a full pool delays acks.

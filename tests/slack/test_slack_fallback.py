@@ -88,3 +88,13 @@ def test_a_response_url_that_is_not_a_url_is_one_warning_and_not_tried_again(cap
     assert [r.getMessage() for r in warnings] == [
         "the request's response_url is not an http(s) URL; the reply cannot be sent"]
     assert warnings[0].exc_info is None
+
+
+def test_slack_sdks_first_failure_line_is_a_warning(caplog) -> None:
+    import bot.slack.app  # noqa: F401 — installs the filter
+    caplog.set_level(logging.DEBUG)
+    sdk = logging.getLogger("slack_sdk.web.base_client")
+    sdk.error("Failed to send a request to Slack API server: <urlopen error [Errno 111] refused>")
+    sdk.error("Failed to decode Slack API response: x")
+    assert [(r.levelname, r.getMessage()[:24]) for r in caplog.records if r.name == sdk.name] == [
+        ("WARNING", "Failed to send a request"), ("ERROR", "Failed to decode Slack A")]
