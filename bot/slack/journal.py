@@ -228,7 +228,8 @@ class Journal:
         with self._lock:
             for key in [k for k, due in self._due.items() if due < now - self.lease.total_seconds()]:
                 del self._due[key]               # taken by another process, or given up
-            soonest = min((due for due in self._due.values() if due > now), default=now + tick_s)
+            # a due attempt not yet taken (its lease had not quite run out): look again shortly
+            soonest = min((max(due, now + 0.2) for due in self._due.values()), default=now + tick_s)
         return max(0.05, min(tick_s, soonest - now + 0.1))
 
     # ------------------------------------------------------------ the background work

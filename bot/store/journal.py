@@ -30,6 +30,17 @@ from bot.store.schema import journal as journal_t
 CLAIM_LOCK_TIMEOUT_MS = 2000
 
 
+#: How long after a reply started going out its row is left alone: a post the
+#: process wrote just before it died may still be on its way through Slack, and
+#: a retake that read the thread sooner would not see it and post again.
+POST_SETTLE = timedelta(seconds=15)
+
+
+def _settled(at: datetime):
+    """A row not marked as going out, or marked at least ``POST_SETTLE`` ago."""
+    return sa.or_(journal_t.c.posting_at.is_(None), journal_t.c.posting_at < at - POST_SETTLE)
+
+
 class EntryState(StrEnum):
     """``PENDING``: acknowledged, not yet answered; ``DONE``: answered (or
     nothing to answer); ``EXPIRED``: too old to answer when found."""
@@ -97,7 +108,8 @@ class JournalStore:
             return 1
         except sa.exc.IntegrityError:
             pass
-        where = [journal_t.c.key == key, journal_t.c.state == EntryState.PENDING, journal_t.c.lease_until < at]
+        where = [journal_t.c.key == key, journal_t.c.state == EntryState.PENDING, journal_t.c.lease_until < at,
+                 _settled(at)]
         if answerable_after is not None:
             where.append(journal_t.c.received_at >= answerable_after)
         with transaction(self._engine, write=True, lock_timeout_ms=CLAIM_LOCK_TIMEOUT_MS) as conn:
@@ -147,11 +159,16 @@ class JournalStore:
         """Leave ``owner``'s pending row ``key`` for a later attempt: its lease
         ends at ``until``, when any process may take it (``journal_stale``).
         ``clear_posting`` drops the ``posting_at`` mark (Slack said the reply
-        was not taken, so sending it again is no double). Returns False when
+        was not taken, so sending it again is no double); otherwise a mark is
+        moved back so that the row may be retaken at ``until`` (``POST_SETTLE``
+        is for posts still in flight; Slack has answered this one). Returns False when
         the row is not this owner's pending one."""
         values: dict = {"lease_until": until}
         if clear_posting:
             values["posting_at"] = None
+        else:   # Slack answered this attempt: nothing of it is in flight, no need to settle
+            values["posting_at"] = sa.case((journal_t.c.posting_at.is_(None), None),
+                                           else_=until - POST_SETTLE)
         with transaction(self._engine, write=True) as conn:
             return conn.execute(journal_t.update().where(
                 journal_t.c.key == key, journal_t.c.owner == owner,
@@ -167,11 +184,12 @@ class JournalStore:
     def journal_stale(self, kind: str, received_after: datetime, now: datetime | None = None,
                       limit: int = 100) -> list[Entry]:
         """Pending rows of ``kind`` whose lease expired, received after
-        ``received_after`` (still answerable), oldest first."""
+        ``received_after`` (still answerable), and not marked as going out in
+        the last ``POST_SETTLE``, oldest first."""
         at = utc_now() if now is None else now
         query = (sa.select(journal_t).where(
             journal_t.c.kind == kind, journal_t.c.state == EntryState.PENDING,
-            journal_t.c.lease_until < at, journal_t.c.received_at >= received_after)
+            journal_t.c.lease_until < at, journal_t.c.received_at >= received_after, _settled(at))
             .order_by(journal_t.c.received_at).limit(limit))
         with transaction(self._engine) as conn:
             return [Entry(r.key, r.kind, r.payload or "", r.received_at, r.attempts)

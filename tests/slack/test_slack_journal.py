@@ -85,11 +85,21 @@ def test_a_reply_posted_before_the_crash_is_not_posted_again(restarted, fake_sla
     run_bolt_app(running.apps[0], SocketModeRequest("events_api", "env-p", body))
     fake_slack.wait_for("chat.postMessage")
     journal.release_dead_owners()
+    _settled(journal)
     assert journal.tick(app) == 1
     running.drain()
     assert fake_slack.calls("conversations.replies")       # it looked before posting
     assert replies_in_thread(fake_slack, "1765320000.000100") == 1
     assert journal.store.journal_state("event:Ev0POSTED")[0] == EntryState.DONE
+
+
+def _settled(journal: Journal) -> None:
+    """Move ``journal``'s clock past ``POST_SETTLE``: a reply marked as going out
+    is left alone that long (it may still be on its way through Slack)."""
+    from datetime import timedelta
+    from bot.slots import utc_now
+    from bot.store.journal import POST_SETTLE
+    journal.clock = lambda: utc_now() + POST_SETTLE + timedelta(seconds=1)
 
 
 def _post_started_then_crash(journal: Journal, body: dict) -> None:
@@ -114,6 +124,7 @@ def test_when_the_thread_cannot_be_read_the_retake_is_skipped_and_logged(restart
     fake_slack.fail_method("conversations.replies", "missing_scope")
     _post_started_then_crash(crashed, json.loads(mention_envelope("Ev0BLIND", "1765330000.000100")))
     journal.release_dead_owners()
+    _settled(journal)
     with caplog.at_level(logging.WARNING):
         assert journal.tick(app) == 1
         running.drain()
@@ -127,6 +138,7 @@ def test_an_ephemeral_mention_reply_that_may_be_out_is_not_sent_again(restarted,
     body = json.loads(mention_envelope("Ev0EPH", "1765330000.000300", text=f"<@{BOT_USER_ID}> help"))
     _post_started_then_crash(crashed, body)
     journal.release_dead_owners()
+    _settled(journal)
     with caplog.at_level(logging.WARNING):
         assert journal.tick(app) == 1
         running.drain()
@@ -142,6 +154,7 @@ def test_a_command_whose_reply_may_be_out_is_not_answered_again(restarted, fake_
     command, url = _command(fake_slack)
     _post_started_then_crash(crashed, command)
     journal.release_dead_owners()
+    _settled(journal)
     with caplog.at_level(logging.WARNING):
         assert journal.tick(app) == 1
         running.drain()
@@ -240,3 +253,13 @@ def test_a_deferral_racing_the_loops_renewal_keeps_its_short_pause(restarted) ->
         journal.store.journal_renew = renew
     later = utc_now() + timedelta(seconds=RETRY_AFTER_S[0] + 1)
     assert [e.key for e in journal.store.journal_stale("event", later - timedelta(minutes=10), now=later)] == [key]
+
+
+def test_a_due_attempt_not_yet_taken_is_looked_at_again_shortly(restarted) -> None:
+    # A deferred reply whose pause is over but which the last tick could not take yet (its
+    # lease had not quite run out) must not wait a whole tick (seen: 2 s retries after 12 s).
+    crashed, app, journal, running = restarted
+    journal._due["event:EvDUE"] = time.monotonic() - 0.5
+    assert journal._pause(10.0) <= 0.5
+    journal._due.clear()
+    assert journal._pause(10.0) == 10.0

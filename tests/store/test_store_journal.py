@@ -132,3 +132,26 @@ def test_a_claim_stuck_behind_a_frozen_transaction_gives_up_in_time(pg_schema):
     assert CLAIM_LOCK_TIMEOUT_MS / 1000 - 0.5 < waited < 10
     assert claim(store, key="event:EvF", owner="b", aliases=()) == 1     # free again: claimed
     store.close()
+
+
+def test_a_reply_marked_as_going_out_is_left_alone_while_it_may_be_in_flight(store):
+    # The owner died right after writing its post; Slack may still be processing it, so
+    # neither the journal loop nor a Slack retry takes the row before POST_SETTLE.
+    from bot.store.journal import POST_SETTLE
+    claim(store, now=T0)
+    store.journal_renew(["event:Ev1"], "a", LEASE, now=T0, posting=True)
+    store.journal_release("a", now=T0 + timedelta(seconds=2))            # the owner is dead
+    soon, later = T0 + POST_SETTLE - timedelta(seconds=1), T0 + POST_SETTLE + timedelta(seconds=1)
+    assert store.journal_stale("event", T0 - LEASE, now=soon) == []
+    assert claim(store, owner="b", now=soon) == 0
+    assert [e.key for e in store.journal_stale("event", T0 - LEASE, now=later)] == ["event:Ev1"]
+    assert claim(store, owner="b", now=later) == 2
+
+
+def test_a_deferral_after_slacks_answer_need_not_settle(store):
+    claim(store, now=T0)
+    store.journal_renew(["event:Ev1"], "a", LEASE, now=T0, posting=True)
+    store.journal_defer("event:Ev1", "a", T0 + timedelta(seconds=2))      # Slack answered 5xx
+    assert store.journal_posting("event:Ev1") is True                     # still looks in the thread
+    assert [e.key for e in store.journal_stale("event", T0 - LEASE, now=T0 + timedelta(seconds=3))] == \
+        ["event:Ev1"]
