@@ -27,7 +27,6 @@ nothing on the other (issue 11, point 5).
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import sys
 import tempfile
@@ -45,12 +44,7 @@ def scifact(data: Path, split: str = "train") -> tuple[list, list, list, dict]:
     from bot import corpus
     papers = corpus.load_papers([data / "corpus.jsonl"])
     qrels = relevance.read_qrels(data / "qrels" / f"{split}.tsv")
-    texts = {}
-    with open(data / "queries.jsonl", encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                q = json.loads(line)
-                texts[str(q["_id"])] = " ".join(q["text"].split())
+    texts = relevance.read_queries(data / "queries.jsonl")
     qids = sorted((q for q in qrels if q in texts), key=lambda x: int(x) if x.isdigit() else x)
     return papers, qids, [texts[q] for q in qids], qrels
 

@@ -48,6 +48,17 @@ REFERENCES = [
 TARGET, DONE_BAR = 0.70, 0.68
 
 
+def read_queries(path: Path) -> dict[str, str]:
+    """``query-id -> text`` (whitespace collapsed) from a BEIR ``queries.jsonl``."""
+    queries = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                q = json.loads(line)
+                queries[str(q["_id"])] = " ".join(q["text"].split())
+    return queries
+
+
 def read_qrels(path: Path) -> dict[str, dict[str, int]]:
     """``query-id -> {corpus-id: score}`` from a BEIR qrels TSV (header line skipped)."""
     qrels: dict[str, dict[str, int]] = {}
@@ -163,12 +174,7 @@ def main() -> None:
     data = args.data_dir.resolve()  # the CLI runs in a temporary working directory
     corpus = data / "corpus.jsonl"
     splits = {name: read_qrels(data / "qrels" / f"{name}.tsv") for name in ("train", "test")}
-    queries = {}
-    with open(data / "queries.jsonl", encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                q = json.loads(line)
-                queries[str(q["_id"])] = " ".join(q["text"].split())
+    queries = read_queries(data / "queries.jsonl")
     wanted = sorted({q for s in splits.values() for q in s if q in queries}, key=lambda x: int(x) if x.isdigit() else x)
     missing = sorted({q for s in splits.values() for q in s} - set(queries))
 

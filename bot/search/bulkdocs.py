@@ -33,7 +33,7 @@ from bot.search.impacts import FIELDS as IMPACT_FIELDS
 from bot.search.impacts import save_impact_parts
 from bot.search.lexicon import LexiconBuilder
 from bot.search.norms import save_length_arrays
-from bot.search.schema import DEFAULT_RULES, IndexRules, all_text, paper_to_json
+from bot.search.schema import DEFAULT_RULES, IndexRules, all_text, paper_to_json, with_keys
 
 #: Most distinct tokens one ``TextTerms`` keeps (then it starts over).
 TOKEN_TABLE_MAX = 2_000_000
@@ -135,13 +135,7 @@ def bulk_document(paper: Paper, text: TextTerms, plain: TextTerms,
         "venue": Analyzed(paper.venue, None, plain.terms(paper.venue)),
         "doc": paper_to_json(paper),
     }
-    if not rules.all_field:
-        del doc["all"]
-    if paper.source_id:
-        doc["source_key"] = paper.source_id.casefold()
-    if paper.name:
-        doc["name"] = Analyzed(paper.name, None, text.terms(paper.name))
-        doc["name_key"] = paper.name.casefold()
+    with_keys(doc, paper, rules, Analyzed(paper.name, None, text.terms(paper.name)) if paper.name else None)
     words, compounds = text.lexicon_words([title_cut, abstract_cut])
     return doc, words, compounds
 

@@ -99,14 +99,21 @@ def paper_to_document(paper: Paper, analyzer=None,
         "venue": paper.venue,
         "doc": paper_to_json(paper),
     }
+    return with_keys(doc, paper, rules, paper.name), title_words + abstract_words
+
+
+def with_keys(doc: dict, paper: Paper, rules: IndexRules, name) -> dict:
+    """``doc`` completed the same way by both writers: without ``all`` when
+    ``rules`` say so, with the source id's and the name's exact-match keys, and
+    ``name`` (the text, or the bulk writer's analysed value) when the paper has one."""
     if not rules.all_field:
         del doc["all"]
     if paper.source_id:
         doc["source_key"] = paper.source_id.casefold()
     if paper.name:
-        doc["name"] = paper.name
+        doc["name"] = name
         doc["name_key"] = paper.name.casefold()
-    return doc, title_words + abstract_words
+    return doc
 
 
 def all_text(title: str, abstract: str) -> str:
