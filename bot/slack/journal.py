@@ -198,17 +198,17 @@ class Journal:
     def retry(self, key: str, attempt: int, reason: str) -> None:
         """Leave ``key`` pending for another attempt ``RETRY_AFTER_S[attempt - 1]``
         seconds from now, or give it up after ``MAX_ATTEMPTS`` (logged, not raised)."""
+        with self._lock:   # ``tick`` renews the in-flight set under this lock: none undoes the deferral
+            self._inflight.discard(key)
         try:
-            with self._lock:   # out of the in-flight set and deferred as one step (see ``tick``)
-                self._inflight.discard(key)
-                if attempt < MAX_ATTEMPTS:
-                    self.store.journal_defer(key, self.owner, self.clock() + timedelta(
-                        seconds=RETRY_AFTER_S[attempt - 1]), clear_posting=key.startswith("cmd:"))
             if attempt >= MAX_ATTEMPTS:
                 self.store.journal_give_up(key)
                 log.error("%s: reply not delivered after %d attempts (%s); given up", key, attempt, reason)
                 return
-            pause = RETRY_AFTER_S[attempt - 1]   # (a command's mark was cleared: Slack did not take it)
+            pause = RETRY_AFTER_S[attempt - 1]
+            # a command's response_url answered 5xx: not taken, so its going-out mark goes
+            self.store.journal_defer(key, self.owner, self.clock() + timedelta(seconds=pause),
+                                     clear_posting=key.startswith("cmd:"))
         except Exception as exc:  # noqa: BLE001 — the lease then expires on its own
             log.warning("could not defer %s (%s)", key, type(exc).__name__)
             return
