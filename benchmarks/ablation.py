@@ -51,7 +51,7 @@ def scifact(data: Path, split: str = "train") -> tuple[list, list, list, dict]:
 
 def known(data: Path, queries: int, docs: int, seed: int) -> tuple[list, list, list]:
     """``(papers with an empty title, query records, indexed records)``."""
-    from bot.models import Paper
+    from bot.core.models import Paper
     records = known_item.read_records(data)
     asked, indexed = known_item.draw(records, queries, docs, seed)
     papers = [Paper(id=f"k{i}", title="", abstract=r["abstract"], source_id=r["id"])

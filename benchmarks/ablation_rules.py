@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from bot.models import QueryError
+from bot.core.models import QueryError
 from bot.search import SearchIndex, build_index, query
 from bot.search.links import linked_docs
 from bot.search.results import pin
@@ -111,7 +111,7 @@ class Indexes:
     """The indexes a set of rules needs, one build per ``IndexRules``.
 
     Args:
-        papers: the corpus (``bot.models.Paper``).
+        papers: the corpus (``bot.core.models.Paper``).
         root: folder for the index directories (removed by ``close``).
     """
 

@@ -65,7 +65,7 @@ def iter_records(paths: list[Path]):
 def child_build(index_dir: Path, paths: list[Path]) -> dict:
     """``paperbot index build`` as the CLI does it: read + analyse + write from the files."""
     index_dir, paths = Path(index_dir), [Path(p) for p in paths]
-    from bot import wiring
+    from bot.runtime import wiring
     from bot.search import build_index
     t0, c0 = time.perf_counter(), cpu_s()
     source = wiring.LazyPapers(paths)

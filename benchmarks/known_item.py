@@ -76,7 +76,7 @@ def metrics(ranks: list[int | None]) -> dict:
 
 
 def run_paperbot(indexed: list[dict], queries: list[dict]) -> tuple[list, float, float]:
-    from bot.models import Paper, QueryError
+    from bot.core.models import Paper, QueryError
     from bot.search import SearchIndex, build_index
     papers = [Paper(id=f"k{i}", title="", abstract=r["abstract"], source_id=r["id"])
               for i, r in enumerate(indexed)]

@@ -1,5 +1,5 @@
 """Link unfurl lookups at scale: how long the first ``link_shared`` waits while
-``bot.links.PaperLinks`` reads every paper's links, and a lookup after that.
+``bot.service.paper_links.PaperLinks`` reads every paper's links, and a lookup after that.
 
 Usage: ``python benchmarks/links_bench.py ../shared/data/arxiv-abstracts --docs 5000
 [--out benchmarks/results/links_bench_5k.txt]``. Builds an index of the first
@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot import corpus, search  # noqa: E402
-from bot.links import PaperLinks, link_key  # noqa: E402
+from bot.service.paper_links import PaperLinks, link_key  # noqa: E402
 
 
 def first_records(data_dir: Path, docs: int, out: Path) -> Path:
@@ -64,7 +64,7 @@ def main() -> None:
             lat.append((time.perf_counter() - t) * 1000)
     lat.sort()
     report = "\n".join([
-        "paperbot link lookup benchmark (bot.links.PaperLinks over a real index)",
+        "paperbot link lookup benchmark (bot.service.paper_links.PaperLinks over a real index)",
         f"data: {args.data_dir.name} — first {len(papers)} records; {len(urls)} paper URLs looked up",
         f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f}",
         "NOTE: this machine is shared with other sessions; wall times include waiting for a core.",

@@ -168,7 +168,7 @@ def main() -> int:
             fake.wait_for("response_url", where=lambda c: url.endswith(c.path), timeout=30)
             say(f"  /paper subscribe {slot:%H:%M} UTC sent through web.1 (ack {status})")
         else:
-            from bot.config import normalise_database_url
+            from bot.core.config import normalise_database_url
             from bot.store import Store
             slot = now.replace(second=0, microsecond=0)
             store = Store(normalise_database_url(config["DATABASE_URL"]))

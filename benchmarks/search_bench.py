@@ -7,7 +7,7 @@ Usage::
 
 Without ``--docs`` every ``*.jsonl.gz`` file is indexed (102,289 papers); ``--docs N`` takes the
 first N records. Each engine builds in its own fresh process from the same files (paperbot:
-``bot.wiring.LazyPapers`` + ``build_index``, read + analyse + write; FTS5: ``fts5(id UNINDEXED,
+``bot.runtime.wiring.LazyPapers`` + ``build_index``, read + analyse + write; FTS5: ``fts5(id UNINDEXED,
 title, abstract, authors, tokenize='porter unicode61')``; ``bm25s``: read + tokenise + index of
 title + abstract, k1 1.5, b 0.75, English stop words, PyStemmer). Then ``--runs`` rounds, the
 engines interleaved (paperbot, bm25s, FTS5 in each round), each a fresh searching process that

@@ -26,10 +26,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot import corpus, search  # noqa: E402
-from bot.config import Settings  # noqa: E402
-from bot.models import Context  # noqa: E402
-from bot.service import Service  # noqa: E402
-from bot.wiring import open_store  # noqa: E402
+from bot.core.config import Settings  # noqa: E402
+from bot.core.models import Context  # noqa: E402
+from bot.service.service import Service  # noqa: E402
+from bot.runtime.wiring import open_store  # noqa: E402
 
 CTX = Context(team_id="T0BENCH", channel_id="C0BENCH", user_id="U0BENCH")
 BOT = str(ROOT / "bot")

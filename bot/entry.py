@@ -13,9 +13,9 @@ import sys
 
 
 def main() -> None:
-    """Entry point: import ``bot.cli`` with a quiet Ctrl-C, then run it."""
+    """Entry point: import ``bot.cli.main`` with a quiet Ctrl-C, then run it."""
     signal.signal(signal.SIGINT, _quiet_exit)
-    from bot.cli import main as cli_main
+    from bot.cli.main import main as cli_main
     signal.signal(signal.SIGINT, signal.default_int_handler)
     cli_main()
 

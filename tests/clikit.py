@@ -59,7 +59,7 @@ def run(args: list[str], cwd: Path, stdin: str | bytes | None = None,
     ``stdin`` text is given as UTF-8, bytes as they are. After ``timeout``
     seconds the run gets a Ctrl-C (a command that should have stopped, e.g.
     ``serve`` without its variables, then fails its test instead of hanging)."""
-    from bot.cli import main
+    from bot.cli.main import main
     env = cli_env(cwd, env_extra)
     saved_env, saved_cwd = dict(os.environ), os.getcwd()
     root = logging.getLogger()

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from bot import corpus, search
-from bot.config import Settings
+from bot.core.config import Settings
 from bot.render.announce import PostingAnnouncer
-from bot.service import Service
+from bot.service.service import Service
 from bot.store import Store
 from tests.kit import PG_DSN, PG_URL, ROOT, SEEDS, Clock, RecordingPoster
 
@@ -74,7 +74,7 @@ def seed_index(seed_index_dir):
     return search.SearchIndex(seed_index_dir)
 
 
-#: Three papers with arXiv, OpenReview and DOI links (link unfurls, bot.links).
+#: Three papers with arXiv, OpenReview and DOI links (link unfurls, bot.service.paper_links).
 LINKED = ROOT / "tests" / "slack" / "data" / "linked.jsonl"
 
 
@@ -112,3 +112,13 @@ def poster(clock) -> RecordingPoster:
 @pytest.fixture
 def service(seed_index, store, settings, poster, clock) -> Service:
     return Service(seed_index, store, settings, announcer=PostingAnnouncer(poster), now=clock, rng=random.Random(7))
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Note the modules over the structure test's NOTE_LINES (docs/architecture.md "Size")."""
+    from tests.test_structure import NOTE_LINES, long_modules
+
+    long = long_modules()
+    if long:
+        terminalreporter.write_line(f"note: modules over {NOTE_LINES} lines (one reason to change each?): "
+                                    + ", ".join(f"{rel} ({n})" for rel, n in long))

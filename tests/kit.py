@@ -9,7 +9,7 @@ import os
 from datetime import datetime
 from pathlib import Path
 
-from bot.ports import HistoryUnavailable, Message, PostError
+from bot.core.ports import HistoryUnavailable, Message, PostError
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"

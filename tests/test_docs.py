@@ -7,7 +7,7 @@ README = (ROOT / "README.md").read_text()
 
 
 def test_every_cli_command_is_in_the_readme():
-    from bot.cli import main
+    from bot.cli.main import main
     names = []
     for name, cmd in main.commands.items():
         subs = getattr(cmd, "commands", None)
@@ -34,7 +34,7 @@ def test_quick_start_has_two_commands_and_ci_runs_the_test_one_verbatim():
 
 
 def test_every_slash_subcommand_is_in_the_readme():
-    from bot.parsing import ALONE_ONLY, WITH_ARGUMENT
+    from bot.core.parsing import ALONE_ONLY, WITH_ARGUMENT
     assert {"search", "subscribe", "help"} <= set(ALONE_ONLY + WITH_ARGUMENT)
     for sub in ALONE_ONLY + WITH_ARGUMENT:
         assert f"/paper {sub}" in README, sub

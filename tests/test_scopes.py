@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.links import UNFURL_DOMAINS
+from bot.service.paper_links import UNFURL_DOMAINS
 from bot.slack import commands, shortcuts
 from bot.slack.scopes import COMMANDS, EVENTS, METHODS, SHORTCUTS, USES, markdown, needed_scopes
 from tests.kit import ROOT

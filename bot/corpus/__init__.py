@@ -1,6 +1,6 @@
 """Corpus parsing: seed text files and JSON Lines / CSV sources → ``Paper`` objects.
 
-Owns everything between raw input and ``bot.models.Paper``: reading files
+Owns everything between raw input and ``bot.core.models.Paper``: reading files
 (``load``, ``seeds``, ``records``), cleaning LaTeX/Markdown to Unicode
 (``clean``, ``latex``, ``markdown``), deriving titles, names, TL;DRs and
 keywords (``derive``, ``names``, ``keywords``, ``text``), code links

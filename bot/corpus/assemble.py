@@ -12,7 +12,7 @@ from bot.corpus.keywords import keywords, title_keywords
 from bot.corpus.names import find_name, title_name
 from bot.corpus.text import Doc
 from bot.corpus.urls import code_urls, find_urls, has_url
-from bot.models import Paper
+from bot.core.models import Paper
 
 
 #: Control characters (but tab/newline/CR, which are whitespace) and lone

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from bot.acronyms import acronym_spans
+from bot.core.acronyms import acronym_spans
 from bot.corpus.wordlists import is_noun_phrase
 
 _STOP = frozenset("""a about above across after again against all almost along also although always

@@ -27,7 +27,7 @@ import re
 from typing import Iterable
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from bot.models import Paper
+from bot.core.models import Paper
 
 _ARXIV_HOSTS = frozenset({"arxiv.org", "export.arxiv.org"})
 _DOI_HOSTS = frozenset({"doi.org", "dx.doi.org"})

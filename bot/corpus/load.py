@@ -18,7 +18,7 @@ from bot.corpus.ids import assign_ids
 from bot.corpus.parallel import parallel_file_entries, worker_count
 from bot.corpus.records import LoadStats, iter_file_entries, record_kind
 from bot.corpus.seeds import seed_entries
-from bot.models import Paper
+from bot.core.models import Paper
 
 log = logging.getLogger(__name__)
 

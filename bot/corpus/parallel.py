@@ -21,7 +21,7 @@ from typing import Iterable, Iterator
 from bot.corpus.assemble import Entry
 from bot.corpus.errors import CorpusError
 from bot.corpus.records import LoadStats, entries_from_items, finish_file, raw_items
-from bot.procs import die_with_parent, fork_is_safe
+from bot.core.procs import die_with_parent, fork_is_safe
 
 MIN_BYTES = 4_000_000
 BATCH = 1000

@@ -15,7 +15,7 @@ import re
 
 from bot.corpus.assemble import Entry, make_entry, with_id
 from bot.corpus.ids import assign_ids
-from bot.models import Paper
+from bot.core.models import Paper
 
 log = logging.getLogger(__name__)
 

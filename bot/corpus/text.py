@@ -1,5 +1,5 @@
 """Sentence splitting over clean abstract text; the acronym rules live in the
-leaf ``bot.acronyms`` (shared with the search package) and are re-exported here.
+leaf ``bot.core.acronyms`` (shared with the search package) and are re-exported here.
 
 Pure Python, regex-based and cheap enough for 100,000 abstracts.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from bot.acronyms import acronym_spans, acronyms
+from bot.core.acronyms import acronym_spans, acronyms
 
 __all__ = ["sentence_spans", "sentences", "Doc", "acronym_spans", "acronyms"]
 

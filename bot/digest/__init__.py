@@ -3,7 +3,7 @@
 ``run_due`` is what the clock's interval job calls; ``send`` is
 ``paperbot digest send``; ``make_job`` builds the plain function the clock
 schedules. Slot arithmetic (``next_post_time``, ``slot_instant``) and the UTC
-clock (``utc_now``) are in the leaf ``bot.slots``, re-exported here; the runs
+clock (``utc_now``) are in the leaf ``bot.daily.post_times``, re-exported here; the runs
 are in ``bot.digest.run`` (docs/architecture.md "Layers"). No Slack, SQL
 or APScheduler types here: the store, index, poster and clock are passed in.
 """
@@ -15,7 +15,7 @@ from typing import Callable
 
 from bot.digest.run import (LATE_AFTER, MAX_ATTEMPTS, RECONCILE_AFTER, DigestDateError,
                             DigestSummary, run_due, send)
-from bot.slots import next_post_time, slot_instant, utc_now
+from bot.daily.post_times import next_post_time, slot_instant, utc_now
 
 __all__ = ["run_due", "send", "next_post_time", "slot_instant", "make_job", "utc_now",
            "DigestSummary", "DigestDateError", "LATE_AFTER", "RECONCILE_AFTER", "MAX_ATTEMPTS",
@@ -37,7 +37,7 @@ def make_job(store, index, poster, *, clock: Callable[[], datetime] = utc_now
     Args:
         store: ``bot.store.Store``.
         index: ``ids()`` / ``get(id)`` (``bot.search.SearchIndex``).
-        poster: ``bot.ports.Poster``.
+        poster: ``bot.core.ports.Poster``.
         clock: returns aware UTC now (tests inject a fake).
 
     Returns:

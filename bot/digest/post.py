@@ -7,8 +7,8 @@ from __future__ import annotations
 import logging
 from datetime import date
 
-from bot.models import Subscription
-from bot.ports import Message
+from bot.core.models import Subscription
+from bot.core.ports import Message
 from bot.render import render_digest_many
 
 log = logging.getLogger(__name__)
@@ -18,7 +18,7 @@ def post_for(topics, index, render, sub: Subscription, day: date) -> tuple[str, 
     """The post of ``sub`` on ``day``.
 
     Args:
-        topics: ``bot.topics.Topics`` (the day's paper ids, persisted once).
+        topics: ``bot.service.topics.Topics`` (the day's paper ids, persisted once).
         index: ``get(id) -> Paper | None``.
         render: ``(paper, day) -> Message`` for a single paper.
         sub, day: the subscription and its local date.

@@ -11,7 +11,7 @@ Rules (docs/interfaces.md "Paper of the day"):
 - A channel error (``not_in_channel``, ``channel_not_found``,
   ``is_archived``) deactivates that subscription (logged once) and the run
   goes on; a workspace-wide error (``invalid_auth``, ``token_revoked``,
-  ``account_inactive`` …; ``bot.ports.WORKSPACE_ERRORS``) stops the run,
+  ``account_inactive`` …; ``bot.core.ports.WORKSPACE_ERRORS``) stops the run,
   releases its claim and deactivates nothing. HTTP 429 is retried inside the
   Slack client by ``RateLimitErrorRetryHandler`` (docs/platform-facts.md "slack_sdk"); one
   that outlives the retries arrives as ``PostError("ratelimited")`` — nothing
@@ -28,7 +28,7 @@ Rules (docs/interfaces.md "Paper of the day"):
 - Downtime: today's missed slot is posted once, late (logged); earlier days
   in the last ``SKIP_LOOKBACK_DAYS`` are recorded ``SKIPPED`` and logged once.
 
-States are ``bot.models.DeliveryState``; ``deliver`` returns an ``Outcome``.
+States are ``bot.core.models.DeliveryState``; ``deliver`` returns an ``Outcome``.
 """
 from __future__ import annotations
 
@@ -38,11 +38,11 @@ from datetime import date, datetime, timedelta
 from enum import Enum, auto
 from typing import Callable
 
-from bot.slots import UTC, due_today, effective_since, local_date, posts_on, slot_instant, zone
-from bot.topics import Topics
+from bot.daily.post_times import UTC, due_today, effective_since, local_date, posts_on, slot_instant, zone
+from bot.service.topics import Topics
 from bot.digest.summary import DigestDateError, DigestSummary
-from bot.models import CONSOLE_TEAM, DeliveryState, Paper, Subscription
-from bot.ports import WORKSPACE_ERRORS, Message, Poster, PostError
+from bot.core.models import CONSOLE_TEAM, DeliveryState, Paper, Subscription
+from bot.core.ports import WORKSPACE_ERRORS, Message, Poster, PostError
 from bot.digest.post import post_for
 from bot.render import digest_marker, render_digest
 
@@ -176,7 +176,7 @@ def run_due(store, index, poster: Poster, now: datetime, *, render: Render | Non
     Args:
         store: ``bot.store.Store``.
         index: has ``ids() -> list[str]`` and ``get(id) -> Paper | None``.
-        poster: ``bot.ports.Poster`` (raises ``PostError``).
+        poster: ``bot.core.ports.Poster`` (raises ``PostError``).
         now: aware current time (the clock job passes ``datetime.now(UTC)``).
         render: ``(paper, day) -> Message``; default ``bot.render.render_digest``.
         late_after: lateness beyond which a post is logged as late.

@@ -1,4 +1,4 @@
-"""Rendering: service replies → Block Kit messages (``bot.ports.Message``).
+"""Rendering: service replies → Block Kit messages (``bot.core.ports.Message``).
 
 Pure functions. Every string from users or the corpus is escaped here, once
 (``bot.render.mrkdwn.escape``); Block Kit is built with
@@ -12,8 +12,8 @@ import re
 from dataclasses import replace
 from datetime import date
 
-from bot.models import PAGE_SIZE, Paper
-from bot.ports import Message
+from bot.core.models import PAGE_SIZE, Paper
+from bot.core.ports import Message
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
 from bot.render.blocks import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_PAGE,
@@ -22,7 +22,7 @@ from bot.render.blocks import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARC
                                ACTION_SHARE, ACTION_SIMILAR, PAGE_ACTIONS)
 from bot.render.echo import echo, length_note, query_value
 from bot.render.text import to_text
-from bot.replies import (EPHEMERAL, IN_CHANNEL, DigestReply, ErrorReply, HelpReply, NoticeReply,
+from bot.core.replies import (EPHEMERAL, IN_CHANNEL, DigestReply, ErrorReply, HelpReply, NoticeReply,
                          PaperReply, PickListReply, Reply, ResultsReply, SavedReply, SimilarReply,
                          StatusReply, ShareReply, WelcomeReply)
 from bot.render import saved as _saved

@@ -1,5 +1,5 @@
-"""``PostingAnnouncer``: the ``bot.ports.ChannelAnnouncer`` that renders a reply
-and posts it through any ``bot.ports.Poster`` (Slack's ``SlackPoster`` or the
+"""``PostingAnnouncer``: the ``bot.core.ports.ChannelAnnouncer`` that renders a reply
+and posts it through any ``bot.core.ports.Poster`` (Slack's ``SlackPoster`` or the
 console's printer).
 
 It sits above the service so the service never renders or posts by itself
@@ -7,9 +7,9 @@ It sits above the service so the service never renders or posts by itself
 """
 from __future__ import annotations
 
-from bot.ports import Poster
+from bot.core.ports import Poster
 from bot.render import render
-from bot.replies import Reply
+from bot.core.replies import Reply
 
 
 class PostingAnnouncer:
@@ -17,7 +17,7 @@ class PostingAnnouncer:
     posting the ``Message`` with ``poster.post(channel_id, message)``.
 
     Args:
-        poster: a ``bot.ports.Poster``; its ``PostError`` propagates.
+        poster: a ``bot.core.ports.Poster``; its ``PostError`` propagates.
     """
 
     def __init__(self, poster: Poster) -> None:
@@ -27,6 +27,6 @@ class PostingAnnouncer:
         """Render ``reply`` and post it to ``channel_id``.
 
         Raises:
-            bot.ports.PostError: Slack (or the console) refused the post.
+            bot.core.ports.PostError: Slack (or the console) refused the post.
         """
         self.poster.post(channel_id, render(reply))

@@ -14,7 +14,7 @@ import re
 from slack_sdk.models.blocks import (ActionsBlock, ButtonElement, ContextBlock, DividerBlock,
                                      HeaderBlock, MarkdownTextObject, PlainTextObject, SectionBlock)
 
-from bot.models import Hit, Paper
+from bot.core.models import Hit, Paper
 from bot.render import mrkdwn as md
 
 SECTION_MAX = 3000      # Slack: section text ≤ 3000 chars

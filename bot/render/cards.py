@@ -11,10 +11,10 @@ from slack_sdk.models.blocks import (ConversationFilter, ConversationSelectEleme
                                      PlainTextObject)
 from slack_sdk.models.views import View
 
-from bot.ports import Message
+from bot.core.ports import Message
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
-from bot.replies import IN_CHANNEL, ShareReply
+from bot.core.replies import IN_CHANNEL, ShareReply
 
 TEXT_MAX = 3900
 title_note = bk.title_note

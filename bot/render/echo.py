@@ -9,13 +9,13 @@ buttons carry a key, and one note says what happened.
 - ``query_value(text, keys)``: the part of a button value that names the query:
   ``{"q": text}`` for a short one (the format of every button drawn before),
   ``{"k": key}`` for a long one the service stored (``ResultsReply.query_keys``,
-  ``bot.querykeys``), None when a long query has no key (then the button is
+  ``bot.service.query_keys``), None when a long query has no key (then the button is
   left out: its value could pass Slack's 2,000 characters, docs/slack-rules.md).
 """
 from __future__ import annotations
 
 from bot.render import mrkdwn as md
-from bot.replies import PickListReply, Reply, ResultsReply, carried_inline
+from bot.core.replies import PickListReply, Reply, ResultsReply, carried_inline
 
 #: Longest user text repeated whole in a reply (characters).
 ECHO_MAX = 100

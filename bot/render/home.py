@@ -11,13 +11,13 @@ from datetime import date, datetime
 from slack_sdk.models.blocks import InputBlock, PlainTextInputElement, PlainTextObject
 from slack_sdk.models.views import View
 
-from bot.models import Paper, SearchPage, Subscription
+from bot.core.models import Paper, SearchPage, Subscription
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
 from bot.render.echo import echo, length_note, query_value
 from bot.render.saved import saved_blocks
 from bot.render.views import help_lines
-from bot.replies import ResultsReply, SavedReply
+from bot.core.replies import ResultsReply, SavedReply
 
 VIEW_BLOCKS_MAX = 100          # Slack: ≤ 100 blocks in a Home tab or modal
 SEARCH_MODAL_ID = "search_modal"

@@ -7,8 +7,8 @@ from __future__ import annotations
 from slack_sdk.models.blocks import PlainTextObject
 from slack_sdk.models.views import View
 
-from bot.models import SearchPage
-from bot.ports import Message
+from bot.core.models import SearchPage
+from bot.core.ports import Message
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
 

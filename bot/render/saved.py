@@ -7,11 +7,11 @@ page, *‹ Newer* / *Older ›* (value ``{"o": offset}``) and *Export BibTeX*.
 """
 from __future__ import annotations
 
-from bot.models import SavedPaper
-from bot.ports import Message
+from bot.core.models import SavedPaper
+from bot.core.ports import Message
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
-from bot.replies import SavedReply
+from bot.core.replies import SavedReply
 
 EMPTY = ("Your reading list is empty. Click *Save* on any paper — in search results, "
          "a paper's details or the paper of the day.")

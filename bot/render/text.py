@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from bot.ports import Message
+from bot.core.ports import Message
 from bot.render import mrkdwn as md
 
 _HINTS = {

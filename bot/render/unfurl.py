@@ -8,7 +8,7 @@ Block Kit limits as everywhere (docs/slack-rules.md [unfurl]).
 """
 from __future__ import annotations
 
-from bot.models import Paper
+from bot.core.models import Paper
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
 

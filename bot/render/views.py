@@ -1,10 +1,10 @@
 """Help, status and App Home renderings (text-heavy views kept apart from results)."""
 from __future__ import annotations
 
-from bot.ports import Message
+from bot.core.ports import Message
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
-from bot.replies import StatusReply, WelcomeReply
+from bot.core.replies import StatusReply, WelcomeReply
 
 HELP_EXAMPLES = (
     ("search <words>", "search the papers, e.g. `{p} search sparse attention`"),
@@ -46,7 +46,7 @@ def help_message(prefix: str = "/paper", note: str | None = None,
     return Message(text=text, blocks=tuple(blocks), visibility=visibility)
 
 
-#: Slack's error codes that turn a subscription off (bot.ports.CHANNEL_ERRORS), as a person reads them.
+#: Slack's error codes that turn a subscription off (bot.core.ports.CHANNEL_ERRORS), as a person reads them.
 INACTIVE_REASONS = {
     "not_in_channel": "I am not a member of this private channel",
     "channel_not_found": "Slack could not find this channel",

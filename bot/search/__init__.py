@@ -10,7 +10,7 @@ Public API (docs/search.md):
 * ``take_turn(attempt, wait_s, on_wait)``: retry a writer while another
   holds the index's lock (``WAIT_POLL_S`` between tries).
 * ``IndexMissing``, ``IndexBusy``, ``WorkerFailed`` (a build process failed);
-  bad queries raise ``bot.models.QueryError``.
+  bad queries raise ``bot.core.models.QueryError``.
 * ``Ranking``: every query-time tunable (see ``ranking``).
 
 Modules, in the order a search uses them (docs/search.md tells the story):

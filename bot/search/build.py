@@ -18,7 +18,7 @@ from typing import Callable, Iterable
 
 from whoosh import index as whoosh_index
 
-from bot.models import Paper
+from bot.core.models import Paper
 from bot.search import fanout, internals, layout
 from bot.search.bulk import INDEXNAME
 from bot.search.bulkdocs import PROGRESS_EVERY, save_derived, write_chunk

@@ -26,7 +26,7 @@ from operator import is_
 from pathlib import Path
 from typing import Callable
 
-from bot.models import Paper
+from bot.core.models import Paper
 from bot.search.analysis import WORD_RE, Analyzed, mostly_lower
 from bot.search.bulk import SegmentBuilder
 from bot.search.impacts import FIELDS as IMPACT_FIELDS

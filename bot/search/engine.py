@@ -20,7 +20,7 @@ from typing import Iterator
 
 from whoosh import query as Q
 
-from bot.models import Hit, Meant, Paper, QueryError, SearchPage
+from bot.core.models import Hit, Meant, Paper, QueryError, SearchPage
 from bot.search import layout, matchset, query, resolving, spelling
 from bot.search.compile import Compiler
 from bot.search.english import is_english
@@ -275,7 +275,7 @@ class SearchIndex:
 
     def papers(self) -> Iterator[Paper]:
         """Every paper of the live generation, in index order, one at a time (for
-        tables such as ``bot.links.PaperLinks``; iterate to the end or ``close()`` it)."""
+        tables such as ``bot.service.paper_links.PaperLinks``; iterate to the end or ``close()`` it)."""
         with self._searcher() as (gen, searcher):
             reader = searcher.reader()
             deleted = gen.norms.deleted(reader)

@@ -18,7 +18,7 @@ import pickle
 from multiprocessing.connection import wait
 from typing import Any, Callable
 
-from bot.procs import die_with_parent, fork_is_safe
+from bot.core.procs import die_with_parent, fork_is_safe
 
 #: ``fn(start, end, tick)``: index items ``[start, end)``, calling
 #: ``tick(k)`` after each ``k`` more items; returns a picklable result.
@@ -122,7 +122,7 @@ def _work(fn: ChunkFn, start: int, end: int, counter, send, parent: int,
 
     The error is the exception itself for ``OSError`` and ``ValueError`` (the
     CLI explains those in one line, e.g. a full disk), else ``WorkerFailed``
-    naming it. The worker dies with the parent (``bot.procs``) and closes the
+    naming it. The worker dies with the parent (``bot.core.procs``) and closes the
     pipe ends it inherited, so a lost parent never leaves it blocked.
     """
     die_with_parent(parent)

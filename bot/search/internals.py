@@ -40,7 +40,7 @@ from whoosh.index import TOC
 from whoosh.system import pack_uint
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
-from bot import budget
+from bot.core import budget
 
 __all__ = ["Composable", "Token", "TESTED_VERSIONS", "fast_paths", "posting_blocks", "leaves",
            "prime", "edit_matches", "new_segment", "write_term_blocks", "write_toc",
@@ -182,7 +182,7 @@ def edit_matches(word: str, dist: int, prefix: int, words: list[str]) -> set[str
     dfa = levenshtein_automaton(word, dist, prefix).to_dfa()
 
     def next_word(w: str) -> str | None:
-        if budget.exhausted():   # bot.budget: the request's CPU is spent, stop looking
+        if budget.exhausted():   # bot.core.budget: the request's CPU is spent, stop looking
             return None
         i = bisect_left(words, w)
         return words[i] if i < len(words) else None

@@ -21,7 +21,7 @@ from bisect import bisect_left
 from collections import Counter
 from pathlib import Path
 
-from bot.acronyms import acronyms as corpus_acronyms
+from bot.core.acronyms import acronyms as corpus_acronyms
 from bot.search import layout
 from bot.search.analysis import STOP_WORDS, fold
 

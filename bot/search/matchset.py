@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot import budget
-from bot.models import QueryError
+from bot.core import budget
+from bot.core.models import QueryError
 from bot.search import query
 from bot.search.compile import Compiler
 from bot.search.plan import Plan
@@ -50,7 +50,7 @@ def match_all(searcher, gen, ranking: Ranking, text: str) -> list[str]:
         raise QueryError("Give a topic: a few words the papers must contain.",
                          example="reinforcement learning")
     matcher = _Matcher(searcher, gen, replace(ranking, time_limit_s=TIME_LIMIT_S))
-    with budget.limit(TIME_LIMIT_S):  # never cut short by a request's budget (bot/budget.py)
+    with budget.limit(TIME_LIMIT_S):  # never cut short by a request's budget (bot/core/budget.py)
         docs = matcher.match(text, 0)
     column = searcher.reader().column_reader("id")
     out = []

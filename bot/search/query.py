@@ -33,8 +33,8 @@ import unicodedata
 import re
 from dataclasses import dataclass, field, replace
 
-from bot.models import QueryError
-from bot.parsing import well_formed
+from bot.core.models import QueryError
+from bot.core.parsing import well_formed
 from bot.search.prose import MAX_CHARS, OPERATORS, QUOTES, balanced, cut, signed, strip_slack
 
 __all__ = ["MAX_CHARS", "LITERAL_CHARS", "Clause", "ParsedQuery", "parse", "prose", "leaves", "cut"]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from bot.models import Meant, Paper
+from bot.core.models import Meant, Paper
 from bot.search.english import is_english
 
 #: Slack control sequences a console or a test may pass on: ``<@U1>``,

@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
 
-from bot.models import Hit
+from bot.core.models import Hit
 from bot.search.dense import DenseScores
 from bot.search.norms import Norms
 from bot.search.plan import AnyOf, Compiled, Term

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from whoosh import fields
 
-from bot.models import Paper
+from bot.core.models import Paper
 from bot.search import analysis, tuning
 
 

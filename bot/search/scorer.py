@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from math import log
 
-from bot import budget
+from bot.core import budget
 from bot.search.impacts import dense_run
 from bot.search.internals import leaves, posting_blocks
 from bot.search.norms import Norms
@@ -216,7 +216,7 @@ class Scorer:
             else:
                 for d, sc in zip(ids, scores):
                     acc[d] = get(d, 0.0) + sc
-            if time.perf_counter() > self.deadline or budget.exhausted():  # bot.budget: CPU per request
+            if time.perf_counter() > self.deadline or budget.exhausted():  # bot.core.budget: CPU per request
                 self.timed_out = True
                 return
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from bot.models import Paper
+from bot.core.models import Paper
 from bot.search.plan import AnyOf, Compiled, Plan, Term
 from bot.search.tuning import Ranking
 

@@ -2,7 +2,7 @@
 
 Every button rendered by ``bot.render`` carries what it needs in its
 ``value`` (compact JSON, ≤ 2,000 chars; a long query as the key of its row in the
-shared store, ``bot.querykeys``), so any process can answer it (issue 5). Each listener reads like a
+shared store, ``bot.service.query_keys``), so any process can answer it (issue 5). Each listener reads like a
 sentence: ``ack()`` at once (3 s limit, docs/platform-facts.md), parse the
 value, call the service, render, answer through the click's
 ``response_url`` (5 uses in 30 min):
@@ -37,20 +37,20 @@ from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 
 from bot.slack.fair import FairSlots
-from bot.models import Context
-from bot.parsing import user_text
-from bot.ports import Message
+from bot.core.models import Context
+from bot.core.parsing import user_text
+from bot.core.ports import Message
 from bot.render import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_SIMILAR,
                         PAGE_ACTIONS, render)
 from bot.render.home import search_modal
-from bot.replies import (EPHEMERAL, IN_CHANNEL, ErrorReply, PaperReply, PickListReply, Reply,
+from bot.core.replies import (EPHEMERAL, IN_CHANNEL, ErrorReply, PaperReply, PickListReply, Reply,
                          SimilarReply)
 from bot.slack.commands import SORRY
 from bot.slack.fallback import respond_or_plain, view_or_plain
 from bot.slack.modals import message_modal, show_in_view, valid_view
 
 if TYPE_CHECKING:
-    from bot.service import Service
+    from bot.service.service import Service
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +139,7 @@ def paper_id(value: dict[str, Any]) -> str:
 def page_request(value: dict[str, Any], stored: Callable[[str], str | None]) -> tuple[str, int, bool]:
     """``(query, offset, exact)`` from a page button's ``{"q" or "k", "o", "exact"?}``
     (``stored(key)``: the long query kept under ``k``, ``service.queries.text_of``),
-    the query's controls and bidi overrides removed (``bot.parsing.user_text``).
+    the query's controls and bidi overrides removed (``bot.core.parsing.user_text``).
 
     Raises:
         BadValue: ``q`` not a string of 1..``QUERY_MAX`` chars, ``k`` naming no stored query

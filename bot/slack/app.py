@@ -22,12 +22,12 @@ from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
 from bot.slack.fair import FairSlots
 from bot.slack.fallback import pre_send_retry
-from bot.config import Settings
+from bot.core.config import Settings
 from bot.slack import (actions, commands, events, home, messages, modal_search, reading, share,
                        shortcuts, unfurls, welcome)
 
 if TYPE_CHECKING:  # the service is the lead's; listeners call its public methods
-    from bot.service import Service
+    from bot.service.service import Service
     from bot.slack.journal import Journal
 
 log = logging.getLogger(__name__)
@@ -121,7 +121,7 @@ def build_app(settings: Settings, service: "Service", *, client: WebClient | Non
         seen: idempotency check for events, ``seen(*keys) -> True`` when
             any key was already handled (else records them all, atomically). Default: an
             in-memory ``events.SeenKeys`` (one process, lost on restart);
-            with the store: ``bot.runtime.store_seen(store)``.
+            with the store: ``bot.runtime.processes.store_seen(store)``.
         listener_executor: where listeners run; default a
             ``ThreadPoolExecutor(LISTENER_THREADS)``. Tests pass their own to
             wait for every listener with ``shutdown(wait=True)``.

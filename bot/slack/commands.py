@@ -18,15 +18,15 @@ from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 
 from bot.slack.fair import FairSlots, quick
-from bot.models import Context
-from bot.ports import Message
+from bot.core.models import Context
+from bot.core.ports import Message
 from bot.render import render
 from bot.slack.context import NotMine, RetryLater, settled, still_mine
 from bot.slack.fallback import respond_or_plain
 from bot.slack.text import command_text, first_word
 
 if TYPE_CHECKING:
-    from bot.service import Service
+    from bot.service.service import Service
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """Slack's start-up errors as one plain exception type, so the composition root
-(``bot.runtime``) can report them without importing slack_bolt or slack_sdk
+(``bot.runtime.processes``) can report them without importing slack_bolt or slack_sdk
 (docs/architecture.md "Layers").
 
 ``slack_errors()`` wraps the code that builds the Bolt app or connects

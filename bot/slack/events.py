@@ -24,17 +24,17 @@ from slack_bolt import App
 from slack_sdk import WebClient
 
 from bot.slack.fair import FairSlots, quick
-from bot.models import Context
-from bot.ports import Message, PostError
+from bot.core.models import Context
+from bot.core.ports import Message, PostError
 from bot.render import render
-from bot.replies import EPHEMERAL
+from bot.core.replies import EPHEMERAL
 from bot.slack.commands import user_time_zone
 from bot.slack.context import RETAKEN, NotMine, RetryLater, journaled, settled, still_mine
 from bot.slack.poster import TRANSIENT, SlackPoster
 from bot.slack.text import first_word, mention_text
 
 if TYPE_CHECKING:
-    from bot.service import Service
+    from bot.service.service import Service
 
 log = logging.getLogger(__name__)
 

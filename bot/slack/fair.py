@@ -11,7 +11,7 @@ so with two or more slots one is always left for somebody else: another user's
 request against one user's flood starts at once instead of waiting for a
 running query to finish. Against a flood from many users it waits at most for
 the slots already running — each bounded by the search's CPU budget
-(``bot.budget``) — and its turn among the users queued before it. Search is
+(``bot.core.budget``) — and its turn among the users queued before it. Search is
 pure-Python work under one GIL, so one user's throughput barely changes with
 the cap (benchmarks/results/fairness_100k.txt).
 

@@ -24,7 +24,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler
 from slack_sdk.webhook import WebhookClient
 
-from bot.ports import Message
+from bot.core.ports import Message
 from bot.slack.webhook import post_json
 
 log = logging.getLogger(__name__)

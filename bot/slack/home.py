@@ -25,18 +25,18 @@ from slack_bolt import Ack, App
 from slack_sdk import WebClient
 
 from bot.slack.fair import FairSlots
-from bot.models import Context
-from bot.parsing import user_text
+from bot.core.models import Context
+from bot.core.parsing import user_text
 from bot.render.home import (MODAL_INPUT_MAX, MODAL_RESULTS, SEARCH_INPUT_ACTION, SEARCH_INPUT_BLOCK,
                              SEARCH_MODAL_ID, home_view, search_modal)
-from bot.replies import ErrorReply, ResultsReply
+from bot.core.replies import ErrorReply, ResultsReply
 from bot.slack.commands import SORRY
 from bot.slack.fallback import view_or_plain
 from bot.slack.modals import valid_view
 from bot.slack.welcome import welcome_user
 
 if TYPE_CHECKING:
-    from bot.service import Service
+    from bot.service.service import Service
 
 log = logging.getLogger(__name__)
 
@@ -149,7 +149,7 @@ def publish_home(service: "Service", client: WebClient, team: str, user: str,
 # ---------------------------------------------------------------- search modal
 def submitted_query(view: dict[str, Any]) -> str:
     """The text typed in the modal's input, stripped, controls and bidi overrides
-    removed (``bot.parsing.user_text``; "" when missing or not text)."""
+    removed (``bot.core.parsing.user_text``; "" when missing or not text)."""
     try:
         value = view["state"]["values"][SEARCH_INPUT_BLOCK][SEARCH_INPUT_ACTION]["value"]
     except (KeyError, TypeError):

@@ -47,7 +47,7 @@ from slack_bolt import App, BoltRequest, BoltResponse
 
 from bot.slack.context import DONE, RETAKEN, STILL_MINE, RETRY
 from bot.slack.events import idempotency_keys, should_answer
-from bot.slots import utc_now
+from bot.daily.post_times import utc_now
 
 log = logging.getLogger(__name__)
 

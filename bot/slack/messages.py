@@ -20,14 +20,14 @@ from slack_bolt import App
 from slack_sdk import WebClient
 
 from bot.slack.fair import FairSlots
-from bot.ports import Message
+from bot.core.ports import Message
 from bot.slack.commands import user_time_zone
 from bot.slack.context import RETAKEN, journaled, settled, still_mine
 from bot.slack.events import CLAIMED, answer_message
 from bot.slack.poster import SlackPoster
 
 if TYPE_CHECKING:
-    from bot.service import Service
+    from bot.service.service import Service
 
 
 class _InThreadOnlyIf:

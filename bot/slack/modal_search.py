@@ -23,14 +23,14 @@ from slack_bolt import Ack, App
 from slack_sdk import WebClient
 from slack_sdk.webhook import WebhookClient
 
-from bot.models import Context
-from bot.ports import Message, PostError
+from bot.core.models import Context
+from bot.core.ports import Message, PostError
 from bot.render import render
 from bot.render.blocks import ACTION_SHARE_TO, MODAL_PAGE_ACTIONS
 from bot.render.cards import (SHARE_MODAL_ID, SHARE_TARGET_ACTION, SHARE_TARGET_BLOCK, share_modal,
                               shared_modal)
-from bot.replies import ShareReply
-from bot.sharing import share_key
+from bot.core.replies import ShareReply
+from bot.service.sharing import share_key
 from bot.slack.actions import BadValue, page_request, paper_id, read_value
 from bot.slack.commands import SORRY
 from bot.slack.fair import FairSlots
@@ -41,7 +41,7 @@ from bot.slack.poster import SlackPoster
 from bot.slack.share import NOT_POSTABLE, sharer_name
 
 if TYPE_CHECKING:
-    from bot.service import Service
+    from bot.service.service import Service
 
 log = logging.getLogger(__name__)
 

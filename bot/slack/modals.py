@@ -17,7 +17,7 @@ from typing import Any
 from slack_sdk import WebClient
 from slack_sdk.models.views import View
 
-from bot.ports import Message
+from bot.core.ports import Message
 from bot.render import blocks as bk
 from bot.render.home import VIEW_BLOCKS_MAX
 from bot.slack.commands import SORRY

@@ -1,4 +1,4 @@
-"""``SlackPoster``: ``bot.ports.Poster`` over the Slack Web API.
+"""``SlackPoster``: ``bot.core.ports.Poster`` over the Slack Web API.
 
 Posts a rendered ``Message`` with ``chat.postMessage`` (unfurls off), then
 its ``thread`` messages as replies in that thread, and turns Slack's errors
@@ -24,7 +24,7 @@ import threading
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
-from bot.ports import HistoryUnavailable, Message, PostError
+from bot.core.ports import HistoryUnavailable, Message, PostError
 from bot.slack.fair import FairSlots
 from bot.slack.fallback import plain, refusal
 
@@ -66,7 +66,7 @@ def _error_code(exc: Exception) -> str:
 
 
 class SlackPoster:
-    """Posts ``bot.ports.Message`` objects to Slack channels.
+    """Posts ``bot.core.ports.Message`` objects to Slack channels.
 
     Args:
         client: a ``slack_sdk.WebClient`` holding the bot token (scopes:

@@ -30,14 +30,14 @@ from slack_sdk import WebClient
 from bot.render import (ACTION_SAVE, ACTION_SAVED_EXPORT, ACTION_SAVED_PAGE, ACTION_SAVED_REMOVE,
                         render)
 from bot.render.saved import export_message
-from bot.replies import ErrorReply, NoticeReply, Reply
+from bot.core.replies import ErrorReply, NoticeReply, Reply
 from bot.slack.actions import EXAMPLE, BadValue, Click, answer, paper_id, read_value
 from bot.slack.commands import SORRY
 from bot.slack.fair import FairSlots
 from bot.slack.home import publish_home
 
 if TYPE_CHECKING:
-    from bot.service import Service
+    from bot.service.service import Service
 
 log = logging.getLogger(__name__)
 

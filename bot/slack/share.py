@@ -20,17 +20,17 @@ from typing import TYPE_CHECKING, Any
 from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 
-from bot.ports import Message, PostError
+from bot.core.ports import Message, PostError
 from bot.render import ACTION_SHARE, render
-from bot.replies import EPHEMERAL, ErrorReply, ResultsReply, ShareReply
-from bot.sharing import share_key
+from bot.core.replies import EPHEMERAL, ErrorReply, ResultsReply, ShareReply
+from bot.service.sharing import share_key
 from bot.slack.actions import EXAMPLE, BadValue, Click, answer, page_request, paper_id, read_value
 from bot.slack.commands import SORRY
 from bot.slack.fair import FairSlots
 from bot.slack.poster import SlackPoster
 
 if TYPE_CHECKING:
-    from bot.service import Service
+    from bot.service.service import Service
 
 log = logging.getLogger(__name__)
 

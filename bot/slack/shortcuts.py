@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 
-from bot.ports import Message
+from bot.core.ports import Message
 from bot.render.home import search_modal
 from bot.render.related import NO_TEXT, RELATED_RESULTS, related_message, related_modal
-from bot.replies import ResultsReply
+from bot.core.replies import ResultsReply
 from bot.slack.commands import SORRY
 from bot.slack.fair import FairSlots
 from bot.slack.fallback import respond_or_plain, view_or_plain
@@ -31,7 +31,7 @@ from bot.slack.modals import valid_view
 from bot.slack.text import decode_entities, strip_tokens
 
 if TYPE_CHECKING:
-    from bot.service import Service
+    from bot.service.service import Service
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ channels, links and specials as ``<…>`` control sequences
 here, and the service never sees a live control sequence from a mention.
 
 Control characters, bidi overrides and surrogates are taken out of what
-users send here too (``bot.parsing.user_text``), so no reply echoes them.
+users send here too (``bot.core.parsing.user_text``), so no reply echoes them.
 
 No third-party imports: the console and tests may use these freely.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from bot.parsing import user_text
+from bot.core.parsing import user_text
 
 _ENTITY = re.compile(r"&(amp|lt|gt);")
 _ENTITIES = {"amp": "&", "lt": "<", "gt": ">"}
@@ -65,7 +65,7 @@ def strip_tokens(text: str) -> str:
 
 def mention_text(raw: str) -> str:
     """What a mention asks: tokens stripped, entities decoded once, controls
-    and bidi overrides removed (``bot.parsing.user_text``).
+    and bidi overrides removed (``bot.core.parsing.user_text``).
 
     Args:
         raw: the ``text`` of an ``app_mention`` event (or a DM), e.g.
@@ -105,7 +105,7 @@ def command_text(raw: str) -> str:
 
     Returns:
         str: ``"search <b>"``, controls and bidi overrides removed
-        (``bot.parsing.user_text``). Control sequences are *kept* as text: a
+        (``bot.core.parsing.user_text``). Control sequences are *kept* as text: a
         slash command's ``<…>`` came from the user and is escaped again on
         the way out by ``bot.render``.
     """

@@ -1,7 +1,7 @@
 """Link unfurls: a paper link posted (or being typed) gets a compact card.
 
 ``link_shared`` (scope ``links:read``; the domains are the manifests'
-``unfurl_domains``, ``bot.links.UNFURL_DOMAINS``) → ``bot.links.PaperLinks``
+``unfurl_domains``, ``bot.service.paper_links.UNFURL_DOMAINS``) → ``bot.service.paper_links.PaperLinks``
 finds the corpus paper of each link → one ``chat.unfurl`` (scope
 ``links:write``) with ``bot.render.unfurl`` cards for the known ones; a
 message with no known link gets no call. Both sources of the event are
@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING, Any
 from slack_bolt import App
 from slack_sdk import WebClient
 
-from bot.links import PaperLinks
+from bot.service.paper_links import PaperLinks
 from bot.render.unfurl import unfurl, unfurl_text
 from bot.slack.fallback import refusal
 
 if TYPE_CHECKING:
-    from bot.service import Service
+    from bot.service.service import Service
 
 log = logging.getLogger(__name__)
 

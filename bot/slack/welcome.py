@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, Any
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
-from bot.models import Context
-from bot.ports import PostError
+from bot.core.models import Context
+from bot.core.ports import PostError
 from bot.render import render
 from bot.slack.poster import SlackPoster
 
 if TYPE_CHECKING:
-    from bot.service import Service
+    from bot.service.service import Service
 
 log = logging.getLogger(__name__)
 

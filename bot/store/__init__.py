@@ -14,7 +14,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 from bot.store.db import make_engine, transaction
-from bot.models import DeliveryState
+from bot.core.models import DeliveryState
 from bot.store.deliveries import STATES, DeliveryStore
 from bot.store.marks import MarkStore
 from bot.store.journal import Entry, EntryState, JournalStore

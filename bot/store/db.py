@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.pool import StaticPool
 
-from bot.config import normalise_database_url
+from bot.core.config import normalise_database_url
 
 #: How long a SQLite writer waits for another process's lock (milliseconds).
 SQLITE_BUSY_TIMEOUT_MS = 30_000

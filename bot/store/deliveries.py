@@ -12,15 +12,15 @@ from typing import Callable, Iterable
 
 import sqlalchemy as sa
 
-from bot.models import Delivery, DeliveryState
-from bot.slots import utc_now
+from bot.core.models import Delivery, DeliveryState
+from bot.daily.post_times import utc_now
 from bot.store.db import transaction
 from bot.store.schema import daily_picks as picks_t
 from bot.store.schema import deliveries as deliv_t
 from bot.store.schema import UTCDateTime
 from bot.store.schema import handled_events as events_t
 
-#: Every delivery state (``bot.models.DeliveryState`` documents each).
+#: Every delivery state (``bot.core.models.DeliveryState`` documents each).
 STATES = frozenset(DeliveryState)
 #: States a claim may be taken over from (``claim_delivery``'s ``reclaim``).
 RECLAIMABLE = frozenset({DeliveryState.FAILED, DeliveryState.SKIPPED})

@@ -18,7 +18,7 @@ from typing import Iterable, NamedTuple
 
 import sqlalchemy as sa
 
-from bot.slots import utc_now
+from bot.daily.post_times import utc_now
 from bot.store.db import transaction
 from bot.store.schema import handled_events as events_t
 from bot.store.schema import journal as journal_t

@@ -3,7 +3,7 @@
 A Slack button ``value`` holds at most 2,000 characters (docs/slack-rules.md),
 and a query may hold 4,000 (docs/interfaces.md "Rules every reply obeys"). So a
 long query is stored here under a short key — a hash of its text chosen by the
-caller (``bot.querykeys``) — and the button carries the key. Table
+caller (``bot.service.query_keys``) — and the button carries the key. Table
 ``query_keys(key, text, used_at)`` (schema version 6, ``bot.store.schema``):
 each use moves ``used_at`` on; rows unused for a while are purged.
 """
@@ -17,7 +17,7 @@ from bot.store.db import transaction
 from bot.store.schema import query_keys as keys_t
 
 KEY_MAX = 32
-TEXT_MAX = 4000   # bot.parsing.MAX_INPUT: nothing longer is ever searched
+TEXT_MAX = 4000   # bot.core.parsing.MAX_INPUT: nothing longer is ever searched
 
 
 class QueryStore:

@@ -10,8 +10,8 @@ from datetime import datetime
 
 import sqlalchemy as sa
 
-from bot.models import SavedPaper
-from bot.slots import utc_now
+from bot.core.models import SavedPaper
+from bot.daily.post_times import utc_now
 from bot.store.db import transaction
 from bot.store.schema import saved_papers as saved_t
 

@@ -11,7 +11,7 @@ Tables (docs/interfaces.md "Paper of the day"):
   ``papers`` per post. A user id as ``channel`` is that user's personal feed.
 - ``deliveries`` — one row per (team, channel, local_date): the primary key is
   the UNIQUE claim that makes a post happen at most once. ``state`` is
-  a ``bot.models.DeliveryState`` value: claimed → posted | failed | unknown, or skipped for a missed day
+  a ``bot.core.models.DeliveryState`` value: claimed → posted | failed | unknown, or skipped for a missed day
   that was not back-filled.
 - ``daily_picks(local_date PK, paper_id)`` — the persisted paper of the day.
 - ``handled_events(key PK, at)`` — idempotency keys (Slack ``event_id``,

@@ -9,9 +9,9 @@ from datetime import datetime
 
 import sqlalchemy as sa
 
-from bot.models import Subscription
-from bot.schedule import format_days, parse_days
-from bot.slots import utc_now
+from bot.core.models import Subscription
+from bot.daily.subscribe_grammar import format_days, parse_days
+from bot.daily.post_times import utc_now
 from bot.store.db import transaction
 from bot.store.schema import subscriptions as subs_t
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from bot.corpus import link_key, link_lookup, load_papers, paper_link_keys
-from bot.models import Paper
+from bot.core.models import Paper
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

@@ -101,7 +101,7 @@ def test_forked_helpers_leave_ctrl_c_to_the_parent():
     import multiprocessing
     import os
     import signal
-    from bot.procs import die_with_parent
+    from bot.core.procs import die_with_parent
     context = multiprocessing.get_context("fork")
     result = context.Queue()
 

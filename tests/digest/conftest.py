@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.models import Paper
+from bot.core.models import Paper
 from tests.digest.digestkit import ListIndex, make_papers
 
 

@@ -13,8 +13,8 @@ import re
 import uuid
 from pathlib import Path
 
-from bot.models import Paper
-from bot.ports import Message
+from bot.core.models import Paper
+from bot.core.ports import Message
 from tests.kit import BOT_TOKEN
 
 MARKER = re.compile(r"potd-(\d{4}-\d{2}-\d{2})-([a-z0-9]+)")

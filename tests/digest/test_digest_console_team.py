@@ -2,8 +2,8 @@
 from datetime import datetime, timezone
 
 from bot import digest
-from bot.console import CONTEXT
-from bot.models import Context
+from bot.cli.console import CONTEXT
+from bot.core.models import Context
 
 
 def test_console_subscription_is_never_posted(service, store, seed_index, poster):

@@ -14,7 +14,7 @@ import pytest
 from tests.digest.digestkit import FORK as CTX
 from tests.digest.digestkit import FilePoster, ListIndex, make_papers, run_together
 
-from bot.models import DeliveryState as State
+from bot.core.models import DeliveryState as State
 from bot.digest import run_due, send
 from bot.store import Store
 

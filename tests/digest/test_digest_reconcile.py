@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from bot.digest import run_due
-from bot.models import DeliveryState as State
+from bot.core.models import DeliveryState as State
 from tests.digest import test_digest_run as base
 from tests.digest.test_digest_run import AT_0900, DAY, subscribe, tick_through
 

@@ -7,7 +7,7 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from bot.models import DeliveryState as State
+from bot.core.models import DeliveryState as State
 from bot.digest import DigestDateError, make_job, next_post_time, run_due, send
 from bot.store import Store
 from tests.digest.digestkit import ListIndex, marker_of

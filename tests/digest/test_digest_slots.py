@@ -1,4 +1,4 @@
-"""Slot arithmetic (``bot.slots``): parsing and edge zones."""
+"""Slot arithmetic (``bot.daily.post_times``): parsing and edge zones."""
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta, timezone
@@ -9,8 +9,8 @@ import pytest
 from tests.kit import Clock, RecordingPoster
 
 from bot.digest import run_due
-from bot.models import Subscription
-from bot.slots import due_today, next_post_time, parse_hhmm, slot_instant
+from bot.core.models import Subscription
+from bot.daily.post_times import due_today, next_post_time, parse_hhmm, slot_instant
 from bot.store import Store
 
 UTC = timezone.utc

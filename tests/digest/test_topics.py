@@ -13,15 +13,15 @@ from tests.digest.digestkit import marker_of
 from tests.kit import Clock, RecordingPoster
 
 from bot import search
-from bot.config import Settings
+from bot.core.config import Settings
 from bot.digest import run_due
-from bot.models import Context
+from bot.core.models import Context
 from bot.render import render
 from bot.render.announce import PostingAnnouncer
-from bot.replies import ErrorReply, NoticeReply, PaperReply, StatusReply
-from bot.service import Service
+from bot.core.replies import ErrorReply, NoticeReply, PaperReply, StatusReply
+from bot.service.service import Service
 from bot.store import Store
-from bot.topics import Topics
+from bot.service.topics import Topics
 
 UTC = timezone.utc
 START = datetime(2026, 12, 1, 8, 0, tzinfo=UTC)

@@ -5,12 +5,12 @@ from datetime import date
 
 import pytest
 
-from bot.models import Hit, Paper, SearchPage, Subscription
-from bot.ports import Message
+from bot.core.models import Hit, Paper, SearchPage, Subscription
+from bot.core.ports import Message
 from bot.render import PAGE_ACTIONS, render, render_digest, to_text
 from tests.strict.surfaces import check_message
 from bot.render import mrkdwn as md
-from bot.replies import (DigestReply, ErrorReply, HelpReply, NoticeReply, PaperReply, PickListReply,
+from bot.core.replies import (DigestReply, ErrorReply, HelpReply, NoticeReply, PaperReply, PickListReply,
                          ResultsReply, SimilarReply, StatusReply)
 
 EVIL = "<!channel> & <@U123> <https://evil.example|click>"
@@ -168,7 +168,7 @@ def test_mrkdwn_helpers():
 
 
 def test_to_text_context_elements_are_separated():
-    from bot.models import Paper
+    from bot.core.models import Paper
     from bot.render.blocks import paper_blocks
     paper = Paper(id="p1", title="T", abstract="A.", keywords=("sparse attention",) * 3,
                   code_urls=("https://github.com/x/y",))

@@ -10,7 +10,7 @@ import pytest
 
 from bot.render import ACTION_ANOTHER, ACTION_DETAILS, render
 from bot.render.home import home_view
-from bot.replies import PaperReply
+from bot.core.replies import PaperReply
 from tests.render.test_render import ALL, page, paper
 
 
@@ -56,7 +56,7 @@ def test_views_and_new_surfaces_follow_the_same_button_rules() -> None:
     from bot.render.cards import share_modal, share_message
     from bot.render.home import search_modal
     from bot.render.related import related_message, related_modal
-    from bot.replies import ShareReply
+    from bot.core.replies import ShareReply
 
     results = page(n=5, total=12)
     surfaces = [search_modal("q", page=results)["blocks"], related_modal(page=results)["blocks"],

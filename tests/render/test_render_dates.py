@@ -6,10 +6,10 @@ import re
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
-from bot.models import Subscription
+from bot.core.models import Subscription
 from bot.render import render, to_text
 from bot.render.home import home_view
-from bot.replies import NoticeReply, StatusReply
+from bot.core.replies import NoticeReply, StatusReply
 
 WHEN = datetime(2026, 12, 2, 9, 30, tzinfo=ZoneInfo("Europe/Berlin"))
 TOKEN = re.compile(r"<!date\^(\d+)\^\{date_long_pretty\} at \{time\}\|([^<>|]+)>")

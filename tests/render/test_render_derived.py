@@ -4,11 +4,11 @@ from __future__ import annotations
 import json
 from datetime import date
 
-from bot.models import Hit, SearchPage
+from bot.core.models import Hit, SearchPage
 from bot.render import render, render_digest
 from bot.render.blocks import DERIVED_TITLE
 from bot.render.home import home_view
-from bot.replies import PaperReply, ResultsReply, ShareReply
+from bot.core.replies import PaperReply, ResultsReply, ShareReply
 from tests.render.test_render import paper
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 
-from bot.models import Hit, Paper, SearchPage
+from bot.core.models import Hit, Paper, SearchPage
 from bot.render import render
 from bot.render.echo import ECHO_MAX, echo, length_note, query_value
 from bot.render.home import search_modal
-from bot.replies import PickListReply, ResultsReply, carried_inline
+from bot.core.replies import PickListReply, ResultsReply, carried_inline
 
 LONG = "Steganography hides a secret message inside an ordinary cover image. " * 50   # 3,450
 

@@ -1,7 +1,7 @@
 """Hand-made papers for the search tests."""
 from __future__ import annotations
 
-from bot.models import Paper
+from bot.core.models import Paper
 
 
 def paper(pid: str, abstract: str, title: str | None = None, **fields) -> Paper:

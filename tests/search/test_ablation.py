@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from bot.models import QueryError
+from bot.core.models import QueryError
 from bot.search import SearchIndex, build_index
 from bot.search.schema import IndexRules
 from tests.kit import ROOT

@@ -1,7 +1,7 @@
 """SearchIndex on small hand-made corpora: results, lookups, resolve, similar."""
 import pytest
 
-from bot.models import QueryError
+from bot.core.models import QueryError
 from bot.search import Ranking, SearchIndex, build_index
 from tests.search.searchkit import SMALL, paper
 

@@ -7,8 +7,9 @@ import pickle
 
 import pytest
 
-from bot import corpus, wiring
-from bot.config import Settings
+from bot import corpus
+from bot.runtime import wiring
+from bot.core.config import Settings
 from bot.search import SearchIndex, build_index, internals, opens
 from bot.search.analysis import text_analyzer
 from bot.search.layout import IndexMissing, current_path

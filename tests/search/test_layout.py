@@ -172,7 +172,7 @@ def test_parallel_build_for_big_corpora(tmp_path, monkeypatch):
     monkeypatch.setattr(build_module, "PARALLEL_MIN", 300)
     monkeypatch.setattr(build_module, "MAX_PROCS", 2)
     # as `paperbot index build` runs: one thread (fork is refused otherwise)
-    monkeypatch.setattr("bot.procs.threading.active_count", lambda: 1)
+    monkeypatch.setattr("bot.core.procs.threading.active_count", lambda: 1)
     many = [paper(f"b{i:04d}", f"paper {i} about topic{i % 7} and attention") for i in range(900)]
     seen = []
     build_index(tmp_path / "ix", many, progress=seen.append)
@@ -194,7 +194,7 @@ def test_builds_in_a_threaded_process_stay_in_process(tmp_path, monkeypatch):
     """A running bot (threads) never forks: one segment, same results."""
     from bot.search import build as build_module
     monkeypatch.setattr(build_module, "PARALLEL_MIN", 300)
-    monkeypatch.setattr("bot.procs.threading.active_count", lambda: 5)
+    monkeypatch.setattr("bot.core.procs.threading.active_count", lambda: 5)
     many = [paper(f"b{i:04d}", f"paper {i} about topic{i % 7}") for i in range(400)]
     build_index(tmp_path / "ix", many)
     assert len(list(layout.current_path(tmp_path / "ix").glob("*.trm"))) == 1

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from bot import search
-from bot.models import QueryError
+from bot.core.models import QueryError
 
 
 def _words(p) -> str:
@@ -74,8 +74,8 @@ def test_the_match_set_follows_the_index_generation(tmp_path, seed_papers):
 
 
 def test_a_request_budget_never_cuts_a_match_set_short(tmp_path):
-    from bot import budget
-    from bot.models import Paper
+    from bot.core import budget
+    from bot.core.models import Paper
     papers = [Paper(id=f"q{i:04d}", title=f"Learning to rank, part {i}",
                     abstract=f"We study learning in setting number {i}. " * 2) for i in range(600)]
     search.build_index(tmp_path, papers)  # several posting blocks per term

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.models import QueryError
+from bot.core.models import QueryError
 
 from bot.search import SearchIndex, build_index
 from tests.search.searchkit import SMALL, paper

@@ -1,7 +1,7 @@
 """The query parser alone (bot.search.query): no index needed."""
 import pytest
 
-from bot.models import QueryError
+from bot.core.models import QueryError
 from bot.search.query import MAX_CHARS, leaves, parse
 
 

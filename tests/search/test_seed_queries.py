@@ -5,7 +5,7 @@ bot.corpus), or by a phrase of its abstract when it introduces none.
 """
 import pytest
 
-from bot.models import QueryError
+from bot.core.models import QueryError
 
 
 def names(page, n=None):

@@ -27,8 +27,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from bot.render.announce import PostingAnnouncer
-from bot.runtime import store_seen
-from bot.service import Service
+from bot.runtime.processes import store_seen
+from bot.service.service import Service
 from bot.slack.app import LISTENER_THREADS, build_app, make_client
 from bot.slack.journal import Journal
 from bot.slack.poster import SlackPoster

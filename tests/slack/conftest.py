@@ -18,8 +18,8 @@ from typing import Any, Callable
 import pytest
 
 from bot.render.announce import PostingAnnouncer
-from bot.runtime import store_seen as store_seen_fn
-from bot.service import Service
+from bot.runtime.processes import store_seen as store_seen_fn
+from bot.service.service import Service
 from bot.slack.app import LISTENER_THREADS, build_app, make_client
 from bot.slack.events import SeenKeys
 from bot.slack.poster import SlackPoster
@@ -89,7 +89,7 @@ def slack_factory(fake_slack: FakeSlack, seed_index, tmp_path: Path):
     Args (of the returned function):
         service: the service behind the app; default the real ``Service``.
         store_seen: idempotency through the real store
-            (``bot.runtime.store_seen``) instead of in-memory ``SeenKeys``.
+            (``bot.runtime.processes.store_seen``) instead of in-memory ``SeenKeys``.
 
     The ``seen`` check is wrapped to log each ``(key, result)`` into
     ``harness.seen_log``; the listener pool is the harness's, so

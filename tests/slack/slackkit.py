@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urlencode, urlsplit
 
-from bot.config import Settings
+from bot.core.config import Settings
 from tests.fakeslack import BOT_USER_ID, TEAM_ID, FakeSlack
 from tests.kit import SEEDS
 from tests.signing import JSON, signed_headers

@@ -7,7 +7,7 @@ import pytest
 from slack_bolt.error import BoltError
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
-from bot.config import Settings
+from bot.core.config import Settings
 from bot.slack.app import LISTENER_THREADS, build_app, make_client
 from tests.fakeslack import FakeSlack
 from tests.slack.slackkit import SlackHarness, make_settings

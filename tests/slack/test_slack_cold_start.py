@@ -17,7 +17,7 @@ from pathlib import Path
 from tests.fakeslack import FakeSlack
 from tests.kit import ROOT, stop_process
 from tests.slack.slackkit import SECRET, SEEDS, SlackHarness
-from tests.test_cli_index_wait import hold_lock
+from tests.cli.test_cli_index_wait import hold_lock
 
 WAITING = "another process is building the index in"
 BUILDING = "building the default index from"

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from bot.replies import NoticeReply
+from bot.core.replies import NoticeReply
 from bot.slack.app import WORK_SLOTS
 from bot.slack.commands import SORRY
 from tests.slack.slackkit import shown_strings, wait_until

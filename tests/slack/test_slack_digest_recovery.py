@@ -13,7 +13,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from bot.config import Settings
+from bot.core.config import Settings
 from bot.digest import run_due, send
 from bot.slack.app import make_client
 from bot.slack.poster import SlackPoster

@@ -55,7 +55,7 @@ def test_seen_keys_is_atomic_under_races() -> None:
 
 
 def test_a_failing_idempotency_check_answers_nothing(fake_slack, caplog: pytest.LogCaptureFixture) -> None:
-    from bot.config import Settings
+    from bot.core.config import Settings
     from bot.slack.app import make_client
     from bot.slack.events import answer_message
     from bot.slack.poster import SlackPoster
@@ -79,8 +79,8 @@ def test_an_event_that_is_not_an_object_is_not_journaled() -> None:
 def test_a_mention_whose_text_is_not_a_string_is_read_as_no_words_not_sorry(fake_slack, seed_index, tmp_path) -> None:
     """Over Socket Mode no HTTP check stands before the listener: an integer
     ``text`` (Slack never sends one) is read as a mention with no words."""
-    from bot.config import Settings
-    from bot.service import Service
+    from bot.core.config import Settings
+    from bot.service.service import Service
     from bot.slack.app import make_client
     from bot.slack.commands import SORRY
     from bot.slack.events import answer_message

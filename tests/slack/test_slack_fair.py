@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
-from bot.ports import Message
+from bot.core.ports import Message
 from bot.slack.fair import FairSlots
 from bot.slack.poster import SlackPoster
 

@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from bot.config import Settings
-from bot.ports import Message
+from bot.core.config import Settings
+from bot.core.ports import Message
 from bot.slack import commands, home
 from bot.slack.app import make_client
 from bot.slack.poster import SlackPoster

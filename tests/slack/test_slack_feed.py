@@ -9,13 +9,13 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from bot import search
-from bot.config import Settings
+from bot.core.config import Settings
 from bot.digest import run_due, send
 from bot.render.announce import PostingAnnouncer
-from bot.service import Service
+from bot.service.service import Service
 from bot.slack.app import make_client
 from bot.slack.poster import SlackPoster
-from bot.slots import next_post_time
+from bot.daily.post_times import next_post_time
 from bot.store import Store
 from tests.fakeslack import TEAM_ID
 from tests.slack.slackkit import BOT_TOKEN, SlackHarness, make_settings, shown_strings

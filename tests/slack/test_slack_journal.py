@@ -97,7 +97,7 @@ def _settled(journal: Journal) -> None:
     """Move ``journal``'s clock past ``POST_SETTLE``: a reply marked as going out
     is left alone that long (it may still be on its way through Slack)."""
     from datetime import timedelta
-    from bot.slots import utc_now
+    from bot.daily.post_times import utc_now
     from bot.store.journal import POST_SETTLE
     journal.clock = lambda: utc_now() + POST_SETTLE + timedelta(seconds=1)
 
@@ -231,7 +231,7 @@ def test_a_deferral_racing_the_loops_renewal_keeps_its_short_pause(restarted) ->
     # wrote after it, the retry would wait a whole lease (seen: 58-59 s late after start-up).
     from datetime import timedelta
     from bot.slack.journal import RETRY_AFTER_S
-    from bot.slots import utc_now
+    from bot.daily.post_times import utc_now
     crashed, app, journal, running = restarted
     body = json.loads(mention_envelope("Ev0RACE", "1765370000.000100"))
     key = work_of(body)[0]

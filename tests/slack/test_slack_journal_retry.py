@@ -13,7 +13,7 @@ from slack_bolt.adapter.socket_mode.internals import run_bolt_app
 from slack_sdk.socket_mode.request import SocketModeRequest
 
 from bot.slack.journal import MAX_ATTEMPTS, RETRY_AFTER_S
-from bot.slots import utc_now
+from bot.daily.post_times import utc_now
 from bot.store import EntryState
 from tests.fakeslack import BOT_USER_ID, TEAM_ID
 from tests.slack.burst import Servers, mention_envelope, replies_in_thread

@@ -72,7 +72,7 @@ def test_a_mention_not_sure_of_one_paper_lists_matches_in_the_thread(slack: Slac
 
 
 def test_a_link_token_in_a_mention_finds_its_paper(slack_factory, fake_slack, linked_index, tmp_path) -> None:
-    from bot.service import Service
+    from bot.service.service import Service
     from bot.store import Store
     store = Store(f"sqlite:///{tmp_path / 'linked.db'}")
     try:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import Settings
-from bot.ports import HistoryUnavailable, Message, PostError
+from bot.core.config import Settings
+from bot.core.ports import HistoryUnavailable, Message, PostError
 from bot.slack.app import make_client
 from bot.slack.poster import SlackPoster
 from tests.fakeslack import FakeSlack

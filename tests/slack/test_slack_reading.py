@@ -12,11 +12,11 @@ import bibtexparser
 from bibtexparser.middlewares import LatexDecodingMiddleware, SeparateCoAuthors
 
 from bot import search
-from bot.models import Paper
+from bot.core.models import Paper
 from bot.render import (ACTION_SAVE, ACTION_SAVED_EXPORT, ACTION_SAVED_PAGE, ACTION_SAVED_REMOVE,
                         render_digest)
 from bot.render.announce import PostingAnnouncer
-from bot.service import Service
+from bot.service.service import Service
 from bot.slack.app import make_client
 from bot.slack.poster import SlackPoster
 from bot.store import Store

@@ -15,7 +15,7 @@ import json
 import time
 from datetime import datetime, timezone
 
-from bot.config import Settings
+from bot.core.config import Settings
 from bot.digest import send
 from bot.render import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_SHARE,
                         ACTION_SIMILAR, PAGE_ACTIONS)

@@ -13,9 +13,9 @@ import pytest
 from slack_bolt.adapter.socket_mode.internals import run_bolt_app
 from slack_sdk.socket_mode.request import SocketModeRequest
 
-from bot.links import PaperLinks
+from bot.service.paper_links import PaperLinks
 from bot.render import ACTION_DETAILS, ACTION_SAVE, ACTION_SIMILAR
-from bot.service import Service
+from bot.service.service import Service
 from bot.store import Store
 from tests.fakeslack import TEAM_ID
 from tests.slack.slackkit import SlackHarness, make_settings

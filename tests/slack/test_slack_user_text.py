@@ -1,6 +1,6 @@
 """What users send is echoed clean: NUL, ESC and the other C0/C1 controls (but
 tab and newline) and bidi overrides never reach a reply, from a command, a
-mention or the search modal (bot.slack.text, bot.parsing.user_text); a
+mention or the search modal (bot.slack.text, bot.core.parsing.user_text); a
 mention of nothing but a pasted link is about the link's label, not a help
 answer; a subscribe whose Slack time zone cannot be read says it uses the
 default zone. Through the real HTTP server and the strict fake Slack."""
@@ -10,9 +10,9 @@ import json
 import re
 
 
-from bot.console import Console
+from bot.cli.console import Console
 from bot.render import ACTION_PAGE
-from bot.service import Service
+from bot.service.service import Service
 from bot.store import Store
 from tests.fakeslack import BOT_USER_ID, TEAM_ID
 from tests.slack.slackkit import SlackHarness, mention_event, shown_strings, view_submission

@@ -6,7 +6,7 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from bot.models import DeliveryState as State
+from bot.core.models import DeliveryState as State
 from bot.store import SCHEMA_VERSION, Store
 
 T0 = datetime(2026, 3, 1, 8, 0, tzinfo=timezone.utc)

@@ -13,8 +13,8 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from bot.models import DeliveryState as State
-from bot.models import SavedPaper
+from bot.core.models import DeliveryState as State
+from bot.core.models import SavedPaper
 from bot.store import SCHEMA_VERSION, Store, StoreError
 
 V1_DDL = [

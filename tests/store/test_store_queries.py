@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from bot.querykeys import KEEP_DAYS, PURGE_EVERY_S, QueryKeys, key_of
+from bot.service.query_keys import KEEP_DAYS, PURGE_EVERY_S, QueryKeys, key_of
 from bot.store import SCHEMA_VERSION, Store
 from tests.kit import older_database
 

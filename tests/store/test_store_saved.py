@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta, timezone
 
-from bot.models import SavedPaper
+from bot.core.models import SavedPaper
 from bot.store import Store
 
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)

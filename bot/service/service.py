@@ -1,0 +1,301 @@
+"""What the bot does, independent of Slack: commands and mentions → replies.
+
+``Service`` is the one object the Slack listeners, the console and the CLI
+call. It talks to the search index, the store and a ``ChannelAnnouncer``
+(``bot.core.ports``) through their own interfaces — no Slack, SQL, Whoosh or Block
+Kit here, and nothing from the digest above it (docs/architecture.md
+"Layers"); ``import bot.service.service`` works without slack_sdk installed.
+"""
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import replace
+from datetime import datetime
+from typing import Callable
+
+from bot.core import budget
+from bot.core import parsing
+from bot.core.config import Settings
+from bot.core.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage
+from bot.core.ports import ChannelAnnouncer
+from bot.service.query_keys import QueryKeys
+from bot.core.replies import (EPHEMERAL, IN_CHANNEL, ErrorReply, HelpReply, NoticeReply, PaperReply,
+                         PickListReply, Reply, ResultsReply, ShareReply, SimilarReply, StatusReply,
+                         WelcomeReply)
+from bot.daily.post_times import utc_now
+from bot.service.sharing import Sharing, Welcomes
+from bot.service.reading_list import ReadingList
+from bot.service.subscriptions import Subscriptions
+
+log = logging.getLogger(__name__)
+
+OTHER_MATCHES = 3      # other matches under a mention's paper ("two or three")
+SIMILAR_LIMIT = 5
+#: Least number of a mention's content groups its best hit must match for a list of matches
+#: (docs/search.md "Mentions: is the best hit the paper meant?").
+MENTION_LIST_MIN = 1
+PASSAGE_MIN = 300      # characters: a longer mention or DM is a passage, answered with results
+#: CPU seconds one index call may use before scoring stops with what it has
+#: (``bot.core.budget``; docs/architecture.md "Work slots and the CPU budget"): a query cannot hold a
+#: work slot longer than this, whatever its input.
+SEARCH_CPU_S = 0.5
+
+
+class Service:
+    """The bot's behaviour.
+
+    Args:
+        index: a ``bot.search.SearchIndex`` (search, get, resolve, similar, ids).
+        store: a ``bot.store.Store``.
+        settings: ``bot.core.config.Settings`` (defaults for time and zone).
+        announcer: tells a channel about a change (the subscribe confirmation);
+            None disables those posts.
+        now: the clock, returning an aware UTC datetime (tests inject one).
+        rng: random source for ``/paper random`` (tests inject a seeded one).
+    """
+
+    def __init__(self, index, store, settings: Settings, announcer: ChannelAnnouncer | None = None,
+                 now: Callable[[], datetime] = utc_now, rng: random.Random | None = None) -> None:
+        self.index = index
+        self.store = store
+        self.settings = settings
+        self.now = now
+        self.rng = rng or random.Random()
+        self.subs = Subscriptions(index, store, settings, announcer, now)
+        self.sharing = Sharing(store, now)
+        self.queries = QueryKeys(store, now)
+        self.welcomes = Welcomes(store, now)
+        self.reading = ReadingList(index, store, now)
+
+    # ------------------------------------------------------------------ entry points
+    def command(self, text: str, ctx: Context) -> Reply:
+        """Answer ``/paper <text>`` (``text`` already entity-decoded). Never raises
+        for bad input: returns an ``ErrorReply`` explaining it."""
+        cmd = parsing.parse_command(text)
+        return _with_cut_note(cmd, self._dispatch(cmd, ctx, prefix="/paper", visibility=EPHEMERAL))
+
+    def mention(self, text: str, ctx: Context) -> Reply:
+        """Answer ``@paperbot <text>`` (tokens stripped, entity-decoded).
+
+        Sub-commands work as in ``/paper``; otherwise id → name → words. The
+        reply is visible in the thread; help, "did you mean", errors and "no
+        confident match" are ``EPHEMERAL`` (the Slack layer shows them to the
+        asker only, issue 12 point 4).
+        """
+        cmd = parsing.parse_command(text)
+        typed_search = cmd.name == "search" and text.split(maxsplit=1)[0].lower() == "search"
+        if cmd.name != "search" or typed_search:   # `@paperbot search x` lists results
+            reply = self._dispatch(cmd, ctx, prefix="@paperbot", visibility=IN_CHANNEL)
+        else:
+            reply = self.read_paper(cmd.arg, visibility=IN_CHANNEL)
+        if isinstance(reply, (ResultsReply, StatusReply)) or cmd.name == "unsubscribe":
+            reply = replace(reply, visibility=IN_CHANNEL)   # the thread sees these; help,
+        return _with_cut_note(cmd, reply)                    # errors and "no match": the asker only
+
+    # ------------------------------------------------------------------ operations
+    def search(self, query: str, offset: int = 0, limit: int = PAGE_SIZE,
+               exact: bool = False) -> Reply:
+        """A page of results (``ResultsReply``) or an ``ErrorReply`` for bad input.
+
+        ``exact`` turns auto-correction off ("search instead for …"). A query
+        over ``parsing.MAX_INPUT`` characters is cut (``cut_to`` says so); one
+        too long for a button gets a key for its buttons (``query_keys``).
+        """
+        offset = max(0, int(offset))
+        query, cut = parsing.cut_input(query.strip())
+        try:
+            page = self._search(query, offset, limit, exact)
+        except QueryError as e:
+            return ErrorReply(message=e.message, example=f"/paper search {e.example}")
+        typed = None
+        if page.corrected_query:      # offer the typed query only where it finds something
+            typed = self._search(page.query, 0, 1, exact=True).total
+        return ResultsReply(page=page, typed_total=typed, query_keys=self.queries.for_page(page),
+                            cut_to=parsing.MAX_INPUT if cut else None)
+
+    def show(self, text: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
+        """One paper in full from an id, a name or words.
+
+        Resolution order: docs/interfaces.md "/paper slash command".
+        """
+        paper = self._resolve(text, "show", visibility)
+        if not isinstance(paper, Paper):
+            return paper
+        return PaperReply(paper=paper, others=tuple(self._similar(paper.id, OTHER_MATCHES)),
+                          others_label="Similar papers", headline=headline, visibility=visibility)
+
+    def paper(self, paper_id: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
+        """The paper with exactly this id, in full; a polite notice when unknown."""
+        paper = self.index.get(paper_id) if isinstance(paper_id, str) and paper_id else None
+        if paper is None:
+            shown = paper_id if isinstance(paper_id, str) and len(paper_id) <= 40 else "that id"
+            return NoticeReply(text=f"I have no paper with the id “{shown}” (it may have left the "
+                                    "index). Try `/paper search <words>`.")
+        return PaperReply(paper=paper, others=tuple(self._similar(paper.id, OTHER_MATCHES)),
+                          headline=headline, visibility=visibility)
+
+    def similar(self, text: str, visibility: str = EPHEMERAL) -> Reply:
+        """Papers like the one ``text`` resolves to (``SimilarReply``)."""
+        paper = self._resolve(text, "similar", visibility)
+        if not isinstance(paper, Paper):
+            return paper
+        return SimilarReply(paper=paper, hits=tuple(self._similar(paper.id, SIMILAR_LIMIT)),
+                            visibility=visibility)
+
+    def _resolve(self, text: str, verb: str, visibility: str) -> Paper | Reply:
+        """``text`` → the paper (exact id → unique name → best match), or the reply
+        to give instead: an explanation, a pick list, or "no paper"."""
+        if not text.strip():
+            return ErrorReply(message="Which paper? Give an id, a method name or a few words.",
+                              example=f"/paper {verb} UniSparse")
+        try:
+            with budget.limit(SEARCH_CPU_S):
+                paper, choices = self.index.resolve(text)
+        except QueryError as e:
+            return ErrorReply(message=e.message, example=f"/paper {verb} {e.example}")
+        if paper is None and choices:
+            return PickListReply(query=text, papers=tuple(choices), visibility=visibility)
+        if paper is None:
+            return NoticeReply(text=f"I found no paper for “{_quote(text)}”. "
+                                    "Try `/paper search <words>`.")
+        return paper
+
+    def read_paper(self, text: str, visibility: str = IN_CHANNEL) -> Reply:
+        """Mention/DM reading: a link, id or name in the text → that paper (several: pick
+        list); else the link-free words' best match if confident, with 3 others; else their
+        best ``PAGE_SIZE`` as an ``unsure`` list; small talk or nothing → a notice; a passage
+        (> ``PASSAGE_MIN``) → results. Rules: docs/search.md "Mentions: is the best hit the paper meant?"."""
+        words = text.strip()
+        if not words or len(words) > PASSAGE_MIN:   # help to the asker only; a passage: results
+            return self.search(words) if words else HelpReply(prefix="@paperbot", visibility=EPHEMERAL)
+        with budget.limit(SEARCH_CPU_S):
+            meant = self.index.mentioned(words)
+        if meant.paper is not None:
+            return self.paper(meant.paper.id, visibility=visibility)
+        if meant.choices:
+            return PickListReply(query=words, papers=meant.choices, visibility=visibility)
+        if not meant.words:
+            return NoticeReply(text="I have no paper at that link. Try `/paper search <words>`.",
+                               visibility=EPHEMERAL)
+        try:
+            page = self._search(meant.words, 0, PAGE_SIZE, exact=False)
+        except QueryError as e:
+            return ErrorReply(message=e.message, example=f"@paperbot {e.example}", visibility=visibility)
+        if page.confident:
+            return PaperReply(paper=page.hits[0].paper, others=page.hits[1:OTHER_MATCHES + 1],
+                              others_label="Other matches", visibility=visibility)
+        if page.hits and page.best_matched >= MENTION_LIST_MIN:
+            return ResultsReply(page=page, unsure=True, query_keys=self.queries.for_page(page),
+                                visibility=visibility)
+        return NoticeReply(text=f"I'm not confident any paper matches “{_quote(words)}”. "
+                                "Try other words, an id, or `/paper search`.", visibility=EPHEMERAL)
+
+    def today(self, ctx: Context, visibility: str = EPHEMERAL) -> Reply:
+        """The paper of the day for this channel's local date (same as the digest)."""
+        papers, day = self.subs.papers_of_the_day(ctx)
+        if not papers:
+            sub = self.subs.for_context(ctx)
+            if sub is not None and sub.topic:
+                return NoticeReply(text=f"No paper in the index matches this channel's topic "
+                                        f"“{_quote(sub.topic)}” now. Change it with "
+                                        "`/paper subscribe about <words>`.")
+            return NoticeReply(text="The index has no papers yet.")
+        paper, headline = papers[0], f"*Paper of the day · {day.isoformat()}*"
+        if len(papers) > 1:
+            headline = (f"*Papers of {day.isoformat()}* · 1 of {len(papers)} — the others: "
+                        + ", ".join(f"`/paper show {p.id}`" for p in papers[1:]))
+        return PaperReply(paper=paper, headline=headline,
+                          others=tuple(self._similar(paper.id, OTHER_MATCHES)), visibility=visibility)
+
+    def random_paper(self, visibility: str = EPHEMERAL) -> Reply:
+        """A uniformly random paper of the corpus."""
+        ids = self.index.ids()
+        if not ids:
+            return NoticeReply(text="The index has no papers yet.")
+        return self.paper(self.rng.choice(ids), visibility=visibility)
+
+    def share(self, paper_id: str, ctx: Context, sharer: str = "someone") -> Reply:
+        """The compact card posted when ``sharer`` (a display name, never a live
+        mention) shares a paper (``ShareReply``), or a notice for an unknown id."""
+        paper = self.index.get(paper_id) if isinstance(paper_id, str) and paper_id else None
+        if paper is None:
+            return self.paper(paper_id)
+        return ShareReply(paper=paper, sharer=sharer, visibility=IN_CHANNEL)
+
+    def home(self, ctx: Context, is_member: Callable[[str], bool]):
+        """What the App Home shows for ``ctx.user_id``: ``(today, day, channels)``
+        (``bot.service.subscriptions.Subscriptions.home``)."""
+        return self.subs.home(ctx, is_member)
+
+    def welcome(self, ctx: Context, audience: str) -> Reply | None:
+        """The first hello for a "user" or a "channel", once ever (``bot.service.sharing.Welcomes``),
+        else None; ``forget_welcome`` when it could not be delivered."""
+        return WelcomeReply(audience=audience, visibility=IN_CHANNEL) \
+            if self.welcomes.first(ctx, audience) else None
+
+    def forget_welcome(self, ctx: Context, audience: str) -> None:
+        """Forget that ``welcome`` was given (its post failed): it is tried again."""
+        self.welcomes.forget(ctx, audience)
+
+    # ------------------------------------------------------------------ internals
+    def _dispatch(self, cmd: parsing.Command, ctx: Context, prefix: str, visibility: str) -> Reply:
+        if cmd.name == "help":
+            return HelpReply(prefix=prefix)
+        if cmd.name == parsing.SUGGEST:
+            return NoticeReply(text=f"Did you mean `{prefix} {cmd.arg}`? Type it alone to run it, "
+                                    f"or `{prefix} search …` to search for these words.")
+        if cmd.name == "search":
+            if not cmd.arg:
+                return ErrorReply(message="What should I search for?",
+                                  example=f"{prefix} search sparse attention")
+            return self.search(cmd.arg)
+        if cmd.name == "show":
+            return self.show(cmd.arg, visibility=visibility)
+        if cmd.name == "similar":
+            return self.similar(cmd.arg, visibility=visibility)
+        if cmd.name == "today":
+            return self.today(ctx, visibility=visibility)
+        if cmd.name == "random":
+            return self.random_paper(visibility=visibility)
+        if cmd.name == "subscribe":
+            return self.subs.subscribe(cmd.arg, ctx)
+        if cmd.name == "unsubscribe":
+            return self.subs.unsubscribe(ctx, me=cmd.arg == "me")
+        if cmd.name == "status":
+            return self.subs.status(ctx)
+        if cmd.name == "saved":
+            return self.reading.page(ctx)
+        return HelpReply(prefix=prefix)
+
+    def related(self, text: str, limit: int = PAGE_SIZE) -> Reply:
+        """Papers most like a piece of text (a message, a pasted abstract): a
+        ``ResultsReply``, or an ``ErrorReply`` when the text has no words.
+        The text is read as prose (``bot.search.SearchIndex.related``)."""
+        try:
+            return ResultsReply(page=self.index.related(text, limit=limit))
+        except QueryError as e:
+            return ErrorReply(message=e.message, example=e.example)
+
+    def _search(self, query: str, offset: int, limit: int, exact: bool) -> SearchPage:
+        with budget.limit(SEARCH_CPU_S):
+            return self.index.search(query, limit=limit, offset=offset, correct=not exact)
+
+    def _similar(self, paper_id: str, limit: int) -> list[Hit]:
+        try:
+            with budget.limit(SEARCH_CPU_S):
+                return list(self.index.similar(paper_id, limit=limit))
+        except Exception:  # similar papers are a bonus: never fail the main reply
+            log.exception("similar(%s) failed", paper_id)
+            return []
+
+
+def _with_cut_note(cmd: parsing.Command, reply: Reply) -> Reply:
+    """Mark any reply to an over-long input as cut, so it says so in one note
+    (docs/interfaces.md "Rules every reply obeys"; ``bot.render.echo.length_note``)."""
+    return replace(reply, cut_to=parsing.MAX_INPUT) if cmd.cut else reply
+
+
+def _quote(text: str) -> str:
+    """User text quoted inside a NoticeReply, cut to 80 characters (render escapes it)."""
+    return text if len(text) <= 80 else text[:79] + "…"

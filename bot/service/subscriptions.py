@@ -1,0 +1,279 @@
+"""Channel subscriptions from the user's side: subscribe, unsubscribe, status,
+and today's paper for a channel (issue 3 item 2; docs/interfaces.md "Paper of the day").
+
+The channel-visible confirmation of a subscribe goes through an injected
+``bot.core.ports.ChannelAnnouncer`` (in Slack: rendered and sent with
+``chat.postMessage``): that post is also the check that the bot can write
+there — in a private channel it is not in, Slack answers
+``channel_not_found``/``not_in_channel`` and the user is told to
+``/invite @paperbot``. Service layer: imports no renderer, no Slack, no
+digest (docs/architecture.md "Layers").
+"""
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import replace
+from datetime import date, datetime, timedelta
+from typing import Callable
+from zoneinfo import ZoneInfo
+
+from bot.core import parsing
+from bot.daily import subscribe_grammar
+from bot.core.config import Settings
+from bot.daily.post_times import next_post_time, posts_on
+from bot.core.models import Context, Paper, QueryError, Subscription
+from bot.service.topics import Topics
+from bot.core.ports import ChannelAnnouncer, PostError
+from bot.core.replies import IN_CHANNEL, ErrorReply, NoticeReply, Reply, StatusReply
+
+log = logging.getLogger(__name__)
+
+INVITE_HINT = ("I can't post in this channel. If it is private, invite me first with "
+               "`/invite @paperbot`, then run `/paper subscribe` again.")
+
+
+class Subscriptions:
+    """Subscribe/unsubscribe/status for the channel in a ``Context``.
+
+    Args:
+        index: the search index (``ids()``, ``get(id)``).
+        store: ``bot.store.Store``.
+        settings: default time (``PAPERBOT_DEFAULT_TIME``) and zone (``PAPERBOT_DEFAULT_TZ``).
+        announcer: where the channel confirmation goes; None → no confirmation.
+        now: clock returning an aware UTC datetime.
+    """
+
+    def __init__(self, index, store, settings: Settings, announcer: ChannelAnnouncer | None,
+                 now: Callable[[], datetime]) -> None:
+        self.index, self.store, self.settings, self.now = index, store, settings, now
+        self.announcer = announcer
+        self.topics = Topics(index, store)
+
+    def subscribe(self, arg: str, ctx: Context) -> Reply:
+        """``/paper subscribe [me] [days] [HH:MM] [zone] [N papers] [about QUERY]``.
+
+        Grammar: ``bot.daily.subscribe_grammar``. A part left out keeps the current value (a
+        new subscription: ``PAPERBOT_DEFAULT_TIME``, the user's Slack zone or
+        ``PAPERBOT_DEFAULT_TZ``, every day, one paper, no topic). A topic that
+        matches no paper is refused. A channel subscription posts a
+        channel-visible confirmation naming the user; ``me`` sets the user's
+        personal feed (their DM) instead. Returns an ephemeral note with the
+        next post time, or an ``ErrorReply``.
+        An identical repeat of an active subscription changes and announces
+        nothing: the user alone is told "already subscribed …".
+        """
+        try:
+            spec = subscribe_grammar.parse_spec(arg)
+        except parsing.SubscribeError as e:
+            return ErrorReply(message=str(e), example=subscribe_grammar.EXAMPLE)
+        channel = ctx.user_id if spec.me else ctx.channel_id
+        if spec.me and not ctx.user_id:
+            return ErrorReply(message="I can't tell who you are here.", example="/paper subscribe me 08:00")
+        current = self.store.get_subscription(ctx.team_id, channel)
+        topic = spec.topic if spec.topic is not None else (current.topic if current else None)
+        notes = []
+        counted = re.search(r"\s([1-5]) papers?$", spec.topic or "", re.IGNORECASE)
+        if counted and not spec.papers:   # "about diffusion 3 papers"
+            notes.append(f"Everything after `about` is the topic; for {counted.group(1)} papers a post, "
+                         f"put `{counted.group(1)} papers` before `about`.")
+        if spec.topic:
+            refused, count = self._check_topic(spec.topic)
+            if refused is not None:
+                return replace(refused, message=" ".join([refused.message, *notes]))
+        else:
+            count = self.topics.match_count(topic)
+        # Slack was asked for the user's zone (user_tz not None) but gave none we know.
+        zone_unread = not spec.zone and current is None and ctx.user_tz is not None \
+            and parsing.canonical_zone(ctx.user_tz) is None
+        hhmm = spec.local_time or (current.local_time if current else self.settings.default_time)
+        zone = spec.zone or (current.tz if current else None) \
+            or parsing.canonical_zone(ctx.user_tz or "") or self.settings.default_tz
+        days = spec.days if spec.days is not None else (current.days if current else ())
+        papers = spec.papers or (current.papers if current else 1)
+        if current is not None and current.active and (current.local_time, current.tz, current.days,
+                                                       current.papers, current.topic) == \
+                (hhmm, zone, tuple(days), papers, topic or None):
+            # Nothing changes: tell the user only, announce nothing to the channel.
+            where = "Your personal feed is" if spec.me else "This channel is"
+            nxt = next_post_time(current, self.now())
+            return NoticeReply(text=f"{where} already subscribed at {hhmm} ({zone}): "
+                                    f"{describe(current, count)}. Next post: "
+                                    + ("{when}." if nxt else "unknown."), when=nxt)
+        if topic and count is not None and -(-count // papers) < 7:
+            notes.append(f"Only {count} paper{'s match' if count != 1 else ' matches'}, so it lasts "
+                         f"{-(-count // papers)} posting day{'s' if -(-count // papers) != 1 else ''} "
+                         "before the papers repeat.")
+        new, previous = self.store.upsert_subscription(
+            ctx.team_id, channel, hhmm, zone, ctx.user_id, self.now(),
+            topic=topic or None, days=days, papers=papers)
+        what = describe(new, count)
+        where = "your personal feed (in your DM with me)" if spec.me else "this channel"
+        if previous is not None and previous.active:
+            was = f"{previous.local_time} ({previous.tz})"
+            if (previous.topic, previous.days, previous.papers) != (new.topic, new.days, new.papers):
+                was += f", {describe(previous, with_time=False)}"
+            text = f"changed {where}: {what}; it was {was}."
+        else:
+            text = f"subscribed {where} to {what}."
+        if self.announcer is not None and not spec.me:
+            failed = self._announce(ctx, previous, NoticeReply(text=text, actor=ctx.user_id,
+                                                               visibility=IN_CHANNEL))
+            if failed is not None:
+                return failed
+        when = next_post_time(new, self.now())
+        lead = "Done: " + text[0].upper() + text[1:] + " " if spec.me else "Done. "
+        if zone_unread:
+            notes.append(f"Your Slack time zone could not be read; using {zone} — add a zone, e.g. "
+                         f"`/paper subscribe {hhmm} Europe/Berlin`.")
+        tail = "".join(" " + n for n in notes)
+        if when is None:
+            return NoticeReply(text=f"{lead}Next post: unknown.{tail}")
+        return NoticeReply(text=f"{lead}Next post: {{when}}.{tail}", when=when)   # each reader's zone
+
+    def _check_topic(self, topic: str) -> tuple[Reply | None, int | None]:
+        example = "/paper subscribe about reinforcement learning"
+        try:
+            count = len(self.topics.matches(topic))
+        except QueryError as e:
+            return ErrorReply(message=f"I can't use “{topic}” as a topic: {e.message}",
+                              example=example), None
+        if count == 0:
+            return ErrorReply(message=f"No paper matches “{topic}”, so nothing would be posted. "
+                                      "A topic keeps only papers containing all its words: use "
+                                      "fewer or broader words, or `OR` between alternatives.",
+                              example=example), 0
+        return None, count
+
+    def _announce(self, ctx: Context, previous, notice: NoticeReply) -> Reply | None:
+        try:
+            self.announcer.announce(ctx.channel_id, notice)
+        except PostError as e:
+            self._restore(ctx, previous)
+            if e.code in ("not_in_channel", "channel_not_found"):
+                return ErrorReply(message=INVITE_HINT.replace("`", ""), example="/invite @paperbot")
+            log.warning("subscribe confirmation failed in %s: %s", ctx.channel_id, e.code)
+            return ErrorReply(message=f"Slack refused my confirmation post ({e.code}); "
+                                      "nothing was changed.", example="/paper status")
+        return None
+
+    def unsubscribe(self, ctx: Context, me: bool = False) -> Reply:
+        """``/paper unsubscribe`` — stop this channel's post; ``unsubscribe me``
+        — stop the user's personal feed."""
+        if me:
+            if ctx.user_id and self.store.remove_subscription(ctx.team_id, ctx.user_id):
+                return NoticeReply(text="Unsubscribed: your personal feed is stopped.")
+            return NoticeReply(text="You have no personal feed to stop.")
+        if self.store.remove_subscription(ctx.team_id, ctx.channel_id):
+            return NoticeReply(text="Unsubscribed: no more paper of the day in this channel.")
+        return NoticeReply(text="This channel has no paper of the day to stop.")
+
+    def status(self, ctx: Context) -> Reply:
+        """``/paper status`` — this channel's schedule, topic and how many papers
+        match it, the next post, or why it is off; plus the user's own feed."""
+        sub = self.store.get_subscription(ctx.team_id, ctx.channel_id)
+        feed = self.store.get_subscription(ctx.team_id, ctx.user_id) if ctx.user_id else None
+        when = next_post_time(sub, self.now()) if sub is not None and sub.active else None
+        count = self.topics.match_count(sub.topic) if sub is not None and sub.topic else None
+        return StatusReply(subscription=sub, next_post=when, match_count=count,
+                           summary=describe(sub, count) if sub is not None else None,
+                           feed=describe(feed, self.topics.match_count(feed.topic) if feed.topic
+                                         else None) if feed is not None else None)
+
+    def for_context(self, ctx: Context):
+        """The subscription whose papers ``ctx`` sees: the channel's, or in a DM the
+        user's personal feed when they have one; None when neither exists."""
+        sub = self.store.get_subscription(ctx.team_id, ctx.channel_id)
+        if sub is None and ctx.channel_id[:1] == "D" and ctx.user_id:
+            sub = self.store.get_subscription(ctx.team_id, ctx.user_id)
+        return sub
+
+    def paper_of_the_day(self, ctx: Context) -> tuple[Paper | None, date]:
+        """Today's (first) paper in the channel's zone (its subscription's, else the default).
+
+        A channel with a topic or ``N papers`` gets its own rotation's pick
+        (``bot.service.topics``). Picks are persisted the first time a date is asked
+        for, so the digest, ``/paper today`` and every process agree.
+        """
+        papers, day = self.papers_of_the_day(ctx)
+        return (papers[0] if papers else None), day
+
+    def papers_of_the_day(self, ctx: Context) -> tuple[list[Paper], date]:
+        """All of today's papers for ``ctx`` (``[]``: empty index or a topic that matches nothing)."""
+        sub = self.for_context(ctx)
+        zone = ZoneInfo(sub.tz if sub is not None else self.settings.default_tz)
+        day = self.now().astimezone(zone).date()
+        if sub is not None and sub.days:
+            day = posting_day(sub, day, zone)
+        if sub is None:
+            sub = Subscription(team_id=ctx.team_id, channel_id=ctx.channel_id, local_time="00:00",
+                               tz=self.settings.default_tz)
+        return self.topics.papers(sub, day), day
+
+    def _restore(self, ctx: Context, previous) -> None:
+        if previous is None:
+            self.store.remove_subscription(ctx.team_id, ctx.channel_id)
+            return
+        self.store.upsert_subscription(ctx.team_id, ctx.channel_id, previous.local_time, previous.tz,
+                                       previous.subscribed_by, self.now(), topic=previous.topic,
+                                       days=previous.days, papers=previous.papers)
+        if not previous.active:
+            self.store.deactivate(ctx.team_id, ctx.channel_id, previous.inactive_reason or "inactive")
+
+    def home(self, ctx: Context, is_member: Callable[[str], bool]):
+        """What the App Home shows for ``ctx.user_id``.
+
+        Args:
+            ctx: the viewer (team and user).
+            is_member: ``is_member(channel_id) -> bool`` — whether the viewer is
+                in that channel (the Slack layer asks Slack; errors → False).
+
+        Returns:
+            ``(today: Paper | None, day: date, channels: [(Subscription, next post | None)])``
+            — today's paper in ``PAPERBOT_DEFAULT_TZ``, then the viewer's
+            personal feed (if any), then the team's channel subscriptions
+            (active and deactivated) the viewer is a member of.
+        """
+        today, day = self.paper_of_the_day(Context(ctx.team_id, "", ctx.user_id))
+        channels = []
+        feed = self.store.get_subscription(ctx.team_id, ctx.user_id) if ctx.user_id else None
+        if feed is not None:  # the viewer's personal feed first (issue 13)
+            channels.append((feed, next_post_time(feed, self.now()) if feed.active else None))
+        for sub in self.store.subscriptions(team=ctx.team_id):
+            if not sub.personal and is_member(sub.channel_id):
+                channels.append((sub, next_post_time(sub, self.now()) if sub.active else None))
+        return today, day, channels
+
+
+def posting_day(sub: Subscription, today: date, zone: ZoneInfo) -> date:
+    """The date whose papers ``/paper today`` shows for a subscription with
+    posting days: the latest posting day up to ``today`` (a reading group's
+    paper of the week all week), or the next one when that was before the
+    subscription began — never a date the digest will not post, whose pick
+    would use up a paper of the rotation."""
+    start = sub.created_at.astimezone(zone).date() if sub.created_at else today
+    for back in range(7):
+        day = today - timedelta(days=back)
+        if posts_on(sub, day):
+            if day >= start:
+                return day
+            break
+    for ahead in range(1, 8):
+        day = today + timedelta(days=ahead)
+        if posts_on(sub, day):
+            return day
+    return today
+
+
+def describe(sub: Subscription, count: int | None = None, with_time: bool = True) -> str:
+    """One line: "3 papers about “diffusion” (12 matching papers) on Mondays at 10:00
+    (Europe/London)"; ``with_time=False`` leaves out " at HH:MM (zone)"."""
+    what = "a paper of the day" if sub.papers <= 1 else f"{sub.papers} papers"
+    if sub.topic:
+        what += f" about “{sub.topic}”"
+        if count is not None:
+            what += f" ({count} matching paper{'s' if count != 1 else ''})" if count else \
+                " (no paper matches it now, so nothing is posted)"
+    days = subscribe_grammar.describe_days(sub.days)
+    when = f" at {sub.local_time} ({sub.tz})" if with_time else ""
+    return f"{what} {'every day' if days == 'every day' else 'on ' + days}{when}"
