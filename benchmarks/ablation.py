@@ -24,6 +24,7 @@ every SciFact query on the full index, with ``paperbot search --json --limit
 A rule *holds* when its removal costs >= 0.005 on one measure and gains
 nothing on the other (issue 11, point 5).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,6 +43,7 @@ from report import publish  # benchmarks/report.py (scripts run from benchmarks/
 def scifact(data: Path, split: str = "train") -> tuple[list, list, list, dict]:
     """``(papers, query ids, query texts, qrels)`` of one BEIR SciFact split."""
     from bot import corpus
+
     papers = corpus.load_papers([data / "corpus.jsonl"])
     qrels = relevance.read_qrels(data / "qrels" / f"{split}.tsv")
     texts = relevance.read_queries(data / "queries.jsonl")
@@ -52,10 +54,10 @@ def scifact(data: Path, split: str = "train") -> tuple[list, list, list, dict]:
 def known(data: Path, queries: int, docs: int, seed: int) -> tuple[list, list, list]:
     """``(papers with an empty title, query records, indexed records)``."""
     from bot.core.models import Paper
+
     records = known_item.read_records(data)
     asked, indexed = known_item.draw(records, queries, docs, seed)
-    papers = [Paper(id=f"k{i}", title="", abstract=r["abstract"], source_id=r["id"])
-              for i, r in enumerate(indexed)]
+    papers = [Paper(id=f"k{i}", title="", abstract=r["abstract"], source_id=r["id"]) for i, r in enumerate(indexed)]
     return papers, asked, indexed
 
 
@@ -94,54 +96,67 @@ def measure(args, tmp: Path) -> dict:
         lists = [[str(x) for x in ids] for ids in lists]
         nd = relevance.evaluate(dict(zip(qids, lists)), qrels)
         if rule is ab.FULL and args.check_cli:
-            agree = check_cli(sci.get(rule.setup()), texts, lists[:len(texts)], tmp)
+            agree = check_cli(sci.get(rule.setup()), texts, lists[: len(texts)], tmp)
         klists, kwall, kcpu = ab.run_queries(kix.get(rule.setup()), rule, titles)
         first = first or (lists, klists)
-        rows[rule.name] = {"scifact_train_ndcg@10": nd["ndcg@10"],
-                           **known_item.metrics(ranks_of(klists, answers)),
-                           "changed_scifact": changed(lists[:len(texts)], first[0]),
-                           "changed_known": changed(klists, first[1]),
-                           "wall_s": round(wall_s + kwall, 1), "cpu_s": round(cpu_s + kcpu, 1)}
-        if test_ids:   # reported only: no choice is made on it
+        rows[rule.name] = {
+            "scifact_train_ndcg@10": nd["ndcg@10"],
+            **known_item.metrics(ranks_of(klists, answers)),
+            "changed_scifact": changed(lists[: len(texts)], first[0]),
+            "changed_known": changed(klists, first[1]),
+            "wall_s": round(wall_s + kwall, 1),
+            "cpu_s": round(cpu_s + kcpu, 1),
+        }
+        if test_ids:  # reported only: no choice is made on it
             rows[rule.name]["scifact_test_ndcg@10"] = relevance.evaluate(
-                dict(zip(test_ids, lists[len(texts):])), test_qrels)["ndcg@10"]
+                dict(zip(test_ids, lists[len(texts) :])), test_qrels
+            )["ndcg@10"]
     full = rows["full"]
     for name, row in rows.items():
         row["d_scifact"] = row["scifact_train_ndcg@10"] - full["scifact_train_ndcg@10"]
         row["d_known"] = row["mrr@10"] - full["mrr@10"]
         if name in {r.name for r in ab.RULES}:
             row["holds"] = ab.verdict(row["d_scifact"], row["d_known"])
-        if name in {r.name for r in ab.ADDED_BACK}:   # adding it is removing it from the row
+        if name in {r.name for r in ab.ADDED_BACK}:  # adding it is removing it from the row
             row["would_hold"] = ab.verdict(-row["d_scifact"], -row["d_known"])
-    base = relevance.bm25s_run(args.scifact.resolve() / "corpus.jsonl",
-                               dict(zip(qids, texts)), qids)
+    base = relevance.bm25s_run(args.scifact.resolve() / "corpus.jsonl", dict(zip(qids, texts)), qids)
     bm25s = None
     if base is not None:
         kranks, _, _ = known_item.run_bm25s(indexed, asked)
-        bm25s = {"scifact_train_ndcg@10": relevance.evaluate(base, qrels)["ndcg@10"],
-                 **known_item.metrics(kranks)}
-    return {"rows": rows, "bm25s": bm25s, "cli_agree": agree, "cli_queries": len(texts),
-            "scifact_queries": len(qids), "known_queries": len(asked), "known_docs": len(indexed),
-            "builds_s": {"scifact": sci.build_s, "known": kix.build_s}}
+        bm25s = {"scifact_train_ndcg@10": relevance.evaluate(base, qrels)["ndcg@10"], **known_item.metrics(kranks)}
+    return {
+        "rows": rows,
+        "bm25s": bm25s,
+        "cli_agree": agree,
+        "cli_queries": len(texts),
+        "scifact_queries": len(qids),
+        "known_queries": len(asked),
+        "known_docs": len(indexed),
+        "builds_s": {"scifact": sci.build_s, "known": kix.build_s},
+    }
 
 
 def report(args, res: dict, wall_s: float, cpu_s: float) -> list[str]:
     """The text report: one row per variant, deltas against the full defaults."""
     rows, full = res["rows"], res["rows"]["full"]
-    head = (f"{'variant':<17}{'SciFact nDCG@10':>16}{'delta':>9}{'known MRR@10':>14}{'delta':>9}"
-            f"{'s@10':>8}{'s@100':>8}{'changed':>12}  verdict")
+    head = (
+        f"{'variant':<17}{'SciFact nDCG@10':>16}{'delta':>9}{'known MRR@10':>14}{'delta':>9}"
+        f"{'s@10':>8}{'s@100':>8}{'changed':>12}  verdict"
+    )
 
     def line(name, row, verdict):
         moved = f"{row['changed_scifact']}/{row['changed_known']}" if "changed_known" in row else ""
-        return (f"{name:<17}{row['scifact_train_ndcg@10']:>16.4f}{row.get('d_scifact', 0):>+9.4f}"
-                f"{row['mrr@10']:>14.4f}{row.get('d_known', 0):>+9.4f}{row['success@10']:>8.4f}"
-                f"{row['success@100']:>8.4f}{moved:>12}  {verdict}")
+        return (
+            f"{name:<17}{row['scifact_train_ndcg@10']:>16.4f}{row.get('d_scifact', 0):>+9.4f}"
+            f"{row['mrr@10']:>14.4f}{row.get('d_known', 0):>+9.4f}{row['success@10']:>8.4f}"
+            f"{row['success@100']:>8.4f}{moved:>12}  {verdict}"
+        )
 
     def judged(row):
         if row["holds"]:
             return "holds"
-        return "DOES NOT HOLD" + (" (no query reached)" if row["changed_scifact"] ==
-                                  row["changed_known"] == 0 else "")
+        return "DOES NOT HOLD" + (" (no query reached)" if row["changed_scifact"] == row["changed_known"] == 0 else "")
+
     out = [
         "paperbot ablation — each ranking rule removed, on SciFact train and arXiv known-item",
         "=" * 84,
@@ -151,40 +166,68 @@ def report(args, res: dict, wall_s: float, cpu_s: float) -> list[str]:
         f"(seed {args.seed}; {res['known_queries']} titles against {res['known_docs']} abstracts only)",
         f"verdict: a rule holds when removing it costs >= {ab.BAR} on one measure and gains nothing "
         "on the other (4 decimals)",
-        "", head, line("full (defaults)", full, "")]
+        "",
+        head,
+        line("full (defaults)", full, ""),
+    ]
     for rule in ab.RULES:
         row = rows[rule.name]
         out.append(line(rule.name, row, judged(row)))
-    out += ["", "rules this ablation removed, added back (would hold: adding it gains the bar on one",
-            "measure and costs nothing on the other):"]
-    out += [line(rule.name, rows[rule.name], "would hold" if rows[rule.name]["would_hold"]
-                 else "would not hold") for rule in ab.ADDED_BACK]
+    out += [
+        "",
+        "rules this ablation removed, added back (would hold: adding it gains the bar on one",
+        "measure and costs nothing on the other):",
+    ]
+    out += [
+        line(rule.name, rows[rule.name], "would hold" if rows[rule.name]["would_hold"] else "would not hold")
+        for rule in ab.ADDED_BACK
+    ]
     out += ["", "alternatives (a formula swapped, not a rule removed; no verdict):"]
     out += [line(rule.name, rows[rule.name], "") for rule in ab.ALTERNATIVES]
     if res["bm25s"]:
-        out += ["", line("bm25s", {**res["bm25s"], "d_scifact": res["bm25s"]["scifact_train_ndcg@10"]
-                                   - full["scifact_train_ndcg@10"],
-                                   "d_known": res["bm25s"]["mrr@10"] - full["mrr@10"]},
-                         "(k1 1.5, b 0.75, English stop words, PyStemmer; same text)")]
+        out += [
+            "",
+            line(
+                "bm25s",
+                {
+                    **res["bm25s"],
+                    "d_scifact": res["bm25s"]["scifact_train_ndcg@10"] - full["scifact_train_ndcg@10"],
+                    "d_known": res["bm25s"]["mrr@10"] - full["mrr@10"],
+                },
+                "(k1 1.5, b 0.75, English stop words, PyStemmer; same text)",
+            ),
+        ]
     out += ["", "changed: queries whose top 10 differ from the full defaults' (SciFact train / known-item)"]
     if "scifact_test_ndcg@10" in full:
         base = full["scifact_test_ndcg@10"]
-        out += ["", "SciFact test nDCG@10, reported only (no choice is made on it; the issue 11 bar is",
-                "relevance.py's: test >= 0.6947 and >= bm25s + 0.01):",
-                *[f"  {name:<17}{row['scifact_test_ndcg@10']:.4f} ({row['scifact_test_ndcg@10'] - base:+.4f})"
-                  for name, row in rows.items()]]
+        out += [
+            "",
+            "SciFact test nDCG@10, reported only (no choice is made on it; the issue 11 bar is",
+            "relevance.py's: test >= 0.6947 and >= bm25s + 0.01):",
+            *[
+                f"  {name:<17}{row['scifact_test_ndcg@10']:.4f} ({row['scifact_test_ndcg@10'] - base:+.4f})"
+                for name, row in rows.items()
+            ],
+        ]
     out += ["", "what each row removes:"]
     for rule in [*ab.RULES, *ab.ADDED_BACK, *ab.ALTERNATIVES]:
         out.append(f"  {rule.name}: {rule.rule}  ->  {rule.removed}")
-    out += ["", "search path: in-process ablation_rules.ranked (SearchIndex.search's parse, compile, "
-            "spelling, rank and link pin; no snippets), limit 100"]
+    out += [
+        "",
+        "search path: in-process ablation_rules.ranked (SearchIndex.search's parse, compile, "
+        "spelling, rank and link pin; no snippets), limit 100",
+    ]
     if res["cli_agree"] is not None:
-        out.append(f"  same lists as `paperbot search --json --limit 100` on the full SciFact index: "
-                   f"{res['cli_agree']} of {res['cli_queries']} queries")
+        out.append(
+            f"  same lists as `paperbot search --json --limit 100` on the full SciFact index: "
+            f"{res['cli_agree']} of {res['cli_queries']} queries"
+        )
     builds = res["builds_s"]
-    out += [f"builds (s): SciFact {sum(builds['scifact'].values()):.1f} in {len(builds['scifact'])}, "
-            f"known-item {sum(builds['known'].values()):.1f} in {len(builds['known'])}",
-            f"whole run: {wall_s:.0f} s wall, {cpu_s:.0f} s CPU (this process; 2 shared cores)"]
+    out += [
+        f"builds (s): SciFact {sum(builds['scifact'].values()):.1f} in {len(builds['scifact'])}, "
+        f"known-item {sum(builds['known'].values()):.1f} in {len(builds['known'])}",
+        f"whole run: {wall_s:.0f} s wall, {cpu_s:.0f} s CPU (this process; 2 shared cores)",
+    ]
     return out
 
 
@@ -195,21 +238,34 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=2000)
     ap.add_argument("--docs", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=20261201)
-    ap.add_argument("--check-cli", action="store_true",
-                    help="compare the in-process ranking with `paperbot search --json` once")
-    ap.add_argument("--report-test", action="store_true",
-                    help="also report SciFact test nDCG@10 per variant (never used for a choice)")
+    ap.add_argument(
+        "--check-cli", action="store_true", help="compare the in-process ranking with `paperbot search --json` once"
+    )
+    ap.add_argument(
+        "--report-test",
+        action="store_true",
+        help="also report SciFact test nDCG@10 per variant (never used for a choice)",
+    )
     ap.add_argument("--out", type=Path, help="also write the report here (and FILE with .json)")
     args = ap.parse_args()
     wall, cpu = time.perf_counter(), time.process_time()
     with tempfile.TemporaryDirectory(prefix="paperbot-ablation-") as tmp:
         res = measure(args, Path(tmp))
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    publish(report(args, res, wall, cpu), args.out,
-            {**res, "data": [str(args.scifact), str(args.arxiv)], "seed": args.seed,
-             "wall_s": round(wall), "cpu_s": round(cpu),
-             "rules": {r.name: {"rule": r.rule, "removed": r.removed}
-                       for r in [*ab.RULES, *ab.ADDED_BACK, *ab.ALTERNATIVES]}})
+    publish(
+        report(args, res, wall, cpu),
+        args.out,
+        {
+            **res,
+            "data": [str(args.scifact), str(args.arxiv)],
+            "seed": args.seed,
+            "wall_s": round(wall),
+            "cpu_s": round(cpu),
+            "rules": {
+                r.name: {"rule": r.rule, "removed": r.removed} for r in [*ab.RULES, *ab.ADDED_BACK, *ab.ALTERNATIVES]
+            },
+        },
+    )
 
 
 if __name__ == "__main__":

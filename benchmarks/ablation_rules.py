@@ -14,6 +14,7 @@ Verdict (issue 11, point 5): a rule *holds* when removing it costs at least
 ``BAR`` (0.005) on SciFact-train nDCG@10 or on known-item MRR@10 and gains
 nothing on the other — deltas compared at the 4 decimals reported.
 """
+
 from __future__ import annotations
 
 import time
@@ -58,44 +59,79 @@ class Rule:
 FULL = Rule("full", "every rule (the defaults)", "nothing")
 
 RULES = [
-    Rule("qtf-k3", "query-term saturation (k3 + 1) n / (k3 + n), k3 = 1",
-         "a word said n times weighs n", {"qtf_k3": None}),
-    Rule("compounds", "test-time / test time / testtime searched alike",
-         "only the typed spelling (compounds=False)", {"compounds": False}),
-    Rule("compound-share", "a joined word matches its parts only when >= 10 % hyphenate it",
-         "every recorded hyphenation is used (share 0)", {"compound_min_share": 0.0}),
-    Rule("spelling", "unknown words auto-corrected when the correction finds papers",
-         "words searched as typed", correct=False),
-    Rule("title-x4", "title repeated 4 times in `all`", "title once",
-         index=IndexRules(title_repeat=1)),
-    Rule("one-field", "one free-text field `all` (title + abstract)",
-         "title and abstract scored as separate BM25 fields", index=IndexRules(all_field=False)),
-    Rule("stemming", "Porter2 stemming", "no stemming",
-         index=IndexRules(analyzer={"stemmer": "none"})),
-    Rule("stop-words", "Whoosh's 34-word English stop list", "no stop list",
-         index=IndexRules(analyzer={"stoplist": ()})),
-    Rule("caps-acronyms", "a stop word in capitals (IT, US) kept as an acronym",
-         "stop words always dropped", index=IndexRules(analyzer={"caps": False})),
+    Rule(
+        "qtf-k3",
+        "query-term saturation (k3 + 1) n / (k3 + n), k3 = 1",
+        "a word said n times weighs n",
+        {"qtf_k3": None},
+    ),
+    Rule(
+        "compounds",
+        "test-time / test time / testtime searched alike",
+        "only the typed spelling (compounds=False)",
+        {"compounds": False},
+    ),
+    Rule(
+        "compound-share",
+        "a joined word matches its parts only when >= 10 % hyphenate it",
+        "every recorded hyphenation is used (share 0)",
+        {"compound_min_share": 0.0},
+    ),
+    Rule(
+        "spelling",
+        "unknown words auto-corrected when the correction finds papers",
+        "words searched as typed",
+        correct=False,
+    ),
+    Rule("title-x4", "title repeated 4 times in `all`", "title once", index=IndexRules(title_repeat=1)),
+    Rule(
+        "one-field",
+        "one free-text field `all` (title + abstract)",
+        "title and abstract scored as separate BM25 fields",
+        index=IndexRules(all_field=False),
+    ),
+    Rule("stemming", "Porter2 stemming", "no stemming", index=IndexRules(analyzer={"stemmer": "none"})),
+    Rule(
+        "stop-words", "Whoosh's 34-word English stop list", "no stop list", index=IndexRules(analyzer={"stoplist": ()})
+    ),
+    Rule(
+        "caps-acronyms",
+        "a stop word in capitals (IT, US) kept as an acronym",
+        "stop words always dropped",
+        index=IndexRules(analyzer={"caps": False}),
+    ),
 ]
 
 #: Rules the ablation removed (docs/search.md), added back to show what they
 #: would be worth on today's defaults ("would hold": adding it back gains the
 #: bar on one measure and costs nothing on the other).
 ADDED_BACK = [
-    Rule("+acronyms", "(removed) acronym <-> expansion in ranked search, weight 0.3",
-         "added back (acronyms=True)", {"acronyms": True}),
-    Rule("+field-b", "(removed) per-field b: title 0.5, name 0.3", "added back",
-         {"field_b": {"title": 0.5, "name": 0.3}}),
-    Rule("+field-weights", "(removed) weights title 2, name 2, name_key 3, authors 1.5",
-         "added back", {"weights": {"title": 2.0, "name": 2.0, "name_key": 3.0, "authors": 1.5}}),
-    Rule("+single-chars", "(removed) single characters kept (minsize 1)", "added back",
-         index=IndexRules(analyzer={"minsize": 1})),
+    Rule(
+        "+acronyms",
+        "(removed) acronym <-> expansion in ranked search, weight 0.3",
+        "added back (acronyms=True)",
+        {"acronyms": True},
+    ),
+    Rule(
+        "+field-b", "(removed) per-field b: title 0.5, name 0.3", "added back", {"field_b": {"title": 0.5, "name": 0.3}}
+    ),
+    Rule(
+        "+field-weights",
+        "(removed) weights title 2, name 2, name_key 3, authors 1.5",
+        "added back",
+        {"weights": {"title": 2.0, "name": 2.0, "name_key": 3.0, "authors": 1.5}},
+    ),
+    Rule(
+        "+single-chars",
+        "(removed) single characters kept (minsize 1)",
+        "added back",
+        index=IndexRules(analyzer={"minsize": 1}),
+    ),
 ]
 
 ALTERNATIVES = [
     Rule("idf-whoosh", "Lucene idf", "Whoosh's idf", {"idf": "whoosh"}),
-    Rule("porter", "Porter2 stemming", "the original Porter stemmer",
-         index=IndexRules(analyzer={"stemmer": "porter"})),
+    Rule("porter", "Porter2 stemming", "the original Porter stemmer", index=IndexRules(analyzer={"stemmer": "porter"})),
     Rule("k1-1.5", "k1 = 1.2", "k1 = 1.5 (bm25s' default)", {"k1": 1.5}),
 ]
 
@@ -122,7 +158,7 @@ class Indexes:
 
     def get(self, rules: IndexRules) -> Path:
         """The index directory built with ``rules`` (``Rule.setup()``), built once."""
-        key = repr(rules)   # IndexRules holds a dict: not hashable
+        key = repr(rules)  # IndexRules holds a dict: not hashable
         if key not in self._dirs:
             target = self.root / f"ix{len(self._dirs)}"
             started = time.perf_counter()
@@ -136,12 +172,10 @@ def source_ids(index: SearchIndex) -> list:
     """docnum -> ``source_id`` of the live generation (for ranked docnums)."""
     with index._searcher() as (_, searcher):
         reader = searcher.reader()
-        return [paper_from_json(reader.stored_fields(d)["doc"]).source_id
-                for d in range(reader.doc_count_all())]
+        return [paper_from_json(reader.stored_fields(d)["doc"]).source_id for d in range(reader.doc_count_all())]
 
 
-def ranked(index: SearchIndex, ids: list, text: str, limit: int = 100,
-           correct: bool = True) -> list:
+def ranked(index: SearchIndex, ids: list, text: str, limit: int = 100, correct: bool = True) -> list:
     """The ``source_id``s ``index.search(text, limit=limit)`` would return,
     in order, without building hits (no snippets, no stored-paper reads):
     the same parse, ``_find`` (compile, spelling, rank) and linked-paper

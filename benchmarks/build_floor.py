@@ -24,6 +24,7 @@ the share of that replay that is paperbot's own block fill (``internals.write_te
 a stand-in posting writer). The build phases run in one process here (``build_index`` splits
 them over two); the target compares with ``bm25s``'s one process (issue 11, point 6).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,7 +39,7 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-from bench_engines import iter_records, run_child   # benchmarks/ (scripts run from there)
+from bench_engines import iter_records, run_child  # benchmarks/ (scripts run from there)
 from report import publish
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,7 +91,7 @@ def child_phases(paths: list[str], work: str, repeat: int = 3) -> dict:
     clock, gen = _Clock(), Path(work) / "gen"
     gen.mkdir()
     papers = clock("load", corpus.load_papers, [Path(p) for p in paths])
-    gc.disable()   # as build_index's workers
+    gc.disable()  # as build_index's workers
     ix = whoosh_index.create_in(str(gen), make_schema())
     schema = ix.schema
     text, plain = TextTerms(schema["abstract"].analyzer), TextTerms(schema["authors"].analyzer)
@@ -103,24 +104,26 @@ def child_phases(paths: list[str], work: str, repeat: int = 3) -> dict:
             lexicon.add_words(paper.abstract, words, compounds)
             docs.append(doc)
         return docs
+
     docs = clock("analysis", analyse)
     builder = bulk.SegmentBuilder(gen, schema, keep=FIELDS)
 
     def add_all():
         for doc in docs:
             builder.add(doc)
+
     clock("accumulate", add_all)
     captured: list = []
     real_fill = bulk.write_term_blocks
 
-    def capture(writer, ids, weights, values, lengths):   # what finish hands to Whoosh, kept
+    def capture(writer, ids, weights, values, lengths):  # what finish hands to Whoosh, kept
         captured.append((writer._fieldname, writer._btext, ids, weights, values, lengths))
         real_fill(writer, ids, weights, values, lengths)
+
     bulk.write_term_blocks = capture
     segment = clock("write", builder.finish)
     bulk.write_term_blocks = real_fill
-    clock("derived", save_derived, gen, [(segment, lexicon.state(), builder.kept, builder.lengths)],
-          len(papers))
+    clock("derived", save_derived, gen, [(segment, lexicon.state(), builder.kept, builder.lengths)], len(papers))
     # --- the floor: Whoosh's writers fed what the bulk writer computed
     rows = []
     for doc in docs:
@@ -131,10 +134,20 @@ def child_phases(paths: list[str], work: str, repeat: int = 3) -> dict:
                 continue
             length = 0
             if field.scorable:
-                length = (len(field.analyzer.terms(value)) if hasattr(field.analyzer, "terms")
-                          else sum(freq for _, freq, _, _ in field.index(value)))
-            row.append((name, field, value if field.stored else None, length,
-                        field.to_column_value(value) if field.column_type else None))
+                length = (
+                    len(field.analyzer.terms(value))
+                    if hasattr(field.analyzer, "terms")
+                    else sum(freq for _, freq, _, _ in field.index(value))
+                )
+            row.append(
+                (
+                    name,
+                    field,
+                    value if field.stored else None,
+                    length,
+                    field.to_column_value(value) if field.column_type else None,
+                )
+            )
         rows.append(row)
 
     def perdoc_floor():
@@ -147,6 +160,7 @@ def child_phases(paths: list[str], work: str, repeat: int = 3) -> dict:
                     perdoc.add_column_value(name, field.column_type, column)
             perdoc.finish_doc()
         perdoc.close()
+
     clock("floor: Whoosh per-document writer", perdoc_floor, repeat=repeat)
 
     def postings_floor():
@@ -164,15 +178,21 @@ def child_phases(paths: list[str], work: str, repeat: int = 3) -> dict:
             writer.finish_term()
         writer.finish_field()
         writer.close()
+
     clock("floor: Whoosh term writing (incl. block fill)", postings_floor, repeat=repeat)
 
     def fill_only():
         stand_in = SimpleNamespace(_postwriter=_NoBlocks())
         for _, _, ids, weights, values, lengths in captured:
             real_fill(stand_in, ids, weights, values, lengths)
+
     clock("paperbot's block fill alone", fill_only, repeat=repeat)
-    return {"papers": len(papers), "terms": len(captured),
-            "postings": sum(len(c[2]) for c in captured), "phases": clock.phases}
+    return {
+        "papers": len(papers),
+        "terms": len(captured),
+        "postings": sum(len(c[2]) for c in captured),
+        "phases": clock.phases,
+    }
 
 
 def main() -> None:
@@ -181,9 +201,13 @@ def main() -> None:
     ap.add_argument("--docs", type=int, default=0, help="only the first N records (default: all)")
     ap.add_argument("--out", type=Path, help="also write the report here (and FILE with .json)")
     ap.add_argument("--data-label", help="how the report names the data folder")
-    ap.add_argument("--repeat", type=int, default=3,
-                    help="runs of bm25s (before and after paperbot) and of each floor replay; the lowest "
-                         "CPU time of each is reported (default 3)")
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="runs of bm25s (before and after paperbot) and of each floor replay; the lowest "
+        "CPU time of each is reported (default 3)",
+    )
     args = ap.parse_args()
     load_start, started = os.getloadavg(), time.strftime("%Y-%m-%d %H:%M:%S %Z")
     with tempfile.TemporaryDirectory(prefix="paperbot-floor-") as tmp:
@@ -195,7 +219,7 @@ def main() -> None:
                     out.write(json.dumps(rec, ensure_ascii=False) + "\n")
             paths = [sub]
         bms = []
-        for k in range(args.repeat):   # bm25s before and after paperbot's phases
+        for k in range(args.repeat):  # bm25s before and after paperbot's phases
             if k == 1:
                 (Path(tmp) / "pb").mkdir()
                 pb = _run_phases(paths, Path(tmp) / "pb", args.repeat)
@@ -206,8 +230,11 @@ def main() -> None:
             pb = _run_phases(paths, Path(tmp) / "pb", args.repeat)
         bm = min(bms, key=lambda b: b["build_cpu_s"])
     ph = pb["phases"]
-    whoosh = ph["floor: Whoosh per-document writer"]["cpu_s"] + \
-        ph["floor: Whoosh term writing (incl. block fill)"]["cpu_s"] - ph["paperbot's block fill alone"]["cpu_s"]
+    whoosh = (
+        ph["floor: Whoosh per-document writer"]["cpu_s"]
+        + ph["floor: Whoosh term writing (incl. block fill)"]["cpu_s"]
+        - ph["paperbot's block fill alone"]["cpu_s"]
+    )
     build = sum(ph[k]["cpu_s"] for k in ("load", "analysis", "accumulate", "write", "derived"))
     lines = [
         "paperbot build: where the time goes, and the floor of Whoosh's writing (one run, beside bm25s)",
@@ -234,17 +261,39 @@ def main() -> None:
         f"{whoosh:.1f} s CPU = {whoosh / bm['build_cpu_s']:.2f} x bm25s's whole build "
         f"({'below' if whoosh <= 2 * bm['build_cpu_s'] else 'above'} the 2 x target on its own)",
     ]
-    publish(lines, args.out, {"started": started, "data": args.data_label or str(args.data_dir),
-                              "bm25s": bm, "bm25s_runs": bms, "paperbot": pb, "whoosh_floor_cpu_s": round(whoosh, 2)})
+    publish(
+        lines,
+        args.out,
+        {
+            "started": started,
+            "data": args.data_label or str(args.data_dir),
+            "bm25s": bm,
+            "bm25s_runs": bms,
+            "paperbot": pb,
+            "whoosh_floor_cpu_s": round(whoosh, 2),
+        },
+    )
 
 
 def _run_phases(paths: list[Path], work: Path, repeat: int) -> dict:
     import subprocess
+
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "benchmarks"), str(ROOT)])}
-    done = subprocess.run([sys.executable, "-c", "import sys, json, build_floor as b; "
-                           "print(json.dumps(b.child_phases(json.loads(sys.argv[1]), sys.argv[2], int(sys.argv[3]))))",
-                           json.dumps([str(p) for p in paths]), str(work), str(repeat)],
-                          env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, json, build_floor as b; "
+            "print(json.dumps(b.child_phases(json.loads(sys.argv[1]), sys.argv[2], int(sys.argv[3]))))",
+            json.dumps([str(p) for p in paths]),
+            str(work),
+            str(repeat),
+        ],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     if done.returncode != 0:
         sys.exit(f"phases child failed ({done.returncode})")
     return json.loads(done.stdout.strip().splitlines()[-1])

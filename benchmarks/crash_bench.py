@@ -17,6 +17,7 @@ docs/architecture.md "Idempotency and the journal").
 
     .venv/bin/python benchmarks/crash_bench.py --out benchmarks/results/crash.txt
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,9 +35,9 @@ sys.path.insert(0, str(ROOT))
 
 from http_bench import command_body  # noqa: E402  (benchmarks/; scripts run from benchmarks/)
 from report import publish  # noqa: E402
+
 from tests.fakeslack import BOT_USER_ID, FakeSlack  # noqa: E402
-from tests.slack.burst import (ServeProcess, _post, burst, mention_envelope, replies_in_thread,  # noqa: E402
-                               slow_down)
+from tests.slack.burst import ServeProcess, _post, burst, mention_envelope, replies_in_thread, slow_down  # noqa: E402
 
 
 def command_replies(fake: FakeSlack, url: str) -> int:
@@ -57,16 +58,20 @@ def main() -> None:
         tmp = Path(tmpdir)
         slow_down(fake, "chat.postMessage", args.post_delay)
         slow_down(fake, "response_url", args.post_delay)
-        fake.add_channel("C0GENERAL", bot_member=True)   # Slack sends app_mention only from channels the bot is in
+        fake.add_channel("C0GENERAL", bot_member=True)  # Slack sends app_mention only from channels the bot is in
         server = ServeProcess(fake, tmp, f"sqlite:///{tmp / 'paperbot.db'}", tmp / "index")
         stamps = [f"{1766100000 + i}.000100" for i in range(args.mentions)]
-        bodies = [mention_envelope(f"Ev0BURST{i}", ts, text=f"<@{BOT_USER_ID}> sparse attention {i % 17}")
-                  for i, ts in enumerate(stamps)]
+        bodies = [
+            mention_envelope(f"Ev0BURST{i}", ts, text=f"<@{BOT_USER_ID}> sparse attention {i % 17}")
+            for i, ts in enumerate(stamps)
+        ]
         urls = [fake.new_response_url() for _ in range(args.commands)]
         every = max(1, len(bodies) // max(1, len(urls)))
-        for j, response_url in enumerate(urls):          # one command after every few mentions
-            bodies.insert(min(len(bodies), (j + 1) * (every + 1) - 1),
-                          command_body(f"search sparse attention {j % 13}", f"U{j:04d}", response_url))
+        for j, response_url in enumerate(urls):  # one command after every few mentions
+            bodies.insert(
+                min(len(bodies), (j + 1) * (every + 1) - 1),
+                command_body(f"search sparse attention {j % 13}", f"U{j:04d}", response_url),
+            )
         is_command = [not b.startswith("{") for b in bodies]
         url = server.start()
         statuses = [0] * len(bodies)
@@ -101,11 +106,13 @@ def main() -> None:
         t_restart = time.perf_counter()
         url = server.start()
         started_s = time.perf_counter() - t_restart
-        retried = burst(url, unacked) if unacked else []          # Slack's retries of the unacknowledged
+        retried = burst(url, unacked) if unacked else []  # Slack's retries of the unacknowledged
         wanted = set(stamps)
         deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and (any(replies_in_thread(fake, ts) == 0 for ts in wanted)
-                                                or any(command_replies(fake, u) == 0 for u in acked_urls)):
+        while time.monotonic() < deadline and (
+            any(replies_in_thread(fake, ts) == 0 for ts in wanted)
+            or any(command_replies(fake, u) == 0 for u in acked_urls)
+        ):
             time.sleep(0.2)
         all_answered_s = time.perf_counter() - t_restart
         exit_code = server.stop()
@@ -120,34 +127,50 @@ def main() -> None:
     retaken = log.count("left unanswered")
     skipped = log.count("already answered; not answering again")
     cmd_skipped = log.count("a command reply cannot be looked up")
-    data = {"started": started, "mentions": args.mentions, "acked_before_kill": len(acked_ts),
-            "answered_at_kill": answered_at_kill, "unacked_resent": len(unacked),
-            "resent_200": sum(1 for s in retried if s == 200), "retaken_from_journal": retaken,
-            "retakes_skipped_as_already_answered": skipped, "lost_acked": lost, "lost_any": lost_all,
-            "doubled": doubled, "commands": args.commands, "commands_acked_before_kill": len(acked_urls),
-            "commands_answered_at_kill": commands_at_kill, "commands_lost_acked": cmd_lost,
-            "commands_doubled": cmd_doubled, "command_retakes_skipped_as_maybe_out": cmd_skipped,
-            "restart_to_listening_s": round(started_s, 1),
-            "restart_to_all_answered_s": round(all_answered_s, 1), "exit_after_sigterm": exit_code,
-            "post_delay_s": args.post_delay}
-    lines = ["paperbot crash benchmark — kill -9 of paperbot serve during a burst of mentions and commands",
-             "=" * 89,
-             f"started {started}; python {platform.python_version()}, {os.cpu_count()} CPUs, host {platform.node()}",
-             "NOTE: this machine is shared with other sessions.", "",
-             f"{'':35}{'mentions':>10}{'commands':>10}",
-             f"{'sent':35}{args.mentions:>10}{args.commands:>10}",
-             f"{'acknowledged (200) before the kill':35}{len(acked_ts):>10}{len(acked_urls):>10}",
-             f"{'answered when killed':35}{answered_at_kill:>10}{commands_at_kill:>10}",
-             f"not acknowledged mentions, sent again {len(unacked)} (as Slack retries them; commands are never retried)",
-             f"retaken from the journal           {retaken} ({skipped} mentions found already answered in the "
-             f"thread, {cmd_skipped} commands skipped as maybe answered)",
-             f"restart → listening                {started_s:.1f} s",
-             f"restart → everything answered      {all_answered_s:.1f} s",
-             "",
-             f"{'PASS' if lost == 0 else 'FAIL'}  0 acknowledged mentions lost      measured {lost} (any mention: {lost_all})",
-             f"{'PASS' if doubled == 0 else 'FAIL'}  0 mentions answered twice        measured {doubled}",
-             f"{'PASS' if cmd_lost == 0 else 'FAIL'}  0 acknowledged commands lost      measured {cmd_lost}",
-             f"{'PASS' if cmd_doubled == 0 else 'FAIL'}  0 commands answered twice        measured {cmd_doubled}"]
+    data = {
+        "started": started,
+        "mentions": args.mentions,
+        "acked_before_kill": len(acked_ts),
+        "answered_at_kill": answered_at_kill,
+        "unacked_resent": len(unacked),
+        "resent_200": sum(1 for s in retried if s == 200),
+        "retaken_from_journal": retaken,
+        "retakes_skipped_as_already_answered": skipped,
+        "lost_acked": lost,
+        "lost_any": lost_all,
+        "doubled": doubled,
+        "commands": args.commands,
+        "commands_acked_before_kill": len(acked_urls),
+        "commands_answered_at_kill": commands_at_kill,
+        "commands_lost_acked": cmd_lost,
+        "commands_doubled": cmd_doubled,
+        "command_retakes_skipped_as_maybe_out": cmd_skipped,
+        "restart_to_listening_s": round(started_s, 1),
+        "restart_to_all_answered_s": round(all_answered_s, 1),
+        "exit_after_sigterm": exit_code,
+        "post_delay_s": args.post_delay,
+    }
+    lines = [
+        "paperbot crash benchmark — kill -9 of paperbot serve during a burst of mentions and commands",
+        "=" * 89,
+        f"started {started}; python {platform.python_version()}, {os.cpu_count()} CPUs, host {platform.node()}",
+        "NOTE: this machine is shared with other sessions.",
+        "",
+        f"{'':35}{'mentions':>10}{'commands':>10}",
+        f"{'sent':35}{args.mentions:>10}{args.commands:>10}",
+        f"{'acknowledged (200) before the kill':35}{len(acked_ts):>10}{len(acked_urls):>10}",
+        f"{'answered when killed':35}{answered_at_kill:>10}{commands_at_kill:>10}",
+        f"not acknowledged mentions, sent again {len(unacked)} (as Slack retries them; commands are never retried)",
+        f"retaken from the journal           {retaken} ({skipped} mentions found already answered in the "
+        f"thread, {cmd_skipped} commands skipped as maybe answered)",
+        f"restart → listening                {started_s:.1f} s",
+        f"restart → everything answered      {all_answered_s:.1f} s",
+        "",
+        f"{'PASS' if lost == 0 else 'FAIL'}  0 acknowledged mentions lost      measured {lost} (any mention: {lost_all})",
+        f"{'PASS' if doubled == 0 else 'FAIL'}  0 mentions answered twice        measured {doubled}",
+        f"{'PASS' if cmd_lost == 0 else 'FAIL'}  0 acknowledged commands lost      measured {cmd_lost}",
+        f"{'PASS' if cmd_doubled == 0 else 'FAIL'}  0 commands answered twice        measured {cmd_doubled}",
+    ]
     publish(lines, args.out, data)
 
 

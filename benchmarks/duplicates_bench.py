@@ -11,6 +11,7 @@ docs/architecture.md "Idempotency and the journal").
 
     .venv/bin/python benchmarks/duplicates_bench.py --out benchmarks/results/duplicates.txt
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,9 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import psycopg  # noqa: E402
+from report import publish  # noqa: E402  (benchmarks/report.py; scripts run from benchmarks/)
 
 from bot import corpus, search  # noqa: E402
-from report import publish  # noqa: E402  (benchmarks/report.py; scripts run from benchmarks/)
 from tests.fakeslack import FakeSlack  # noqa: E402
 from tests.slack.burst import Servers, deliver_together, mention_envelope, replies_in_thread  # noqa: E402
 
@@ -44,17 +45,22 @@ def run_case(index, db_url: str, tmp: Path, copies: int, servers: int, rounds: i
         try:
             for n in range(rounds):
                 ts = f"{1766000000 + n}.{copies}{servers}0100"
-                statuses = deliver_together(running.urls, mention_envelope(f"Ev{uuid.uuid4().hex[:12]}", ts),
-                                            copies)
+                statuses = deliver_together(running.urls, mention_envelope(f"Ev{uuid.uuid4().hex[:12]}", ts), copies)
                 bad_status += sum(1 for s in statuses if s != 200)
                 stamps.append(ts)
             running.drain()
         finally:
             running.close()
         counts = [replies_in_thread(fake, ts) for ts in stamps]
-    return {"copies": copies, "servers": servers, "rounds": rounds, "lost": counts.count(0),
-            "doubled": sum(1 for c in counts if c > 1), "non_200": bad_status,
-            "seconds": round(time.perf_counter() - t0, 1)}
+    return {
+        "copies": copies,
+        "servers": servers,
+        "rounds": rounds,
+        "lost": counts.count(0),
+        "doubled": sum(1 for c in counts if c > 1),
+        "non_200": bad_status,
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
 
 
 def main() -> None:
@@ -91,18 +97,27 @@ def main() -> None:
                     row["database"] = backend
                     results.append(row)
                     print(row, flush=True)
-    lines = ["paperbot duplicate deliveries — copies of one app_mention released together", "=" * 76,
-             f"started {started}; python {platform.python_version()}, {os.cpu_count()} CPUs, host {platform.node()}",
-             f"{args.rounds} rounds a case; a round is right when exactly one reply is posted in the thread.",
-             "NOTE: this machine is shared with other sessions.", "",
-             f"{'database':<12}{'copies':>7}{'servers':>9}{'rounds':>8}{'lost':>6}{'doubled':>9}{'non-200':>9}{'s':>7}"]
+    lines = [
+        "paperbot duplicate deliveries — copies of one app_mention released together",
+        "=" * 76,
+        f"started {started}; python {platform.python_version()}, {os.cpu_count()} CPUs, host {platform.node()}",
+        f"{args.rounds} rounds a case; a round is right when exactly one reply is posted in the thread.",
+        "NOTE: this machine is shared with other sessions.",
+        "",
+        f"{'database':<12}{'copies':>7}{'servers':>9}{'rounds':>8}{'lost':>6}{'doubled':>9}{'non-200':>9}{'s':>7}",
+    ]
     for r in results:
-        lines.append(f"{r['database']:<12}{r['copies']:>7}{r['servers']:>9}{r['rounds']:>8}{r['lost']:>6}"
-                     f"{r['doubled']:>9}{r['non_200']:>9}{r['seconds']:>7}")
+        lines.append(
+            f"{r['database']:<12}{r['copies']:>7}{r['servers']:>9}{r['rounds']:>8}{r['lost']:>6}"
+            f"{r['doubled']:>9}{r['non_200']:>9}{r['seconds']:>7}"
+        )
     total_lost = sum(r["lost"] for r in results)
     total_doubled = sum(r["doubled"] for r in results)
-    lines += ["", f"{'PASS' if total_lost == total_doubled == 0 else 'FAIL'}  0 lost, 0 doubled "
-              f"(measured: {total_lost} lost, {total_doubled} doubled over {sum(r['rounds'] for r in results)} rounds)"]
+    lines += [
+        "",
+        f"{'PASS' if total_lost == total_doubled == 0 else 'FAIL'}  0 lost, 0 doubled "
+        f"(measured: {total_lost} lost, {total_doubled} doubled over {sum(r['rounds'] for r in results)} rounds)",
+    ]
     publish(lines, args.out, {"started": started, "results": results})
 
 

@@ -15,6 +15,7 @@ user's flood, ≤ 5 s against 50 users'. Also reports when the flood's own last
 reply arrived, and how many of its replies said the search was cut by the CPU
 budget (docs/architecture.md "Work slots and the CPU budget").
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,11 +37,15 @@ sys.path.insert(0, str(ROOT))
 
 from http_bench import SECRET, command_body, start_server, stop_server  # noqa: E402  (benchmarks/)
 from report import publish  # noqa: E402
+
 from tests.fakeslack import FakeSlack  # noqa: E402
 from tests.signing import signed_headers  # noqa: E402
 
-QUERIES = [q for q in (Path(__file__).with_name("pathological_queries.txt").read_text(encoding="utf-8")
-                       .splitlines()) if q and not q.startswith("#")]
+QUERIES = [
+    q
+    for q in (Path(__file__).with_name("pathological_queries.txt").read_text(encoding="utf-8").splitlines())
+    if q and not q.startswith("#")
+]
 FLOOD = 50
 PROBES, PROBE_GAP_S, PROBE_DELAY_S = 10, 0.3, 0.5
 
@@ -134,12 +139,18 @@ def scenario(addr: str, fake: FakeSlack, users: int, pid: int) -> dict:
     elapsed = max((at for at, _ in [*probes.values(), *floods.values()]), default=started) - started
     cut = sum(1 for _, body in floods.values() if "took too long" in json.dumps(body))
     seconds = [at - probe_sent[p] for p, (at, _) in probes.items()]
-    return {"flood_users": users, "probe_replies": len(probes), "probe_p50_s": round(percentile(seconds, 50), 2),
-            "probe_p95_s": round(percentile(seconds, 95), 2), "probe_max_s": round(max(seconds, default=0), 2),
-            "flood_replies": len(floods), "flood_cut_by_budget": cut,
-            "server_cpu_s": round(server_cpu, 2), "elapsed_s": round(elapsed, 2),
-            "flood_last_reply_s": round(max((at for at, _ in floods.values()), default=started)
-                                        - started, 2)}
+    return {
+        "flood_users": users,
+        "probe_replies": len(probes),
+        "probe_p50_s": round(percentile(seconds, 50), 2),
+        "probe_p95_s": round(percentile(seconds, 95), 2),
+        "probe_max_s": round(max(seconds, default=0), 2),
+        "flood_replies": len(floods),
+        "flood_cut_by_budget": cut,
+        "server_cpu_s": round(server_cpu, 2),
+        "elapsed_s": round(elapsed, 2),
+        "flood_last_reply_s": round(max((at for at, _ in floods.values()), default=started) - started, 2),
+    }
 
 
 def main() -> None:
@@ -157,26 +168,32 @@ def main() -> None:
             code = stop_server(proc)
     targets = {1: 2.0, FLOOD: 5.0}
     index = str(args.index) if args.index else "built from seeds/ (small: the 100k target needs --index)"
-    lines = ["paperbot fairness benchmark — another user's reply during a flood of slow queries", "=" * 76,
-             f"started {started}; python {platform.python_version()}, {os.cpu_count()} CPUs, host {platform.node()}",
-             f"index: {index}; server exit status {code}",
-             f"flood: {FLOOD} concurrent /paper search from pathological_queries.txt ({len(QUERIES)} inputs)",
-             f"probe: another user, /paper search attention x{PROBES}, {PROBE_GAP_S} s apart, from "
-             f"{PROBE_DELAY_S} s after the flood starts; time = command sent -> reply at the response_url",
-             f"load average at start: {' / '.join(f'{x:.2f}' for x in load_start)}; at end: "
-             f"{' / '.join(f'{x:.2f}' for x in os.getloadavg())}",
-             "NOTE: this machine is shared with other sessions; 'server CPU' is the CPU time the server "
-             "process used from the flood's start to its last reply ('elapsed'): CPU/elapsed below 1 means "
-             "the server was waiting for a core (or for the GIL) much of the time.", "",
-             f"{'flood from':<16}{'probe p50':>10}{'p95':>7}{'max':>7}{'flood last':>12}{'cut':>6}"
-             f"{'server CPU':>12}{'elapsed':>9}   target"]
+    lines = [
+        "paperbot fairness benchmark — another user's reply during a flood of slow queries",
+        "=" * 76,
+        f"started {started}; python {platform.python_version()}, {os.cpu_count()} CPUs, host {platform.node()}",
+        f"index: {index}; server exit status {code}",
+        f"flood: {FLOOD} concurrent /paper search from pathological_queries.txt ({len(QUERIES)} inputs)",
+        f"probe: another user, /paper search attention x{PROBES}, {PROBE_GAP_S} s apart, from "
+        f"{PROBE_DELAY_S} s after the flood starts; time = command sent -> reply at the response_url",
+        f"load average at start: {' / '.join(f'{x:.2f}' for x in load_start)}; at end: "
+        f"{' / '.join(f'{x:.2f}' for x in os.getloadavg())}",
+        "NOTE: this machine is shared with other sessions; 'server CPU' is the CPU time the server "
+        "process used from the flood's start to its last reply ('elapsed'): CPU/elapsed below 1 means "
+        "the server was waiting for a core (or for the GIL) much of the time.",
+        "",
+        f"{'flood from':<16}{'probe p50':>10}{'p95':>7}{'max':>7}{'flood last':>12}{'cut':>6}"
+        f"{'server CPU':>12}{'elapsed':>9}   target",
+    ]
     for r in rows:
         who = "1 user" if r["flood_users"] == 1 else f"{r['flood_users']} users"
         ok = r["probe_p95_s"] <= targets[r["flood_users"]] and r["probe_replies"] == PROBES
-        lines.append(f"{who:<16}{r['probe_p50_s']:>10}{r['probe_p95_s']:>7}{r['probe_max_s']:>7}"
-                     f"{r['flood_last_reply_s']:>12}{r['flood_cut_by_budget']:>6}"
-                     f"{r['server_cpu_s']:>12}{r['elapsed_s']:>9}   "
-                     f"{'PASS' if ok else 'FAIL'} p95 <= {targets[r['flood_users']]} s")
+        lines.append(
+            f"{who:<16}{r['probe_p50_s']:>10}{r['probe_p95_s']:>7}{r['probe_max_s']:>7}"
+            f"{r['flood_last_reply_s']:>12}{r['flood_cut_by_budget']:>6}"
+            f"{r['server_cpu_s']:>12}{r['elapsed_s']:>9}   "
+            f"{'PASS' if ok else 'FAIL'} p95 <= {targets[r['flood_users']]} s"
+        )
     publish(lines, args.out, {"started": started, "index": index, "rows": rows})
 
 

@@ -18,6 +18,7 @@ connection error (refused, reset, timeout). Then the replies the bot posts to ea
 
 docs/interfaces.md quality bar: every ack < 3 s, p95 ack < 500 ms, no connection refused or reset.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,14 +41,24 @@ from urllib.parse import urlencode, urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.fakeslack import TEAM_ID, FakeSlack      # noqa: E402
-from tests.signing import signed_headers           # noqa: E402
 from report import publish  # noqa: E402  (benchmarks/report.py; scripts run from benchmarks/)
 
+from tests.fakeslack import TEAM_ID, FakeSlack  # noqa: E402
+from tests.signing import signed_headers  # noqa: E402
+
 SECRET = "bench-signing-secret-0123456789abcdef"
-QUERIES = ["search image steganography", "search sparse attention", "search speculative decoding",
-           "search mixture of experts", "search test-time scaling", "search chess", "search diffusion",
-           "search reinforcement learning", "search distilation", "search graph neural network"]
+QUERIES = [
+    "search image steganography",
+    "search sparse attention",
+    "search speculative decoding",
+    "search mixture of experts",
+    "search test-time scaling",
+    "search chess",
+    "search diffusion",
+    "search reinforcement learning",
+    "search distilation",
+    "search graph neural network",
+]
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -57,14 +68,25 @@ def percentile(values: list[float], p: float) -> float:
 
 def start_server(fake: FakeSlack, tmp: Path, index_dir: Path | None) -> tuple[subprocess.Popen, str, float]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "PAPERBOT_"))}
-    env.update(SLACK_BOT_TOKEN="xoxb-bench-token", SLACK_SIGNING_SECRET=SECRET,
-               SLACK_API_URL=fake.api_url.rstrip("/"),
-               PAPERBOT_INDEX_DIR=str(index_dir or tmp / "index"), PAPERBOT_SEEDS=str(ROOT / "seeds"),
-               DATABASE_URL=f"sqlite:///{tmp / 'paperbot.db'}", PORT="0",
-               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.update(
+        SLACK_BOT_TOKEN="xoxb-bench-token",
+        SLACK_SIGNING_SECRET=SECRET,
+        SLACK_API_URL=fake.api_url.rstrip("/"),
+        PAPERBOT_INDEX_DIR=str(index_dir or tmp / "index"),
+        PAPERBOT_SEEDS=str(ROOT / "seeds"),
+        DATABASE_URL=f"sqlite:///{tmp / 'paperbot.db'}",
+        PORT="0",
+        PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    )
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "bot", "serve", "--host", "127.0.0.1"],
-                            cwd=tmp, env=env, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "serve", "--host", "127.0.0.1"],
+        cwd=tmp,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     lines = []
     for line in proc.stderr:
         lines.append(line)
@@ -88,13 +110,23 @@ def stop_server(proc: subprocess.Popen) -> int | None:
 
 
 def command_body(text: str, user: str, response_url: str) -> str:
-    return urlencode({
-        "token": "deprecated", "team_id": TEAM_ID, "team_domain": "paperbot-bench",
-        "channel_id": "C0BENCH", "channel_name": "bench", "user_id": user,
-        "user_name": user.lower(), "command": "/paper", "text": text,
-        "api_app_id": "A0PAPERBOT", "is_enterprise_install": "false",
-        "response_url": response_url, "trigger_id": "1.2.3",
-    })
+    return urlencode(
+        {
+            "token": "deprecated",
+            "team_id": TEAM_ID,
+            "team_domain": "paperbot-bench",
+            "channel_id": "C0BENCH",
+            "channel_name": "bench",
+            "user_id": user,
+            "user_name": user.lower(),
+            "command": "/paper",
+            "text": text,
+            "api_app_id": "A0PAPERBOT",
+            "is_enterprise_install": "false",
+            "response_url": response_url,
+            "trigger_id": "1.2.3",
+        }
+    )
 
 
 def one_round(addr: str, fake: FakeSlack, n: int, round_no: int, timeout: float) -> list[dict]:
@@ -118,7 +150,7 @@ def one_round(addr: str, fake: FakeSlack, n: int, round_no: int, timeout: float)
             answer = conn.getresponse()
             answer.read()
             out["status"] = answer.status
-        except Exception as e:          # refused, reset, timeout: recorded, never raised
+        except Exception as e:  # refused, reset, timeout: recorded, never raised
             out["error"] = type(e).__name__ + (f": {e}" if str(e) else "")
         finally:
             conn.close()
@@ -170,17 +202,20 @@ def main() -> None:
     replies = [x["reply_ms"] for x in every if "reply_ms" in x]
     under_3s = all(x.get("status") == 200 and x["ack_ms"] < 3000 for x in every)
     p95 = percentile(acks, 95) if acks else float("inf")
-    refused_reset = sum(n for e, n in errors.items() if "Refused" in e or "Reset" in e or "Disconnected" in e
-                        or "BrokenPipe" in e)
+    refused_reset = sum(
+        n for e, n in errors.items() if "Refused" in e or "Reset" in e or "Disconnected" in e or "BrokenPipe" in e
+    )
 
     def row(label: str, xs: list[dict]) -> str:
         a = [x["ack_ms"] for x in xs if "status" in x]
         rp = [x["reply_ms"] for x in xs if "reply_ms" in x]
         st = Counter(x.get("status", "error") for x in xs)
-        return (f"{label:<10}{len(xs):>5}{percentile(a, 50) if a else 0:>9.1f}{percentile(a, 95) if a else 0:>9.1f}"
-                f"{max(a) if a else 0:>9.1f}   {dict(st)!s:<16}{len(rp):>4}/{len(xs):<4}"
-                f"{(percentile(rp, 50) if rp else 0):>8.0f}{(percentile(rp, 95) if rp else 0):>8.0f}"
-                f"{(max(rp) if rp else 0):>8.0f}")
+        return (
+            f"{label:<10}{len(xs):>5}{percentile(a, 50) if a else 0:>9.1f}{percentile(a, 95) if a else 0:>9.1f}"
+            f"{max(a) if a else 0:>9.1f}   {dict(st)!s:<16}{len(rp):>4}/{len(xs):<4}"
+            f"{(percentile(rp, 50) if rp else 0):>8.0f}{(percentile(rp, 95) if rp else 0):>8.0f}"
+            f"{(max(rp) if rp else 0):>8.0f}"
+        )
 
     lines = [
         "paperbot HTTP benchmark — concurrent signed slash commands against `paperbot serve`",
@@ -210,15 +245,26 @@ def main() -> None:
         f"  {'PASS' if refused_reset == 0 and not errors else 'FAIL'}  no connection refused/reset (no errors)   "
         f"{sum(errors.values())} errors",
     ]
-    publish(lines, args.out, {
-            "started": started, "concurrency": args.concurrency, "rounds": args.rounds,
-            "loadavg_start": load_start, "loadavg_end": load_end, "startup_s": round(startup_s, 2),
+    publish(
+        lines,
+        args.out,
+        {
+            "started": started,
+            "concurrency": args.concurrency,
+            "rounds": args.rounds,
+            "loadavg_start": load_start,
+            "loadavg_end": load_end,
+            "startup_s": round(startup_s, 2),
             "ack_ms": {"p50": round(percentile(acks, 50), 2), "p95": round(p95, 2), "max": round(max(acks), 2)}
-            if acks else None,
-            "statuses": {str(k): v for k, v in statuses.items()}, "errors": dict(errors),
-            "replies": len(replies), "requests": len(every),
+            if acks
+            else None,
+            "statuses": {str(k): v for k, v in statuses.items()},
+            "errors": dict(errors),
+            "replies": len(replies),
+            "requests": len(every),
             "pass": {"every_ack_under_3s": under_3s, "p95_under_500ms": p95 < 500, "no_conn_errors": not errors},
-        })
+        },
+    )
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ Two engines on exactly the same text:
 Reported: MRR@10 (1/rank of the paper when in the top 10, else 0), success@10
 and success@100 (the paper in the top 10 / 100), over all queries.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -52,8 +53,7 @@ def read_records(data_dir: Path) -> list[dict]:
                 if line.strip():
                     r = json.loads(line)
                     if r.get("title", "").strip() and r.get("abstract", "").strip():
-                        records.append({"id": r["id"], "title": r["title"],
-                                        "abstract": r["abstract"]})
+                        records.append({"id": r["id"], "title": r["title"], "abstract": r["abstract"]})
     records.sort(key=lambda r: r["id"])
     return records
 
@@ -63,23 +63,25 @@ def draw(records: list[dict], queries: int, docs: int, seed: int) -> tuple[list,
     seeded shuffle are the queries; the first ``docs`` are indexed."""
     order = list(range(len(records)))
     random.Random(seed).shuffle(order)
-    chosen = [records[i] for i in order[:max(queries, docs)]]
+    chosen = [records[i] for i in order[: max(queries, docs)]]
     return chosen[:queries], chosen
 
 
 def metrics(ranks: list[int | None]) -> dict:
     """MRR@10, success@10, success@100 from each query's 1-based rank (None: not found)."""
     n = max(1, len(ranks))
-    return {"mrr@10": sum(1 / r for r in ranks if r and r <= 10) / n,
-            "success@10": sum(1 for r in ranks if r and r <= 10) / n,
-            "success@100": sum(1 for r in ranks if r and r <= 100) / n}
+    return {
+        "mrr@10": sum(1 / r for r in ranks if r and r <= 10) / n,
+        "success@10": sum(1 for r in ranks if r and r <= 10) / n,
+        "success@100": sum(1 for r in ranks if r and r <= 100) / n,
+    }
 
 
 def run_paperbot(indexed: list[dict], queries: list[dict]) -> tuple[list, float, float]:
     from bot.core.models import Paper, QueryError
     from bot.search import SearchIndex, build_index
-    papers = [Paper(id=f"k{i}", title="", abstract=r["abstract"], source_id=r["id"])
-              for i, r in enumerate(indexed)]
+
+    papers = [Paper(id=f"k{i}", title="", abstract=r["abstract"], source_id=r["id"]) for i, r in enumerate(indexed)]
     with tempfile.TemporaryDirectory(prefix="paperbot-known-") as tmp:
         started = time.perf_counter()
         build_index(Path(tmp) / "index", papers)
@@ -99,16 +101,15 @@ def run_paperbot(indexed: list[dict], queries: list[dict]) -> tuple[list, float,
 def run_bm25s(indexed: list[dict], queries: list[dict]) -> tuple[list, float, float]:
     import bm25s
     import Stemmer
+
     stemmer = Stemmer.Stemmer("english")
     started = time.perf_counter()
-    corpus = bm25s.tokenize([r["abstract"] for r in indexed], stopwords="en", stemmer=stemmer,
-                            show_progress=False)
+    corpus = bm25s.tokenize([r["abstract"] for r in indexed], stopwords="en", stemmer=stemmer, show_progress=False)
     retriever = bm25s.BM25(k1=1.5, b=0.75)
     retriever.index(corpus, show_progress=False)
     build_s = time.perf_counter() - started
     started = time.perf_counter()
-    tokens = bm25s.tokenize([q["title"] for q in queries], stopwords="en", stemmer=stemmer,
-                            show_progress=False)
+    tokens = bm25s.tokenize([q["title"] for q in queries], stopwords="en", stemmer=stemmer, show_progress=False)
     docs, _ = retriever.retrieve(tokens, k=min(100, len(indexed)), show_progress=False)
     ranks = []
     for q, row in zip(queries, docs):
@@ -151,13 +152,24 @@ def main() -> None:
         "bm25s: k1 1.5, b 0.75, English stop words, PyStemmer Snowball English; "
         "paperbot: default Ranking (bot.search.tuning); search time includes snippets.",
     ]
-    publish(lines, args.out, {"seed": args.seed, "queries": len(queries), "docs": len(indexed),
-                              "paperbot": m_ours, "bm25s": m_theirs,
-                              "build_s": {"paperbot": our_build, "bm25s": their_build},
-                              "search_s": {"paperbot": our_search, "bm25s": their_search},
-                              "misses": [{"id": q["id"], "title": q["title"], "paperbot": a,
-                                          "bm25s": b} for q, a, b in zip(queries, ours, theirs)
-                                         if a != b and (a is None or (b is not None and a > b))]})
+    publish(
+        lines,
+        args.out,
+        {
+            "seed": args.seed,
+            "queries": len(queries),
+            "docs": len(indexed),
+            "paperbot": m_ours,
+            "bm25s": m_theirs,
+            "build_s": {"paperbot": our_build, "bm25s": their_build},
+            "search_s": {"paperbot": our_search, "bm25s": their_search},
+            "misses": [
+                {"id": q["id"], "title": q["title"], "paperbot": a, "bm25s": b}
+                for q, a, b in zip(queries, ours, theirs)
+                if a != b and (a is None or (b is not None and a > b))
+            ],
+        },
+    )
 
 
 if __name__ == "__main__":

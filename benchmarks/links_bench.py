@@ -5,6 +5,7 @@ Usage: ``python benchmarks/links_bench.py ../shared/data/arxiv-abstracts --docs 
 [--out benchmarks/results/links_bench_5k.txt]``. Builds an index of the first
 ``--docs`` records in a temporary folder (removed afterwards).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -63,23 +64,37 @@ def main() -> None:
             assert links.find(url) is not None
             lat.append((time.perf_counter() - t) * 1000)
     lat.sort()
-    report = "\n".join([
-        "paperbot link lookup benchmark (bot.service.paper_links.PaperLinks over a real index)",
-        f"data: {args.data_dir.name} — first {len(papers)} records; {len(urls)} paper URLs looked up",
-        f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f}",
-        "NOTE: this machine is shared with other sessions; wall times include waiting for a core.",
-        "",
-        f"first lookup (reads every paper's links) wall s   {first_s:.2f}   CPU s {first_cpu:.2f}",
-        f"later lookups ms  p50 {statistics.median(lat):.2f}  p95 {lat[int(len(lat) * 0.95) - 1]:.2f}"
-        f"  max {lat[-1]:.2f}",
-        f"peak RSS MB {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f}",
-    ]) + "\n"
+    report = (
+        "\n".join(
+            [
+                "paperbot link lookup benchmark (bot.service.paper_links.PaperLinks over a real index)",
+                f"data: {args.data_dir.name} — first {len(papers)} records; {len(urls)} paper URLs looked up",
+                f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f}",
+                "NOTE: this machine is shared with other sessions; wall times include waiting for a core.",
+                "",
+                f"first lookup (reads every paper's links) wall s   {first_s:.2f}   CPU s {first_cpu:.2f}",
+                f"later lookups ms  p50 {statistics.median(lat):.2f}  p95 {lat[int(len(lat) * 0.95) - 1]:.2f}"
+                f"  max {lat[-1]:.2f}",
+                f"peak RSS MB {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f}",
+            ]
+        )
+        + "\n"
+    )
     print(report, end="")
     if args.out:
         args.out.write_text(report, encoding="utf-8")
-        args.out.with_suffix(".json").write_text(json.dumps(
-            {"docs": len(papers), "first_s": round(first_s, 3), "first_cpu_s": round(first_cpu, 3),
-             "p50_ms": round(statistics.median(lat), 3), "max_ms": round(lat[-1], 3)}) + "\n")
+        args.out.with_suffix(".json").write_text(
+            json.dumps(
+                {
+                    "docs": len(papers),
+                    "first_s": round(first_s, 3),
+                    "first_cpu_s": round(first_cpu, 3),
+                    "p50_ms": round(statistics.median(lat), 3),
+                    "max_ms": round(lat[-1], 3),
+                }
+            )
+            + "\n"
+        )
 
 
 if __name__ == "__main__":

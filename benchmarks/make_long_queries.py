@@ -8,6 +8,7 @@ The records of every ``*.jsonl.gz`` file are sorted by arXiv id and shuffled wit
 each: the abstract's first 150 whitespace-separated words on one line (issue 11, point 6). The
 committed file is the query set; this script documents (and can reproduce) how it was made.
 """
+
 import argparse
 import gzip
 import json

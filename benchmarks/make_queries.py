@@ -7,6 +7,7 @@ Drawn once from the arXiv titles with a fixed seed (random.Random(20260704)): a 
 words of 3+ characters that are not stop words, a random run of 1–4 consecutive ones, lower-cased.
 The committed file is the query set; this script only documents (and can reproduce) how it was made.
 """
+
 import argparse
 import gzip
 import json
@@ -33,11 +34,14 @@ def main() -> None:
     for i in range(200):
         length = i % 4 + 1
         while True:
-            words = [w for w in re.findall(r"[A-Za-z][A-Za-z0-9\-]+", rng.choice(titles))
-                     if w.lower() not in STOP_WORDS and len(w) > 2]
+            words = [
+                w
+                for w in re.findall(r"[A-Za-z][A-Za-z0-9\-]+", rng.choice(titles))
+                if w.lower() not in STOP_WORDS and len(w) > 2
+            ]
             if len(words) >= length:
                 s = rng.randrange(len(words) - length + 1)
-                out.append(" ".join(words[s:s + length]).lower())
+                out.append(" ".join(words[s : s + length]).lower())
                 break
     args.out.write_text("\n".join(out) + "\n", encoding="utf-8")
     print(f"wrote {len(out)} queries to {args.out}")

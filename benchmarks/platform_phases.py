@@ -1,5 +1,6 @@
 """The pieces of ``platform_sim.py``: copying the source, slicing the corpus, reading the
 Procfile, one dyno process started from its own copy of the slug, a signed slash command."""
+
 from __future__ import annotations
 
 import gzip
@@ -21,8 +22,12 @@ SECRET = "sim-signing-secret-0123456789abcdef"
 
 
 def source_files(root: Path) -> list[str]:
-    out = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
-                         cwd=root, check=True, capture_output=True).stdout.decode()
+    out = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=root,
+        check=True,
+        capture_output=True,
+    ).stdout.decode()
     return [f for f in out.split("\0") if f and (root / f).is_file()]
 
 
@@ -78,9 +83,15 @@ class Dyno:
             (self.dir / "index").mkdir()
         self.log = (base / f"{name}.log").open("w+")
         self.started = time.perf_counter()
-        self.proc = subprocess.Popen(["bash", "-c", cmd], cwd=self.dir, env={**env, "DYNO": name},
-                                     stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(
+            ["bash", "-c", cmd],
+            cwd=self.dir,
+            env={**env, "DYNO": name},
+            stdin=subprocess.DEVNULL,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     def wait_healthy(self, port: int, limit: float) -> float | None:
         while time.perf_counter() - self.started < limit and self.proc.poll() is None:
@@ -94,7 +105,7 @@ class Dyno:
 
     def stop(self) -> str:
         if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)    # what the platform sends
+            os.killpg(self.proc.pid, signal.SIGTERM)  # what the platform sends
             try:
                 self.proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
@@ -109,10 +120,23 @@ class Dyno:
 
 def slash(port: int, fake: FakeSlack, text: str, channel: str = "C0SIMWEB") -> tuple[int, str]:
     url = fake.new_response_url()
-    body = urlencode({"team_id": TEAM_ID, "team_domain": "sim", "channel_id": channel,
-                      "channel_name": "sim", "user_id": "U0SIM", "user_name": "sim", "command": "/paper",
-                      "text": text, "api_app_id": "A0PAPERBOT", "response_url": url, "trigger_id": "1.2.3"})
-    req = urllib.request.Request(f"http://127.0.0.1:{port}/slack/events", data=body.encode(),
-                                 headers=signed_headers(SECRET, body), method="POST")
+    body = urlencode(
+        {
+            "team_id": TEAM_ID,
+            "team_domain": "sim",
+            "channel_id": channel,
+            "channel_name": "sim",
+            "user_id": "U0SIM",
+            "user_name": "sim",
+            "command": "/paper",
+            "text": text,
+            "api_app_id": "A0PAPERBOT",
+            "response_url": url,
+            "trigger_id": "1.2.3",
+        }
+    )
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}/slack/events", data=body.encode(), headers=signed_headers(SECRET, body), method="POST"
+    )
     with urllib.request.urlopen(req, timeout=10) as r:
         return r.status, url

@@ -30,6 +30,7 @@ What a platform whose processes share no disk does, step by step (README "Heroku
 
 Exit status 0 when every check passed, 1 otherwise (the report says which).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,10 +47,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.fakeslack import TEAM_ID, FakeSlack      # noqa: E402
-from platform_phases import (SECRET, Dyno, copy_source, free_port, procfile,  # noqa: E402
-                             run, slash, write_slice)
+from platform_phases import SECRET, Dyno, copy_source, free_port, procfile, run, slash, write_slice  # noqa: E402
 from report import publish  # noqa: E402  benchmarks/report.py (scripts run from benchmarks/)
+
+from tests.fakeslack import TEAM_ID, FakeSlack  # noqa: E402
 
 PG_DSN = os.environ.get("PAPERBOT_TEST_PG_DSN", "host=127.0.0.1 port=5432 dbname=test user=postgres")
 PG_URL = os.environ.get("PAPERBOT_SIM_PG_URL", "postgres://postgres@127.0.0.1:5432/test")
@@ -84,8 +85,10 @@ def main() -> int:
     started = datetime.now(timezone.utc)
     say("paperbot platform simulation — build once, web and clock from fresh slug copies")
     say("=" * 78)
-    say(f"started {started:%Y-%m-%d %H:%M:%S} UTC; python {platform.python_version()}, "
-        f"{os.cpu_count()} CPUs; load average at start {os.getloadavg()[0]:.2f}")
+    say(
+        f"started {started:%Y-%m-%d %H:%M:%S} UTC; python {platform.python_version()}, "
+        f"{os.cpu_count()} CPUs; load average at start {os.getloadavg()[0]:.2f}"
+    )
     say("NOTE: this machine is shared with other sessions; wall times include waiting for a core.")
     tmp = Path(tempfile.mkdtemp(prefix="paperbot-platform-"))
     build, base = tmp / "build", tmp / "dynos"
@@ -99,13 +102,19 @@ def main() -> int:
     try:
         say("\n1. source")
         n_files = copy_source(ROOT, build)
-        config = {"SLACK_BOT_TOKEN": "xoxb-sim-token", "SLACK_SIGNING_SECRET": SECRET,
-                  "SLACK_API_URL": fake.api_url, "DATABASE_URL": f"{PG_URL}?options=-csearch_path%3D{schema}"}
+        config = {
+            "SLACK_BOT_TOKEN": "xoxb-sim-token",
+            "SLACK_SIGNING_SECRET": SECRET,
+            "SLACK_API_URL": fake.api_url,
+            "DATABASE_URL": f"{PG_URL}?options=-csearch_path%3D{schema}",
+        }
         if args.data:
             n_docs = write_slice(args.data, args.docs, build / "corpus" / "papers.jsonl")
             config["PAPERBOT_SEEDS"] = "corpus/papers.jsonl"
             query = args.query or "search graph neural networks"
-            say(f"  {n_files} files; corpus: first {n_docs} records of {os.path.relpath(args.data, ROOT)} -> corpus/papers.jsonl")
+            say(
+                f"  {n_files} files; corpus: first {n_docs} records of {os.path.relpath(args.data, ROOT)} -> corpus/papers.jsonl"
+            )
         else:
             n_docs, query = None, args.query or "search image steganography"
             say(f"  {n_files} files; corpus: the repository's seeds/ (PAPERBOT_SEEDS unset)")
@@ -120,10 +129,12 @@ def main() -> int:
         else:
             venv = tmp / "python"
             secs, done = run([sys.executable, "-m", "venv", str(venv)])
-            secs2, done = run([str(venv / "bin" / "pip"), "install", "-q", "-r", "requirements.txt"],
-                              cwd=build, env=base_env)
-            if not check(done.returncode == 0, f"pip install -r requirements.txt into a fresh venv "
-                                               f"({secs + secs2:.1f} s)"):
+            secs2, done = run(
+                [str(venv / "bin" / "pip"), "install", "-q", "-r", "requirements.txt"], cwd=build, env=base_env
+            )
+            if not check(
+                done.returncode == 0, f"pip install -r requirements.txt into a fresh venv ({secs + secs2:.1f} s)"
+            ):
                 say(done.stderr[-2000:])
                 return 1
             bindir = venv / "bin"
@@ -132,16 +143,20 @@ def main() -> int:
         secs, done = run(["bash", "bin/post_compile"], cwd=build, env=env)
         data["post_compile_s"] = round(secs, 1)
         say("  " + "\n  ".join((done.stdout + done.stderr).strip().splitlines()[-3:]))
-        if not check(done.returncode == 0 and (build / "index" / "CURRENT").exists(),
-                     f"bin/post_compile built the index into the slug ({secs:.1f} s)"):
+        if not check(
+            done.returncode == 0 and (build / "index" / "CURRENT").exists(),
+            f"bin/post_compile built the index into the slug ({secs:.1f} s)",
+        ):
             return 1
         built_gen = (build / "index" / "CURRENT").read_text().strip()
 
         say("\n3. release")
         kinds = procfile(build)
         check("release" not in kinds, "the Procfile has no release phase (its files would not be kept)")
-        check(set(kinds) >= {"web", "clock"} and "$PORT" in kinds.get("web", ""),
-              f"process types {sorted(kinds)}; web binds $PORT")
+        check(
+            set(kinds) >= {"web", "clock"} and "$PORT" in kinds.get("web", ""),
+            f"process types {sorted(kinds)}; web binds $PORT",
+        )
 
         say("\n4. run")
         port = free_port()
@@ -149,16 +164,19 @@ def main() -> int:
         dynos.append(web)
         boot = web.wait_healthy(port, BOOT_LIMIT_S)
         data["web_boot_s"] = boot and round(boot, 2)
-        if not check(boot is not None, f"web.1 answers GET /healthz on $PORT within {BOOT_LIMIT_S:.0f} s "
-                                       f"(took {boot or 0:.2f} s)"):
+        if not check(
+            boot is not None,
+            f"web.1 answers GET /healthz on $PORT within {BOOT_LIMIT_S:.0f} s (took {boot or 0:.2f} s)",
+        ):
             say(web.stop()[-3000:])
             return 1
         check(web.generations() == [built_gen], f"web.1 serves the slug's index ({built_gen}), no build at start")
         status, url = slash(port, fake, query)
         reply = fake.wait_for("response_url", where=lambda c: url.endswith(c.path), timeout=30)[0]
         blocks = str(reply.body.get("blocks", ""))
-        check(status == 200 and "Details" in blocks,
-              f"signed /paper {query!r}: ack {status}, results on the response_url")
+        check(
+            status == 200 and "Details" in blocks, f"signed /paper {query!r}: ack {status}, results on the response_url"
+        )
         data["search_reply_text"] = reply.body.get("text", "")[:200]
 
         now = datetime.now(timezone.utc)
@@ -170,10 +188,12 @@ def main() -> int:
         else:
             from bot.core.config import normalise_database_url
             from bot.store import Store
+
             slot = now.replace(second=0, microsecond=0)
             store = Store(normalise_database_url(config["DATABASE_URL"]))
-            store.upsert_subscription(TEAM_ID, DIGEST_CHANNEL, f"{slot:%H:%M}", "UTC", "U0SIM",
-                                      now=now - timedelta(days=1))
+            store.upsert_subscription(
+                TEAM_ID, DIGEST_CHANNEL, f"{slot:%H:%M}", "UTC", "U0SIM", now=now - timedelta(days=1)
+            )
             store.close()
             say(f"  subscription {slot:%H:%M} UTC written to the store as if made yesterday")
         in_channel = lambda c: c.body.get("channel") == DIGEST_CHANNEL  # noqa: E731
@@ -184,8 +204,11 @@ def main() -> int:
         try:
             post = fake.wait_for("chat.postMessage", count=before + 1, timeout=wait, where=in_channel)[-1]
             after = time.perf_counter() - clock.started
-            check(bool(post.body.get("blocks")), f"clock.1 posted the paper of the day to {DIGEST_CHANNEL} "
-                                                 f"for the {slot:%H:%M} slot ({after:.0f} s after it started)")
+            check(
+                bool(post.body.get("blocks")),
+                f"clock.1 posted the paper of the day to {DIGEST_CHANNEL} "
+                f"for the {slot:%H:%M} slot ({after:.0f} s after it started)",
+            )
             data["digest_after_clock_start_s"] = round(after, 1)
             data["digest_text"] = post.body.get("text", "")[:200]
         except AssertionError as e:
@@ -200,14 +223,19 @@ def main() -> int:
             dynos.append(cold)
             boot2 = cold.wait_healthy(port2, BOOT_LIMIT_S)
             data["web_boot_without_index_s"] = boot2 and round(boot2, 2)
-            check(boot2 is not None, f"web.2 without the slug's index builds it at start and answers "
-                                     f"/healthz within {BOOT_LIMIT_S:.0f} s (took {boot2 or 0:.2f} s)")
+            check(
+                boot2 is not None,
+                f"web.2 without the slug's index builds it at start and answers "
+                f"/healthz within {BOOT_LIMIT_S:.0f} s (took {boot2 or 0:.2f} s)",
+            )
         sqlite_env = {**env, "PORT": str(free_port()), "DATABASE_URL": "sqlite:///paperbot.db"}
         bad = Dyno("web.3", build, base, kinds["web"], sqlite_env)
         bad.proc.wait(timeout=60)
         out = bad.stop().strip().splitlines()
-        check(bad.proc.returncode == 1 and len(out) == 1 and "SQLite" in out[0],
-              f"DYNO + SQLite DATABASE_URL: exit {bad.proc.returncode}, {len(out)} line")
+        check(
+            bad.proc.returncode == 1 and len(out) == 1 and "SQLite" in out[0],
+            f"DYNO + SQLite DATABASE_URL: exit {bad.proc.returncode}, {len(out)} line",
+        )
         say(f"        {out[0] if out else ''}")
     finally:
         for d in dynos:
@@ -218,8 +246,10 @@ def main() -> int:
         shutil.rmtree(tmp, ignore_errors=True)
 
     failed = [w for ok, w in checks if not ok]
-    say(f"\n{len(checks) - len(failed)} of {len(checks)} checks passed"
-        f"{'' if not failed else '; FAILED: ' + '; '.join(failed)}")
+    say(
+        f"\n{len(checks) - len(failed)} of {len(checks)} checks passed"
+        f"{'' if not failed else '; FAILED: ' + '; '.join(failed)}"
+    )
     data["checks"] = [{"ok": ok, "what": w} for ok, w in checks]
     if args.out:
         publish(lines, args.out, data)

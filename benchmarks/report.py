@@ -1,5 +1,6 @@
 """Shared output of the benchmark scripts: print the text report and, with
 ``--out FILE``, write it and its JSON twin (``FILE`` with ``.json``)."""
+
 from __future__ import annotations
 
 import json
@@ -14,5 +15,4 @@ def publish(lines: list[str], out: Path | None, data: dict) -> None:
     if out:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(report, encoding="utf-8")
-        out.with_suffix(".json").write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
-                                            encoding="utf-8")
+        out.with_suffix(".json").write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -20,6 +20,7 @@ Figures are medians over the rounds; the first query after start (the first shor
 included in the stats) is also reported apart. Load averages and CPU times are printed beside
 wall times: the machine may be shared. Targets: issue 11, point 6 (docs/search.md "Speed").
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,7 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_engines import iter_records, run_child   # benchmarks/ (scripts run from there)
+from bench_engines import iter_records, run_child  # benchmarks/ (scripts run from there)
 from report import publish
 
 HERE = Path(__file__).resolve().parent
@@ -61,10 +62,20 @@ def targets_100k(res: dict, builds: dict) -> list[tuple[str, bool, str]]:
     out = []
     for qs, within, of_fts in (("short", 6, 0.3), ("long", 8, 0.1)):
         for q in ("p50_ms", "p95_ms"):
-            out.append((f"{qs} {q[:3]} <= {within} x bm25s", p[qs][q] <= within * b[qs][q],
-                        f"{p[qs][q]:.1f} vs {b[qs][q]:.1f} ms = {p[qs][q] / b[qs][q]:.2f} x"))
-        out.append((f"{qs} p95 <= {of_fts} x FTS5 p95", p[qs]["p95_ms"] <= of_fts * f[qs]["p95_ms"],
-                    f"{p[qs]['p95_ms']:.1f} vs {f[qs]['p95_ms']:.1f} ms = {p[qs]['p95_ms'] / f[qs]['p95_ms']:.3f} x"))
+            out.append(
+                (
+                    f"{qs} {q[:3]} <= {within} x bm25s",
+                    p[qs][q] <= within * b[qs][q],
+                    f"{p[qs][q]:.1f} vs {b[qs][q]:.1f} ms = {p[qs][q] / b[qs][q]:.2f} x",
+                )
+            )
+        out.append(
+            (
+                f"{qs} p95 <= {of_fts} x FTS5 p95",
+                p[qs]["p95_ms"] <= of_fts * f[qs]["p95_ms"],
+                f"{p[qs]['p95_ms']:.1f} vs {f[qs]['p95_ms']:.1f} ms = {p[qs]['p95_ms'] / f[qs]['p95_ms']:.3f} x",
+            )
+        )
     worst = max(p["max_any_ms"], p["first"]["took_ms"])
     out.append(("no query over 1 s after start-up (first included)", worst <= 1000, f"max {worst:.1f} ms"))
     pb, bb = builds["paperbot"]["build_s"], builds["bm25s"]["build_s"]
@@ -75,8 +86,11 @@ def targets_100k(res: dict, builds: dict) -> list[tuple[str, bool, str]]:
 
 def summarise(runs: list[dict]) -> dict:
     """Medians over the rounds of one engine's figures."""
-    out = {"rounds": len(runs), "rss_mb": max(r["rss_mb"] for r in runs),
-           "first": {k: median_of(runs, "first", k) for k in ("took_ms", "spawn_to_answer_ms")}}
+    out = {
+        "rounds": len(runs),
+        "rss_mb": max(r["rss_mb"] for r in runs),
+        "first": {k: median_of(runs, "first", k) for k in ("took_ms", "spawn_to_answer_ms")},
+    }
     for qs in ("short", "long"):
         out[qs] = {k: median_of(runs, qs, k) for k in runs[0][qs] if isinstance(runs[0][qs][k], (int, float))}
         out[qs]["max_over_rounds_ms"] = max(r[qs]["max_ms"] for r in runs)
@@ -102,21 +116,39 @@ def build_report(args, builds: dict, started: str, load_start, t_all: float) -> 
         "",
         f"{'':<30}{'paperbot':>12}{'bm25s':>12}{'FTS5':>12}{'pb/bm25s':>10}{'pb/FTS5':>9}",
     ]
-    for label, key, scale in (("build wall s", "build_s", 1), ("build CPU s", "build_cpu_s", 1),
-                              ("index size MB", "size_bytes", 2**20)):
+    for label, key, scale in (
+        ("build wall s", "build_s", 1),
+        ("build CPU s", "build_cpu_s", 1),
+        ("index size MB", "size_bytes", 2**20),
+    ):
         a, b, c = (builds[e][key] / scale for e in ENGINES)
         lines.append(f"{label:<30}{a:>12.1f}{b:>12.1f}{c:>12.1f}{a / b:>10.2f}{a / c:>9.2f}")
-    lines.append(f"paperbot build process peak RSS {pb['build_rss_mb']:.0f} MB; bm25s build {bb['build_rss_mb']:.0f} MB")
+    lines.append(
+        f"paperbot build process peak RSS {pb['build_rss_mb']:.0f} MB; bm25s build {bb['build_rss_mb']:.0f} MB"
+    )
     if n >= 100_000:
         ok = pb["build_s"] <= 2 * bb["build_s"]
-        lines += ["", "target — issue 11 point 6, at 100k, ratio in this run:",
-                  f"  {'PASS' if ok else 'FAIL'}  {'build <= 2 x bm25s':<52} {pb['build_s']:.1f} vs "
-                  f"{bb['build_s']:.1f} s = {pb['build_s'] / bb['build_s']:.2f} x "
-                  f"(CPU {pb['build_cpu_s']:.1f} vs {bb['build_cpu_s']:.1f} s = "
-                  f"{pb['build_cpu_s'] / bb['build_cpu_s']:.2f} x)"]
-    publish(lines, args.out, {"started": started, "data": args.data_label or str(args.data_dir), "docs": n,
-                              "build_only": True, "loadavg_start": load_start, "loadavg_end": load_end,
-                              "builds": builds})
+        lines += [
+            "",
+            "target — issue 11 point 6, at 100k, ratio in this run:",
+            f"  {'PASS' if ok else 'FAIL'}  {'build <= 2 x bm25s':<52} {pb['build_s']:.1f} vs "
+            f"{bb['build_s']:.1f} s = {pb['build_s'] / bb['build_s']:.2f} x "
+            f"(CPU {pb['build_cpu_s']:.1f} vs {bb['build_cpu_s']:.1f} s = "
+            f"{pb['build_cpu_s'] / bb['build_cpu_s']:.2f} x)",
+        ]
+    publish(
+        lines,
+        args.out,
+        {
+            "started": started,
+            "data": args.data_label or str(args.data_dir),
+            "docs": n,
+            "build_only": True,
+            "loadavg_start": load_start,
+            "loadavg_end": load_end,
+            "builds": builds,
+        },
+    )
 
 
 def main() -> None:
@@ -126,26 +158,39 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3, help="search rounds, engines interleaved (default 3)")
     ap.add_argument("--out", type=Path, help="also write the report here (and FILE with .json)")
     ap.add_argument("--workdir", type=Path, help="where indexes go (default: a temporary folder, removed)")
-    ap.add_argument("--keep-index", type=Path, metavar="DIR",
-                    help="build the paperbot index in DIR and keep it (e.g. for http_bench.py --index DIR); "
-                         "its build figures go to DIR.build.json")
-    ap.add_argument("--reuse-index", type=Path, metavar="DIR",
-                    help="do not build paperbot's index: search one kept by --keep-index (its build figures "
-                         "are those of that earlier build, and the report says so)")
+    ap.add_argument(
+        "--keep-index",
+        type=Path,
+        metavar="DIR",
+        help="build the paperbot index in DIR and keep it (e.g. for http_bench.py --index DIR); "
+        "its build figures go to DIR.build.json",
+    )
+    ap.add_argument(
+        "--reuse-index",
+        type=Path,
+        metavar="DIR",
+        help="do not build paperbot's index: search one kept by --keep-index (its build figures "
+        "are those of that earlier build, and the report says so)",
+    )
     ap.add_argument("--data-label", help="how the report names the data folder (default: DATA_DIR as given)")
     ap.add_argument("--note", action="append", default=[], help="a line to add to the report (repeatable)")
-    ap.add_argument("--build-only", action="store_true",
-                    help="only the builds (paperbot, bm25s, FTS5) and the build target: no searches")
+    ap.add_argument(
+        "--build-only",
+        action="store_true",
+        help="only the builds (paperbot, bm25s, FTS5) and the build target: no searches",
+    )
     args = ap.parse_args()
-    sets = {"short": [q.strip() for q in QUERIES.read_text("utf-8").splitlines() if q.strip()],
-            "long": [q.strip() for q in LONG.read_text("utf-8").splitlines() if q.strip()]}
+    sets = {
+        "short": [q.strip() for q in QUERIES.read_text("utf-8").splitlines() if q.strip()],
+        "long": [q.strip() for q in LONG.read_text("utf-8").splitlines() if q.strip()],
+    }
     load_start, started, t_all = os.getloadavg(), time.strftime("%Y-%m-%d %H:%M:%S %Z"), time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="paperbot-bench-", dir=args.workdir) as tmp:
         tmp = Path(tmp)
         paths = sorted(args.data_dir.resolve().glob("*.jsonl.gz"))
         if not paths:
             sys.exit(f"no *.jsonl.gz files in {args.data_dir}")
-        if args.docs:      # a subset file (not timed) so every engine reads exactly these records
+        if args.docs:  # a subset file (not timed) so every engine reads exactly these records
             sub = tmp / f"arxiv-first-{args.docs}.jsonl"
             with open(sub, "w", encoding="utf-8") as out:
                 for _, rec in zip(range(args.docs), iter_records(paths)):
@@ -155,8 +200,10 @@ def main() -> None:
         index_dir = (args.reuse_index or args.keep_index or tmp / "index").resolve()
         if args.reuse_index:
             builds["paperbot"] = json.loads(Path(f"{index_dir}.build.json").read_text())
-            args.note.append(f"paperbot index REUSED from {args.reuse_index}: its build figures are from "
-                             f"{builds['paperbot']['built_at']}, not from this run")
+            args.note.append(
+                f"paperbot index REUSED from {args.reuse_index}: its build figures are from "
+                f"{builds['paperbot']['built_at']}, not from this run"
+            )
         else:
             log("paperbot build …")
             builds["paperbot"] = run_child("build", index_dir, paths)
@@ -172,15 +219,21 @@ def main() -> None:
             return build_report(args, builds, started, load_start, t_all)
         searches = {e: [] for e in ENGINES}
         for k in range(args.runs):
-            for engine, kind, where in (("paperbot", "search", index_dir), ("bm25s", "bm25s-search", tmp / "bm25s"),
-                                        ("fts5", "fts-search", tmp / "fts.db")):
+            for engine, kind, where in (
+                ("paperbot", "search", index_dir),
+                ("bm25s", "bm25s-search", tmp / "bm25s"),
+                ("fts5", "fts-search", tmp / "fts.db"),
+            ):
                 c0 = os.times()
                 searches[engine].append(run_child(kind, where, sets))
                 c1 = os.times()
-                searches[engine][-1]["child_cpu_s"] = round(c1.children_user + c1.children_system
-                                                            - c0.children_user - c0.children_system, 2)
-                log(f"round {k + 1} {engine}: short p95 {searches[engine][-1]['short']['p95_ms']} ms, "
-                    f"long p95 {searches[engine][-1]['long']['p95_ms']} ms")
+                searches[engine][-1]["child_cpu_s"] = round(
+                    c1.children_user + c1.children_system - c0.children_user - c0.children_system, 2
+                )
+                log(
+                    f"round {k + 1} {engine}: short p95 {searches[engine][-1]['short']['p95_ms']} ms, "
+                    f"long p95 {searches[engine][-1]['long']['p95_ms']} ms"
+                )
     load_end = os.getloadavg()
     res = {e: summarise(r) for e, r in searches.items()}
     n = builds["paperbot"]["papers"]
@@ -204,36 +257,66 @@ def main() -> None:
 
     def row(label: str, vals: list[float], fmt: str = ".1f") -> str:
         a, b, c = vals
-        return (f"{label:<30}{a:>12{fmt}}{b:>12{fmt}}{c:>12{fmt}}{a / b if b else float('inf'):>10.2f}"
-                f"{a / c if c else float('inf'):>9.2f}")
+        return (
+            f"{label:<30}{a:>12{fmt}}{b:>12{fmt}}{c:>12{fmt}}{a / b if b else float('inf'):>10.2f}"
+            f"{a / c if c else float('inf'):>9.2f}"
+        )
+
     lines.append(row("build wall s", [builds[e]["build_s"] for e in ENGINES]))
     lines.append(row("build CPU s", [builds[e]["build_cpu_s"] for e in ENGINES]))
     lines.append(row("index size MB", [builds[e]["size_bytes"] / 2**20 for e in ENGINES]))
     for qs in ("short", "long"):
         for key in ("p50_ms", "p95_ms", "max_ms", "mean_ms"):
             lines.append(row(f"{qs} {key}", [res[e][qs][key] for e in ENGINES]))
-        lines.append(f"{qs + ' max over rounds ms':<30}" + "".join(f"{res[e][qs]['max_over_rounds_ms']:>12.1f}"
-                                                              for e in ENGINES))
-        lines.append(f"{qs + ' errors / empty':<30}" + "".join(f"{res[e][qs]['errors']:>7.0f} / {res[e][qs]['empty']:<2.0f}"
-                                                               for e in ENGINES))
-    lines.append(f"{'short CPU p50 / p95 ms':<30}{'(took_ms)':>12}" + "".join(
-        f"{res[e]['short']['cpu_p50_ms']:>6.1f}/{res[e]['short']['cpu_p95_ms']:<5.1f}" for e in ENGINES[1:]))
-    lines.append(f"{'searching process CPU s':<30}" + "".join(
-        f"{statistics.median(r['child_cpu_s'] for r in searches[e]):>12.1f}" for e in ENGINES))
+        lines.append(
+            f"{qs + ' max over rounds ms':<30}" + "".join(f"{res[e][qs]['max_over_rounds_ms']:>12.1f}" for e in ENGINES)
+        )
+        lines.append(
+            f"{qs + ' errors / empty':<30}"
+            + "".join(f"{res[e][qs]['errors']:>7.0f} / {res[e][qs]['empty']:<2.0f}" for e in ENGINES)
+        )
+    lines.append(
+        f"{'short CPU p50 / p95 ms':<30}{'(took_ms)':>12}"
+        + "".join(f"{res[e]['short']['cpu_p50_ms']:>6.1f}/{res[e]['short']['cpu_p95_ms']:<5.1f}" for e in ENGINES[1:])
+    )
+    lines.append(
+        f"{'searching process CPU s':<30}"
+        + "".join(f"{statistics.median(r['child_cpu_s'] for r in searches[e]):>12.1f}" for e in ENGINES)
+    )
     lines.append(row("first query ms", [res[e]["first"]["took_ms"] for e in ENGINES]))
     lines.append(row("spawn to first answer ms", [res[e]["first"]["spawn_to_answer_ms"] for e in ENGINES]))
     lines.append(row("searcher peak RSS MB", [res[e]["rss_mb"] for e in ENGINES]))
-    lines.append(f"paperbot build process peak RSS {builds['paperbot']['build_rss_mb']:.0f} MB; "
-                 f"bm25s build {builds['bm25s']['build_rss_mb']:.0f} MB")
+    lines.append(
+        f"paperbot build process peak RSS {builds['paperbot']['build_rss_mb']:.0f} MB; "
+        f"bm25s build {builds['bm25s']['build_rss_mb']:.0f} MB"
+    )
     for qs in ("short", "long"):
-        lines.append(f"slowest paperbot {qs}: " + "; ".join(f"{q!r}… {ms:.0f} ms" for ms, q in res["paperbot"][qs]["slowest"]))
-    lines += ["", "targets — issue 11 point 6, at 100k, ratios in this run:" if targets else
-              "targets: apply at 100k only (informational run)"]
+        lines.append(
+            f"slowest paperbot {qs}: " + "; ".join(f"{q!r}… {ms:.0f} ms" for ms, q in res["paperbot"][qs]["slowest"])
+        )
+    lines += [
+        "",
+        "targets — issue 11 point 6, at 100k, ratios in this run:"
+        if targets
+        else "targets: apply at 100k only (informational run)",
+    ]
     lines += [f"  {'PASS' if ok else 'FAIL'}  {name:<52} {got}" for name, ok, got in targets]
-    publish(lines, args.out, {"started": started, "data": args.data_label or str(args.data_dir), "docs": n, "runs": args.runs,
-                              "loadavg_start": load_start, "loadavg_end": load_end, "builds": builds,
-                              "summary": res, "rounds": searches,
-                              "targets": [{"target": t, "pass": ok, "measured": g} for t, ok, g in targets]})
+    publish(
+        lines,
+        args.out,
+        {
+            "started": started,
+            "data": args.data_label or str(args.data_dir),
+            "docs": n,
+            "runs": args.runs,
+            "loadavg_start": load_start,
+            "loadavg_end": load_end,
+            "builds": builds,
+            "summary": res,
+            "rounds": searches,
+            "targets": [{"target": t, "pass": ok, "measured": g} for t, ok, g in targets],
+        },
+    )
 
 
 if __name__ == "__main__":

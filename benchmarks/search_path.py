@@ -13,6 +13,7 @@ Python function whose code lives under ``bot/`` and that is entered during
 that call is counted once (by file and qualified name), and so is its module.
 Rendering is not included (the service's reply is the end of the path).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,8 +29,8 @@ sys.path.insert(0, str(ROOT))
 from bot import corpus, search  # noqa: E402
 from bot.core.config import Settings  # noqa: E402
 from bot.core.models import Context  # noqa: E402
-from bot.service.service import Service  # noqa: E402
 from bot.runtime.wiring import open_store  # noqa: E402
+from bot.service.service import Service  # noqa: E402
 
 CTX = Context(team_id="T0BENCH", channel_id="C0BENCH", user_id="U0BENCH")
 BOT = str(ROOT / "bot")
@@ -40,14 +41,15 @@ def count(query: str) -> dict[str, list[str]]:
     with tempfile.TemporaryDirectory() as tmp:
         seeds = ROOT / "seeds"
         index_dir = Path(tmp) / "index"
-        search.build_index(index_dir, corpus.load_papers(sorted(seeds.glob("*.txt"))),
-                           fingerprint=corpus.seeds_fingerprint(sorted(seeds.glob("*.txt"))))
-        settings = Settings(database_url=f"sqlite:///{Path(tmp) / 'bench.db'}",
-                            index_dir=index_dir, seeds_dir=seeds)
-        service = Service(search.SearchIndex(index_dir), open_store(settings), settings,
-                          rng=random.Random(7))
+        search.build_index(
+            index_dir,
+            corpus.load_papers(sorted(seeds.glob("*.txt"))),
+            fingerprint=corpus.seeds_fingerprint(sorted(seeds.glob("*.txt"))),
+        )
+        settings = Settings(database_url=f"sqlite:///{Path(tmp) / 'bench.db'}", index_dir=index_dir, seeds_dir=seeds)
+        service = Service(search.SearchIndex(index_dir), open_store(settings), settings, rng=random.Random(7))
         text = f"search {query}"
-        service.command(text, CTX)   # opens the generation: not part of the path
+        service.command(text, CTX)  # opens the generation: not part of the path
         seen: dict[str, set[str]] = defaultdict(set)
 
         def profile(frame, event, arg):
@@ -56,6 +58,7 @@ def count(query: str) -> dict[str, list[str]]:
                 if code.co_filename.startswith(BOT):
                     module = frame.f_globals.get("__name__", code.co_filename)
                     seen[module].add(getattr(code, "co_qualname", code.co_name))
+
         sys.setprofile(profile)
         try:
             service.command(text, CTX)
@@ -71,8 +74,7 @@ def main() -> int:
     args = ap.parse_args()
     found = count(args.query)
     n = sum(len(f) for f in found.values())
-    lines = [f"/paper search {args.query}: {n} distinct bot.* functions in {len(found)} modules",
-             ""]
+    lines = [f"/paper search {args.query}: {n} distinct bot.* functions in {len(found)} modules", ""]
     for module, functions in found.items():
         lines.append(f"{module} ({len(functions)}): {', '.join(functions)}")
     report = "\n".join(lines) + "\n"

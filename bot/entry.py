@@ -6,6 +6,7 @@ inside a library. Until the CLI is imported, Ctrl-C exits quietly with
 status 130 (128 + SIGINT, as shells report it); then Python's usual handler
 is back and click prints "Aborted!".
 """
+
 from __future__ import annotations
 
 import signal
@@ -16,6 +17,7 @@ def main() -> None:
     """Entry point: import ``bot.cli.main`` with a quiet Ctrl-C, then run it."""
     signal.signal(signal.SIGINT, _quiet_exit)
     from bot.cli.main import main as cli_main
+
     signal.signal(signal.SIGINT, signal.default_int_handler)
     cli_main()
 

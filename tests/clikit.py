@@ -13,6 +13,7 @@ captured stderr) and the SIGINT/SIGTERM handlers. An exception the CLI does
 not turn into an exit status propagates and fails the test, so "no
 traceback" holds by construction.
 """
+
 from __future__ import annotations
 
 import logging
@@ -47,19 +48,31 @@ def cli_env(cwd: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
     """The environment of a run: ours without ``SLACK_*``/``PAPERBOT_*``/
     ``DATABASE_*``, the seeds, an index and a SQLite file under ``cwd``, then ``extra``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(OWN_PREFIXES)}
-    env.update({"PAPERBOT_SEEDS": str(SEEDS), "PAPERBOT_INDEX_DIR": str(cwd / "index"),
-                "DATABASE_URL": f"sqlite:///{cwd / 'cli.db'}", "PYTHONPATH": str(ROOT)})
+    env.update(
+        {
+            "PAPERBOT_SEEDS": str(SEEDS),
+            "PAPERBOT_INDEX_DIR": str(cwd / "index"),
+            "DATABASE_URL": f"sqlite:///{cwd / 'cli.db'}",
+            "PYTHONPATH": str(ROOT),
+        }
+    )
     env.update(extra or {})
     return env
 
 
-def run(args: list[str], cwd: Path, stdin: str | bytes | None = None,
-        env_extra: dict[str, str] | None = None, timeout: float = 120) -> Ran:
+def run(
+    args: list[str],
+    cwd: Path,
+    stdin: str | bytes | None = None,
+    env_extra: dict[str, str] | None = None,
+    timeout: float = 120,
+) -> Ran:
     """``paperbot *args`` in this process, in ``cwd``, with ``cli_env(cwd, env_extra)``;
     ``stdin`` text is given as UTF-8, bytes as they are. After ``timeout``
     seconds the run gets a Ctrl-C (a command that should have stopped, e.g.
     ``serve`` without its variables, then fails its test instead of hanging)."""
     from bot.cli.main import main
+
     env = cli_env(cwd, env_extra)
     saved_env, saved_cwd = dict(os.environ), os.getcwd()
     root = logging.getLogger()
@@ -88,12 +101,19 @@ def run(args: list[str], cwd: Path, stdin: str | bytes | None = None,
     return Ran(result.exit_code, result.stdout, result.stderr, result.stdout_bytes)
 
 
-def run_process(args: list[str], cwd: Path, stdin: str | bytes | None = None,
-                env_extra: dict[str, str] | None = None) -> Ran:
+def run_process(
+    args: list[str], cwd: Path, stdin: str | bytes | None = None, env_extra: dict[str, str] | None = None
+) -> Ran:
     """``python -m bot *args`` as a real process in ``cwd`` (timeout 120 s);
     ``stdin`` text is given as UTF-8, bytes as they are."""
     data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-    r = subprocess.run([sys.executable, "-m", "bot", *args], input=data, capture_output=True,
-                       cwd=cwd, env=cli_env(cwd, env_extra), timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        input=data,
+        capture_output=True,
+        cwd=cwd,
+        env=cli_env(cwd, env_extra),
+        timeout=120,
+    )
     out, err = (b.decode("utf-8", errors="replace") for b in (r.stdout, r.stderr))
     return Ran(r.returncode, out, err, r.stdout)

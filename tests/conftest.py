@@ -4,6 +4,7 @@ schema, dropped afterwards), a real SQLite store, and a ``Service`` over them
 with an injected clock and a recording ``Poster``. Plain helpers they use
 (paths, the PostgreSQL address, ``Clock``) are in ``tests.kit``.
 """
+
 from __future__ import annotations
 
 import random
@@ -26,6 +27,7 @@ def pg_schema():
     """(url, schema, dsn): a new empty PostgreSQL schema, dropped afterwards;
     skipped, saying why, only when PostgreSQL is unreachable."""
     import psycopg
+
     try:
         conn = psycopg.connect(PG_DSN, autocommit=True, connect_timeout=3)
     except Exception as exc:  # noqa: BLE001 — any failure to connect means "not available"
@@ -88,8 +90,13 @@ def linked_index(tmp_path_factory):
 
 @pytest.fixture
 def settings(tmp_path, seed_index_dir) -> Settings:
-    return Settings(database_url=f"sqlite:///{tmp_path / 'paperbot.db'}", index_dir=seed_index_dir,
-                    seeds_dir=SEEDS, default_time="09:00", default_tz="UTC")
+    return Settings(
+        database_url=f"sqlite:///{tmp_path / 'paperbot.db'}",
+        index_dir=seed_index_dir,
+        seeds_dir=SEEDS,
+        default_time="09:00",
+        default_tz="UTC",
+    )
 
 
 @pytest.fixture
@@ -120,5 +127,7 @@ def pytest_terminal_summary(terminalreporter) -> None:
 
     long = long_modules()
     if long:
-        terminalreporter.write_line(f"note: modules over {NOTE_LINES} lines (one reason to change each?): "
-                                    + ", ".join(f"{rel} ({n})" for rel, n in long))
+        terminalreporter.write_line(
+            f"note: modules over {NOTE_LINES} lines (one reason to change each?): "
+            + ", ".join(f"{rel} ({n})" for rel, n in long)
+        )

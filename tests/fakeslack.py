@@ -19,6 +19,7 @@ Also configurable per test: per-channel and per-method errors, 429s, a
 connection dropped after a call was taken in (``drop_connection``), channel
 membership (``add_channel``), ``trigger_id``s (``new_trigger_id``, 3 s, once).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -29,8 +30,8 @@ from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from tests.strict import wire
-from tests.strict.records import Call, Rejection
 from tests.strict.methods import BOT_ID, BOT_USER_ID, TEAM_ID, Channel, SlackMethods
+from tests.strict.records import Call, Rejection
 from tests.strict.scopes import MANIFESTS, Manifest, missing_scope
 from tests.strict.surfaces import ResponseUrls, Stacks, Triggers, check_message
 
@@ -133,8 +134,9 @@ class FakeSlack(SlackMethods):
         except DMs (``D…``), where the bot always is."""
         with self._cond:
             if channel_id not in self.channels:
-                self.channels[channel_id] = Channel(private=channel_id.startswith(("D", "G")),
-                                                    bot_member=channel_id.startswith("D"))
+                self.channels[channel_id] = Channel(
+                    private=channel_id.startswith(("D", "G")), bot_member=channel_id.startswith("D")
+                )
             return self.channels[channel_id]
 
     def add_channel(self, channel_id: str, *, private: bool = False, bot_member: bool = False) -> None:
@@ -142,8 +144,15 @@ class FakeSlack(SlackMethods):
         with self._cond:
             self.channels[channel_id] = Channel(private=private, bot_member=bot_member)
 
-    def link_shared(self, urls: list[str], *, channel: str = "C0GENERAL", ts: str = "1765000500.000100",
-                    composer: bool = False, user: str = "U0ALICE") -> dict[str, Any]:
+    def link_shared(
+        self,
+        urls: list[str],
+        *,
+        channel: str = "C0GENERAL",
+        ts: str = "1765000500.000100",
+        composer: bool = False,
+        user: str = "U0ALICE",
+    ) -> dict[str, Any]:
         """A ``link_shared`` event for ``urls`` (posted in ``channel`` at ``ts``, or
         typed in the composer), remembered so ``chat.unfurl`` may answer it [unfurl]."""
         unfurl_id = f"C-{ts}" if composer else f"U-{channel}-{ts}"
@@ -154,15 +163,20 @@ class FakeSlack(SlackMethods):
                 self.shares[("ts", channel, ts)] = set(urls)
                 self.shares[("unfurl_id", unfurl_id)] = set(urls)
         domains = [urlsplit(u).hostname or "" for u in urls]
-        return {"type": "link_shared", "channel": "COMPOSER" if composer else channel,
-                "is_bot_user_member": True, "user": user, "message_ts": unfurl_id if composer else ts,
-                "unfurl_id": unfurl_id, "source": "composer" if composer else "conversations_history",
-                "links": [{"domain": d, "url": u} for d, u in zip(domains, urls)],
-                "event_ts": ts}
+        return {
+            "type": "link_shared",
+            "channel": "COMPOSER" if composer else channel,
+            "is_bot_user_member": True,
+            "user": user,
+            "message_ts": unfurl_id if composer else ts,
+            "unfurl_id": unfurl_id,
+            "source": "composer" if composer else "conversations_history",
+            "links": [{"domain": d, "url": u} for d, u in zip(domains, urls)],
+            "event_ts": ts,
+        }
 
     # ----------------------------------------------------------------- behaviour
-    def fail_channel(self, channel: str, error: str,
-                     methods: tuple[str, ...] = CHANNEL_METHODS) -> None:
+    def fail_channel(self, channel: str, error: str, methods: tuple[str, ...] = CHANNEL_METHODS) -> None:
         """Answer ``{"ok": false, "error": error}`` for ``channel`` on ``methods``."""
         for method in methods:
             self._channel_errors[(method, channel)] = error
@@ -191,16 +205,17 @@ class FakeSlack(SlackMethods):
         with self._cond:
             return [c for c in self._calls if method is None or c.method == method]
 
-    def wait_for(self, method: str | None, count: int = 1, timeout: float = 10.0,
-                 where: Callable[[Call], bool] | None = None) -> list[Call]:
+    def wait_for(
+        self, method: str | None, count: int = 1, timeout: float = 10.0, where: Callable[[Call], bool] | None = None
+    ) -> list[Call]:
         """Wait until at least ``count`` matching calls were recorded; return them.
 
         Raises:
             AssertionError: fewer after ``timeout`` seconds (with what came).
         """
+
         def matching() -> list[Call]:
-            return [c for c in self._calls if (method is None or c.method == method)
-                    and (where is None or where(c))]
+            return [c for c in self._calls if (method is None or c.method == method) and (where is None or where(c))]
 
         deadline = time.monotonic() + timeout
         with self._cond:
@@ -209,7 +224,8 @@ class FakeSlack(SlackMethods):
                 if left <= 0:
                     raise AssertionError(
                         f"expected {count} {method} call(s) within {timeout}s, got "
-                        f"{len(found)}; all calls: {[c.method for c in self._calls]}")
+                        f"{len(found)}; all calls: {[c.method for c in self._calls]}"
+                    )
                 self._cond.wait(left)
             return found
 
@@ -225,7 +241,7 @@ class FakeSlack(SlackMethods):
     def handle(self, path: str, body: dict[str, Any], headers: dict[str, str]) -> tuple:
         """Answer one request (called by ``tests.strict.wire``)."""
         if path.startswith("/api/"):
-            method = path[len("/api/"):]
+            method = path[len("/api/") :]
             status, extra, answer = self._answer(method, body)
         elif path.startswith("/response/"):
             method, extra = "response_url", {}
@@ -242,7 +258,7 @@ class FakeSlack(SlackMethods):
 
     def _respond(self, path: str, body: dict[str, Any]) -> tuple[int, str]:
         expired = self.response_urls.use(path)
-        if expired:                                             # [response-url]
+        if expired:  # [response-url]
             self._reject("response_url", body, expired, [])
             return 404, expired
         problem = check_message(body, response_url=True)
@@ -261,9 +277,9 @@ class FakeSlack(SlackMethods):
             needed = missing_scope(method, body, self.granted, self.channel(str(body.get("channel", ""))))
         except KeyError:
             handler = None
-        if handler is None:                                     # no row in bot/slack/scopes.py
+        if handler is None:  # no row in bot/slack/scopes.py
             return 200, {}, self._reject(method, body, "unknown_method", [])
-        if needed:                                              # [missing-scope]
+        if needed:  # [missing-scope]
             answer = self._reject(method, body, "missing_scope", [])
             answer.update(needed=needed, provided=",".join(sorted(self.granted)))
             return 200, {}, answer

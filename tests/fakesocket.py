@@ -17,6 +17,7 @@ What it does, after Slack's Socket Mode page (https://docs.slack.dev/apis/events
   (``warning``, ``refresh_requested``, ``link_disabled``) and keeps the socket open, as Slack
   does until it closes it about 10 s later.
 """
+
 from __future__ import annotations
 
 import base64
@@ -50,8 +51,11 @@ class Link:
         """Write one unmasked frame (servers never mask, RFC 6455 section 5.1)."""
         n = len(data)
         head = bytes([0x80 | opcode])
-        head += bytes([n]) if n < 126 else (bytes([126]) + struct.pack("!H", n) if n < 1 << 16
-                                              else bytes([127]) + struct.pack("!Q", n))
+        head += (
+            bytes([n])
+            if n < 126
+            else (bytes([126]) + struct.pack("!H", n) if n < 1 << 16 else bytes([127]) + struct.pack("!Q", n))
+        )
         with self._send_lock:
             self.sock.sendall(head + data)
 
@@ -118,8 +122,7 @@ class FakeSocketMode:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, args=(0.05,), name="fakesocket",
-                         daemon=True).start()
+        threading.Thread(target=self._server.serve_forever, args=(0.05,), name="fakesocket", daemon=True).start()
         return self
 
     def stop(self) -> None:
@@ -145,8 +148,7 @@ class FakeSocketMode:
     # ------------------------------------------------------------------ the test's side
     def wait_for_links(self, count: int, timeout: float = 15.0) -> Link:
         """Wait until ``count`` connections got their ``hello``; return the newest open one."""
-        return self._wait(lambda: len(self.links) >= count and self._newest(), timeout,
-                          f"{count} connection(s)")
+        return self._wait(lambda: len(self.links) >= count and self._newest(), timeout, f"{count} connection(s)")
 
     def send(self, envelope: dict[str, Any]) -> None:
         """Push ``envelope`` on the newest open connection."""
@@ -156,8 +158,11 @@ class FakeSocketMode:
 
     def wait_for_ack(self, envelope_id: str, timeout: float = 15.0) -> dict[str, Any]:
         """The bot's ack for ``envelope_id`` (waits for it)."""
-        return self._wait(lambda: next((a for a in self.acks if a.get("envelope_id") == envelope_id), None),
-                          timeout, f"an ack for {envelope_id}")
+        return self._wait(
+            lambda: next((a for a in self.acks if a.get("envelope_id") == envelope_id), None),
+            timeout,
+            f"an ack for {envelope_id}",
+        )
 
     def drop(self) -> None:
         """Close the newest connection abruptly (no close frame)."""
@@ -178,8 +183,10 @@ class FakeSocketMode:
             while not (value := found()):
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise AssertionError(f"expected {what} within {timeout}s; links={len(self.links)}, "
-                                         f"opened={self.opened}, acks={self.acks}")
+                    raise AssertionError(
+                        f"expected {what} within {timeout}s; links={len(self.links)}, "
+                        f"opened={self.opened}, acks={self.acks}"
+                    )
                 self._cond.wait(min(left, 0.1))
             return value
 
@@ -222,12 +229,22 @@ class _Handler(BaseHTTPRequestHandler):
             return self._json(404, {"ok": False, "error": "not_found"})
         key = self.headers.get("Sec-WebSocket-Key", "")
         accept = base64.b64encode(hashlib.sha1((key + WS_GUID).encode()).digest()).decode()
-        self.wfile.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                          f"Sec-WebSocket-Accept: {accept}\r\n\r\n").encode())
+        self.wfile.write(
+            (
+                "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"Sec-WebSocket-Accept: {accept}\r\n\r\n"
+            ).encode()
+        )
         self.wfile.flush()
         link = Link(self.connection, self.path.partition("ticket=")[2])
-        link.send_json({"type": "hello", "num_connections": 1, "connection_info": {"app_id": "A0PAPERBOT"},
-                        "debug_info": {"host": "fakesocket", "approximate_connection_time": 18060}})
+        link.send_json(
+            {
+                "type": "hello",
+                "num_connections": 1,
+                "connection_info": {"app_id": "A0PAPERBOT"},
+                "debug_info": {"host": "fakesocket", "approximate_connection_time": 18060},
+            }
+        )
         with self.fake._cond:
             self.fake.links.append(link)
             self.fake._cond.notify_all()

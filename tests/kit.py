@@ -3,6 +3,7 @@ local PostgreSQL server's address, a settable clock and a recording poster. Fixt
 them (``pg_schema``, ``sqlite_url``, ``db_url``, ``clock``, ...) live in
 tests/conftest.py.
 """
+
 from __future__ import annotations
 
 import os
@@ -79,6 +80,7 @@ def stop_process(proc, timeout: float = 15) -> None:
     killing it when it has not exited after ``timeout`` seconds."""
     import signal
     import subprocess
+
     if proc.poll() is None:
         proc.send_signal(signal.SIGINT)
         try:
@@ -92,6 +94,7 @@ def older_database(path: Path, version: int, *statements: str) -> None:
     """Turn the SQLite store at ``path`` into what schema ``version`` wrote: run
     ``statements`` (dropping what later versions added), then record ``version``."""
     import sqlite3
+
     conn = sqlite3.connect(path)
     for statement in statements:
         conn.execute(statement)

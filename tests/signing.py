@@ -8,6 +8,7 @@ Source: docs.slack.dev "Verifying requests from Slack" and
 hashlib/hmac on purpose, not slack_sdk, so the tests check Bolt against an
 independent implementation.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -24,8 +25,9 @@ def signature(secret: str, timestamp: int | str, body: str) -> str:
     return "v0=" + hmac.new(secret.encode("utf-8"), base, hashlib.sha256).hexdigest()
 
 
-def signed_headers(secret: str, body: str, *, timestamp: int | None = None,
-                   content_type: str = FORM, age_s: int = 0) -> dict[str, str]:
+def signed_headers(
+    secret: str, body: str, *, timestamp: int | None = None, content_type: str = FORM, age_s: int = 0
+) -> dict[str, str]:
     """Headers Slack would send with ``body``.
 
     Args:
@@ -36,5 +38,8 @@ def signed_headers(secret: str, body: str, *, timestamp: int | None = None,
         age_s: how old the request claims to be, seconds (360 = 6 minutes).
     """
     ts = int(time.time()) - age_s if timestamp is None else timestamp
-    return {"Content-Type": content_type, "X-Slack-Request-Timestamp": str(ts),
-            "X-Slack-Signature": signature(secret, ts, body)}
+    return {
+        "Content-Type": content_type,
+        "X-Slack-Request-Timestamp": str(ts),
+        "X-Slack-Signature": signature(secret, ts, body),
+    }

@@ -1,4 +1,5 @@
 """The README documents every command, and CI runs the README's test command verbatim."""
+
 import re
 
 from tests.kit import ROOT
@@ -8,6 +9,7 @@ README = (ROOT / "README.md").read_text()
 
 def test_every_cli_command_is_in_the_readme():
     from bot.cli.main import main
+
     names = []
     for name, cmd in main.commands.items():
         subs = getattr(cmd, "commands", None)
@@ -19,9 +21,18 @@ def test_every_cli_command_is_in_the_readme():
 
 def test_every_env_variable_is_documented():
     example = (ROOT / ".env.example").read_text()
-    for var in ("SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_APP_TOKEN", "SLACK_API_URL",
-                "DATABASE_URL", "PAPERBOT_INDEX_DIR", "PAPERBOT_SEEDS", "PAPERBOT_DEFAULT_TIME",
-                "PAPERBOT_DEFAULT_TZ", "PORT"):
+    for var in (
+        "SLACK_BOT_TOKEN",
+        "SLACK_SIGNING_SECRET",
+        "SLACK_APP_TOKEN",
+        "SLACK_API_URL",
+        "DATABASE_URL",
+        "PAPERBOT_INDEX_DIR",
+        "PAPERBOT_SEEDS",
+        "PAPERBOT_DEFAULT_TIME",
+        "PAPERBOT_DEFAULT_TZ",
+        "PORT",
+    ):
         assert f"{var}=" in example and var in README
 
 
@@ -35,6 +46,7 @@ def test_quick_start_has_two_commands_and_ci_runs_the_test_one_verbatim():
 
 def test_every_slash_subcommand_is_in_the_readme():
     from bot.core.parsing import ALONE_ONLY, WITH_ARGUMENT
+
     assert {"search", "subscribe", "help"} <= set(ALONE_ONLY + WITH_ARGUMENT)
     for sub in ALONE_ONLY + WITH_ARGUMENT:
         assert f"/paper {sub}" in README, sub
@@ -43,16 +55,18 @@ def test_every_slash_subcommand_is_in_the_readme():
 # ---------------------------------------------------------------- docs/ and citations
 DOCS = ROOT / "docs"
 #: Where code, tests and benchmarks live, plus the README: what a newcomer reads.
-CITING = [ROOT / "README.md"] + [p for top in ("bot", "tests", "benchmarks")
-                                 for p in sorted((ROOT / top).rglob("*"))
-                                 if p.is_file() and p.suffix in (".py", ".md", ".txt", ".json", ".toml",
-                                                                 ".yml", ".yaml", ".cfg", ".csv", ".jsonl")]
+CITING = [ROOT / "README.md"] + [
+    p
+    for top in ("bot", "tests", "benchmarks")
+    for p in sorted((ROOT / top).rglob("*"))
+    if p.is_file() and p.suffix in (".py", ".md", ".txt", ".json", ".toml", ".yml", ".yaml", ".cfg", ".csv", ".jsonl")
+]
 #: Documents that exist only outside this repository (names split so this file does not cite them).
-OUTSIDE_DOCS = ["DES" + "IGN.md", "PLATFORM-" + "FACTS", "INTER" + "FACES.md", "FIND" + "INGS.md",
-                "STY" + "LE.md"]
+OUTSIDE_DOCS = ["DES" + "IGN.md", "PLATFORM-" + "FACTS", "INTER" + "FACES.md", "FIND" + "INGS.md", "STY" + "LE.md"]
 #: Absolute paths of a build machine (``../shared/...`` relative to the repository is fine).
-MACHINE_PATH = re.compile(r"(?<![\w.])/(?:" + "|".join(["wo" + "rk", "ho" + "me", "Us" + "ers", "ro" + "ot",
-                                                        "m" + "nt"]) + r")/")
+MACHINE_PATH = re.compile(
+    r"(?<![\w.])/(?:" + "|".join(["wo" + "rk", "ho" + "me", "Us" + "ers", "ro" + "ot", "m" + "nt"]) + r")/"
+)
 _CITE = re.compile(r"docs/([\w-]+)\.md(?:#([\w-]+))?(?:\)|,)?\s*(?:\"([^\"\n]+(?:\n[^\"\n]+)?)\")?")
 _LINK = re.compile(r"\]\(([\w-]+)\.md(?:#([\w-]+))?\)")
 
@@ -74,8 +88,9 @@ def _check_cite(name: str, anchor: str | None, quoted: str | None, where: str) -
         assert anchor in {_slug(h) for h in heads}, f"{where}: no heading for #{anchor} in docs/{name}.md"
     if quoted:
         wanted = " ".join(quoted.split()).lower()
-        assert any(" ".join(h.split()).lower() == wanted for h in heads), \
+        assert any(" ".join(h.split()).lower() == wanted for h in heads), (
             f"{where}: docs/{name}.md has no heading {quoted!r}"
+        )
 
 
 def test_the_docs_folder_has_the_three_core_pages():

@@ -2,6 +2,7 @@
 ``bot/slack/scopes.py`` (docs/scopes.md) names every Web API method the code
 calls and every listener, and each manifest asks for exactly the scopes,
 events and commands the table needs — no more, no less."""
+
 from __future__ import annotations
 
 import re
@@ -23,8 +24,7 @@ LISTENER = re.compile(r"\bapp\.(event|command|action|view|shortcut|options)\(\s*
 
 
 def code() -> dict[str, str]:
-    return {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8")
-            for p in sorted((ROOT / "bot").rglob("*.py"))}
+    return {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in sorted((ROOT / "bot").rglob("*.py"))}
 
 
 #: slack_sdk helpers that make several Web API calls (docs/platform-facts.md "Files").
@@ -46,15 +46,15 @@ def called_methods() -> dict[str, str]:
 
 def test_every_method_the_code_calls_has_a_row() -> None:
     called = called_methods()
-    assert "chat.postMessage" in called and "views.publish" in called     # the scan works
+    assert "chat.postMessage" in called and "views.publish" in called  # the scan works
     missing = {m: where for m, where in called.items() if m not in METHODS}
     assert not missing, f"add these to bot/slack/scopes.py: {missing}"
     says = [path for path, text in code().items() if re.search(r"\bsay\(", text)]
-    assert not says or "chat.postMessage" in METHODS, says          # Bolt's say() posts
+    assert not says or "chat.postMessage" in METHODS, says  # Bolt's say() posts
 
 
 def test_every_method_row_is_called_by_the_code_or_by_bolt() -> None:
-    by_bolt = {"auth.test"}                      # Bolt's App() checks the token
+    by_bolt = {"auth.test"}  # Bolt's App() checks the token
     unused = set(METHODS) - set(called_methods()) - by_bolt
     assert not unused, f"rows no code needs: {unused}"
 
@@ -64,7 +64,7 @@ def test_every_listener_has_a_row() -> None:
     for text in code().values():
         for kind, arg in LISTENER.findall(text):
             kinds.setdefault(kind, set()).add(arg.strip().strip("\"'"))
-    assert {e.split(".")[0] for e in EVENTS} == kinds["event"]          # "message" ← message.im
+    assert {e.split(".")[0] for e in EVENTS} == kinds["event"]  # "message" ← message.im
     assert kinds["command"] == {"COMMAND"} and commands.COMMAND in COMMANDS
     interactions = {u.name for u in USES if u.kind == "interaction"}
     assert ("action" in kinds) == ("block_actions" in interactions)
@@ -81,8 +81,10 @@ def test_the_manifest_asks_for_exactly_what_the_table_needs(path: Path) -> None:
     assert not manifest.scopes - needed_scopes(), "the manifest asks for scopes nothing uses"
     assert manifest.events == set(EVENTS)
     assert manifest.commands == set(COMMANDS)
-    assert manifest.shortcuts == {(shortcuts.RELATED_SHORTCUT, "message"),   # [shortcut]
-                                  (shortcuts.SEARCH_SHORTCUT, "global")}
+    assert manifest.shortcuts == {
+        (shortcuts.RELATED_SHORTCUT, "message"),  # [shortcut]
+        (shortcuts.SEARCH_SHORTCUT, "global"),
+    }
     assert manifest.interactive
 
 
@@ -96,8 +98,9 @@ def test_unfurl_domains_are_the_ones_the_bot_knows_and_within_slacks_rules(path:
 
 
 def test_docs_scopes_md_is_the_table() -> None:
-    assert (ROOT / "docs" / "scopes.md").read_text(encoding="utf-8") == markdown(), \
+    assert (ROOT / "docs" / "scopes.md").read_text(encoding="utf-8") == markdown(), (
         "regenerate: python -m bot.slack.scopes > docs/scopes.md"
+    )
 
 
 def test_every_row_cites_slacks_page() -> None:

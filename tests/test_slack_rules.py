@@ -1,5 +1,6 @@
 """The strict fake's rule set (tests/strict) refuses what Slack refuses and
 accepts what it accepts — one case per rule of docs/slack-rules.md."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,14 +20,21 @@ def section(s: str = "hi", **extra) -> dict:
     return {"type": "section", "text": text(s), **extra}
 
 
-GOOD = [section(), {"type": "header", "text": text("Title", "plain_text")},
-        {"type": "context", "elements": [text("a"), text("b", "plain_text")]},
-        {"type": "actions", "elements": [button(action_id="a"), button(action_id="b")]},
-        {"type": "divider"}, section(fields=[text("x")] * 10)]
+GOOD = [
+    section(),
+    {"type": "header", "text": text("Title", "plain_text")},
+    {"type": "context", "elements": [text("a"), text("b", "plain_text")]},
+    {"type": "actions", "elements": [button(action_id="a"), button(action_id="b")]},
+    {"type": "divider"},
+    section(fields=[text("x")] * 10),
+]
 
 BAD = [
-    ("action-id", [{"type": "actions", "elements": [button(action_id="p"), button(action_id="p")]}],
-     "action_id must be unique within a block"),
+    (
+        "action-id",
+        [{"type": "actions", "elements": [button(action_id="p"), button(action_id="p")]}],
+        "action_id must be unique within a block",
+    ),
     ("block-id", [section(block_id="x"), section(block_id="x")], "block_id must be unique"),
     ("section", [{"type": "section"}], "either `text` or `fields`"),
     ("section", [section("")], "more than 0 characters"),
@@ -39,14 +47,27 @@ BAD = [
     ("button", [{"type": "actions", "elements": [button("x" * 76)]}], "less than 76"),
     ("button", [{"type": "actions", "elements": [button("")]}], "more than 0 characters"),
     ("button", [{"type": "actions", "elements": [button(value="v" * 2001)]}], "less than 2001"),
-    ("button", [{"type": "actions", "elements": [button(url="https://x/" + "u" * 2991)]}],
-     "less than 3001"),
+    ("button", [{"type": "actions", "elements": [button(url="https://x/" + "u" * 2991)]}], "less than 3001"),
     ("button", [{"type": "actions", "elements": [button(accessibility_label="l" * 76)]}], "less than 76"),
-    ("option", [section(accessory={"type": "static_select", "action_id": "s", "options": [
-        {"text": text("a", "plain_text"), "value": ""}]})], "more than 0 characters"),
+    (
+        "option",
+        [
+            section(
+                accessory={
+                    "type": "static_select",
+                    "action_id": "s",
+                    "options": [{"text": text("a", "plain_text"), "value": ""}],
+                }
+            )
+        ],
+        "more than 0 characters",
+    ),
     ("blocks-max", [section()] * 51, "no more than 50 items"),
-    ("text-object", [{"type": "section", "text": {"type": "mrkdwn", "text": "x", "emoji": True}}],
-     "emoji is only allowed on plain_text"),
+    (
+        "text-object",
+        [{"type": "section", "text": {"type": "mrkdwn", "text": "x", "emoji": True}}],
+        "emoji is only allowed on plain_text",
+    ),
 ]
 
 
@@ -64,26 +85,45 @@ def test_each_rule_refuses_with_slacks_answer(rule: str, blocks: list, message: 
 def test_message_text_rules() -> None:
     assert check_message({"text": ""}) == ("no_text", [])
     assert check_message({"text": "x" * 40_001}) == ("msg_too_long", [])
-    assert check_message({"text": "x", "metadata": {"event_type": "bad type!", "event_payload": {}}}) \
-        == ("invalid_metadata_format", [])
-    assert check_message({"text": "x", "metadata": {"event_type": "paperbot_digest",
-                                                    "event_payload": {"day": "2026-12-01"}}}) is None
+    assert check_message({"text": "x", "metadata": {"event_type": "bad type!", "event_payload": {}}}) == (
+        "invalid_metadata_format",
+        [],
+    )
+    assert (
+        check_message(
+            {"text": "x", "metadata": {"event_type": "paperbot_digest", "event_payload": {"day": "2026-12-01"}}}
+        )
+        is None
+    )
 
 
 def modal(**extra) -> dict:
     return {"type": "modal", "title": text("paperbot", "plain_text"), "blocks": [section()], **extra}
 
 
-@pytest.mark.parametrize("view,message", [
-    (modal(title=text("t" * 25, "plain_text")), "less than 25"),
-    (modal(submit=text("s" * 25, "plain_text")), "less than 25"),
-    (modal(close=text("Close")), "must be a plain_text object"),
-    (modal(private_metadata="m" * 3001), "less than 3001"),
-    (modal(blocks=[section()] * 101), "no more than 100 items"),
-    (modal(blocks=[{"type": "input", "label": text("L", "plain_text"),
-                    "element": {"type": "plain_text_input", "action_id": "q"}}]), "submit is required"),
-    ({"type": "modal", "blocks": [section()]}, "missing required field: title"),
-])
+@pytest.mark.parametrize(
+    "view,message",
+    [
+        (modal(title=text("t" * 25, "plain_text")), "less than 25"),
+        (modal(submit=text("s" * 25, "plain_text")), "less than 25"),
+        (modal(close=text("Close")), "must be a plain_text object"),
+        (modal(private_metadata="m" * 3001), "less than 3001"),
+        (modal(blocks=[section()] * 101), "no more than 100 items"),
+        (
+            modal(
+                blocks=[
+                    {
+                        "type": "input",
+                        "label": text("L", "plain_text"),
+                        "element": {"type": "plain_text_input", "action_id": "q"},
+                    }
+                ]
+            ),
+            "submit is required",
+        ),
+        ({"type": "modal", "blocks": [section()]}, "missing required field: title"),
+    ],
+)
 def test_view_rules(view: dict, message: str) -> None:
     error, messages = check_view(view, method="views.open")
     assert error == "invalid_arguments" and any(message in m for m in messages), messages
@@ -91,8 +131,12 @@ def test_view_rules(view: dict, message: str) -> None:
 
 def test_a_home_view_takes_100_blocks_and_no_title() -> None:
     assert check_view({"type": "home", "blocks": [section()] * 100}, method="views.publish") is None
-    assert check_view({"type": "modal", "title": text("x", "plain_text"), "blocks": [section()]},
-                      method="views.publish")[0] == "invalid_arguments"
+    assert (
+        check_view({"type": "modal", "title": text("x", "plain_text"), "blocks": [section()]}, method="views.publish")[
+            0
+        ]
+        == "invalid_arguments"
+    )
 
 
 def test_trigger_ids_work_once_within_three_seconds() -> None:
@@ -147,8 +191,7 @@ def test_the_fake_answers_missing_scope_not_in_channel_and_a_rejected_response_u
         assert client.conversations_history(channel="C1")["ok"]
         url = fake.new_response_url()
         bad = {"text": "x", "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": ""}}]}
-        request = urllib.request.Request(url, json.dumps(bad).encode(),
-                                         {"Content-Type": "application/json"})
+        request = urllib.request.Request(url, json.dumps(bad).encode(), {"Content-Type": "application/json"})
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(request, timeout=5)
         assert (refused.value.code, refused.value.read()) == (400, b"invalid_blocks")
@@ -156,36 +199,52 @@ def test_the_fake_answers_missing_scope_not_in_channel_and_a_rejected_response_u
 
 
 def conversations_input(**extra) -> dict:
-    return {"type": "input", "block_id": "to", "label": text("Share to", "plain_text"),
-            "element": {"type": "conversations_select", "action_id": "c", **extra}}
+    return {
+        "type": "input",
+        "block_id": "to",
+        "label": text("Share to", "plain_text"),
+        "element": {"type": "conversations_select", "action_id": "c", **extra},
+    }
 
 
 def test_response_url_enabled_only_on_a_conversations_select_in_a_modal_input() -> None:
-    good = modal(blocks=[conversations_input(response_url_enabled=True,
-                                             filter={"include": ["public", "private"]})],
-                 submit=text("Share", "plain_text"))
+    good = modal(
+        blocks=[conversations_input(response_url_enabled=True, filter={"include": ["public", "private"]})],
+        submit=text("Share", "plain_text"),
+    )
     assert check_view(good, method="views.push") is None
-    in_actions = modal(blocks=[{"type": "actions", "elements": [
-        {"type": "conversations_select", "action_id": "c", "response_url_enabled": True}]}])
+    in_actions = modal(
+        blocks=[
+            {
+                "type": "actions",
+                "elements": [{"type": "conversations_select", "action_id": "c", "response_url_enabled": True}],
+            }
+        ]
+    )
     error, messages = check_view(in_actions, method="views.push")
     assert error == "invalid_arguments" and any("response_url_enabled" in m for m in messages)
     in_a_message = check_message({"text": "x", "blocks": [conversations_input(response_url_enabled=True)]})
     assert in_a_message[0] == "invalid_blocks"
-    bad_filter = modal(blocks=[conversations_input(filter={"include": ["everyone"]})],
-                       submit=text("Share", "plain_text"))
+    bad_filter = modal(
+        blocks=[conversations_input(filter={"include": ["everyone"]})], submit=text("Share", "plain_text")
+    )
     assert check_view(bad_filter, method="views.push")[0] == "invalid_arguments"
 
 
 def test_a_modal_stack_holds_three_views() -> None:
     from tests.strict.surfaces import Stacks
+
     stacks = Stacks()
     root = stacks.open()
     second, _ = stacks.push(root)
     third, _ = stacks.push(second)
     assert stacks.push(third) == (None, "push_limit_reached")
     assert stacks.depth(root) == 3
+
+
 def test_unfurl_rules() -> None:
     from tests.strict.surfaces import check_unfurls
+
     url = "https://arxiv.org/abs/2401.01234"
     card = {"blocks": [section("card")]}
     assert check_unfurls({url: card}, {url}) is None
@@ -211,10 +270,11 @@ def test_the_fake_checks_chat_unfurl_targets(tmp_path) -> None:
         typed = fake.link_shared([url], ts="2.000100", composer=True)
         assert client.chat_unfurl(channel="C1", ts="1.000100", unfurls=card)["ok"]
         assert client.chat_unfurl(unfurl_id=typed["unfurl_id"], source="composer", unfurls=card)["ok"]
-        assert client.chat_unfurl(unfurl_id=posted["unfurl_id"], source="conversations_history",
-                                  unfurls=card)["ok"]
-        for kwargs, error in (({"channel": "COMPOSER", "ts": typed["message_ts"]}, "cannot_unfurl_message"),
-                              ({"unfurl_id": "nope", "source": "composer"}, "invalid_unfurl_id")):
+        assert client.chat_unfurl(unfurl_id=posted["unfurl_id"], source="conversations_history", unfurls=card)["ok"]
+        for kwargs, error in (
+            ({"channel": "COMPOSER", "ts": typed["message_ts"]}, "cannot_unfurl_message"),
+            ({"unfurl_id": "nope", "source": "composer"}, "invalid_unfurl_id"),
+        ):
             with pytest.raises(SlackApiError) as refused:
                 client.chat_unfurl(unfurls=card, **kwargs)
             assert refused.value.response["error"] == error
@@ -222,9 +282,15 @@ def test_the_fake_checks_chat_unfurl_targets(tmp_path) -> None:
 
 def test_shortcut_payload_shapes() -> None:
     from tests.strict.payloads import shortcut_problems
+
     base = {"callback_id": "c", "trigger_id": "t", "team": {"id": "T"}, "user": {"id": "U"}}
-    good_message = {**base, "type": "message_action", "message": {"ts": "1.0"},
-                    "channel": {"id": "C1"}, "response_url": "https://hooks/x"}
+    good_message = {
+        **base,
+        "type": "message_action",
+        "message": {"ts": "1.0"},
+        "channel": {"id": "C1"},
+        "response_url": "https://hooks/x",
+    }
     assert shortcut_problems(good_message) == []
     assert shortcut_problems({**base, "type": "shortcut"}) == []
     assert shortcut_problems({**good_message, "message": {}}) == ["message_action: missing message.ts"]

@@ -1,6 +1,7 @@
 """The strict fake's [dm-by-user-id] and [files-upload] rules (docs/slack-rules.md):
 a post to a user id lands in the DM and answers its ``D…`` id; an upload needs
 ``files:write`` and a conversation id, and the bytes arrive as sent."""
+
 from __future__ import annotations
 
 import json
@@ -27,8 +28,7 @@ def test_a_post_to_a_user_id_goes_to_the_dm_and_the_upload_needs_its_d_id(tmp_pa
         with pytest.raises(SlackApiError) as by_user:
             client.files_upload_v2(channel="U0CAROL", content="x", filename="a.bib")
         assert by_user.value.response["error"] == "invalid_arguments"
-        done = client.files_upload_v2(channel=dm, content="@misc{k, title = {Ä}}\n",
-                                      filename="a.bib", title="A")
+        done = client.files_upload_v2(channel=dm, content="@misc{k, title = {Ä}}\n", filename="a.bib", title="A")
         assert done["ok"] and done["file"]["name"] == "a.bib"
         (_, first), (_, second) = sorted(fake.files.items())
         assert second["content"] == "@misc{k, title = {Ä}}\n" and second["channel"] == dm

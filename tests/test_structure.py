@@ -3,6 +3,7 @@ package may import each outside library, layers importing one way only, and
 who may read the environment. Imports are read with ``ast`` from the source
 (function-level and ``TYPE_CHECKING`` imports included), so nothing is imported.
 """
+
 from __future__ import annotations
 
 import ast
@@ -28,20 +29,20 @@ THIRD_PARTY = {
     # search engine and its text tools
     "whoosh": ("bot.search",),
     "numpy": ("bot.search",),
-    "Stemmer": ("bot.search",),          # PyStemmer
-    "wordfreq": ("bot.search",),         # word lists, should search take one
+    "Stemmer": ("bot.search",),  # PyStemmer
+    "wordfreq": ("bot.search",),  # word lists, should search take one
     "english_words": ("bot.search",),
-    "spellchecker": ("bot.search",),     # pyspellchecker
+    "spellchecker": ("bot.search",),  # pyspellchecker
     "symspellpy": ("bot.search",),
     # storage
     "sqlalchemy": ("bot.store",),
-    "psycopg": ("bot.store",),           # SQLAlchemy loads it; never imported directly today
+    "psycopg": ("bot.store",),  # SQLAlchemy loads it; never imported directly today
     # the digest clock
     "apscheduler": ("bot.digest.clock",),
     # Slack
     "slack_bolt": ("bot.slack",),
     "waitress": ("bot.slack",),
-    "slack_sdk": ("bot.slack", "bot.render"),   # bot.render builds Block Kit with slack_sdk.models
+    "slack_sdk": ("bot.slack", "bot.render"),  # bot.render builds Block Kit with slack_sdk.models
     # the corpus
     "pylatexenc": ("bot.corpus",),
     # the command line
@@ -63,7 +64,6 @@ LAYERS = {
 ROOM_LAYERS = (1, 3)
 #: Modules that may read the process environment (everything else gets a ``Settings``).
 ENV_READERS = ("bot.cli.main",)
-
 
 
 def _py_files(*tops: str) -> list[Path]:
@@ -124,8 +124,10 @@ ALL_FILES = _py_files("bot", "tests", "benchmarks")
 def test_module_size(path: Path) -> None:
     rel = str(path.relative_to(ROOT))
     lines = len(path.read_text(encoding="utf-8").splitlines())
-    assert lines <= MAX_LINES, (f"{rel} has {lines} lines (at most {MAX_LINES}): it has more than one "
-                                "reason to change; split it by responsibility")
+    assert lines <= MAX_LINES, (
+        f"{rel} has {lines} lines (at most {MAX_LINES}): it has more than one "
+        "reason to change; split it by responsibility"
+    )
 
 
 def long_modules() -> list[tuple[str, int]]:
@@ -149,8 +151,10 @@ def _third_party_violations(files: list[tuple[Path, str]]) -> list[str]:
                 continue
             allowed = THIRD_PARTY.get(top)
             if allowed is None:
-                bad.append(f"{module}:{line} imports {top}, which is not in THIRD_PARTY: add it with "
-                           "the one package allowed to use it")
+                bad.append(
+                    f"{module}:{line} imports {top}, which is not in THIRD_PARTY: add it with "
+                    "the one package allowed to use it"
+                )
             elif not _within(module, allowed):
                 bad.append(f"{module}:{line} imports {top}; only {', '.join(allowed)} may")
     return bad
@@ -185,26 +189,35 @@ def _env_reads(path: Path) -> list[int]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     lines = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr in ("environ", "environb", "getenv", "putenv") \
-                and isinstance(node.value, ast.Name) and node.value.id == "os":
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr in ("environ", "environb", "getenv", "putenv")
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "os"
+        ):
             lines.append(node.lineno)
-        elif isinstance(node, ast.ImportFrom) and node.module == "os" and \
-                {a.name for a in node.names} & {"environ", "environb", "getenv"}:
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module == "os"
+            and {a.name for a in node.names} & {"environ", "environb", "getenv"}
+        ):
             lines.append(node.lineno)
     return lines
 
 
 def test_only_the_cli_reads_the_environment() -> None:
-    bad = [f"{_module(p)}:{line}" for p in BOT_FILES if not _within(_module(p), ENV_READERS)
-           for line in _env_reads(p)]
+    bad = [f"{_module(p)}:{line}" for p in BOT_FILES if not _within(_module(p), ENV_READERS) for line in _env_reads(p)]
     assert bad == [], f"only {ENV_READERS} may read os.environ; pass Settings instead: {bad}"
 
 
 def test_the_checks_catch_what_they_guard(tmp_path: Path) -> None:
     """Each check, fed a file that breaks its rule, reports it (so none passes vacuously)."""
-    probe = tmp_path / "probe.py"   # read as if it were bot/search/probe.py
-    probe.write_text("import os\nimport whoosh\nimport requests\nfrom bot.corpus import acronyms\n"
-                     "from bot import service\nKEY = os.environ.get('X')\nimport click\n", encoding="utf-8")
+    probe = tmp_path / "probe.py"  # read as if it were bot/search/probe.py
+    probe.write_text(
+        "import os\nimport whoosh\nimport requests\nfrom bot.corpus import acronyms\n"
+        "from bot import service\nKEY = os.environ.get('X')\nimport click\n",
+        encoding="utf-8",
+    )
     as_search = [(probe, "bot.search.probe")]
     third = _third_party_violations(as_search)
     layers = _layer_violations(as_search)
@@ -228,8 +241,9 @@ def _import_alone(module: str) -> subprocess.CompletedProcess:
     """Import ``module`` in a Python started with ``-S``: no site-packages at all,
     as in a venv where slack_sdk, slack_bolt, whoosh, SQLAlchemy ... are absent;
     ``bot`` is found from the repository root (the working directory)."""
-    return subprocess.run([sys.executable, "-S", "-c", _IMPORT_ALONE, module], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-S", "-c", _IMPORT_ALONE, module], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_the_service_imports_without_any_outside_library() -> None:

@@ -6,29 +6,31 @@ stream (interactive or piped) and prints each reply as text through the same
 Acts as team ``CONSOLE_TEAM`` (``bot.core.models``), channel ``C0CONSOLE``, user
 ``U0CONSOLE``. An entry point (docs/architecture.md "Layers").
 """
+
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from typing import Callable, TextIO
 
-from bot.service.paper_links import PaperLinks
 from bot.core.models import CONSOLE_TEAM, PAGE_SIZE, Context
 from bot.core.parsing import user_text
 from bot.core.ports import Message
+from bot.core.replies import ResultsReply
 from bot.render import render, to_text
 from bot.render.related import NO_TEXT, RELATED_RESULTS, related_message
 from bot.render.unfurl import unfurl
-from bot.core.replies import ResultsReply
+from bot.service.paper_links import PaperLinks
 from bot.service.service import Service
 
-CONTEXT = Context(team_id=CONSOLE_TEAM, channel_id="C0CONSOLE", user_id="U0CONSOLE",
-                  channel_name="console")
+CONTEXT = Context(team_id=CONSOLE_TEAM, channel_id="C0CONSOLE", user_id="U0CONSOLE", channel_name="console")
 
-INTRO = ("paperbot console — type `/paper help`, `/paper search <words>`, `@paperbot <id|name|words>`,\n"
-         "a link to a paper (its preview), `related <a message or paragraph>` (Find related papers),\n"
-         "`more` / `back` to page through the last search, `save <id>` / `remove <id>` / `export`\n"
-         "for the reading list, `quit` to leave.")
+INTRO = (
+    "paperbot console — type `/paper help`, `/paper search <words>`, `@paperbot <id|name|words>`,\n"
+    "a link to a paper (its preview), `related <a message or paragraph>` (Find related papers),\n"
+    "`more` / `back` to page through the last search, `save <id>` / `remove <id>` / `export`\n"
+    "for the reading list, `quit` to leave."
+)
 LINK = re.compile(r"https?://[^\s<>]+")
 NO_PREVIEW = "(no preview: no paper in this index has that link; in Slack the link is left alone)"
 
@@ -91,7 +93,7 @@ class Console:
             export = self.service.reading.export(CONTEXT)
             if export is None:
                 return "Your reading list is empty: nothing to export."
-            return (f"(to your DM)\n{export.markdown}\n── {export.filename} ──\n{export.bibtex}")
+            return f"(to your DM)\n{export.markdown}\n── {export.filename} ──\n{export.bibtex}"
         if "@paperbot" in low:
             text = re.sub(r"@paperbot\b", " ", line, flags=re.I)
             return "(reply in thread)\n" + self._show(self.service.mention(text, CONTEXT))
@@ -154,6 +156,7 @@ def _line_editor(stdin: TextIO) -> Callable[[], str]:
             return input("paperbot> ") + "\n"
         except EOFError:
             return ""
+
     return read
 
 

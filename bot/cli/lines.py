@@ -11,6 +11,7 @@ readers that honour them (Python's ``str.splitlines``, JavaScript before
 ES2019) would split one result into two (https://www.rfc-editor.org/rfc/rfc8259#section-7,
 https://docs.python.org/3/library/stdtypes.html#str.splitlines).
 """
+
 from __future__ import annotations
 
 import json
@@ -33,7 +34,7 @@ def read_lines(stream: BinaryIO) -> Iterator[tuple[str, str | None]]:
     """``(text, note)`` per line of ``stream``: split on ``b"\\n"`` only, one
     trailing ``b"\\r"`` dropped, decoded as UTF-8; ``note`` is ``REPLACED``
     when invalid bytes were replaced, else None. Blank lines are yielded."""
-    for raw in stream:          # a binary stream's lines end at b"\n" only
+    for raw in stream:  # a binary stream's lines end at b"\n" only
         line = raw[:-1] if raw.endswith(b"\n") else raw
         if line.endswith(b"\r"):
             line = line[:-1]

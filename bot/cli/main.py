@@ -7,12 +7,13 @@ missing Slack variables, one line and exit status 2 (docs/interfaces.md
 from the working directory. The only module that reads ``os.environ``
 (docs/architecture.md "Layers").
 """
+
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -20,18 +21,18 @@ from dotenv import dotenv_values, find_dotenv, load_dotenv
 
 from bot import corpus, search
 from bot.cli import lines
-from bot.core import config
-from bot.runtime import wiring
-from bot.cli.wait import WAIT_OPTION, in_turn
-from bot.cli.progress import progress
 from bot.cli.json_shapes import error_json, page_json
+from bot.cli.progress import progress
+from bot.cli.wait import WAIT_OPTION, in_turn
+from bot.core import config
 from bot.core.models import QueryError
+from bot.runtime import wiring
 from bot.store import StoreError
 
-
 #: ``--index DIR`` of the index and search commands (default ``PAPERBOT_INDEX_DIR``).
-index_option = click.option("--index", "index_dir", type=click.Path(path_type=Path),
-                            help="Index directory (default PAPERBOT_INDEX_DIR).")
+index_option = click.option(
+    "--index", "index_dir", type=click.Path(path_type=Path), help="Index directory (default PAPERBOT_INDEX_DIR)."
+)
 
 
 def _settings() -> config.Settings:
@@ -52,17 +53,25 @@ def _load_dotenv() -> dict[str, str]:
     path = find_dotenv(usecwd=True)
     load_dotenv(path)
     in_file = set(dotenv_values(path)) if path else set()
-    return {name: "environment" if name in before
-            else ".env" if name in in_file and (os.environ.get(name) or "").strip() else "default"
-            for name in config.VARIABLES}
+    return {
+        name: "environment"
+        if name in before
+        else ".env"
+        if name in in_file and (os.environ.get(name) or "").strip()
+        else "default"
+        for name in config.VARIABLES
+    }
 
 
 def _require(settings: config.Settings, command: str, shown: str | None = None) -> None:
     try:
         settings.require(command)
     except config.MissingSettings as e:
-        click.echo(f"paperbot {shown or command}: missing {', '.join(e.names)} (set in the environment or .env; "
-                   f"see .env.example). To try the bot without Slack, run: paperbot console", err=True)
+        click.echo(
+            f"paperbot {shown or command}: missing {', '.join(e.names)} (set in the environment or .env; "
+            f"see .env.example). To try the bot without Slack, run: paperbot console",
+            err=True,
+        )
         sys.exit(2)
 
 
@@ -70,12 +79,14 @@ def _stop_on_sigterm() -> None:
     """Make SIGTERM (docker stop, systemd) unwind like Ctrl-C, so a build's
     cleanup runs: worker processes are stopped and the lock is released."""
     import signal
+
     parent = os.getpid()
 
     def handler(signum, frame):
         if os.getpid() != parent:  # a forked build worker being stopped: exit quietly
             os._exit(128 + signum)
         raise KeyboardInterrupt
+
     signal.signal(signal.SIGTERM, handler)
 
 
@@ -94,9 +105,10 @@ def main(verbose: bool) -> None:
     # Servers log with time and source; one-shot commands print plain notes
     # ("WARNING: papers.jsonl: skipped 1 without abstract, 0 unreadable").
     server = click.get_current_context().invoked_subcommand in SERVER_COMMANDS
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-                        if server or verbose else "%(levelname)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s" if server or verbose else "%(levelname)s: %(message)s",
+    )
 
 
 @main.command()
@@ -106,12 +118,13 @@ def console() -> None:
     Example: echo "/paper search image steganography" | paperbot console
     """
     from bot.cli.console import ConsolePoster, run
+
     settings = _settings()
     # Input is read as UTF-8 whatever the locale, bytes that are not UTF-8
     # becoming U+FFFD (as `search -` does, bot/cli/lines.py); nothing read yet,
     # so the encoding may still change. Output a terminal cannot show is replaced too.
     for stream, how in ((sys.stdin, {"encoding": "utf-8", "errors": "replace"}), (sys.stdout, {"errors": "replace"})):
-        if hasattr(stream, "reconfigure"):      # not when closed (None) or replaced
+        if hasattr(stream, "reconfigure"):  # not when closed (None) or replaced
             stream.reconfigure(**how)
 
     def write(text: str) -> None:
@@ -121,14 +134,15 @@ def console() -> None:
     try:
         service = wiring.build_service(settings, ConsolePoster(write))
         service.index.warm()
-    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, wiring.IndexUnwritable,
-            StoreError) as e:
+    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, wiring.IndexUnwritable, StoreError) as e:
         raise click.ClickException(str(e)) from None
     sys.exit(run(service, sys.stdin, write, interactive=sys.stdin.isatty()))
 
 
-ACCEPTED_HELP = ("Keep only accepted OpenReview notes (by venueid/venue); leave out withdrawn, "
-                 "rejected, desk-rejected and submitted-only ones. Other sources are kept.")
+ACCEPTED_HELP = (
+    "Keep only accepted OpenReview notes (by venueid/venue); leave out withdrawn, "
+    "rejected, desk-rejected and submitted-only ones. Other sources are kept."
+)
 
 
 @main.group()
@@ -140,9 +154,13 @@ def index() -> None:
 
 
 @index.command("build")
-@click.option("--source", "sources", multiple=True, type=click.Path(path_type=Path),
-              help="Seed text file or folder, JSON Lines or CSV (.gz too). Repeatable. "
-                   "Default: PAPERBOT_SEEDS.")
+@click.option(
+    "--source",
+    "sources",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Seed text file or folder, JSON Lines or CSV (.gz too). Repeatable. Default: PAPERBOT_SEEDS.",
+)
 @index_option
 @click.option("--accepted-only", is_flag=True, help=ACCEPTED_HELP)
 @WAIT_OPTION
@@ -161,9 +179,16 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None, accepted_only
     source = wiring.LazyPapers(paths, accepted_only=accepted_only)
     try:
         fingerprint = corpus.seeds_fingerprint(paths) if not (sources or accepted_only) else None
-        gen = in_turn(target, wait, lambda: search.build_index(
-            target, source, fingerprint=fingerprint,
-            progress=(lambda n: update(n, source.total)) if update else None))
+        gen = in_turn(
+            target,
+            wait,
+            lambda: search.build_index(
+                target,
+                source,
+                fingerprint=fingerprint,
+                progress=(lambda n: update(n, source.total)) if update else None,
+            ),
+        )
     except click.ClickException:
         done()
         raise
@@ -181,8 +206,14 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None, accepted_only
 
 
 @index.command("add")
-@click.option("--source", "sources", multiple=True, required=True, type=click.Path(path_type=Path),
-              help="File or folder to add (same formats as build). Repeatable.")
+@click.option(
+    "--source",
+    "sources",
+    multiple=True,
+    required=True,
+    type=click.Path(path_type=Path),
+    help="File or folder to add (same formats as build). Repeatable.",
+)
 @index_option
 @click.option("--accepted-only", is_flag=True, help=ACCEPTED_HELP)
 @WAIT_OPTION
@@ -197,16 +228,18 @@ def index_add(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: 
     try:
         stats = corpus.LoadStats()
         papers = corpus.load_papers(list(sources), stats=stats, accepted_only=accepted_only)
-        created, n = in_turn(target, wait, lambda: (not search.has_index(target),
-                                                    search.add_to_index(target, papers)),
-                             " Nothing was added.")
+        created, n = in_turn(
+            target,
+            wait,
+            lambda: (not search.has_index(target), search.add_to_index(target, papers)),
+            " Nothing was added.",
+        )
     except (corpus.CorpusError, search.IndexMissing, ValueError) as e:
         raise click.ClickException(str(e)) from None
     except OSError as e:
         raise click.ClickException(wiring.write_error(target, e)) from None
     if created:
-        click.echo(f"there was no index in {target}: created one with {_plural(n, 'paper')}"
-                   f"{_left_out(stats)}")
+        click.echo(f"there was no index in {target}: created one with {_plural(n, 'paper')}{_left_out(stats)}")
     else:
         click.echo(f"added or updated {_plural(n, 'paper')} in {target}{_left_out(stats)}")
 
@@ -219,15 +252,18 @@ def _left_out(stats: corpus.LoadStats) -> str:
 
 @main.command("search")
 @index_option
-@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 100),
-              help="Results to print (at most 100).")
+@click.option(
+    "--limit", default=10, show_default=True, type=click.IntRange(1, 100), help="Results to print (at most 100)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per query (see README).")
-@click.option("--related", is_flag=True,
-              help="QUERY... (or all of stdin, with no QUERY or \"-\") is one text; print one "
-                   "JSON object of the papers most like it.")
+@click.option(
+    "--related",
+    is_flag=True,
+    help="QUERY... (or all of stdin, with no QUERY or \"-\") is one text; print one "
+    "JSON object of the papers most like it.",
+)
 @click.argument("query", nargs=-1)
-def search_cmd(index_dir: Path | None, limit: int, as_json: bool, related: bool,
-               query: tuple[str, ...]) -> None:
+def search_cmd(index_dir: Path | None, limit: int, as_json: bool, related: bool, query: tuple[str, ...]) -> None:
     """Search the index. QUERY "-" reads one query per line from stdin.
 
     Example: paperbot search --json "speculative decoding"
@@ -242,10 +278,10 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, related: bool,
     except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, wiring.IndexUnwritable) as e:
         raise click.ClickException(str(e)) from None
     text = " ".join(query)
-    if related:   # the words, or all of stdin, are one text: one JSON object (bot/cli/lines.py)
+    if related:  # the words, or all of stdin, are one text: one JSON object (bot/cli/lines.py)
         data = sys.stdin.buffer.read() if text in ("", "-") else lines.argv_bytes(text)
         sys.exit(lines.print_related(idx, data, limit))
-    idx.warm()   # the first query after start pays no opening (docs/search.md "Speed")
+    idx.warm()  # the first query after start pays no opening (docs/search.md "Speed")
     # Any bytes in, one line out per b"\n"-ended input line (bot/cli/lines.py).
     queries = lines.read_lines(sys.stdin.buffer) if text == "-" else [lines.from_argv(text)]
     status = 0
@@ -256,7 +292,7 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, related: bool,
             status = 1 if text != "-" else status
             if as_json:
                 lines.print_json(error_json(q, e.message), note)
-            else:   # in a batch, the line says which query it answers, on stdout like the others
+            else:  # in a batch, the line says which query it answers, on stdout like the others
                 if text == "-":
                     click.echo(f"== {q}")
                 click.echo(f"{note + ' ' if note else ''}{e.message} Example: {e.example}", err=text != "-")

@@ -2,6 +2,7 @@
 apart from ``bot.cli.main`` so that module stays small (docs/architecture.md "Layers":
 an entry-point module, click only).
 """
+
 from __future__ import annotations
 
 import sys

@@ -4,6 +4,7 @@ Kept apart from ``bot.cli.main`` so that module stays small; each command checks
 its required variables first (one line, exit 2), then hands over to the
 composition root ``bot.runtime.processes`` (docs/architecture.md "Layers").
 """
+
 from __future__ import annotations
 
 import sys
@@ -19,6 +20,7 @@ def _run(fn, *args, **kwargs):
     """
     from bot.runtime.processes import StartupError
     from bot.slack.socket import SocketModeDisabled
+
     try:
         return fn(*args, **kwargs)
     except StartupError as e:
@@ -42,6 +44,7 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
         settings = settings_fn()
         require_fn(settings, "serve")
         from bot.runtime import processes
+
         _run(processes.serve, settings, host=host, port=port if port is not None else settings.port)
 
     @main.command()
@@ -54,6 +57,7 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
         settings = settings_fn()
         require_fn(settings, "socket")
         from bot.runtime import processes
+
         _run(processes.socket, settings, with_clock=not no_clock)
 
     @main.command()
@@ -65,6 +69,7 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
         settings = settings_fn()
         require_fn(settings, "clock")
         from bot.runtime import processes
+
         _run(processes.clock, settings)
 
     @main.group()
@@ -75,8 +80,13 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
         """
 
     @digest.command("send")
-    @click.option("--date", "day", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
-                  help="Post this date's paper (default: each channel's local today).")
+    @click.option(
+        "--date",
+        "day",
+        type=click.DateTime(formats=["%Y-%m-%d"]),
+        default=None,
+        help="Post this date's paper (default: each channel's local today).",
+    )
     @click.option("--force", is_flag=True, help="Allow dates other than a channel's today or yesterday.")
     def digest_send(day, force: bool) -> None:
         """Post the paper of the day now to every subscribed channel that has not had it.
@@ -86,6 +96,7 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
         settings = settings_fn()
         require_fn(settings, "digest", "digest send")
         from bot.runtime import processes
+
         try:
             summary = _run(processes.digest_send, settings, day.date() if day else None, force)
         except ValueError as e:

@@ -2,6 +2,7 @@
 turn instead of failing at once while another build or add holds the index's
 lock (``DIR/LOCK``, README "Index layout").
 """
+
 from __future__ import annotations
 
 import sys
@@ -14,9 +15,15 @@ from bot import search
 
 T = TypeVar("T")
 #: The ``--wait SECONDS`` option both index commands take (default 300).
-WAIT_OPTION = click.option("--wait", "wait", default=300.0, show_default=True, type=click.FloatRange(min=0),
-                           metavar="SECONDS",
-                           help="Wait this long for a running build or add on the index to finish.")
+WAIT_OPTION = click.option(
+    "--wait",
+    "wait",
+    default=300.0,
+    show_default=True,
+    type=click.FloatRange(min=0),
+    metavar="SECONDS",
+    help="Wait this long for a running build or add on the index to finish.",
+)
 
 
 def in_turn(target: Path, wait: float, attempt: Callable[[], T], gave_up: str = "") -> T:
@@ -37,8 +44,10 @@ def in_turn(target: Path, wait: float, attempt: Callable[[], T], gave_up: str = 
     def on_wait(so_far: float) -> None:
         if not said:
             said.append(True)
-            click.echo(f"another index build or add is running on {target}; "
-                       f"waiting up to {wait:g} s for it to finish…", err=True)
+            click.echo(
+                f"another index build or add is running on {target}; waiting up to {wait:g} s for it to finish…",
+                err=True,
+            )
         elif tty:
             click.echo(f"\rwaiting… {so_far:.0f} s", err=True, nl=False)
 
@@ -49,6 +58,6 @@ def in_turn(target: Path, wait: float, attempt: Callable[[], T], gave_up: str = 
         how_long = f" Waited {e.waited_s:.0f} s (--wait SECONDS)." if e.waited_s is not None else ""
         raise click.ClickException(f"{e}{how_long}{gave_up}") from None
     if waited is not None:
-        cr = "\r" if tty else ""      # end a redrawn line first
+        cr = "\r" if tty else ""  # end a redrawn line first
         click.echo(f"{cr}waited {waited:.0f} s for the other build or add", err=True)
     return result

@@ -6,6 +6,7 @@ Leaf module: standard library only, so search need not import the corpus
 (docs/architecture.md "Layers"). Rule: Schwartz & Hearst, "A simple algorithm
 for identifying abbreviation definitions in biomedical text", PSB 2003.
 """
+
 from __future__ import annotations
 
 import re
@@ -16,8 +17,7 @@ _WORDS = re.compile(r"[^\s()]+")
 
 
 def _is_acronym(token: str) -> bool:
-    return (2 <= len(token) <= 12 and bool(_ACRONYM.match(token))
-            and sum(c.isupper() for c in token) >= 2)
+    return 2 <= len(token) <= 12 and bool(_ACRONYM.match(token)) and sum(c.isupper() for c in token) >= 2
 
 
 def _long_form(acronym: str, words: list[str]) -> list[str] | None:
@@ -67,7 +67,7 @@ def acronym_spans(text: str, min_uses: int = 1) -> list[tuple[str, str]]:
             continue
         if min_uses > 1 and text.count(token) < min_uses:
             continue
-        before = _WORDS.findall(text, max(0, m.start() - 160), m.start())[-(len(token) * 2 + 2):]
+        before = _WORDS.findall(text, max(0, m.start() - 160), m.start())[-(len(token) * 2 + 2) :]
         words = _long_form(token, before)
         if not words:
             continue
@@ -90,5 +90,7 @@ def acronyms(text: str) -> list[tuple[str, str]]:
         ``[("moe", "mixture of experts")]``. Plurals stay as written
         (``("llms", "large language models")``). See ``acronym_spans``.
     """
-    return [(token.lower(), " ".join(long_form.replace("-", " ").split()).lower())
-            for token, long_form in acronym_spans(text)]
+    return [
+        (token.lower(), " ".join(long_form.replace("-", " ").split()).lower())
+        for token, long_form in acronym_spans(text)
+    ]

@@ -10,6 +10,7 @@ budget bounds the work itself, whatever the input. Leaf module: the search
 package reads it, the service sets it; the budget travels in a ``ContextVar``,
 so nothing between them changes its signature.
 """
+
 from __future__ import annotations
 
 import contextlib

@@ -5,6 +5,7 @@ else, ``bot.slack.app`` included, receives a ``Settings`` (a structure test
 holds this; docs/architecture.md "Layers"). Variable names and defaults are the
 contract in docs/interfaces.md "Environment variables".
 """
+
 from __future__ import annotations
 
 import os
@@ -25,8 +26,18 @@ REQUIRED_BY_COMMAND: dict[str, tuple[str, ...]] = {
 
 
 #: Every variable ``from_env`` reads, in the order the start-up line shows them.
-VARIABLES = ("SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_APP_TOKEN", "SLACK_API_URL", "DATABASE_URL",
-             "PAPERBOT_INDEX_DIR", "PAPERBOT_SEEDS", "PAPERBOT_DEFAULT_TIME", "PAPERBOT_DEFAULT_TZ", "PORT")
+VARIABLES = (
+    "SLACK_BOT_TOKEN",
+    "SLACK_SIGNING_SECRET",
+    "SLACK_APP_TOKEN",
+    "SLACK_API_URL",
+    "DATABASE_URL",
+    "PAPERBOT_INDEX_DIR",
+    "PAPERBOT_SEEDS",
+    "PAPERBOT_DEFAULT_TIME",
+    "PAPERBOT_DEFAULT_TZ",
+    "PORT",
+)
 #: Shown only as "set" or "unset", never their value.
 SECRETS = frozenset({"SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_APP_TOKEN"})
 #: Where a value came from, as ``describe`` names it.
@@ -73,14 +84,18 @@ class Settings:
     sources: dict = field(default_factory=dict, compare=False)
 
     def __repr__(self) -> str:  # never print secrets
-        return (f"Settings(api_url={self.api_url!r}, database_url=<hidden>, "
-                f"index_dir={str(self.index_dir)!r}, seeds_dir={str(self.seeds_dir)!r})")
+        return (
+            f"Settings(api_url={self.api_url!r}, database_url=<hidden>, "
+            f"index_dir={str(self.index_dir)!r}, seeds_dir={str(self.seeds_dir)!r})"
+        )
 
     def require(self, command: str) -> None:
         """Raise ``MissingSettings`` naming each empty variable ``command`` needs."""
-        values = {"SLACK_BOT_TOKEN": self.bot_token,
-                  "SLACK_SIGNING_SECRET": self.signing_secret,
-                  "SLACK_APP_TOKEN": self.app_token}
+        values = {
+            "SLACK_BOT_TOKEN": self.bot_token,
+            "SLACK_SIGNING_SECRET": self.signing_secret,
+            "SLACK_APP_TOKEN": self.app_token,
+        }
         missing = [n for n in REQUIRED_BY_COMMAND.get(command, ()) if not values[n]]
         if missing:
             raise MissingSettings(missing)
@@ -97,9 +112,9 @@ def normalise_database_url(url: str) -> str:
     A ``sqlite:///relative.db`` stays relative to the working directory.
     """
     if url.startswith("postgres://"):
-        url = "postgresql://" + url[len("postgres://"):]
+        url = "postgresql://" + url[len("postgres://") :]
     if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
     return url
 
 
@@ -130,20 +145,22 @@ def from_env(env: Mapping[str, str], cwd: Path | None = None) -> Settings:
     default_time = get("PAPERBOT_DEFAULT_TIME", "09:00")
     m = re.fullmatch(r"([01]?\d|2[0-3]):([0-5]\d)", default_time)
     if not m:
-        raise ValueError(f"PAPERBOT_DEFAULT_TIME must be a 24-hour HH:MM time such as 09:00, "
-                         f"got {default_time!r}")
+        raise ValueError(f"PAPERBOT_DEFAULT_TIME must be a 24-hour HH:MM time such as 09:00, got {default_time!r}")
     default_time = f"{int(m.group(1)):02d}:{m.group(2)}"
     default_tz = get("PAPERBOT_DEFAULT_TZ", "UTC")
     try:
         from zoneinfo import ZoneInfo
+
         ZoneInfo(default_tz)
     except (ValueError, LookupError, OSError):  # ZoneInfoNotFoundError is a KeyError
-        raise ValueError(f"PAPERBOT_DEFAULT_TZ must be an IANA time zone such as Europe/Berlin, "
-                         f"got {default_tz!r}") from None
+        raise ValueError(
+            f"PAPERBOT_DEFAULT_TZ must be an IANA time zone such as Europe/Berlin, got {default_tz!r}"
+        ) from None
     index_dir = _path(get("PAPERBOT_INDEX_DIR", "index"), cwd)
     if index_dir.exists() and not index_dir.is_dir():
-        raise ValueError(f"PAPERBOT_INDEX_DIR must be a directory (created when missing), "
-                         f"got the file {str(index_dir)!r}")
+        raise ValueError(
+            f"PAPERBOT_INDEX_DIR must be a directory (created when missing), got the file {str(index_dir)!r}"
+        )
     return Settings(
         bot_token=get("SLACK_BOT_TOKEN"),
         signing_secret=get("SLACK_SIGNING_SECRET"),
@@ -178,11 +195,16 @@ def describe(settings: Settings, sources: Mapping[str, str]) -> str:
         ``DATABASE_URL`` as ``***`` (docs/interfaces.md "Environment variables").
     """
     values = {
-        "SLACK_BOT_TOKEN": settings.bot_token, "SLACK_SIGNING_SECRET": settings.signing_secret,
-        "SLACK_APP_TOKEN": settings.app_token, "SLACK_API_URL": settings.api_url,
-        "DATABASE_URL": _shown_url(settings.database_url), "PAPERBOT_INDEX_DIR": str(settings.index_dir),
-        "PAPERBOT_SEEDS": str(settings.seeds_dir), "PAPERBOT_DEFAULT_TIME": settings.default_time,
-        "PAPERBOT_DEFAULT_TZ": settings.default_tz, "PORT": str(settings.port),
+        "SLACK_BOT_TOKEN": settings.bot_token,
+        "SLACK_SIGNING_SECRET": settings.signing_secret,
+        "SLACK_APP_TOKEN": settings.app_token,
+        "SLACK_API_URL": settings.api_url,
+        "DATABASE_URL": _shown_url(settings.database_url),
+        "PAPERBOT_INDEX_DIR": str(settings.index_dir),
+        "PAPERBOT_SEEDS": str(settings.seeds_dir),
+        "PAPERBOT_DEFAULT_TIME": settings.default_time,
+        "PAPERBOT_DEFAULT_TZ": settings.default_tz,
+        "PORT": str(settings.port),
     }
     parts = []
     for name in VARIABLES:

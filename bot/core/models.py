@@ -3,6 +3,7 @@
 Leaf module: no third-party imports. Every object here is immutable and
 carries plain Python values only, so it can cross threads and processes.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

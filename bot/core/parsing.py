@@ -4,6 +4,7 @@
 Rules: docs/interfaces.md "/paper slash command" and "Mentions and direct messages".
 No Slack, SQL or Whoosh types here.
 """
+
 from __future__ import annotations
 
 import re
@@ -179,6 +180,7 @@ def parse_subscribe(arg: str, default_time: str | None) -> tuple[str | None, str
             continue
         if re.match(r"^\d", part):
             raise SubscribeError(f"“{part}” is not a time. Use 24-hour HH:MM, e.g. 09:30 or 21:00.")
-        raise SubscribeError(f"“{part}” is not a time zone I know. Use an IANA name such as "
-                             "Europe/Berlin or America/New_York.")
+        raise SubscribeError(
+            f"“{part}” is not a time zone I know. Use an IANA name such as Europe/Berlin or America/New_York."
+        )
     return time_value or default_time, zone

@@ -9,6 +9,7 @@ layers above it implement by rendering and posting
 
 Leaf module: no third-party imports.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -20,8 +21,9 @@ if TYPE_CHECKING:
 #: Per-channel errors that deactivate a subscription (docs/interfaces.md "Paper of the day").
 CHANNEL_ERRORS = frozenset({"not_in_channel", "channel_not_found", "is_archived"})
 #: Workspace-wide errors: stop the whole run, deactivate nothing.
-WORKSPACE_ERRORS = frozenset({"invalid_auth", "token_revoked", "account_inactive",
-                              "not_authed", "team_access_not_granted"})
+WORKSPACE_ERRORS = frozenset(
+    {"invalid_auth", "token_revoked", "account_inactive", "not_authed", "team_access_not_granted"}
+)
 
 
 @dataclass(frozen=True)
@@ -46,8 +48,7 @@ class Message:
 
     def payload(self) -> dict:
         """The JSON body for ``chat.postMessage`` / ``respond`` (no channel)."""
-        body = {"text": self.text, "blocks": list(self.blocks),
-                "unfurl_links": False, "unfurl_media": False}
+        body = {"text": self.text, "blocks": list(self.blocks), "unfurl_links": False, "unfurl_media": False}
         if self.metadata:
             body["metadata"] = self.metadata
         return body

@@ -7,6 +7,7 @@ lock and block every later build. Linux can deliver a signal to a child when
 its parent exits (``prctl(PR_SET_PDEATHSIG)``, man 2 prctl); elsewhere the
 children still end when their work or their pipes do.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -40,7 +41,7 @@ def die_with_parent(parent_pid: int) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
         try:
-            libc = ctypes.CDLL(None, use_errno=True)   # the process' own symbols: libc's
+            libc = ctypes.CDLL(None, use_errno=True)  # the process' own symbols: libc's
             libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
         except (OSError, AttributeError):
             pass

@@ -4,6 +4,7 @@ The service (``bot.service.service``) returns these; ``bot.render`` turns them i
 Block Kit messages, and the console prints the rendered messages as text.
 Leaf module: no third-party imports.
 """
+
 from __future__ import annotations
 
 import json

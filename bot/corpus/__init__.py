@@ -12,6 +12,7 @@ Public API (docs/architecture.md "Layers"): ``load_papers``, ``iter_records``,
 ``paper_link_keys``, ``link_lookup`` (``links``: which paper a posted link names).
 OpenReview notes and arXiv snapshot records are read in their own shapes (``sources``).
 """
+
 from bot.corpus.clean import clean_text
 from bot.corpus.errors import CorpusError
 from bot.corpus.ids import paper_id_for
@@ -23,7 +24,20 @@ from bot.corpus.seeds import parse_seed_text, venue_from_header
 from bot.corpus.text import acronyms, sentences
 
 __all__ = [
-    "CorpusError", "LoadStats", "acronyms", "clean_text", "iter_records", "keywords",
-    "link_key", "link_lookup", "load_papers", "not_accepted_summary", "paper_id_for",
-    "paper_link_keys", "parse_seed_text", "seeds_fingerprint", "sentences", "venue_from_header",
+    "CorpusError",
+    "LoadStats",
+    "acronyms",
+    "clean_text",
+    "iter_records",
+    "keywords",
+    "link_key",
+    "link_lookup",
+    "load_papers",
+    "not_accepted_summary",
+    "paper_id_for",
+    "paper_link_keys",
+    "parse_seed_text",
+    "seeds_fingerprint",
+    "sentences",
+    "venue_from_header",
 ]

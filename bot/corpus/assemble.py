@@ -1,10 +1,12 @@
 """One source record → one ``Paper``: clean, derive, key. Shared by every input format."""
+
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
 from typing import Iterable
 
+from bot.core.models import Paper
 from bot.corpus.clean import Cleaned, clean, clean_text, has_markup
 from bot.corpus.derive import contribution_index, derive_title, tldr
 from bot.corpus.ids import IdKey, normalise_source_id, text_digest
@@ -12,8 +14,6 @@ from bot.corpus.keywords import keywords, title_keywords
 from bot.corpus.names import find_name, title_name
 from bot.corpus.text import Doc
 from bot.corpus.urls import code_urls, find_urls, has_url
-from bot.core.models import Paper
-
 
 #: Control characters (but tab/newline/CR, which are whitespace) and lone
 #: UTF-16 surrogates ("\\ud800" in JSON): never valid in a paper's text, and a
@@ -46,12 +46,22 @@ class Entry:
     status: str | None = None
 
 
-def make_entry(raw: str, *, title: str | None = None, source_id: object = None,
-               authors: Iterable[str] = (), url: str | None = None,
-               categories: Iterable[str] = (), venue: str = "", source: str = "",
-               extra_code_urls: Iterable[str] = (), given_tldr: str = "",
-               given_keywords: Iterable[str] = (), doi: str | None = None,
-               status: str | None = None) -> Entry | None:
+def make_entry(
+    raw: str,
+    *,
+    title: str | None = None,
+    source_id: object = None,
+    authors: Iterable[str] = (),
+    url: str | None = None,
+    categories: Iterable[str] = (),
+    venue: str = "",
+    source: str = "",
+    extra_code_urls: Iterable[str] = (),
+    given_tldr: str = "",
+    given_keywords: Iterable[str] = (),
+    doi: str | None = None,
+    status: str | None = None,
+) -> Entry | None:
     """Build the ``Paper`` for one abstract; None when the abstract is empty.
 
     Args:
@@ -110,7 +120,8 @@ def make_entry(raw: str, *, title: str | None = None, source_id: object = None,
         tldr=(clean_text(safe_text(given_tldr)) if given_tldr else "") or tldr(doc, contribution),
         keywords=_given(given_keywords) or phrases,
         code_urls=code_urls([*find_urls(text), *cleaned.link_urls, *extra])
-        if cleaned.link_urls or extra or has_url(text) else (),
+        if cleaned.link_urls or extra or has_url(text)
+        else (),
         venue=safe_text(venue),
         source=safe_text(source),
         categories=tuple(c for c in (safe_text(x).strip() for x in categories) if c),

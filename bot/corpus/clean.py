@@ -17,11 +17,11 @@ while "$5", "50%", "A*" and "C++" in ordinary text survive. How:
 4. Markdown emphasis (``bot.corpus.markdown``), then dashes and TeX quotes,
    run on what is left; placeholders are put back; whitespace normalised.
 """
+
 from __future__ import annotations
 
-import unicodedata
-
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from bot.corpus import latex
@@ -39,14 +39,18 @@ _MATH = re.compile(
     r"\$\$(.{1,2000}?)\$\$"
     r"|\\\[(.{1,2000}?)\\\]"
     r"|\\\((.{1,2000}?)\\\)"
-    r"|\$(?=[^\s$])([^$]{0,600}?[^\s$\\])\$(?![\d$])", re.S)
+    r"|\$(?=[^\s$])([^$]{0,600}?[^\s$\\])\$(?![\d$])",
+    re.S,
+)
 _BRACE_SWITCH = re.compile(
     r"\{\\(?:bf|it|em|sc|tt|rm|sf|sl|bfseries|itshape|ttfamily|scshape)(?![A-Za-z])\s*"
-    r"((?:[^{}]|\{[^{}]*\})*)\}")
+    r"((?:[^{}]|\{[^{}]*\})*)\}"
+)
 _COMMAND = re.compile(
     r"\\(?:[A-Za-z]+\*?(?:\s*\[[^\[\]{}]{0,200}\])?(?:\s*" + _GROUP + r")*"
     r"|['\"`^~=.](?:[A-Za-z]|\{[^{}]*\})"
-    r"|[^A-Za-z\s])")
+    r"|[^A-Za-z\s])"
+)
 _LEFTOVER_MACRO = re.compile(r"\\[A-Za-z]+\*?")
 _EM_DASH = re.compile(r"---+")
 _EN_DASH = re.compile(r"--(?![->])")
@@ -55,8 +59,9 @@ _HALF_QUOTED = re.compile(r"“([^“”\"]{1,200})\"|\"([^“”\"]{1,200})”"
 
 def has_markup(raw: str) -> bool:
     """The pre-check: could ``raw`` hold LaTeX, Markdown, TeX dashes/quotes or links?"""
-    return ("\\" in raw or "$" in raw or "*" in raw or "_" in raw or "`" in raw or "--" in raw
-            or "''" in raw or "](" in raw)
+    return (
+        "\\" in raw or "$" in raw or "*" in raw or "_" in raw or "`" in raw or "--" in raw or "''" in raw or "](" in raw
+    )
 
 
 @dataclass(frozen=True)
@@ -153,8 +158,7 @@ def _clean(raw: str) -> Cleaned:
         if has_bare_url(text):
             text = BARE_URL_RE.sub(lambda m: _hold_url(m.group(), held), text)
     if "$" in text or "\\[" in text or "\\(" in text:
-        text = _MATH.sub(lambda m: held.hold(latex.convert_math(next(g for g in m.groups()
-                                                                    if g is not None))), text)
+        text = _MATH.sub(lambda m: held.hold(latex.convert_math(next(g for g in m.groups() if g is not None))), text)
     if "{\\" in text:
         text = _BRACE_SWITCH.sub(lambda m: held.hold(latex.convert_command(m.group(1))), text)
     if "\\" in text:
@@ -175,13 +179,13 @@ def _clean(raw: str) -> Cleaned:
 
 def _hold_url(url: str, held: _Held) -> str:
     core = trim(url)
-    return held.hold(core) + url[len(core):]
+    return held.hold(core) + url[len(core) :]
 
 
 def _keeps_hyphens(text: str, at: int) -> bool:
-    """"--" that is not a dash: an arrow ("<--", "!--") or a command-line flag (" --verbose")."""
+    """ "--" that is not a dash: an arrow ("<--", "!--") or a command-line flag (" --verbose")."""
     before = text[at - 1] if at else " "
-    after = text[at + 2:at + 3]
+    after = text[at + 2 : at + 3]
     return before in "-!<" or (before.isspace() and after.islower())
 
 

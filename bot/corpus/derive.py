@@ -17,6 +17,7 @@ Long phrases are cut at the last clause boundary (", which", ":", "—", then
 "that", "by", "for" …) that fits. TL;DR: the contribution sentence plus the
 sentence with the strongest result cues, ≤ 300 characters, extractive.
 """
+
 from __future__ import annotations
 
 import re
@@ -28,27 +29,55 @@ from bot.corpus.wordlists import strip_connective
 TITLE_MAX = 120
 TLDR_MAX = 300
 _CREATE = ("propose", "introduce", "present", "design", "develop", "establish")
-_INQUIRE = ("study", "investigate", "analyze", "analyse", "examine", "explore", "quantify",
-            "characterize", "identify", "revisit")
-_WE_VERB = re.compile(r"we\s+(?:(first|further|also|then|additionally|now|here|"
-                      r"systematically|formally|empirically|theoretically)\s+)?("
-                      + "|".join(_CREATE + _INQUIRE) + r")\s+")
+_INQUIRE = (
+    "study",
+    "investigate",
+    "analyze",
+    "analyse",
+    "examine",
+    "explore",
+    "quantify",
+    "characterize",
+    "identify",
+    "revisit",
+)
+_WE_VERB = re.compile(
+    r"we\s+(?:(first|further|also|then|additionally|now|here|"
+    r"systematically|formally|empirically|theoretically)\s+)?(" + "|".join(_CREATE + _INQUIRE) + r")\s+"
+)
 _SECONDARY = ("further", "also", "then", "additionally")
 _ANAPHORA = re.compile(r"\b(?:this|these|such|those|it|them|they|its)\b", re.IGNORECASE)
 _PAREN = re.compile(r"\s*\([^()]*\)")
-_LEAD = re.compile(r"^(?:(?:however|moreover|furthermore|in addition|in this (?:paper|work)|here|"
-                   r"recently|to this end|in particular|specifically|first|second|third|finally|"
-                   r"instead|overall|thus|therefore|as such),\s+|it is \w+ (?:\w+ )?that\s+)+",
-                   re.IGNORECASE)
+_LEAD = re.compile(
+    r"^(?:(?:however|moreover|furthermore|in addition|in this (?:paper|work)|here|"
+    r"recently|to this end|in particular|specifically|first|second|third|finally|"
+    r"instead|overall|thus|therefore|as such),\s+|it is \w+ (?:\w+ )?that\s+)+",
+    re.IGNORECASE,
+)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+(?:(?:novel|new|pioneering)\s+)?", re.IGNORECASE)
 _STRONG = re.compile(r",\s+(?:which|where|while|whereas|and|but|yet|a|an|\w+ing)\s|;|:|\s—|—|\s–\s")
-_CLAUSE = re.compile(r"\s(?:that|which|where|when|while|whereas|by|through|via|using|based on|"
-                     r"without)\s")
+_CLAUSE = re.compile(
+    r"\s(?:that|which|where|when|while|whereas|by|through|via|using|based on|"
+    r"without)\s"
+)
 _PREPOSITION = re.compile(r"\s(?:for|with|to|in|on|from|across|under|over|as|at|of|into)\s")
-_DANGLING = re.compile(r"(?:\s+(?:and|or|of|the|a|an|to|for|with|in|on|by|via|from|that|which|"
-                       r"while|as|at|its|their))+$", re.IGNORECASE)
-_RESULT_STEMS = ("outperform", "achiev", "improv", "reduc", "surpass", "faster", "speedup",
-                 "state-of-the-art", "gain", "better")
+_DANGLING = re.compile(
+    r"(?:\s+(?:and|or|of|the|a|an|to|for|with|in|on|by|via|from|that|which|"
+    r"while|as|at|its|their))+$",
+    re.IGNORECASE,
+)
+_RESULT_STEMS = (
+    "outperform",
+    "achiev",
+    "improv",
+    "reduc",
+    "surpass",
+    "faster",
+    "speedup",
+    "state-of-the-art",
+    "gain",
+    "better",
+)
 _EVIDENCE_STEMS = ("experiment", "result", "demonstrat", "show")
 _FIGURE = re.compile(r"\d(?:\.\d+)?\s*(?:%|×|x\b|times\b|points\b)")
 
@@ -71,19 +100,19 @@ def fit(text: str, limit: int, minimum: int = 45) -> str:
     text = text.strip().rstrip(".,;: ")
     if len(text) <= limit:
         return text
-    window = text[:limit + 16]  # room for the boundary word itself (", which ")
+    window = text[: limit + 16]  # room for the boundary word itself (", which ")
     for pattern in (_STRONG, _CLAUSE, _PREPOSITION):
         cuts = [m.start() for m in pattern.finditer(window) if minimum <= m.start() <= limit]
         if cuts:
-            return _tidy(text[:cuts[-1]])
+            return _tidy(text[: cuts[-1]])
     space = text.rfind(" ", 0, limit)
-    return _tidy(text[:space if space > 0 else limit])
+    return _tidy(text[: space if space > 0 else limit])
 
 
 def _tidy(text: str) -> str:
     text = text.rstrip(".,;:–— ")
     if text.count("(") > text.count(")"):
-        text = text[:text.rfind("(")]
+        text = text[: text.rfind("(")]
     previous = None
     while previous != text:
         previous = text
@@ -114,7 +143,7 @@ def we_clauses(doc: Doc) -> list[tuple[int, str, str, str]]:
             m = _WE_VERB.match(lower, pos)
             if m:
                 i = doc.index_of(pos)
-                obj = doc.text[m.end():doc.spans[i][1]]
+                obj = doc.text[m.end() : doc.spans[i][1]]
                 out.append((i, m.group(1) or "", m.group(2), _PAREN.sub("", obj).strip().rstrip(".")))
         pos = lower.find("we ", pos + 3)
     return out
@@ -239,5 +268,5 @@ def _tldr(doc: Doc, contribution: int | None) -> str:
     for i in (first, best):
         if i is not None and len(sents[i]) <= TLDR_MAX:
             return sents[i]
-    cut = sents[first][:TLDR_MAX - 1]
-    return cut[:cut.rfind(" ")].rstrip(",;: ") + "…"
+    cut = sents[first][: TLDR_MAX - 1]
+    return cut[: cut.rfind(" ")].rstrip(",;: ") + "…"

@@ -1,4 +1,5 @@
 """The corpus package's one exception type."""
+
 from __future__ import annotations
 
 

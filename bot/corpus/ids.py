@@ -14,6 +14,7 @@
   of each text's hash. An identical (id, text) pair is one paper: the copy
   with the smallest ``source`` is kept.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -78,7 +79,8 @@ def paper_id_for(raw_text: str | None, source_id: str | None) -> str:
         # Still derived from (and stable with) the source id, but short enough to
         # type and to fit in a Slack button value (≤ 2000 chars).
         import hashlib
-        return normalised[:ID_MAX - 9].rstrip(".-") + "-" + hashlib.sha256(normalised.encode()).hexdigest()[:8]
+
+        return normalised[: ID_MAX - 9].rstrip(".-") + "-" + hashlib.sha256(normalised.encode()).hexdigest()[:8]
     if normalised:
         return normalised
     if raw_text is None or not raw_text.strip():
@@ -117,8 +119,7 @@ def _shortest_unique(digests: Sequence[str], minimum: int) -> dict[str, int]:
     ordered = sorted(set(digests))
     lengths = {}
     for i, d in enumerate(ordered):
-        near = max(_common(d, ordered[i - 1]) if i else 0,
-                   _common(d, ordered[i + 1]) if i + 1 < len(ordered) else 0)
+        near = max(_common(d, ordered[i - 1]) if i else 0, _common(d, ordered[i + 1]) if i + 1 < len(ordered) else 0)
         lengths[d] = max(minimum, near + 1)
     return lengths
 
@@ -141,7 +142,7 @@ def assign_ids(keys: Sequence[IdKey]) -> tuple[list[int], list[str]]:
     kept = sorted(best.values())
     hashed = [i for i in kept if keys[i].hashed]
     lengths = _shortest_unique([keys[i].digest for i in hashed], 4)
-    ids = {i: "p" + keys[i].digest[:lengths[keys[i].digest]] for i in hashed}
+    ids = {i: "p" + keys[i].digest[: lengths[keys[i].digest]] for i in hashed}
     groups: dict[str, list[int]] = {}
     for i in kept:
         if not keys[i].hashed:
@@ -152,7 +153,7 @@ def assign_ids(keys: Sequence[IdKey]) -> tuple[list[int], list[str]]:
             continue
         lengths = _shortest_unique([keys[i].digest for i in members], 2)
         for i in members:
-            ids[i] = f"{base}-{keys[i].digest[:lengths[keys[i].digest]]}"
+            ids[i] = f"{base}-{keys[i].digest[: lengths[keys[i].digest]]}"
     _settle(ids, keys)
     return kept, [ids[i] for i in kept]
 
@@ -173,12 +174,11 @@ def _settle(ids: dict[int, str], keys: Sequence[IdKey]) -> None:
         if not clashes:
             return
         for members in clashes:
-            movable = sorted((i for i in members if not keys[i].hashed),
-                             key=lambda j: (keys[j].source, keys[j].digest))
+            movable = sorted((i for i in members if not keys[i].hashed), key=lambda j: (keys[j].source, keys[j].digest))
             if attempt == 8:
                 for rank, i in enumerate(movable[1:], 2):
                     ids[i] = f"{ids[i]}-{rank}"
                 continue
             lengths = _shortest_unique([keys[i].digest for i in movable], 2)
             for i in movable:
-                ids[i] = f"{ids[i]}-{keys[i].digest[:lengths[keys[i].digest]]}"
+                ids[i] = f"{ids[i]}-{keys[i].digest[: lengths[keys[i].digest]]}"

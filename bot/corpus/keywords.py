@@ -8,6 +8,7 @@ first because they name the paper's core concepts. Written for speed (one
 tokenising regex, counting in ``collections.Counter``): it runs on every
 abstract of a 100,000-paper build.
 """
+
 from __future__ import annotations
 
 import re
@@ -16,7 +17,8 @@ from collections import Counter
 from bot.core.acronyms import acronym_spans
 from bot.corpus.wordlists import is_noun_phrase
 
-_STOP = frozenset("""a about above across after again against all almost along also although always
+_STOP = frozenset(
+    """a about above across after again against all almost along also although always
 among an and another any are around as at be because been before being below between both but by
 can cannot could did do does doing done down during each either else enough especially even ever
 every few for from further had has have having here how however if in into is it its itself just
@@ -37,28 +39,37 @@ extensive experiments experiment results result paper work approach approaches m
 framework new simple better best state art
 yields yielding further able across consistently empirically theoretically moreover additionally
 specifically particular particularly respectively instead compared comparable given known
-widely commonly typically often still thereby directly only e.g i.e etc vs versus toward""".split())
-_GENERIC_ACRONYMS = frozenset("""llm llms lm lms rl sft nlp ai ml dl dnn dnns sota gpu gpus cpu
-    api apis cnn cnns rnn rnns mlp nn nns""".split())
-_GENERIC_WORDS = frozenset("""training reasoning generation tokens token data learning language
+widely commonly typically often still thereby directly only e.g i.e etc vs versus toward""".split()
+)
+_GENERIC_ACRONYMS = frozenset(
+    """llm llms lm lms rl sft nlp ai ml dl dnn dnns sota gpu gpus cpu
+    api apis cnn cnns rnn rnns mlp nn nns""".split()
+)
+_GENERIC_WORDS = frozenset(
+    """training reasoning generation tokens token data learning language
     inference accuracy evaluation benchmark benchmarks dataset datasets optimization agent agents
     reward rewards policy distribution information computation compute scaling update updates answer
     answers request response desired solve class standard steps step structural context
     applications tools question questions labels label maintaining quality efficiency models model
     performance problem problems analysis theory settings setting large small high low identify
-    consider perform obtain require requires success approach paper study system systems""".split())
-_GENERIC_PHRASES = frozenset("""large language models|large language model|language models|language model
+    consider perform obtain require requires success approach paper study system systems""".split()
+)
+_GENERIC_PHRASES = frozenset(
+    """large language models|large language model|language models|language model
     |reinforcement learning|supervised fine-tuning|machine learning|deep learning|neural networks
-    |neural network|state-of-the-art|real-world""".replace("\n    ", "").split("|"))
+    |neural network|state-of-the-art|real-world""".replace("\n    ", "").split("|")
+)
 _TOKEN = re.compile(r"[A-Za-z0-9][\w'’+-]*|[^\w\s]")
 _LONG_WORD = re.compile(r"[a-z][a-z0-9-]{3,}[a-z0-9]")
 _MODALS = frozenset("we can may must will could should would might".split())
 _VERB_CONTEXT = frozenset("by for of in when while after before without via through".split())
-_VERB_TAILS = frozenset("""interact interacts learn learns consult consults stem stems affect affects
+_VERB_TAILS = frozenset(
+    """interact interacts learn learns consult consults stem stems affect affects
     scale scales serve serves offer offers maintain maintains facilitate facilitates estimated
     specified assessing ranging confined beyond evolve evolves help helps reach reaches emerge
     emerges arise arises occur occurs exist exists remain remains fail fails tend tends depend
-    depends""".split())
+    depends""".split()
+)
 
 
 def _runs(toks: list[str], low: list[str]) -> list[tuple[int, int]]:
@@ -73,8 +84,9 @@ def _runs(toks: list[str], low: list[str]) -> list[tuple[int, int]]:
     are dropped ("sparsity interacts" → "sparsity").
     """
     stop = _STOP
-    content = [w[:1].isalnum() and w not in stop and len(w) > 1 and not w.endswith("ly")
-               and not w.isdigit() for w in low]
+    content = [
+        w[:1].isalnum() and w not in stop and len(w) > 1 and not w.endswith("ly") and not w.isdigit() for w in low
+    ]
     mask = "".join(".x"[c] for c in content)
     out: list[tuple[int, int]] = []
     for m in re.finditer("x+", mask):
@@ -83,11 +95,19 @@ def _runs(toks: list[str], low: list[str]) -> list[tuple[int, int]]:
             end -= 1
         if end - start >= 2 and toks[start].islower():
             before = low[start - 1] if start else ""
-            if before in _MODALS or (before == "to" and end - start >= 3) or (
-                    low[start].endswith("ing") and (not before[:1].isalnum() or before in _VERB_CONTEXT)):
+            if (
+                before in _MODALS
+                or (before == "to" and end - start >= 3)
+                or (low[start].endswith("ing") and (not before[:1].isalnum() or before in _VERB_CONTEXT))
+            ):
                 start += 1
-        if end - start >= 2 and not toks[start].islower() and toks[start + 1].islower() \
-                and low[start + 1].endswith("s") and not low[start + 1].endswith("ss"):
+        if (
+            end - start >= 2
+            and not toks[start].islower()
+            and toks[start + 1].islower()
+            and low[start + 1].endswith("s")
+            and not low[start + 1].endswith("ss")
+        ):
             out.append((start, start + 1))
             start += 2
         if end > start:
@@ -99,13 +119,12 @@ def _norm(phrase: str) -> str:
     return phrase.lower().replace("-", " ")
 
 
-def _surface(key: tuple[str, ...], runs: list[tuple[int, int]], toks: list[str],
-             low: list[str]) -> str:
+def _surface(key: tuple[str, ...], runs: list[tuple[int, int]], toks: list[str], low: list[str]) -> str:
     n = len(key)
     for start, end in runs:
         for i in range(start, end - n + 1):
-            if tuple(low[i:i + n]) == key:
-                return " ".join(toks[i:i + n])
+            if tuple(low[i : i + n]) == key:
+                return " ".join(toks[i : i + n])
     return " ".join(key)
 
 
@@ -129,7 +148,7 @@ def keywords(text: str, *, name: str | None = None, limit: int = 6) -> tuple[str
         at most two phrases share a word.
     """
     toks = _TOKEN.findall(text)
-    low = " ".join(toks).lower().split(" ") if toks else []   # "".split(" ") is [""]
+    low = " ".join(toks).lower().split(" ") if toks else []  # "".split(" ") is [""]
     chosen: list[str] = []
     keys: list[str] = []
     skip = {_norm(name)} if name else set()
@@ -218,8 +237,7 @@ def _title_phrases(run: list[str], lower: str) -> list[tuple[float, int, str]]:
     return out
 
 
-def title_keywords(title: str, text: str, *, name: str | None = None,
-                   limit: int = 6) -> tuple[str, ...]:
+def title_keywords(title: str, text: str, *, name: str | None = None, limit: int = 6) -> tuple[str, ...]:
     """Cheap key phrases for a paper whose source gives a title (large corpora).
 
     Args:
@@ -273,5 +291,5 @@ def title_keywords(title: str, text: str, *, name: str | None = None,
         for word, count in counts.most_common(40):
             if count >= 2 and len(word) >= 5 and word not in _STOP and word not in _GENERIC_WORDS:
                 at = lower.find(word)
-                take(text[at:at + len(word)] if len(lower) == len(text) else word)
+                take(text[at : at + len(word)] if len(lower) == len(text) else word)
     return tuple(chosen)

@@ -9,6 +9,7 @@ takes arguments (accents, ``\\hat``…), and its macro table supplies the
 symbol names (``\\ge`` → ≥). Every call is cached and failure-proof: any
 exception falls back to a conservative regex clean.
 """
+
 from __future__ import annotations
 
 import functools
@@ -19,28 +20,86 @@ from pylatexenc import latexwalker
 from pylatexenc.latex2text import LatexNodes2Text, get_default_latex_context_db
 
 #: One-argument macros whose output is just their (converted) argument.
-_FONT = frozenset("""text textbf textit texttt textsc textrm textsf textup textmd textsl textnormal
+_FONT = frozenset(
+    """text textbf textit texttt textsc textrm textsf textup textmd textsl textnormal
     emph mathrm mathbf mathit mathsf mathtt mathcal mathscr mathfrak mathnormal boldsymbol bm
     operatorname underline uline mbox hbox ensuremath textsuperscript textsubscript boxed
-    mathop mathbin mathrel url""".split())
+    mathop mathbin mathrel url""".split()
+)
 #: Macros dropped together with their arguments (references, layout, colour).
-_DROP = {"cite": 1, "citep": 1, "citet": 1, "citealp": 1, "citeauthor": 1, "ref": 1, "eqref": 1,
-         "autoref": 1, "cref": 1, "Cref": 1, "label": 1, "footnote": 1, "hspace": 1,
-         "vspace": 1, "color": 1, "includegraphics": 1, "thanks": 1, "newline": 0,
-         "linebreak": 0, "today": 0, "begin": 1, "end": 1}
+_DROP = {
+    "cite": 1,
+    "citep": 1,
+    "citet": 1,
+    "citealp": 1,
+    "citeauthor": 1,
+    "ref": 1,
+    "eqref": 1,
+    "autoref": 1,
+    "cref": 1,
+    "Cref": 1,
+    "label": 1,
+    "footnote": 1,
+    "hspace": 1,
+    "vspace": 1,
+    "color": 1,
+    "includegraphics": 1,
+    "thanks": 1,
+    "newline": 0,
+    "linebreak": 0,
+    "today": 0,
+    "begin": 1,
+    "end": 1,
+}
 #: Font switches and sizing without arguments: ``{\\bf x}`` → x.
-_SWITCH = frozenset("""bf it em sc tt rm sf sl bfseries itshape ttfamily scshape rmfamily sffamily
+_SWITCH = frozenset(
+    """bf it em sc tt rm sf sl bfseries itshape ttfamily scshape rmfamily sffamily
     mdseries upshape normalfont slshape displaystyle textstyle scriptstyle limits nolimits
     nonumber noindent centering small footnotesize tiny large Large huge normalsize xspace
-    left right middle big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr phantom relax""".split())
-_OVERRIDES = {"quad": " ", "qquad": " ", "colon": ":", "arg": "arg", "det": "det", "Pr": "Pr",
-              "gets": "←", "iff": "⟺", "land": "∧", "neg": "¬", "LaTeX": "LaTeX", "TeX": "TeX",
-              "S": "§", "P": "¶", "ddag": "‡", "copyright": "©", "degree": "°",
-              "checkmark": "✓", "dag": "†", "prime": "′", "lor": "∨"}
-_ESCAPES = {"%": "%", "&": "&", "_": "_", "#": "#", "$": "$", "{": "{", "}": "}", ",": " ",
-            ";": " ", ":": " ", "!": "", " ": " ", "|": "‖", "\\": " ", "-": "", "/": ""}
-_SUP = dict(zip("0123456789+-−=()nijkmtTxyzabcdefghloprsuvw*′'",
-                "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿⁱʲᵏᵐᵗᵀˣʸᶻᵃᵇᶜᵈᵉᶠᵍʰˡᵒᵖʳˢᵘᵛʷ*′′"))
+    left right middle big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr phantom relax""".split()
+)
+_OVERRIDES = {
+    "quad": " ",
+    "qquad": " ",
+    "colon": ":",
+    "arg": "arg",
+    "det": "det",
+    "Pr": "Pr",
+    "gets": "←",
+    "iff": "⟺",
+    "land": "∧",
+    "neg": "¬",
+    "LaTeX": "LaTeX",
+    "TeX": "TeX",
+    "S": "§",
+    "P": "¶",
+    "ddag": "‡",
+    "copyright": "©",
+    "degree": "°",
+    "checkmark": "✓",
+    "dag": "†",
+    "prime": "′",
+    "lor": "∨",
+}
+_ESCAPES = {
+    "%": "%",
+    "&": "&",
+    "_": "_",
+    "#": "#",
+    "$": "$",
+    "{": "{",
+    "}": "}",
+    ",": " ",
+    ";": " ",
+    ":": " ",
+    "!": "",
+    " ": " ",
+    "|": "‖",
+    "\\": " ",
+    "-": "",
+    "/": "",
+}
+_SUP = dict(zip("0123456789+-−=()nijkmtTxyzabcdefghloprsuvw*′'", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿⁱʲᵏᵐᵗᵀˣʸᶻᵃᵇᶜᵈᵉᶠᵍʰˡᵒᵖʳˢᵘᵛʷ*′′"))
 _SUB = dict(zip("0123456789+-−=()aeoxhklmnpstijruv", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ"))
 _DOUBLE_STRUCK = {"R": "ℝ", "N": "ℕ", "Z": "ℤ", "Q": "ℚ", "C": "ℂ"}
 _PLAIN = re.compile(r"[^\\{}^_~]+")
@@ -142,11 +201,11 @@ class _Parser:
             if self.i < self.n and self.s[self.i] == "[":
                 end = self.s.find("]", self.i)
                 self.i = self.n if end < 0 else end + 1
-                return self.s[start:self.i]
+                return self.s[start : self.i]
             self.i = start
             return ""
         self.arg()
-        return self.s[start:self.i]
+        return self.s[start : self.i]
 
     def macro(self) -> str:
         m = _NAME.match(self.s, self.i)
@@ -237,10 +296,12 @@ def fallback(fragment: str) -> str:
         The fragment with each macro replaced by its symbol (``\\\\ge`` → ≥) or
         dropped, escaped characters unescaped and braces removed. Never raises.
     """
+
     def repl(m: re.Match) -> str:
         if m.group(1) is not None:
             return _SIMPLE.get(m.group(1), "")
         return _ESCAPES.get(m.group(2), m.group(2))
+
     return _FALLBACK_CMD.sub(repl, fragment).replace("{", "").replace("}", "")
 
 

@@ -21,6 +21,7 @@ docs/platform-facts.md "OpenReview and arXiv".
 ``paper_link_keys`` gives a paper's keys; ``link_lookup`` builds key → paper id for a
 corpus. Pure: standard library only.
 """
+
 from __future__ import annotations
 
 import re
@@ -32,8 +33,7 @@ from bot.core.models import Paper
 _ARXIV_HOSTS = frozenset({"arxiv.org", "export.arxiv.org"})
 _DOI_HOSTS = frozenset({"doi.org", "dx.doi.org"})
 #: Code hosts whose links are reduced to ``owner/repo``.
-REPO_HOSTS = frozenset({"github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "gitee.com",
-                        "huggingface.co"})
+REPO_HOSTS = frozenset({"github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "gitee.com", "huggingface.co"})
 _ARXIV_ID = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z][a-z.-]*(?:\.[a-z]{2})?/\d{7})$", re.IGNORECASE)
 _VERSION = re.compile(r"v\d+$")
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)

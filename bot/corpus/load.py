@@ -4,6 +4,7 @@
 call; ``iter_records`` streams one big file; ``seeds_fingerprint`` tells
 whether the seed inputs changed since the index was built.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -12,13 +13,13 @@ import logging
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from bot.core.models import Paper
 from bot.corpus.assemble import Entry, with_id
 from bot.corpus.errors import CorpusError
 from bot.corpus.ids import assign_ids
 from bot.corpus.parallel import parallel_file_entries, worker_count
 from bot.corpus.records import LoadStats, iter_file_entries, record_kind
 from bot.corpus.seeds import seed_entries
-from bot.core.models import Paper
 
 log = logging.getLogger(__name__)
 
@@ -58,15 +59,15 @@ def expand_paths(paths: Iterable[Path | str], stats: LoadStats | None = None) ->
                 elif stats is not None:
                     stats.skipped_files += 1
             if not found:
-                raise CorpusError(f"{path}: no paper files in this folder "
-                                  "(.txt, .jsonl, .json or .csv, optionally .gz)")
+                raise CorpusError(
+                    f"{path}: no paper files in this folder (.txt, .jsonl, .json or .csv, optionally .gz)"
+                )
             out.extend(found)
         elif path.is_file():
             if not (_is_seed_text(path) or record_kind(path)):
-                raise CorpusError(f"{path}: unsupported file type (use .txt, .jsonl, .json or "
-                                  ".csv, optionally .gz)")
+                raise CorpusError(f"{path}: unsupported file type (use .txt, .jsonl, .json or .csv, optionally .gz)")
             out.append((path.name, path))
-        elif path.exists():      # a device (/dev/null), a pipe, a socket
+        elif path.exists():  # a device (/dev/null), a pipe, a socket
             raise CorpusError(f"{path}: not a regular file or folder (give a file of papers or a folder of them)")
         else:
             raise CorpusError(f"{path}: no such file or folder")
@@ -93,8 +94,7 @@ def _seed_file_entries(path: Path, stats: LoadStats) -> list[Entry]:
     return seed_entries(text, path.name)
 
 
-def iter_entries(paths: Iterable[Path | str], stats: LoadStats,
-                 workers: int | None = None) -> Iterator[Entry]:
+def iter_entries(paths: Iterable[Path | str], stats: LoadStats, workers: int | None = None) -> Iterator[Entry]:
     """Entries of every input in order (base ids, duplicates included).
 
     Runs of consecutive record files are parsed on several processes when
@@ -120,8 +120,7 @@ def iter_entries(paths: Iterable[Path | str], stats: LoadStats,
                 yield from iter_file_entries(path, stats)
 
 
-def iter_records(path: Path | str, stats: LoadStats | None = None, *,
-                 workers: int | None = None) -> Iterator[Paper]:
+def iter_records(path: Path | str, stats: LoadStats | None = None, *, workers: int | None = None) -> Iterator[Paper]:
     """Stream the papers of one file or folder without holding them all.
 
     Args:
@@ -144,8 +143,13 @@ def iter_records(path: Path | str, stats: LoadStats | None = None, *,
         yield entry.paper
 
 
-def load_papers(paths: Iterable[Path | str], *, stats: LoadStats | None = None,
-                workers: int | None = None, accepted_only: bool = False) -> list[Paper]:
+def load_papers(
+    paths: Iterable[Path | str],
+    *,
+    stats: LoadStats | None = None,
+    workers: int | None = None,
+    accepted_only: bool = False,
+) -> list[Paper]:
     """Load a whole corpus from seed files, folders and record files.
 
     Args:
@@ -181,13 +185,19 @@ def load_papers(paths: Iterable[Path | str], *, stats: LoadStats | None = None,
     if stats.duplicates:
         log.info("dropped %d exact duplicate papers", stats.duplicates)
     if not papers and stats.not_accepted:
-        raise CorpusError("no accepted papers in " + ", ".join(str(p) for p in paths)
-                          + f" (left out: {not_accepted_summary(stats)}; \"unknown\" notes carry "
-                          "no venueid or venue: API 1 keeps decisions in separate notes)")
+        raise CorpusError(
+            "no accepted papers in "
+            + ", ".join(str(p) for p in paths)
+            + f" (left out: {not_accepted_summary(stats)}; \"unknown\" notes carry "
+            "no venueid or venue: API 1 keeps decisions in separate notes)"
+        )
     if not papers:
-        raise CorpusError("no papers found in " + ", ".join(str(p) for p in paths)
-                          + " (records need an \"abstract\" or \"text\" field; a CSV file "
-                          "needs a header row naming it, comma-separated)")
+        raise CorpusError(
+            "no papers found in "
+            + ", ".join(str(p) for p in paths)
+            + " (records need an \"abstract\" or \"text\" field; a CSV file "
+            "needs a header row naming it, comma-separated)"
+        )
     return papers
 
 

@@ -9,6 +9,7 @@ Simplifications: no "rule of 3"; a single ``*`` between two digits is
 never a delimiter (``2*3*4``); an unpaired ``**`` touching a word is dropped
 (a dangling bold marker is never meant literally).
 """
+
 from __future__ import annotations
 
 import re
@@ -36,8 +37,11 @@ class _Run:
         right_flank = before != "s" and (before != "p" or after != "w")
         if self.char == "*":
             self.can_open, self.can_close = left_flank, right_flank
-            if self.left == 1 and text[self.start - 1:self.start].isdigit() \
-                    and text[self.end:self.end + 1].isdigit():
+            if (
+                self.left == 1
+                and text[self.start - 1 : self.start].isdigit()
+                and text[self.end : self.end + 1].isdigit()
+            ):
                 self.can_open = self.can_close = False
         else:
             self.can_open = left_flank and (not right_flank or before == "p")
@@ -73,7 +77,7 @@ def strip_emphasis(text: str) -> str:
                 run.left -= used
                 removed[stack[pos]] += used
                 removed[idx] += used
-                del stack[pos + (opener.left > 0):]  # drop unmatched openers in between
+                del stack[pos + (opener.left > 0) :]  # drop unmatched openers in between
                 pos = len(stack) - 1
         if run.left and run.can_open:
             stack.append(idx)
@@ -85,7 +89,7 @@ def strip_emphasis(text: str) -> str:
     out: list[str] = []
     last = 0
     for run, gone in zip(runs, removed):
-        out.append(text[last:run.start])
+        out.append(text[last : run.start])
         out.append(run.char * (run.end - run.start - gone))
         last = run.end
     out.append(text[last:])

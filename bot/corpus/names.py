@@ -16,6 +16,7 @@ Generic acronyms (LLM, RL, SFT, …) and compounds like "LLM-based" are never na
 Records that come with a title (large JSON Lines/CSV corpora) use rule 0 only
 (``title_name``), which is cheap; abstracts without titles use them all.
 """
+
 from __future__ import annotations
 
 import re
@@ -23,21 +24,31 @@ from dataclasses import dataclass
 
 from bot.corpus.text import sentences
 
-_GENERIC = frozenset("""llm llms lm lms rl sft dp ai ml nlp gpu gpus cpu api apis moe vlm vlms lmm lmms
+_GENERIC = frozenset(
+    """llm llms lm lms rl sft dp ai ml nlp gpu gpus cpu api apis moe vlm vlms lmm lmms
     mllm mllms sota cnn cnns rnn rnns gnn gnns mlp kv qa ntk we our it this these transformer
-    transformers bert gpt nn dnn dnns ood iid rlhf dpo ppo grpo lora""".split())
-_COMPOUND_TAILS = frozenset("""based style like aware free guided driven level specific wise agnostic
-    oriented centric augmented enhanced powered only scale sized""".split())
-_SUBJECT = (r"(?:\b(?:[Ww]e|paper|work|study|article|report)"
-            r"(?:\s+(?:also|first|further|then|additionally|finally|now|thus|hence|therefore|here))?"
-            r"\s+(?:propose|introduce|present|develop|design|build|construct|devise|create|release"
-            r"|term|call|name|dub|contribute|offer)[sd]?"
-            r"|\b(?:proposing|introducing|presenting|developing|designing|building))")
-_INTRO = re.compile(_SUBJECT + r"\s+(?:(?:a|an|the|our)\s+(?:[\w-]+\s+){0,6}?"
-                    r"(?:called|named|dubbed|termed|coined)\s+)?")
+    transformers bert gpt nn dnn dnns ood iid rlhf dpo ppo grpo lora""".split()
+)
+_COMPOUND_TAILS = frozenset(
+    """based style like aware free guided driven level specific wise agnostic
+    oriented centric augmented enhanced powered only scale sized""".split()
+)
+_SUBJECT = (
+    r"(?:\b(?:[Ww]e|paper|work|study|article|report)"
+    r"(?:\s+(?:also|first|further|then|additionally|finally|now|thus|hence|therefore|here))?"
+    r"\s+(?:propose|introduce|present|develop|design|build|construct|devise|create|release"
+    r"|term|call|name|dub|contribute|offer)[sd]?"
+    r"|\b(?:proposing|introducing|presenting|developing|designing|building))"
+)
+_INTRO = re.compile(
+    _SUBJECT + r"\s+(?:(?:a|an|the|our)\s+(?:[\w-]+\s+){0,6}?"
+    r"(?:called|named|dubbed|termed|coined)\s+)?"
+)
 _CALLED = re.compile(r"\b(?:called|named|dubbed|termed|coined)\s+")
-_LONG_ACR = re.compile(r"((?:[A-Z][\w'’-]*)(?:\s+(?:[A-Z0-9][\w'’-]*|and|of|for|the|with|in|to|via|on|"
-                       r"from|by|a))*)\s*\(([^()\s]{2,15})\)")
+_LONG_ACR = re.compile(
+    r"((?:[A-Z][\w'’-]*)(?:\s+(?:[A-Z0-9][\w'’-]*|and|of|for|the|with|in|to|via|on|"
+    r"from|by|a))*)\s*\(([^()\s]{2,15})\)"
+)
 _TOKEN = re.compile(r"([A-Za-z0-9][\w.+-]*[\w+]|[A-Z])")
 _TITLE_CASE = re.compile(r"((?:[A-Z][\w'’-]*\s+){1,4}[A-Z][\w'’-]*)(?=,\s+(?:a|an|the)\s)")
 _APPOSITIVE = re.compile(r",\s+(?:a|an|the|one)\s")
@@ -80,8 +91,9 @@ def is_namey(token: str, *, strict: bool = True) -> bool:
     if not 2 <= len(token) <= 40 or token.lower() in _GENERIC or not token[0].isalnum():
         return False
     parts = token.split("-")
-    if len(parts) > 1 and (parts[-1].lower() in _COMPOUND_TAILS or parts[0].lower() in _GENERIC
-                           and parts[-1].islower()):
+    if len(parts) > 1 and (
+        parts[-1].lower() in _COMPOUND_TAILS or parts[0].lower() in _GENERIC and parts[-1].islower()
+    ):
         return False
     uppers = sum(c.isupper() for c in token)
     if uppers >= 2 or (uppers and any(c.isdigit() for c in token)):
@@ -93,24 +105,25 @@ def _after_intro(sentence: str, start: int, index: int) -> NameInfo | None:
     """The name right at ``sentence[start:]``, if there is one."""
     m = _LONG_ACR.match(sentence, start)
     if m and is_namey(m.group(2)) and len(m.group(1).split()) <= 8:
-        return NameInfo(m.group(2), index, m.group(1), sentence[m.end():])
+        return NameInfo(m.group(2), index, m.group(1), sentence[m.end() :])
     m = _TITLE_CASE.match(sentence, start)
     if m and len(m.group(1).split()) >= 2:
         phrase = m.group(1)
-        return NameInfo(phrase, index, None, sentence[m.end():])
+        return NameInfo(phrase, index, None, sentence[m.end() :])
     m = _TOKEN.match(sentence, start)
     if m is None:
         return None
     token = m.group(1).rstrip(".")
-    rest = sentence[m.start() + len(token):]
+    rest = sentence[m.start() + len(token) :]
     appositive = bool(_APPOSITIVE.match(rest)) or rest.startswith(" (")
     if is_namey(token) or (appositive and is_namey(token, strict=False)):
         return NameInfo(token, index, None, rest)
     return None
 
 
-def find_name(text: str, raw: str | None = None, title: str | None = None,
-              sents: list[str] | None = None) -> NameInfo | None:
+def find_name(
+    text: str, raw: str | None = None, title: str | None = None, sents: list[str] | None = None
+) -> NameInfo | None:
     """The method/system the abstract introduces, if any (see module docstring).
 
     Args:
@@ -137,7 +150,7 @@ def find_name(text: str, raw: str | None = None, title: str | None = None,
                 for i, sentence in enumerate(sents):
                     pos = sentence.find(token)
                     if pos >= 0:
-                        return NameInfo(token, i, None, sentence[pos + len(token):])
+                        return NameInfo(token, i, None, sentence[pos + len(token) :])
     for i, sentence in enumerate(sents):
         for m in _INTRO.finditer(sentence):
             info = _after_intro(sentence, m.end(), i)

@@ -8,6 +8,7 @@ lines; workers parse batches of 1,000 and send ``Entry`` objects back;
 results keep file order. At most ``2 × workers`` batches are in flight, so
 memory stays bounded for any file size.
 """
+
 from __future__ import annotations
 
 import multiprocessing
@@ -18,10 +19,10 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from bot.core.procs import die_with_parent, fork_is_safe
 from bot.corpus.assemble import Entry
 from bot.corpus.errors import CorpusError
 from bot.corpus.records import LoadStats, entries_from_items, finish_file, raw_items
-from bot.core.procs import die_with_parent, fork_is_safe
 
 MIN_BYTES = 4_000_000
 BATCH = 1000
@@ -71,13 +72,13 @@ def parallel_file_entries(paths: list[Path], stats: LoadStats, workers: int) -> 
         CorpusError: as ``bot.corpus.records.raw_items`` (reading happens here).
     """
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                             initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
+    ) as pool:
         try:
             yield from _parse_files(pool, paths, stats, workers)
         except BrokenProcessPool as e:
-            raise CorpusError("a parsing worker process died (killed, or out of memory?); "
-                              "run the command again") from e
+            raise CorpusError("a parsing worker process died (killed, or out of memory?); run the command again") from e
         except BaseException:
             # Ctrl-C or an error: stop the workers now, so leaving the pool
             # (and the interpreter's exit, which joins them) never waits.
@@ -86,8 +87,7 @@ def parallel_file_entries(paths: list[Path], stats: LoadStats, workers: int) -> 
             raise
 
 
-def _parse_files(pool: ProcessPoolExecutor, paths: list[Path], stats: LoadStats,
-                 workers: int) -> Iterator[Entry]:
+def _parse_files(pool: ProcessPoolExecutor, paths: list[Path], stats: LoadStats, workers: int) -> Iterator[Entry]:
     """The entries of ``paths`` in file order, batches parsed by ``pool``
     (at most ``2 x workers`` batches in flight)."""
     for path in paths:

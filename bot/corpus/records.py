@@ -10,6 +10,7 @@ line never stops a file. Papers with an arXiv id and categories but no url
 get ``https://arxiv.org/abs/<id>``. OpenReview notes (also as ``{"notes": [...]}``) and
 arXiv metadata snapshot records are read in their own shapes (``bot.corpus.sources``).
 """
+
 from __future__ import annotations
 
 import csv
@@ -64,7 +65,7 @@ class LoadStats:
 
 
 def record_kind(path: Path) -> str | None:
-    """"jsonl", "json" or "csv" from the name (``x.jsonl.gz`` → "jsonl"), else None."""
+    """ "jsonl", "json" or "csv" from the name (``x.jsonl.gz`` → "jsonl"), else None."""
     name = path.name.lower().removesuffix(".gz")
     if name.endswith((".jsonl", ".ndjson")):
         return "jsonl"
@@ -122,12 +123,21 @@ def record_entry(rec: dict, source: str) -> Entry | None:
     if url is None and sid and categories and _ARXIV_ID.match(sid):
         url = f"https://arxiv.org/abs/{sid}"
     code = _listish(rec.get("code_urls") or rec.get("code_url") or rec.get("code"))
-    return make_entry(raw, title=_text(rec.get("title")).strip() or None, source_id=sid,
-                      authors=_authors(rec.get("authors")), url=url, categories=categories,
-                      venue=" ".join(_text(rec.get("venue")).split()), source=source,
-                      extra_code_urls=code, given_tldr=_text(rec.get("tldr")),
-                      given_keywords=_listish(rec.get("keywords")) if own_shape else (),
-                      doi=first_doi(rec.get("doi")), status=rec.get("status"))
+    return make_entry(
+        raw,
+        title=_text(rec.get("title")).strip() or None,
+        source_id=sid,
+        authors=_authors(rec.get("authors")),
+        url=url,
+        categories=categories,
+        venue=" ".join(_text(rec.get("venue")).split()),
+        source=source,
+        extra_code_urls=code,
+        given_tldr=_text(rec.get("tldr")),
+        given_keywords=_listish(rec.get("keywords")) if own_shape else (),
+        doi=first_doi(rec.get("doi")),
+        status=rec.get("status"),
+    )
 
 
 def _jsonl_items(stream: IO[bytes]) -> Iterator[tuple[int, bytes]]:
@@ -187,8 +197,7 @@ def raw_items(path: Path, stats: LoadStats) -> Iterator[tuple[int, object]]:
     """
     kind = record_kind(path)
     if kind is None:
-        raise CorpusError(f"{path}: unsupported file type (use .txt, .jsonl, .json or .csv, "
-                          "optionally .gz)")
+        raise CorpusError(f"{path}: unsupported file type (use .txt, .jsonl, .json or .csv, optionally .gz)")
     with _open(path) as stream:
         try:
             if kind == "jsonl":
@@ -227,8 +236,7 @@ def entries_from_items(name: str, items: list[tuple[int, object]]) -> tuple[list
         try:
             entry = record_entry(item, f"{name}#{number}")
         except Exception as exc:  # noqa: BLE001 - a record we cannot parse is counted, never fatal
-            log.warning("%s#%s: unreadable record skipped (%s: %s)", name, number,
-                        type(exc).__name__, exc)
+            log.warning("%s#%s: unreadable record skipped (%s: %s)", name, number, type(exc).__name__, exc)
             bad += 1
             continue
         if entry is None:

@@ -8,14 +8,15 @@ A paragraph whose lines are all long (≥ 300 characters) is read as one
 abstract per line. ``source`` is ``"<file name>#<n>"``, n counting abstracts
 from 1.
 """
+
 from __future__ import annotations
 
 import logging
 import re
 
+from bot.core.models import Paper
 from bot.corpus.assemble import Entry, make_entry, with_id
 from bot.corpus.ids import assign_ids
-from bot.core.models import Paper
 
 log = logging.getLogger(__name__)
 

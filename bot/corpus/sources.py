@@ -19,6 +19,7 @@ published) or "unknown" (nothing says; API 1 keeps decisions in separate notes).
 read from ``content.venueid`` first, then ``content.venue``, then the invitation.
 Pure: no I/O.
 """
+
 from __future__ import annotations
 
 import re
@@ -108,10 +109,16 @@ def _openreview(rec: dict) -> dict:
     tldr = next((_text(content[k]) for k in _TLDR_KEYS if _text(content.get(k)).strip()), "")
     venue = " ".join(_text(content.get("venue")).split())
     return {
-        "id": note_id, "title": _text(content.get("title")), "abstract": _text(content.get("abstract")),
-        "authors": _names(content.get("authors")), "url": f"https://openreview.net/forum?id={forum}",
-        "categories": [], "venue": venue, "tldr": " ".join(tldr.split()),
-        "keywords": _keywords(content.get("keywords")), "doi": None,
+        "id": note_id,
+        "title": _text(content.get("title")),
+        "abstract": _text(content.get("abstract")),
+        "authors": _names(content.get("authors")),
+        "url": f"https://openreview.net/forum?id={forum}",
+        "categories": [],
+        "venue": venue,
+        "tldr": " ".join(tldr.split()),
+        "keywords": _keywords(content.get("keywords")),
+        "doi": None,
         "status": note_status(content, rec.get("invitations") or rec.get("invitation")),
     }
 
@@ -137,8 +144,7 @@ def note_status(content: dict, invitations: object = None) -> str:
     venue = " ".join(_text(content.get("venue")).split()).lower()
     if venue:
         return _status_word(venue) or "accepted"
-    names = [invitations] if isinstance(invitations, str) else \
-        invitations if isinstance(invitations, list) else []
+    names = [invitations] if isinstance(invitations, str) else invitations if isinstance(invitations, list) else []
     for name in names:
         found = _status_word(str(name).rsplit("/", 1)[-1].lower().replace("_", " "))
         if found and found != "submitted":

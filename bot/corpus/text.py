@@ -3,6 +3,7 @@ leaf ``bot.core.acronyms`` (shared with the search package) and are re-exported 
 
 Pure Python, regex-based and cheap enough for 100,000 abstracts.
 """
+
 from __future__ import annotations
 
 import re
@@ -23,8 +24,7 @@ for _a in _ABBREVIATIONS:
 _NOT_AFTER = "".join(f"(?<!\\b(?:{'|'.join(sorted(forms))})\\.)" for forms in _BY_LENGTH.values())
 #: A sentence end. The look-ahead (space, then a capital/digit/opening mark) is tested
 #: first, the abbreviation look-behinds only at those few places — the scan stays in C.
-_BOUNDARY = re.compile(r"[.!?](?=[\"”’)\]]?\s+[A-Z0-9\"“(\[])" + _NOT_AFTER
-                       + r"[\"”’)\]]?(\s+)")
+_BOUNDARY = re.compile(r"[.!?](?=[\"”’)\]]?\s+[A-Z0-9\"“(\[])" + _NOT_AFTER + r"[\"”’)\]]?(\s+)")
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:

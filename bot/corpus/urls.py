@@ -1,4 +1,5 @@
 """URLs in abstracts: finding them, trimming sentence punctuation, code hosts."""
+
 from __future__ import annotations
 
 import re
@@ -6,10 +7,21 @@ from typing import Iterable
 from urllib.parse import urlsplit
 
 #: Hosts whose links are code (or model/data repositories on a code host).
-CODE_HOSTS = frozenset({
-    "github.com", "gitlab.com", "huggingface.co", "hf.co", "bitbucket.org", "codeberg.org",
-    "gitee.com", "sourceforge.net", "anonymous.4open.science", "git.sr.ht", "pypi.org",
-})
+CODE_HOSTS = frozenset(
+    {
+        "github.com",
+        "gitlab.com",
+        "huggingface.co",
+        "hf.co",
+        "bitbucket.org",
+        "codeberg.org",
+        "gitee.com",
+        "sourceforge.net",
+        "anonymous.4open.science",
+        "git.sr.ht",
+        "pypi.org",
+    }
+)
 _BARE_HOSTS = r"github\.com|gitlab\.com|huggingface\.co|bitbucket\.org|codeberg\.org|gitee\.com"
 _URL_CHARS = r"[^\s<>\"`{}|\\^\[\]]+"
 #: URLs with a scheme or "www." (the first character is h/H/w/W, which keeps the scan fast).

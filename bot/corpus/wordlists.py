@@ -10,20 +10,23 @@ OPT", "compromise efficiency", "embeds complex secrets"); ``inflections``
 adds the -s/-es and -ed/-d forms. Words that are just as often nouns
 ("answer", "design", "use") are left out on purpose.
 """
+
 from __future__ import annotations
 
 import re
 
-CONNECTIVES = frozenset("""however|moreover|furthermore|in addition|additionally|together|
+CONNECTIVES = frozenset(
+    """however|moreover|furthermore|in addition|additionally|together|
 thus|therefore|hence|consequently|as a result|as such|to this end|to that end|in contrast|
 by contrast|in particular|specifically|instead|meanwhile|nevertheless|nonetheless|notably|
 importantly|crucially|finally|first|second|third|lastly|next|then|here|in this work|
 in this paper|in this study|in this article|overall|in summary|in short|in practice|
 on the other hand|at the same time|building on this|to address this|to address these|
-recently|similarly|likewise|conversely|accordingly|specifically speaking|indeed|in turn""".replace(
-    "\n", "").split("|"))
+recently|similarly|likewise|conversely|accordingly|specifically speaking|indeed|in turn""".replace("\n", "").split("|")
+)
 
-VERBS = frozenset("""let compromise embed extend compress restrict affect adapt solve optimize
+VERBS = frozenset(
+    """let compromise embed extend compress restrict affect adapt solve optimize
 optimise manage enhance mitigate boost exploit ensure obtain surpass preserve retain capture
 exhibit incur yield require degrade fail generalize generalise converge demonstrate predict
 recover construct derive employ utilize utilise apply combine integrate align accelerate
@@ -33,19 +36,24 @@ facilitate tackle overcome alleviate suffer struggle rely depend trigger track o
 achieve improve reduce enable allow propose introduce present show leverage address remain
 emerge arise occur exist tend help reach serve offer maintain interact learn consult stem
 evolve scale adjust steer select discover uncover bridge unify exceed unlock overwrite
-vary split compute""".split())
+vary split compute""".split()
+)
 
 #: Words that end no noun phrase ("Previous theoretical", "experience guided").
-ADJECTIVES = frozenset("""previous prior theoretical empirical practical novel existing recent
-different various several certain respective overall autoregressive""".split())
+ADJECTIVES = frozenset(
+    """previous prior theoretical empirical practical novel existing recent
+different various several certain respective overall autoregressive""".split()
+)
 
 _LEAD = re.compile(r"^([^,.;:]{1,90}),\s+(?=\S)")
 _REFERS_BACK = re.compile(r"\b(?:this|these|such|those|that)\b", re.IGNORECASE)
 
 
 #: Intransitive verbs: their base form ends no noun phrase ("sub-problems vary").
-INTRANSITIVE = frozenset("""vary remain emerge arise occur exist tend fail converge evolve
-interact differ persist""".split())
+INTRANSITIVE = frozenset(
+    """vary remain emerge arise occur exist tend fail converge evolve
+interact differ persist""".split()
+)
 #: Verbs whose -ing form is mostly a noun in abstracts ("learning rates", "scaling laws").
 _ING_NOUNS = frozenset("learn scale track steer serve help stem reach offer select".split())
 
@@ -65,8 +73,7 @@ THIRD_PERSON = frozenset(f for v in VERBS for f in inflections(v)[0])
 PAST = frozenset(f for v in VERBS for f in inflections(v)[1])
 #: Forms that head a verb phrase at a phrase's start: base, -s, and -ing
 #: (except ``_ING_NOUNS``): "extend ZeroUnlearn", "embeds …", "compressing …".
-VERB_HEADS = VERBS | THIRD_PERSON | frozenset(
-    f for v in VERBS - _ING_NOUNS for f in inflections(v)[2])
+VERB_HEADS = VERBS | THIRD_PERSON | frozenset(f for v in VERBS - _ING_NOUNS for f in inflections(v)[2])
 
 
 def strip_connective(text: str) -> str:
@@ -76,15 +83,16 @@ def strip_connective(text: str) -> str:
     UniSparse …"; "Together, these components form …" → "These components
     form …"; "By analyzing multiple models, we …" is kept (it says something).
     """
-    for _ in range(2):                          # "However, in this work, we …"
+    for _ in range(2):  # "However, in this work, we …"
         m = _LEAD.match(text)
         if not m:
             break
-        lead, rest = m.group(1).strip().lower(), text[m.end():]
+        lead, rest = m.group(1).strip().lower(), text[m.end() :]
         # a back-referring clause only before "we …" ("To address this gap, we …"),
         # never a sentence's own subject ("These components form …")
-        if lead not in CONNECTIVES and not (_REFERS_BACK.search(lead)
-                                            and re.match(r"(?:we|our)\b", rest, re.IGNORECASE)):
+        if lead not in CONNECTIVES and not (
+            _REFERS_BACK.search(lead) and re.match(r"(?:we|our)\b", rest, re.IGNORECASE)
+        ):
             break
         text = rest[:1].upper() + rest[1:]
     return text

@@ -15,6 +15,7 @@ if the slot is at or after the subscription's ``updated_at`` (when its time,
 zone or active flag last changed): one made after today's slot starts
 tomorrow.
 """
+
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta, timezone

@@ -13,6 +13,7 @@ adding papers inserts them into the order without reshuffling the rest. A
 change of ``n`` does shift future positions; dates already picked are
 unaffected because ``Store.paper_for_date`` persists each pick the first time.
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -11,6 +11,7 @@ part left out keeps the current value (``SubscribeSpec`` fields are None).
 Monday. Days are stored as a sorted tuple of ISO-less Python weekday numbers
 (Monday 0 … Sunday 6); the empty tuple means every day.
 """
+
 from __future__ import annotations
 
 import re
@@ -52,8 +53,12 @@ class SubscribeSpec:
     @property
     def only_topic(self) -> bool:
         """True when the line changed the topic and nothing else."""
-        return self.topic is not None and (self.days, self.local_time, self.zone, self.papers) == \
-            (None, None, None, None)
+        return self.topic is not None and (self.days, self.local_time, self.zone, self.papers) == (
+            None,
+            None,
+            None,
+            None,
+        )
 
 
 def day_number(word: str) -> int | None:
@@ -134,8 +139,7 @@ def parse_spec(arg: str) -> SubscribeSpec:
                 raise SubscribeError("Say how many papers once, e.g. 3 papers.")
             papers = int(low)
             if not 1 <= papers <= MAX_PAPERS:
-                raise SubscribeError(f"A post can have 1 to {MAX_PAPERS} papers; “{word} papers” "
-                                     "is not possible.")
+                raise SubscribeError(f"A post can have 1 to {MAX_PAPERS} papers; “{word} papers” is not possible.")
             i += 1
         elif parse_time(word):
             if time_value is not None:
@@ -150,14 +154,21 @@ def parse_spec(arg: str) -> SubscribeSpec:
         elif re.match(r"^\d", word):
             raise SubscribeError(f"“{word}” is not a time. Use 24-hour HH:MM, e.g. 09:30 or 21:00.")
         else:
-            raise SubscribeError(f"I don't understand “{word}”. Before `about`, give days "
-                                 "(weekdays, mon wed fri, weekly mon), a time, an IANA zone such "
-                                 "as Europe/Berlin, or “N papers”; the topic goes after `about`.")
+            raise SubscribeError(
+                f"I don't understand “{word}”. Before `about`, give days "
+                "(weekdays, mon wed fri, weekly mon), a time, an IANA zone such "
+                "as Europe/Berlin, or “N papers”; the topic goes after `about`."
+            )
         i += 1
     full = days is not None and len(set(days)) == 7
-    return SubscribeSpec(me=me, days=(EVERY_DAY if full else tuple(sorted(set(days))))
-                         if days is not None else None,
-                         local_time=time_value, zone=zone, papers=papers, topic=topic)
+    return SubscribeSpec(
+        me=me,
+        days=(EVERY_DAY if full else tuple(sorted(set(days)))) if days is not None else None,
+        local_time=time_value,
+        zone=zone,
+        papers=papers,
+        topic=topic,
+    )
 
 
 def _add_days(days: list[int] | None, more) -> list[int]:
@@ -169,4 +180,4 @@ def _split_about(text: str) -> tuple[str, bool, str]:
     m = re.search(r"(?:^|\s)about(?:\s|$)", text, re.IGNORECASE)
     if not m:
         return text, False, ""
-    return text[:m.start()], True, text[m.end():]
+    return text[: m.start()], True, text[m.end() :]

@@ -7,19 +7,30 @@ clock (``utc_now``) are in the leaf ``bot.daily.post_times``, re-exported here; 
 are in ``bot.digest.run`` (docs/architecture.md "Layers"). No Slack, SQL
 or APScheduler types here: the store, index, poster and clock are passed in.
 """
+
 from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
 from typing import Callable
 
-from bot.digest.run import (LATE_AFTER, MAX_ATTEMPTS, RECONCILE_AFTER, DigestDateError,
-                            DigestSummary, run_due, send)
 from bot.daily.post_times import next_post_time, slot_instant, utc_now
+from bot.digest.run import LATE_AFTER, MAX_ATTEMPTS, RECONCILE_AFTER, DigestDateError, DigestSummary, run_due, send
 
-__all__ = ["run_due", "send", "next_post_time", "slot_instant", "make_job", "utc_now",
-           "DigestSummary", "DigestDateError", "LATE_AFTER", "RECONCILE_AFTER", "MAX_ATTEMPTS",
-           "EVENT_RETENTION"]
+__all__ = [
+    "run_due",
+    "send",
+    "next_post_time",
+    "slot_instant",
+    "make_job",
+    "utc_now",
+    "DigestSummary",
+    "DigestDateError",
+    "LATE_AFTER",
+    "RECONCILE_AFTER",
+    "MAX_ATTEMPTS",
+    "EVENT_RETENTION",
+]
 
 log = logging.getLogger(__name__)
 
@@ -29,8 +40,7 @@ log = logging.getLogger(__name__)
 EVENT_RETENTION = timedelta(days=7)
 
 
-def make_job(store, index, poster, *, clock: Callable[[], datetime] = utc_now
-             ) -> Callable[[], DigestSummary]:
+def make_job(store, index, poster, *, clock: Callable[[], datetime] = utc_now) -> Callable[[], DigestSummary]:
     """The plain function the clock runs every interval: ``run_due`` at ``clock()``,
     then a purge of idempotency keys older than ``EVENT_RETENTION``.
 
@@ -45,6 +55,7 @@ def make_job(store, index, poster, *, clock: Callable[[], datetime] = utc_now
         exceptions (e.g. the database is unreachable) propagate to the
         scheduler, which logs them and runs the job again next interval.
     """
+
     def digest_job() -> DigestSummary:
         now = clock()
         summary = run_due(store, index, poster, now)

@@ -27,6 +27,7 @@ Job settings (docs/platform-facts.md "APScheduler 3"; APScheduler userguide):
 Run exactly one clock process per database: APScheduler does not coordinate
 schedulers (FAQ), though the store's claims keep even two from double-posting.
 """
+
 from __future__ import annotations
 
 import logging
@@ -49,8 +50,9 @@ JOB_ID = "paperbot-digest"
 INTERVAL_S = 30.0
 
 
-def schedule_digest(scheduler: BaseScheduler, job: Callable[[], object], *,
-                    interval_s: float = INTERVAL_S, run_now: bool = True):
+def schedule_digest(
+    scheduler: BaseScheduler, job: Callable[[], object], *, interval_s: float = INTERVAL_S, run_now: bool = True
+):
     """Add (or replace) the digest interval job on ``scheduler``.
 
     Args:
@@ -69,13 +71,21 @@ def schedule_digest(scheduler: BaseScheduler, job: Callable[[], object], *,
         raise ValueError("interval_s must be positive")
     extra = {"next_run_time": utc_now()} if run_now else {}
     return scheduler.add_job(
-        job, IntervalTrigger(seconds=interval_s, timezone=timezone.utc), id=JOB_ID,
-        name="paper of the day", replace_existing=True, coalesce=True, max_instances=1,
-        misfire_grace_time=max(1, int(interval_s)), **extra)
+        job,
+        IntervalTrigger(seconds=interval_s, timezone=timezone.utc),
+        id=JOB_ID,
+        name="paper of the day",
+        replace_existing=True,
+        coalesce=True,
+        max_instances=1,
+        misfire_grace_time=max(1, int(interval_s)),
+        **extra,
+    )
 
 
-def make_scheduler(job: Callable[[], object], *, interval_s: float = INTERVAL_S,
-                   blocking: bool = False, run_now: bool = True) -> BaseScheduler:
+def make_scheduler(
+    job: Callable[[], object], *, interval_s: float = INTERVAL_S, blocking: bool = False, run_now: bool = True
+) -> BaseScheduler:
     """A configured, not yet started scheduler holding the one digest job.
 
     Args:
@@ -89,17 +99,19 @@ def make_scheduler(job: Callable[[], object], *, interval_s: float = INTERVAL_S,
         The scheduler: in-memory job store, one worker thread, UTC.
     """
     cls = BlockingScheduler if blocking else BackgroundScheduler
-    scheduler = cls(jobstores={"default": MemoryJobStore()},
-                    executors={"default": ThreadPoolExecutor(max_workers=1)},
-                    job_defaults={"coalesce": True, "max_instances": 1,
-                                  "misfire_grace_time": max(1, int(interval_s))},
-                    timezone=timezone.utc)
+    scheduler = cls(
+        jobstores={"default": MemoryJobStore()},
+        executors={"default": ThreadPoolExecutor(max_workers=1)},
+        job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": max(1, int(interval_s))},
+        timezone=timezone.utc,
+    )
     schedule_digest(scheduler, job, interval_s=interval_s, run_now=run_now)
     return scheduler
 
 
-def start_clock(job: Callable[[], object], *, interval_s: float = INTERVAL_S,
-                run_now: bool = True) -> BackgroundScheduler:
+def start_clock(
+    job: Callable[[], object], *, interval_s: float = INTERVAL_S, run_now: bool = True
+) -> BackgroundScheduler:
     """Start the digest job in a background (daemon) thread; return the scheduler.
 
     Call ``scheduler.shutdown()`` to stop it. The daemon thread dies with the

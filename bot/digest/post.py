@@ -2,6 +2,7 @@
 rendered (one paper: ``render_digest``; ``N papers``: ``render_digest_many``).
 Rules: docs/interfaces.md "Paper of the day".
 """
+
 from __future__ import annotations
 
 import logging
@@ -37,8 +38,7 @@ def post_for(topics, index, render, sub: Subscription, day: date) -> tuple[str, 
         return None
     papers = [p for p in (index.get(i) for i in ids) if p is not None]
     if not papers:
-        log.error("digest %s %s: papers %s of that date are not in the index",
-                  sub.channel_id, day, ",".join(ids))
+        log.error("digest %s %s: papers %s of that date are not in the index", sub.channel_id, day, ",".join(ids))
         return None
     if len(papers) == 1:
         return papers[0].id, render(papers[0], day)

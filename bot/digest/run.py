@@ -30,6 +30,7 @@ Rules (docs/interfaces.md "Paper of the day"):
 
 States are ``bot.core.models.DeliveryState``; ``deliver`` returns an ``Outcome``.
 """
+
 from __future__ import annotations
 
 import logging
@@ -38,20 +39,20 @@ from datetime import date, datetime, timedelta
 from enum import Enum, auto
 from typing import Callable
 
-from bot.daily.post_times import UTC, due_today, effective_since, local_date, posts_on, slot_instant, zone
-from bot.service.topics import Topics
-from bot.digest.summary import DigestDateError, DigestSummary
 from bot.core.models import CONSOLE_TEAM, DeliveryState, Paper, Subscription
 from bot.core.ports import WORKSPACE_ERRORS, Message, Poster, PostError
+from bot.daily.post_times import UTC, due_today, effective_since, local_date, posts_on, slot_instant, zone
 from bot.digest.post import post_for
+from bot.digest.summary import DigestDateError, DigestSummary
 from bot.render import digest_marker, render_digest
+from bot.service.topics import Topics
 
 log = logging.getLogger(__name__)
 
-LATE_AFTER = timedelta(minutes=2)        # posted later than this after its slot → "late"
-RECONCILE_AFTER = timedelta(minutes=2)   # a claim older than this without ts is stale
-MAX_ATTEMPTS = 3                         # tries per channel and date after FAILED
-SKIP_LOOKBACK_DAYS = 7                   # missed days recorded as skipped
+LATE_AFTER = timedelta(minutes=2)  # posted later than this after its slot → "late"
+RECONCILE_AFTER = timedelta(minutes=2)  # a claim older than this without ts is stale
+MAX_ATTEMPTS = 3  # tries per channel and date after FAILED
+SKIP_LOOKBACK_DAYS = 7  # missed days recorded as skipped
 AMBIGUOUS_CODES = frozenset({"request_failed"})  # the post may have reached Slack
 
 Render = Callable[[Paper, date], Message]
@@ -86,8 +87,9 @@ class _Run:
         """(first paper id, post) of ``sub`` on ``day``, or ``None`` / ``()`` (``bot.digest.post``)."""
         return post_for(self.topics, self.index, self.render, sub, day)
 
-    def deliver(self, sub: Subscription, day: date, *, reclaim: tuple[DeliveryState, ...],
-                max_attempts: int | None) -> Outcome:
+    def deliver(
+        self, sub: Subscription, day: date, *, reclaim: tuple[DeliveryState, ...], max_attempts: int | None
+    ) -> Outcome:
         """Claim, post, record. Returns the ``Outcome`` (``HAD``: no claim).
 
         Raises:
@@ -99,8 +101,9 @@ class _Run:
             self.summary.failed += made is None
             return Outcome.FAILED
         paper_id, message = made
-        if not self.store.claim_delivery(team, channel, day, paper_id, now=self.now,
-                                         reclaim=reclaim, max_attempts=max_attempts):
+        if not self.store.claim_delivery(
+            team, channel, day, paper_id, now=self.now, reclaim=reclaim, max_attempts=max_attempts
+        ):
             return Outcome.HAD
         try:
             ts = self.poster.post(channel, replace(message, thread=()))
@@ -127,8 +130,13 @@ class _Run:
             raise _Stop(code)
         self.summary.failed += 1
         if code in AMBIGUOUS_CODES:
-            log.warning("digest %s %s: post outcome unknown (%s); the claim is reconciled "
-                        "after %s", channel, day, exc, RECONCILE_AFTER)
+            log.warning(
+                "digest %s %s: post outcome unknown (%s); the claim is reconciled after %s",
+                channel,
+                day,
+                exc,
+                RECONCILE_AFTER,
+            )
             return
         self.store.finish_delivery(team, channel, day, state=DeliveryState.FAILED, now=self.now)
         if isinstance(exc, PostError) and exc.channel_level:
@@ -148,18 +156,30 @@ class _Run:
                 ts = self.poster.find_recent_post(delivery.channel_id, marker, oldest)
             except Exception as exc:  # noqa: BLE001 — HistoryUnavailable or worse: cannot know
                 self.store.finish_delivery(*key, state=DeliveryState.UNKNOWN, now=self.now)
-                log.error("digest %s %s: a claim from %s may or may not have been posted (%s); "
-                          "not posting again that date", delivery.channel_id, delivery.local_date,
-                          claimed_at.isoformat(), exc)
+                log.error(
+                    "digest %s %s: a claim from %s may or may not have been posted (%s); not posting again that date",
+                    delivery.channel_id,
+                    delivery.local_date,
+                    claimed_at.isoformat(),
+                    exc,
+                )
             else:
                 if ts:
                     self.store.finish_delivery(*key, state=DeliveryState.POSTED, message_ts=ts, now=self.now)
-                    log.info("digest %s %s: found the post of a crashed run (ts %s)",
-                             delivery.channel_id, delivery.local_date, ts)
+                    log.info(
+                        "digest %s %s: found the post of a crashed run (ts %s)",
+                        delivery.channel_id,
+                        delivery.local_date,
+                        ts,
+                    )
                 else:
                     self.store.finish_delivery(*key, state=DeliveryState.FAILED, now=self.now)
-                    log.warning("digest %s %s: a claim from %s never reached the channel; posting it "
-                                "again", delivery.channel_id, delivery.local_date, claimed_at.isoformat())
+                    log.warning(
+                        "digest %s %s: a claim from %s never reached the channel; posting it again",
+                        delivery.channel_id,
+                        delivery.local_date,
+                        claimed_at.isoformat(),
+                    )
             self.summary.reconciled += 1
 
 
@@ -168,9 +188,17 @@ def _slack_subscriptions(store) -> list:
     return [s for s in store.subscriptions(active_only=True) if s.team_id != CONSOLE_TEAM]
 
 
-def run_due(store, index, poster: Poster, now: datetime, *, render: Render | None = None,
-            late_after: timedelta = LATE_AFTER, reconcile_after: timedelta = RECONCILE_AFTER,
-            max_attempts: int = MAX_ATTEMPTS) -> DigestSummary:
+def run_due(
+    store,
+    index,
+    poster: Poster,
+    now: datetime,
+    *,
+    render: Render | None = None,
+    late_after: timedelta = LATE_AFTER,
+    reconcile_after: timedelta = RECONCILE_AFTER,
+    max_attempts: int = MAX_ATTEMPTS,
+) -> DigestSummary:
     """Post every active subscription's paper of the day that is due at ``now``.
 
     Args:
@@ -206,12 +234,12 @@ def run_due(store, index, poster: Poster, now: datetime, *, render: Render | Non
             had = seen.get((sub.team_id, sub.channel_id, today))
             if not due or (had is not None and had.state != DeliveryState.FAILED):
                 continue
-            outcome = run.deliver(sub, today, reclaim=(DeliveryState.FAILED,),
-                                  max_attempts=max_attempts)
+            outcome = run.deliver(sub, today, reclaim=(DeliveryState.FAILED,), max_attempts=max_attempts)
             if outcome is Outcome.POSTED and now - slot > late_after:
                 run.summary.late += 1
-                log.warning("digest %s %s: posted late by %s (slot %s)", sub.channel_id, today,
-                            now - slot, slot.isoformat())
+                log.warning(
+                    "digest %s %s: posted late by %s (slot %s)", sub.channel_id, today, now - slot, slot.isoformat()
+                )
     except _Stop as stop:
         run.summary.stopped = stop.code
         log.error("digest run stopped: workspace-wide error %s (nothing deactivated)", stop.code)
@@ -231,16 +259,31 @@ def _record_skipped(run: _Run, sub: Subscription, today: date, seen: dict) -> No
     while day < today:
         if posts_on(sub, day) and (sub.team_id, sub.channel_id, day) not in seen:
             slot = slot_instant(day, sub.local_time, tz)
-            if (since is None or slot >= since) and slot <= run.now and \
-                    run.store.mark_skipped(sub.team_id, sub.channel_id, day, now=run.now):
+            if (
+                (since is None or slot >= since)
+                and slot <= run.now
+                and run.store.mark_skipped(sub.team_id, sub.channel_id, day, now=run.now)
+            ):
                 run.summary.skipped += 1
-                log.warning("digest %s %s: slot %s was missed (bot down?); not back-filled",
-                            sub.channel_id, day, slot.isoformat())
+                log.warning(
+                    "digest %s %s: slot %s was missed (bot down?); not back-filled",
+                    sub.channel_id,
+                    day,
+                    slot.isoformat(),
+                )
         day += timedelta(days=1)
 
 
-def send(store, index, poster: Poster, now: datetime, day: date | None = None,
-         force: bool = False, *, render: Render | None = None) -> DigestSummary:
+def send(
+    store,
+    index,
+    poster: Poster,
+    now: datetime,
+    day: date | None = None,
+    force: bool = False,
+    *,
+    render: Render | None = None,
+) -> DigestSummary:
     """``paperbot digest send``: post a date's paper now to every active
     subscription that has not had it, whatever its slot (docs/interfaces.md "CLI").
 
@@ -277,12 +320,16 @@ def send(store, index, poster: Poster, now: datetime, day: date | None = None,
             continue
         plan.append((sub, target))
     if refused:
-        raise DigestDateError(f"{day.isoformat()} is not today or yesterday in the time zone "
-                              f"of {len(refused)} subscribed channel(s); use --force to send it")
+        raise DigestDateError(
+            f"{day.isoformat()} is not today or yesterday in the time zone "
+            f"of {len(refused)} subscribed channel(s); use --force to send it"
+        )
     try:
         for sub, target in plan:
-            if run.deliver(sub, target, reclaim=(DeliveryState.FAILED, DeliveryState.SKIPPED),
-                           max_attempts=None) is Outcome.HAD:
+            if (
+                run.deliver(sub, target, reclaim=(DeliveryState.FAILED, DeliveryState.SKIPPED), max_attempts=None)
+                is Outcome.HAD
+            ):
                 run.summary.skipped += 1
     except _Stop as stop:
         run.summary.stopped = stop.code

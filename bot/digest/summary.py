@@ -1,4 +1,5 @@
 """The result of a digest run, and the error of a manual send that needs ``--force``."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -6,6 +6,7 @@ Pure functions. Every string from users or the corpus is escaped here, once
 every message carries a plain ``text`` fallback. The console prints the same
 messages through ``to_text``.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,32 +15,73 @@ from datetime import date
 
 from bot.core.models import PAGE_SIZE, Paper
 from bot.core.ports import Message
+from bot.core.replies import (
+    EPHEMERAL,
+    IN_CHANNEL,
+    DigestReply,
+    ErrorReply,
+    HelpReply,
+    NoticeReply,
+    PaperReply,
+    PickListReply,
+    Reply,
+    ResultsReply,
+    SavedReply,
+    ShareReply,
+    SimilarReply,
+    StatusReply,
+    WelcomeReply,
+)
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
-from bot.render.blocks import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_PAGE,
-                               ACTION_PAGE_INSTEAD, ACTION_PAGE_PREVIOUS, ACTION_SAVE,
-                               ACTION_SAVED_EXPORT, ACTION_SAVED_PAGE, ACTION_SAVED_REMOVE,
-                               ACTION_SHARE, ACTION_SIMILAR, PAGE_ACTIONS)
-from bot.render.echo import echo, length_note, query_value
-from bot.render.text import to_text
-from bot.core.replies import (EPHEMERAL, IN_CHANNEL, DigestReply, ErrorReply, HelpReply, NoticeReply,
-                         PaperReply, PickListReply, Reply, ResultsReply, SavedReply, SimilarReply,
-                         StatusReply, ShareReply, WelcomeReply)
 from bot.render import saved as _saved
 from bot.render import views as _views
+from bot.render.blocks import (
+    ACTION_ANOTHER,
+    ACTION_DETAILS,
+    ACTION_HOME_SEARCH,
+    ACTION_PAGE,
+    ACTION_PAGE_INSTEAD,
+    ACTION_PAGE_PREVIOUS,
+    ACTION_SAVE,
+    ACTION_SAVED_EXPORT,
+    ACTION_SAVED_PAGE,
+    ACTION_SAVED_REMOVE,
+    ACTION_SHARE,
+    ACTION_SIMILAR,
+    PAGE_ACTIONS,
+)
 from bot.render.cards import chunks_of as _chunks
 from bot.render.cards import share_message
+from bot.render.echo import echo, length_note, query_value
+from bot.render.text import to_text
 
-__all__ = ["render", "render_digest", "to_text", "escape", "ACTION_SHARE", "ACTION_DETAILS",
-           "ACTION_SIMILAR", "ACTION_PAGE", "ACTION_PAGE_PREVIOUS",
-           "ACTION_PAGE_INSTEAD", "PAGE_ACTIONS", "ACTION_ANOTHER", "ACTION_HOME_SEARCH", "PAGE_SIZE",
-           "ACTION_SAVE", "ACTION_SAVED_REMOVE", "ACTION_SAVED_PAGE", "ACTION_SAVED_EXPORT",
-           "digest_marker"]
+__all__ = [
+    "render",
+    "render_digest",
+    "to_text",
+    "escape",
+    "ACTION_SHARE",
+    "ACTION_DETAILS",
+    "ACTION_SIMILAR",
+    "ACTION_PAGE",
+    "ACTION_PAGE_PREVIOUS",
+    "ACTION_PAGE_INSTEAD",
+    "PAGE_ACTIONS",
+    "ACTION_ANOTHER",
+    "ACTION_HOME_SEARCH",
+    "PAGE_SIZE",
+    "ACTION_SAVE",
+    "ACTION_SAVED_REMOVE",
+    "ACTION_SAVED_PAGE",
+    "ACTION_SAVED_EXPORT",
+    "digest_marker",
+]
 
 escape = md.escape
 #: ``event_type`` of a digest post's message metadata (letters, digits, ``_``).
 DIGEST_EVENT = "paperbot_digest"
-TEXT_MAX = 3900         # fallback text; Slack advises ≤ 4,000 chars (docs/platform-facts.md)
+TEXT_MAX = 3900  # fallback text; Slack advises ≤ 4,000 chars (docs/platform-facts.md)
 
 
 def render(reply: Reply) -> Message:
@@ -54,14 +96,15 @@ def render(reply: Reply) -> Message:
     message = fn(reply)
     notes = [md.escape(n) for n in (reply.note, length_note(reply)) if n]
     if notes:
-        message = replace(message, text=f"{message.text}\n_{' '.join(notes)}_"[:TEXT_MAX],
-                          blocks=tuple(bk.fit(list(message.blocks)[: bk.MESSAGE_BLOCKS_MAX - 1]
-                                              + [bk.context(*notes)])))
+        message = replace(
+            message,
+            text=f"{message.text}\n_{' '.join(notes)}_"[:TEXT_MAX],
+            blocks=tuple(bk.fit(list(message.blocks)[: bk.MESSAGE_BLOCKS_MAX - 1] + [bk.context(*notes)])),
+        )
     return message
 
 
-def _message(blocks: list[dict], text: str, visibility: str,
-             thread: tuple[Message, ...] = ()) -> Message:
+def _message(blocks: list[dict], text: str, visibility: str, thread: tuple[Message, ...] = ()) -> Message:
     kept = bk.fit(blocks)[: bk.MESSAGE_BLOCKS_MAX]
     return Message(text=md.cut(text, TEXT_MAX), blocks=tuple(kept), visibility=visibility, thread=thread)
 
@@ -71,8 +114,11 @@ def _results(reply: ResultsReply) -> Message:
     shown = page.corrected_query or page.query
     if page.total:
         first, last = page.offset + 1, page.offset + len(page.hits)
-        head = (f"*{page.total} papers* match {md.quoted(echo(shown))}" if page.total != 1
-                else f"*1 paper* matches {md.quoted(echo(shown))}")
+        head = (
+            f"*{page.total} papers* match {md.quoted(echo(shown))}"
+            if page.total != 1
+            else f"*1 paper* matches {md.quoted(echo(shown))}"
+        )
         if reply.unsure:
             head = f"Not sure which paper you mean — these match {md.quoted(echo(shown))} best:"
     else:
@@ -82,11 +128,17 @@ def _results(reply: ResultsReply) -> Message:
     notes = list(page.notes)
     typed_finds = reply.typed_total is None or reply.typed_total > 0
     if page.corrected_query and typed_finds:
-        notes.insert(0, f"Showing results for *{md.escape(echo(page.corrected_query))}*; "
-                        f"search instead for {md.quoted(echo(page.query))}.")
+        notes.insert(
+            0,
+            f"Showing results for *{md.escape(echo(page.corrected_query))}*; "
+            f"search instead for {md.quoted(echo(page.query))}.",
+        )
     elif page.corrected_query:
-        notes.insert(0, f"Showing results for *{md.escape(echo(page.corrected_query))}*: "
-                        f"{md.quoted(echo(page.query))} matches no paper.")
+        notes.insert(
+            0,
+            f"Showing results for *{md.escape(echo(page.corrected_query))}*: "
+            f"{md.quoted(echo(page.query))} matches no paper.",
+        )
     elif page.suggestion:
         notes.insert(0, f"Did you mean *{md.escape(page.suggestion)}*?")
     if notes:
@@ -97,28 +149,44 @@ def _results(reply: ResultsReply) -> Message:
         where = shared.get(hit.paper.id)
         if where:
             blocks.append(bk.context(f"Shared in <#{md.escape(where)}> ✓"))
-        blocks.append(bk.actions(*bk.paper_buttons(hit.paper, share=not where,
-                                                   share_value=_page_value(reply, page.offset))))
+        blocks.append(
+            bk.actions(*bk.paper_buttons(hit.paper, share=not where, share_value=_page_value(reply, page.offset)))
+        )
     nav = []
     typed = query_value(page.query, reply.query_keys)
     if page.corrected_query and typed_finds and typed:
-        nav.append(bk.button(f"Search “{md.cut(page.query, 40)}” instead", ACTION_PAGE_INSTEAD,
-                             {**typed, "o": 0, "exact": 1},
-                             accessible=f"Search for “{md.cut(page.query, 40)}” as typed"))
+        nav.append(
+            bk.button(
+                f"Search “{md.cut(page.query, 40)}” instead",
+                ACTION_PAGE_INSTEAD,
+                {**typed, "o": 0, "exact": 1},
+                accessible=f"Search for “{md.cut(page.query, 40)}” as typed",
+            )
+        )
     before, after = _page_value(reply, page.offset - page.limit), _page_value(reply, page.offset + page.limit)
     if page.has_previous and before:
-        nav.append(bk.button("‹ Previous", ACTION_PAGE_PREVIOUS, before,
-                             accessible=f"Previous page of results for “{md.cut(shown, 30)}”"))
+        nav.append(
+            bk.button(
+                "‹ Previous",
+                ACTION_PAGE_PREVIOUS,
+                before,
+                accessible=f"Previous page of results for “{md.cut(shown, 30)}”",
+            )
+        )
     if page.has_next and after:
-        nav.append(bk.button("Next ›", ACTION_PAGE, after,
-                             accessible=f"Next page of results for “{md.cut(shown, 30)}”"))
+        nav.append(
+            bk.button("Next ›", ACTION_PAGE, after, accessible=f"Next page of results for “{md.cut(shown, 30)}”")
+        )
     if page.total:
-        blocks.append(bk.context(f"Showing {first}–{last} of {page.total} · "
-                                 f"`/paper show &lt;id&gt;` for a paper in full"))
+        blocks.append(
+            bk.context(f"Showing {first}–{last} of {page.total} · `/paper show &lt;id&gt;` for a paper in full")
+        )
     if nav:
         blocks.append(bk.actions(*nav))
-    text = head + "".join(f"\n{i}. {md.cut_escaped(h.paper.title, 150)} ({md.escape(h.paper.id)})"
-                          for i, h in enumerate(page.hits, start=first))
+    text = head + "".join(
+        f"\n{i}. {md.cut_escaped(h.paper.title, 150)} ({md.escape(h.paper.id)})"
+        for i, h in enumerate(page.hits, start=first)
+    )
     return _message(blocks, text, reply.visibility)
 
 
@@ -146,8 +214,9 @@ def _paper(reply: PaperReply) -> Message:
     if reply.others:
         blocks.append(bk.section(f"*{md.escape(reply.others_label)}*"))
         blocks += [bk.paper_line(h.paper) for h in reply.others[:3]]
-    text = (f"{reply.headline}\n" if reply.headline else "") + \
-        f"{md.cut_escaped(p.title, 200)} ({md.escape(p.id)})\n{md.cut_escaped(p.tldr, 400)}"
+    text = (
+        f"{reply.headline}\n" if reply.headline else ""
+    ) + f"{md.cut_escaped(p.title, 200)} ({md.escape(p.id)})\n{md.cut_escaped(p.tldr, 400)}"
     return _message(blocks, text, reply.visibility)
 
 
@@ -183,7 +252,7 @@ def _error(reply: ErrorReply) -> Message:
 
 def _notice(reply: NoticeReply) -> Message:
     text = md.escape(reply.text)
-    if reply.when is not None:      # at "{when}" in the text, else after it
+    if reply.when is not None:  # at "{when}" in the text, else after it
         token = md.date_token(reply.when)
         text = text.replace("{when}", token) if "{when}" in text else f"{text} {token}."
     if reply.actor and re.fullmatch(r"[UW][A-Z0-9]+", reply.actor):
@@ -206,19 +275,28 @@ def render_digest(paper: Paper, day: date) -> Message:
     marker = digest_marker(day, paper.id)
     blocks = [bk.section(f"*Paper of the day · {day.isoformat()}*", block_id=marker)]
     blocks += bk.paper_blocks(paper, abstract=False)
-    blocks.append(bk.actions(bk.button("Similar papers", ACTION_SIMILAR, {"id": paper.id},
-                                       accessible=bk.spoken_label("Papers similar to", paper)),
-                             bk.button("Another paper", ACTION_ANOTHER, {"id": paper.id},
-                                       accessible="Another paper, chosen at random"),
-                             bk.button("Save", ACTION_SAVE, {"id": paper.id},
-                                       accessible=bk.spoken_label("Save to your reading list:", paper))))
+    blocks.append(
+        bk.actions(
+            bk.button(
+                "Similar papers",
+                ACTION_SIMILAR,
+                {"id": paper.id},
+                accessible=bk.spoken_label("Papers similar to", paper),
+            ),
+            bk.button("Another paper", ACTION_ANOTHER, {"id": paper.id}, accessible="Another paper, chosen at random"),
+            bk.button(
+                "Save", ACTION_SAVE, {"id": paper.id}, accessible=bk.spoken_label("Save to your reading list:", paper)
+            ),
+        )
+    )
     blocks.append(bk.context("Full abstract in the thread ↓"))
     text = f"Paper of the day: {md.cut_escaped(paper.title, 200)}"
-    metadata = {"event_type": DIGEST_EVENT,
-                "event_payload": {"marker": marker, "day": day.isoformat(), "paper_id": paper.id}}
+    metadata = {
+        "event_type": DIGEST_EVENT,
+        "event_payload": {"marker": marker, "day": day.isoformat(), "paper_id": paper.id},
+    }
     chunks = _chunks(md.escape(paper.abstract), bk.SECTION_MAX - 100)
-    abstract = _message([bk.section(c) for c in chunks[:3]], md.cut(chunks[0] if chunks else "", 3000),
-                        IN_CHANNEL)
+    abstract = _message([bk.section(c) for c in chunks[:3]], md.cut(chunks[0] if chunks else "", 3000), IN_CHANNEL)
     return replace(_message(blocks, text, IN_CHANNEL, thread=(abstract,)), metadata=metadata)
 
 
@@ -233,8 +311,7 @@ def render_digest_many(papers: list[Paper], day: date) -> Message:
     (titles ≤ 250, TL;DRs ≤ 600 characters).
     """
     marker = digest_marker(day, papers[0].id)
-    blocks = [bk.section(f"*Papers of the day · {day.isoformat()}* — {len(papers)} papers",
-                         block_id=marker)]
+    blocks = [bk.section(f"*Papers of the day · {day.isoformat()}* — {len(papers)} papers", block_id=marker)]
     thread = []
     for n, paper in enumerate(papers, 1):
         title = md.cut_escaped(paper.title, 250)
@@ -242,18 +319,23 @@ def render_digest_many(papers: list[Paper], day: date) -> Message:
         if paper.tldr:
             line += f"\n{md.cut_escaped(paper.tldr, 600)}"
         blocks.append(bk.section(line))
-        blocks.append(bk.actions(bk.button("Details", ACTION_DETAILS, {"id": paper.id}),
-                                 bk.button("Similar papers", ACTION_SIMILAR, {"id": paper.id}),
-                                 bk.button("Save", ACTION_SAVE, {"id": paper.id})))
+        blocks.append(
+            bk.actions(
+                bk.button("Details", ACTION_DETAILS, {"id": paper.id}),
+                bk.button("Similar papers", ACTION_SIMILAR, {"id": paper.id}),
+                bk.button("Save", ACTION_SAVE, {"id": paper.id}),
+            )
+        )
         chunks = _chunks(md.escape(paper.abstract), bk.SECTION_MAX - 400)
         body = [bk.section(f"*{n}. {title}*")] + [bk.section(c) for c in chunks[:2]]
         thread.append(_message(body, f"{n}. {md.cut_escaped(paper.title, 200)}", IN_CHANNEL))
     blocks.append(bk.context("Each abstract is in the thread ↓"))
     text = "Papers of the day: " + "; ".join(md.cut_escaped(p.title, 80) for p in papers)
-    metadata = {"event_type": DIGEST_EVENT,
-                "event_payload": {"marker": marker, "day": day.isoformat(), "paper_id": papers[0].id}}
-    return replace(_message(blocks, md.cut(text, 3000), IN_CHANNEL, thread=tuple(thread)),
-                   metadata=metadata)
+    metadata = {
+        "event_type": DIGEST_EVENT,
+        "event_payload": {"marker": marker, "day": day.isoformat(), "paper_id": papers[0].id},
+    }
+    return replace(_message(blocks, md.cut(text, 3000), IN_CHANNEL, thread=tuple(thread)), metadata=metadata)
 
 
 def digest_marker(day: date, paper_id: str) -> str:

@@ -5,11 +5,12 @@ console's printer).
 It sits above the service so the service never renders or posts by itself
 (docs/architecture.md "Layers").
 """
+
 from __future__ import annotations
 
 from bot.core.ports import Poster
-from bot.render import render
 from bot.core.replies import Reply
+from bot.render import render
 
 
 class PostingAnnouncer:

@@ -6,40 +6,49 @@ message (100 in a modal or Home tab), section text ≤ 3000 characters, header
 ``action_id``/``block_id`` ≤ 255. ``slack_sdk`` validates these in
 ``to_dict()`` and raises ``SlackObjectFormationError``; we cut before that.
 """
+
 from __future__ import annotations
 
 import json
 import re
 
-from slack_sdk.models.blocks import (ActionsBlock, ButtonElement, ContextBlock, DividerBlock,
-                                     HeaderBlock, MarkdownTextObject, PlainTextObject, SectionBlock)
+from slack_sdk.models.blocks import (
+    ActionsBlock,
+    ButtonElement,
+    ContextBlock,
+    DividerBlock,
+    HeaderBlock,
+    MarkdownTextObject,
+    PlainTextObject,
+    SectionBlock,
+)
 
 from bot.core.models import Hit, Paper
 from bot.render import mrkdwn as md
 
-SECTION_MAX = 3000      # Slack: section text ≤ 3000 chars
-HEADER_MAX = 150        # Slack: header text ≤ 150 chars
-BUTTON_TEXT_MAX = 75    # Slack: button text ≤ 75 chars
-VALUE_MAX = 2000        # Slack: button value ≤ 2000 chars
+SECTION_MAX = 3000  # Slack: section text ≤ 3000 chars
+HEADER_MAX = 150  # Slack: header text ≤ 150 chars
+BUTTON_TEXT_MAX = 75  # Slack: button text ≤ 75 chars
+VALUE_MAX = 2000  # Slack: button value ≤ 2000 chars
 MESSAGE_BLOCKS_MAX = 50  # Slack: ≤ 50 blocks per message
-ABSTRACT_MAX = 2800     # an abstract section, leaving room for a label
-LABEL_MAX = 75          # Slack: button accessibility_label ≤ 75 chars
-URL_MAX = 500           # longer code URLs are not shown (Slack allows 3000 in a button)
+ABSTRACT_MAX = 2800  # an abstract section, leaving room for a label
+LABEL_MAX = 75  # Slack: button accessibility_label ≤ 75 chars
+URL_MAX = 500  # longer code URLs are not shown (Slack allows 3000 in a button)
 MESSAGE_CHARS_MAX = 11_000  # all block text; Slack refuses ~13.2k (bolt-js#2509, docs/platform-facts.md)
 
 # action_id values: the Slack adapter (bot.slack.actions) routes on these.
 ACTION_SHARE = "paper_share"
 ACTION_DETAILS = "paper_details"
 ACTION_SIMILAR = "paper_similar"
-ACTION_PAGE = "results_page"                      # Next ›
-ACTION_PAGE_PREVIOUS = "results_page_previous"    # ‹ Previous
-ACTION_PAGE_INSTEAD = "results_page_instead"      # Search "…" instead
+ACTION_PAGE = "results_page"  # Next ›
+ACTION_PAGE_PREVIOUS = "results_page_previous"  # ‹ Previous
+ACTION_PAGE_INSTEAD = "results_page_instead"  # Search "…" instead
 #: Every page button: same value shape, same answer. Distinct ids because
 #: Slack refuses a block whose elements share an action_id (docs/slack-rules.md [action-id]).
 PAGE_ACTIONS = (ACTION_PAGE, ACTION_PAGE_PREVIOUS, ACTION_PAGE_INSTEAD)
 ACTION_ANOTHER = "paper_another"
-ACTION_SHARE_TO = "paper_share_to"                # Share to… (in a modal: pick a conversation)
-ACTION_MODAL_PAGE = "modal_page"                  # the search modal's Next ›
+ACTION_SHARE_TO = "paper_share_to"  # Share to… (in a modal: pick a conversation)
+ACTION_MODAL_PAGE = "modal_page"  # the search modal's Next ›
 ACTION_MODAL_PAGE_PREVIOUS = "modal_page_previous"
 ACTION_MODAL_PAGE_INSTEAD = "modal_page_instead"
 MODAL_PAGE_ACTIONS = (ACTION_MODAL_PAGE, ACTION_MODAL_PAGE_PREVIOUS, ACTION_MODAL_PAGE_INSTEAD)
@@ -53,8 +62,7 @@ ACTION_SAVED_EXPORT = "saved_export"
 
 def section(text: str, block_id: str | None = None) -> dict:
     """A mrkdwn section; ``text`` is already-escaped mrkdwn, cut to 3000 chars."""
-    return SectionBlock(text=MarkdownTextObject(text=md.cut(text, SECTION_MAX)),
-                        block_id=block_id).to_dict()
+    return SectionBlock(text=MarkdownTextObject(text=md.cut(text, SECTION_MAX)), block_id=block_id).to_dict()
 
 
 def header(text: str) -> dict:
@@ -94,8 +102,9 @@ def divider() -> dict:
     return DividerBlock().to_dict()
 
 
-def button(label: str, action_id: str, value: dict, style: str | None = None,
-           accessible: str | None = None) -> ButtonElement:
+def button(
+    label: str, action_id: str, value: dict, style: str | None = None, accessible: str | None = None
+) -> ButtonElement:
     """A button whose ``value`` is compact JSON (≤ 2000 chars, else ValueError).
 
     Buttons carry everything needed to answer them, so any process can
@@ -110,9 +119,13 @@ def button(label: str, action_id: str, value: dict, style: str | None = None,
         raise ValueError(f"button value is {len(data)} chars; Slack allows {VALUE_MAX}")
     safe = label.replace("<", "‹").replace(">", "›")  # plain_text, but never a live sequence
     spoken = (accessible or label).replace("<", "‹").replace(">", "›")
-    return ButtonElement(text=PlainTextObject(text=md.cut(safe, BUTTON_TEXT_MAX), emoji=True),
-                         action_id=action_id, value=data, style=style,
-                         accessibility_label=md.cut(spoken, LABEL_MAX))
+    return ButtonElement(
+        text=PlainTextObject(text=md.cut(safe, BUTTON_TEXT_MAX), emoji=True),
+        action_id=action_id,
+        value=data,
+        style=style,
+        accessibility_label=md.cut(spoken, LABEL_MAX),
+    )
 
 
 def actions(*buttons: ButtonElement, block_id: str | None = None) -> dict | None:
@@ -122,9 +135,16 @@ def actions(*buttons: ButtonElement, block_id: str | None = None) -> dict | None
     return ActionsBlock(elements=list(buttons)[:25], block_id=block_id).to_dict()
 
 
-def paper_buttons(paper: Paper, *, share: bool = True, details: bool = True,
-                  similar: bool = True, primary: bool = False,
-                  share_value: dict | None = None, save: bool = True) -> list[ButtonElement]:
+def paper_buttons(
+    paper: Paper,
+    *,
+    share: bool = True,
+    details: bool = True,
+    similar: bool = True,
+    primary: bool = False,
+    share_value: dict | None = None,
+    save: bool = True,
+) -> list[ButtonElement]:
     """Share / Details / Similar / Save buttons for one paper (value ``{"id": …}``),
     each with an ``accessibility_label`` naming the paper ("Share “UniSparse: …”");
     none for an id too long to carry in a button (ids are ≤ 64 chars from
@@ -136,25 +156,31 @@ def paper_buttons(paper: Paper, *, share: bool = True, details: bool = True,
     if len(paper.id) > 200:
         return out
     if share:
-        out.append(button("Share", ACTION_SHARE, {**(share_value or {}), "id": paper.id},
-                          style="primary" if primary else None,
-                          accessible=spoken_label("Share", paper)))
+        out.append(
+            button(
+                "Share",
+                ACTION_SHARE,
+                {**(share_value or {}), "id": paper.id},
+                style="primary" if primary else None,
+                accessible=spoken_label("Share", paper),
+            )
+        )
     if details:
-        out.append(button("Details", ACTION_DETAILS, {"id": paper.id},
-                          accessible=spoken_label("Details of", paper)))
+        out.append(button("Details", ACTION_DETAILS, {"id": paper.id}, accessible=spoken_label("Details of", paper)))
     if similar:
-        out.append(button("Similar", ACTION_SIMILAR, {"id": paper.id},
-                          accessible=spoken_label("Papers similar to", paper)))
+        out.append(
+            button("Similar", ACTION_SIMILAR, {"id": paper.id}, accessible=spoken_label("Papers similar to", paper))
+        )
     if save:
-        out.append(button("Save", ACTION_SAVE, {"id": paper.id},
-                          accessible=spoken_label("Save to your reading list:", paper)))
+        out.append(
+            button("Save", ACTION_SAVE, {"id": paper.id}, accessible=spoken_label("Save to your reading list:", paper))
+        )
     return out
 
 
 def share_to_button(paper: Paper) -> ButtonElement:
     """*Share to…* (in a modal, where no channel is implied): opens a conversation picker."""
-    return button("Share to…", ACTION_SHARE_TO, {"id": paper.id},
-                  accessible=spoken_label("Share to a channel:", paper))
+    return button("Share to…", ACTION_SHARE_TO, {"id": paper.id}, accessible=spoken_label("Share to a channel:", paper))
 
 
 def spoken_label(verb: str, paper: Paper) -> str:
@@ -169,10 +195,8 @@ def paper_line(paper: Paper) -> dict:
     text = f"• {md.cut_escaped(paper.title, 150)} `{md.escape(paper.id)}`"
     if len(paper.id) > 200:
         return section(text)
-    accessory = button("Details", ACTION_DETAILS, {"id": paper.id},
-                       accessible=spoken_label("Details of", paper))
-    return SectionBlock(text=MarkdownTextObject(text=md.cut(text, SECTION_MAX)),
-                        accessory=accessory).to_dict()
+    accessory = button("Details", ACTION_DETAILS, {"id": paper.id}, accessible=spoken_label("Details of", paper))
+    return SectionBlock(text=MarkdownTextObject(text=md.cut(text, SECTION_MAX)), accessory=accessory).to_dict()
 
 
 #: Shown beside a title the source did not give (``Paper.title_derived``): researchers
@@ -200,8 +224,11 @@ def meta_line(paper: Paper) -> str:
 
 def code_line(paper: Paper) -> str:
     """Code links as mrkdwn (escaped, safe URLs only), or "" when there are none."""
-    links = [md.link(u, md.cut(re.sub(r"^https?://", "", u), 60)) for u in paper.code_urls
-             if md.is_safe_url(u) and len(u) <= URL_MAX][:3]
+    links = [
+        md.link(u, md.cut(re.sub(r"^https?://", "", u), 60))
+        for u in paper.code_urls
+        if md.is_safe_url(u) and len(u) <= URL_MAX
+    ][:3]
     return ("Code: " + " · ".join(links)) if links else ""
 
 
@@ -212,10 +239,13 @@ def hit_text(rank: int, hit: Hit) -> str:
     lines = [f"*{rank}. {title}*", md.snippet(hit.snippet) if hit.snippet else md.cut_escaped(p.tldr, 300)]
     tail = [f"`{md.escape(p.id)}`"]
     if p.title_derived:
-        tail.append("_title derived_")      # short in a result row; cards say it in full
+        tail.append("_title derived_")  # short in a result row; cards say it in full
     if p.authors:
-        tail.append(md.cut_escaped(", ".join(md.cut(a, 60) for a in p.authors[:3])
-                                   + (" et al." if len(p.authors) > 3 else ""), 150))
+        tail.append(
+            md.cut_escaped(
+                ", ".join(md.cut(a, 60) for a in p.authors[:3]) + (" et al." if len(p.authors) > 3 else ""), 150
+            )
+        )
     code = code_line(p)
     if code:
         tail.append(code)
@@ -225,8 +255,7 @@ def hit_text(rank: int, hit: Hit) -> str:
 
 def short_list(hits: tuple[Hit, ...] | list[Hit], limit: int = 5) -> str:
     """A compact bulleted list of papers: ``• title `id```."""
-    return "\n".join(f"• {md.cut_escaped(h.paper.title, 150)} `{md.escape(h.paper.id)}`"
-                     for h in list(hits)[:limit])
+    return "\n".join(f"• {md.cut_escaped(h.paper.title, 150)} `{md.escape(h.paper.id)}`" for h in list(hits)[:limit])
 
 
 def paper_blocks(paper: Paper, *, abstract: bool = True) -> list[dict]:

@@ -2,19 +2,19 @@
 who shared it — by name, not a live mention, so the sharer is not notified —
 with *Details* / *Similar* buttons and the abstract in the thread, as the
 digest does (``bot.render.render_digest``)."""
+
 from __future__ import annotations
 
 import json
 import re
 
-from slack_sdk.models.blocks import (ConversationFilter, ConversationSelectElement, InputBlock,
-                                     PlainTextObject)
+from slack_sdk.models.blocks import ConversationFilter, ConversationSelectElement, InputBlock, PlainTextObject
 from slack_sdk.models.views import View
 
 from bot.core.ports import Message
+from bot.core.replies import IN_CHANNEL, ShareReply
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
-from bot.core.replies import IN_CHANNEL, ShareReply
 
 TEXT_MAX = 3900
 title_note = bk.title_note
@@ -31,15 +31,22 @@ def share_message(reply: ShareReply) -> Message:
     if p.url and md.is_safe_url(p.url) and len(p.url) <= bk.URL_MAX:
         parts.append(md.link(p.url, md.cut(re.sub(r"^https?://", "", p.url), 60)))
     parts.append(title_note(p))
-    blocks = [bk.section(body), bk.context(*parts),
-              bk.actions(*bk.paper_buttons(p, share=False)),
-              bk.context("Abstract in the thread ↓")]
+    blocks = [
+        bk.section(body),
+        bk.context(*parts),
+        bk.actions(*bk.paper_buttons(p, share=False)),
+        bk.context("Abstract in the thread ↓"),
+    ]
     text = f"{sharer} shared: {md.cut_escaped(p.title, 200)}"
     chunks = chunks_of(md.escape(p.abstract), bk.SECTION_MAX - 100)
-    thread = (Message(text=md.cut(chunks[0], 3000), blocks=tuple(bk.section(c) for c in chunks[:3]),
-                      visibility=IN_CHANNEL),) if chunks else ()
-    return Message(text=md.cut(text, TEXT_MAX), blocks=tuple(b for b in bk.fit(blocks) if b),
-                   visibility=IN_CHANNEL, thread=thread)
+    thread = (
+        (Message(text=md.cut(chunks[0], 3000), blocks=tuple(bk.section(c) for c in chunks[:3]), visibility=IN_CHANNEL),)
+        if chunks
+        else ()
+    )
+    return Message(
+        text=md.cut(text, TEXT_MAX), blocks=tuple(b for b in bk.fit(blocks) if b), visibility=IN_CHANNEL, thread=thread
+    )
 
 
 def chunks_of(text: str, size: int) -> list[str]:
@@ -71,21 +78,34 @@ def share_modal(paper, depth: int) -> dict:
         depth: this view's place in the modal stack (``private_metadata``).
     """
     picker = ConversationSelectElement(
-        action_id=SHARE_TARGET_ACTION, placeholder=PlainTextObject(text="Pick a channel or person"),
-        default_to_current_conversation=True, response_url_enabled=True,
-        filter=ConversationFilter(include=["public", "private", "im", "mpim"], exclude_bot_users=True))
-    blocks = [bk.section(f"*{md.cut_escaped(paper.title, 250)}*\n{md.cut_escaped(paper.tldr, 600)}"),
-              InputBlock(block_id=SHARE_TARGET_BLOCK, label=PlainTextObject(text="Share to"),
-                         element=picker).to_dict(),
-              bk.context("Posts a short card with the abstract in its thread, saying you shared it.")]
-    return View(type="modal", callback_id=SHARE_MODAL_ID, title=PlainTextObject(text="Share a paper"),
-                submit=PlainTextObject(text="Share"), close=PlainTextObject(text="Back"),
-                private_metadata=json.dumps({"id": paper.id, "depth": depth}),
-                blocks=blocks).to_dict()
+        action_id=SHARE_TARGET_ACTION,
+        placeholder=PlainTextObject(text="Pick a channel or person"),
+        default_to_current_conversation=True,
+        response_url_enabled=True,
+        filter=ConversationFilter(include=["public", "private", "im", "mpim"], exclude_bot_users=True),
+    )
+    blocks = [
+        bk.section(f"*{md.cut_escaped(paper.title, 250)}*\n{md.cut_escaped(paper.tldr, 600)}"),
+        InputBlock(block_id=SHARE_TARGET_BLOCK, label=PlainTextObject(text="Share to"), element=picker).to_dict(),
+        bk.context("Posts a short card with the abstract in its thread, saying you shared it."),
+    ]
+    return View(
+        type="modal",
+        callback_id=SHARE_MODAL_ID,
+        title=PlainTextObject(text="Share a paper"),
+        submit=PlainTextObject(text="Share"),
+        close=PlainTextObject(text="Back"),
+        private_metadata=json.dumps({"id": paper.id, "depth": depth}),
+        blocks=blocks,
+    ).to_dict()
 
 
 def shared_modal(text: str, depth: int) -> dict:
     """The share modal after the post: one line ("Shared in #channel ✓", mrkdwn)."""
-    return View(type="modal", title=PlainTextObject(text="Share a paper"),
-                close=PlainTextObject(text="Done"), private_metadata=json.dumps({"depth": depth}),
-                blocks=[bk.section(text)]).to_dict()
+    return View(
+        type="modal",
+        title=PlainTextObject(text="Share a paper"),
+        close=PlainTextObject(text="Done"),
+        private_metadata=json.dumps({"depth": depth}),
+        blocks=[bk.section(text)],
+    ).to_dict()

@@ -12,10 +12,11 @@ buttons carry a key, and one note says what happened.
   ``bot.service.query_keys``), None when a long query has no key (then the button is
   left out: its value could pass Slack's 2,000 characters, docs/slack-rules.md).
 """
+
 from __future__ import annotations
 
-from bot.render import mrkdwn as md
 from bot.core.replies import PickListReply, Reply, ResultsReply, carried_inline
+from bot.render import mrkdwn as md
 
 #: Longest user text repeated whole in a reply (characters).
 ECHO_MAX = 100
@@ -44,13 +45,14 @@ def length_note(reply: Reply) -> str | None:
     """The note for a cut input and/or a shortened echo (plain text), or None."""
     long = max((len(t) for t in echoed(reply) if len(t) > ECHO_MAX), default=0)
     if reply.cut_to and long:
-        return (f"Your input was cut to {reply.cut_to:,} characters, all of them searched; "
-                f"this reply repeats only the first {ECHO_MAX}.")
+        return (
+            f"Your input was cut to {reply.cut_to:,} characters, all of them searched; "
+            f"this reply repeats only the first {ECHO_MAX}."
+        )
     if reply.cut_to:
         return f"Your input was cut to {reply.cut_to:,} characters."
     if long:
-        return (f"All {long:,} characters of your query were searched; "
-                f"this reply repeats only the first {ECHO_MAX}.")
+        return f"All {long:,} characters of your query were searched; this reply repeats only the first {ECHO_MAX}."
     return None
 
 

@@ -4,6 +4,7 @@ Views allow up to 100 blocks (docs/platform-facts.md); modal titles are ≤ 24
 characters of plain text. Built with ``slack_sdk.models.views.View``, whose
 ``to_dict()`` validates the limits.
 """
+
 from __future__ import annotations
 
 from datetime import date, datetime
@@ -12,14 +13,14 @@ from slack_sdk.models.blocks import InputBlock, PlainTextInputElement, PlainText
 from slack_sdk.models.views import View
 
 from bot.core.models import Paper, SearchPage, Subscription
+from bot.core.replies import ResultsReply, SavedReply
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
 from bot.render.echo import echo, length_note, query_value
 from bot.render.saved import saved_blocks
 from bot.render.views import help_lines
-from bot.core.replies import ResultsReply, SavedReply
 
-VIEW_BLOCKS_MAX = 100          # Slack: ≤ 100 blocks in a Home tab or modal
+VIEW_BLOCKS_MAX = 100  # Slack: ≤ 100 blocks in a Home tab or modal
 SEARCH_MODAL_ID = "search_modal"
 SEARCH_INPUT_BLOCK = "search_query"
 SEARCH_INPUT_ACTION = "query"
@@ -29,8 +30,12 @@ MODAL_RESULTS = 10
 MODAL_INPUT_MAX = 3000
 
 
-def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription, datetime | None]],
-              saved: SavedReply | None = None) -> dict:
+def home_view(
+    today: Paper | None,
+    day: date,
+    channels: list[tuple[Subscription, datetime | None]],
+    saved: SavedReply | None = None,
+) -> dict:
     """The Home tab: today's paper, the viewer's subscribed channels (and
     personal feed), their saved papers, a search button and a short how-to.
 
@@ -40,10 +45,18 @@ def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription,
         channels: (subscription, next post or None) for channels the viewer is in.
         saved: a page of the viewer's reading list ("Saved papers"), or None.
     """
-    blocks: list[dict] = [bk.header("paperbot"),
-                          bk.actions(bk.button("Search papers", bk.ACTION_HOME_SEARCH, {"open": 1},
-                                               style="primary",
-                                               accessible="Search the papers in a window"))]
+    blocks: list[dict] = [
+        bk.header("paperbot"),
+        bk.actions(
+            bk.button(
+                "Search papers",
+                bk.ACTION_HOME_SEARCH,
+                {"open": 1},
+                style="primary",
+                accessible="Search the papers in a window",
+            )
+        ),
+    ]
     blocks.append(bk.section(f"*Paper of the day · {day.isoformat()}*"))
     if today is not None:
         blocks.append(bk.section(f"*{md.cut_escaped(today.title, 300)}*\n{md.cut_escaped(today.tldr, 600)}"))
@@ -56,15 +69,16 @@ def home_view(today: Paper | None, day: date, channels: list[tuple[Subscription,
     if not channels:
         blocks.append(bk.context("None yet. In a channel, type `/paper subscribe 09:30 Europe/Berlin`."))
     for sub, nxt in channels[:40]:
-        where = "Your personal feed (here, in Messages)" if sub.personal \
-            else f"<#{md.escape(sub.channel_id)}>"
+        where = "Your personal feed (here, in Messages)" if sub.personal else f"<#{md.escape(sub.channel_id)}>"
         if sub.active:
             when = f" · next {md.date_token(nxt, '%a %d %b, %H:%M %Z')}" if nxt else ""
             topic = f" · about “{md.cut_escaped(sub.topic, 80)}”" if sub.topic else ""
             line = f"{where} · {sub.local_time} {md.escape(sub.tz)}{topic}{when}"
         else:
-            line = (f"{where} · *off*: {md.escape(sub.inactive_reason or 'deactivated')}"
-                    " — `/paper subscribe` there to turn it back on")
+            line = (
+                f"{where} · *off*: {md.escape(sub.inactive_reason or 'deactivated')}"
+                " — `/paper subscribe` there to turn it back on"
+            )
         blocks.append(bk.section(line))
     if saved is not None:
         blocks.append(bk.divider())
@@ -87,29 +101,50 @@ def _modal_hits(page: SearchPage, typed_finds: bool, keys: tuple[tuple[str, str]
         last = page.offset + len(page.hits[:MODAL_RESULTS])
         blocks.append(bk.context(f"Showing {first}–{last} of {page.total}"))
     shown = page.corrected_query or page.query
-    base, typed = query_value(shown, keys), query_value(page.query, keys)   # None: too long to carry
+    base, typed = query_value(shown, keys), query_value(page.query, keys)  # None: too long to carry
     if base is not None and page.suggestion and not page.corrected_query:
         base["exact"] = 1
     nav = []
     if page.corrected_query and typed_finds and typed:
-        nav.append(bk.button(f"Search “{md.cut(page.query, 40)}” instead", bk.ACTION_MODAL_PAGE_INSTEAD,
-                             {**typed, "o": 0, "exact": 1},
-                             accessible=f"Search for “{md.cut(page.query, 40)}” as typed"))
+        nav.append(
+            bk.button(
+                f"Search “{md.cut(page.query, 40)}” instead",
+                bk.ACTION_MODAL_PAGE_INSTEAD,
+                {**typed, "o": 0, "exact": 1},
+                accessible=f"Search for “{md.cut(page.query, 40)}” as typed",
+            )
+        )
     if page.has_previous and base is not None:
-        nav.append(bk.button("‹ Previous", bk.ACTION_MODAL_PAGE_PREVIOUS,
-                             {**base, "o": max(0, page.offset - page.limit)},
-                             accessible=f"Previous page of results for “{md.cut(shown, 30)}”"))
+        nav.append(
+            bk.button(
+                "‹ Previous",
+                bk.ACTION_MODAL_PAGE_PREVIOUS,
+                {**base, "o": max(0, page.offset - page.limit)},
+                accessible=f"Previous page of results for “{md.cut(shown, 30)}”",
+            )
+        )
     if page.has_next and base is not None:
-        nav.append(bk.button("Next ›", bk.ACTION_MODAL_PAGE, {**base, "o": page.offset + page.limit},
-                             accessible=f"Next page of results for “{md.cut(shown, 30)}”"))
+        nav.append(
+            bk.button(
+                "Next ›",
+                bk.ACTION_MODAL_PAGE,
+                {**base, "o": page.offset + page.limit},
+                accessible=f"Next page of results for “{md.cut(shown, 30)}”",
+            )
+        )
     if nav:
         blocks.append(bk.actions(*nav))
     return [b for b in blocks if b]
 
 
-def search_modal(query: str = "", page: SearchPage | None = None, status: str | None = None,
-                 error: str | None = None, typed_finds: bool = True,
-                 keys: tuple[tuple[str, str], ...] = ()) -> dict:
+def search_modal(
+    query: str = "",
+    page: SearchPage | None = None,
+    status: str | None = None,
+    error: str | None = None,
+    typed_finds: bool = True,
+    keys: tuple[tuple[str, str], ...] = (),
+) -> dict:
     """The search modal: a text input, then (after submission) results or a status.
 
     Results act like channel results (issue 12 point 4): each has *Details*,
@@ -126,11 +161,17 @@ def search_modal(query: str = "", page: SearchPage | None = None, status: str | 
         keys: ``ResultsReply.query_keys``: the page buttons of a long query
             carry its key (``bot.render.echo.query_value``).
     """
-    element = PlainTextInputElement(action_id=SEARCH_INPUT_ACTION, initial_value=query or None,
-                                    placeholder=PlainTextObject(text="e.g. sparse attention"),
-                                    max_length=MODAL_INPUT_MAX)
-    blocks: list[dict] = [InputBlock(block_id=SEARCH_INPUT_BLOCK, label=PlainTextObject(text="Search the papers"),
-                                     element=element).to_dict()]
+    element = PlainTextInputElement(
+        action_id=SEARCH_INPUT_ACTION,
+        initial_value=query or None,
+        placeholder=PlainTextObject(text="e.g. sparse attention"),
+        max_length=MODAL_INPUT_MAX,
+    )
+    blocks: list[dict] = [
+        InputBlock(
+            block_id=SEARCH_INPUT_BLOCK, label=PlainTextObject(text="Search the papers"), element=element
+        ).to_dict()
+    ]
     if status:
         blocks.append(bk.context(md.escape(status)))
     if error:
@@ -139,17 +180,27 @@ def search_modal(query: str = "", page: SearchPage | None = None, status: str | 
         shown = page.corrected_query or page.query
         if page.total:
             verb = "matches" if page.total == 1 else "match"
-            blocks.append(bk.section(f"*{page.total} paper{'s' if page.total != 1 else ''}* {verb} "
-                                     f"{md.quoted(echo(shown))}"))
+            blocks.append(
+                bk.section(f"*{page.total} paper{'s' if page.total != 1 else ''}* {verb} {md.quoted(echo(shown))}")
+            )
         else:
             blocks.append(bk.section(f"No paper matches {md.quoted(echo(shown))}."))
         if page.corrected_query:
-            blocks.append(bk.context(f"Showing results for *{md.escape(echo(page.corrected_query))}*; "
-                                     f"you typed {md.quoted(echo(page.query))}."))
-        note = length_note(ResultsReply(page=page))    # a long query: said once
+            blocks.append(
+                bk.context(
+                    f"Showing results for *{md.escape(echo(page.corrected_query))}*; "
+                    f"you typed {md.quoted(echo(page.query))}."
+                )
+            )
+        note = length_note(ResultsReply(page=page))  # a long query: said once
         if note:
             blocks.append(bk.context(md.escape(note)))
         blocks += _modal_hits(page, typed_finds, keys)
-    return View(type="modal", callback_id=SEARCH_MODAL_ID, title=PlainTextObject(text="Search papers"),
-                submit=PlainTextObject(text="Search"), close=PlainTextObject(text="Close"),
-                blocks=blocks[:VIEW_BLOCKS_MAX]).to_dict()
+    return View(
+        type="modal",
+        callback_id=SEARCH_MODAL_ID,
+        title=PlainTextObject(text="Search papers"),
+        submit=PlainTextObject(text="Search"),
+        close=PlainTextObject(text="Close"),
+        blocks=blocks[:VIEW_BLOCKS_MAX],
+    ).to_dict()

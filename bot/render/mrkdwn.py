@@ -5,6 +5,7 @@ and they are escaped as ``&amp;``, ``&lt;``, ``&gt;`` (docs/platform-facts.md,
 "Slack text escaping and mentions"). Everything that comes from users or the
 corpus goes through ``escape`` exactly once on the way out.
 """
+
 from __future__ import annotations
 
 import html
@@ -106,6 +107,7 @@ def snippet(text: str) -> str:
 def plain(mrkdwn: str) -> str:
     """mrkdwn → readable plain text (console): links become ``label (url)``,
     entities are decoded, bold/italic markers kept as typed."""
+
     def repl(m: re.Match) -> str:
         url, _, label = m.group(1).partition("|")
         if url.startswith("!date^"):
@@ -113,4 +115,5 @@ def plain(mrkdwn: str) -> str:
         if url.startswith("@"):
             return url
         return f"{label} ({url})" if label and label != re.sub(r"^https?://", "", url) else (label or url)
+
     return unescape(re.sub(r"<([^<>]+)>", repl, mrkdwn))

@@ -5,26 +5,27 @@ Each entry: its title (marked when derived or no longer in the index), a
 meta line, and *Details* / *Remove* buttons (value ``{"id"}``); under the
 page, *‹ Newer* / *Older ›* (value ``{"o": offset}``) and *Export BibTeX*.
 """
+
 from __future__ import annotations
 
 from bot.core.models import SavedPaper
 from bot.core.ports import Message
+from bot.core.replies import SavedReply
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
-from bot.core.replies import SavedReply
 
-EMPTY = ("Your reading list is empty. Click *Save* on any paper — in search results, "
-         "a paper's details or the paper of the day.")
+EMPTY = (
+    "Your reading list is empty. Click *Save* on any paper — in search results, "
+    "a paper's details or the paper of the day."
+)
 
 
 def entry_line(e: SavedPaper, gone: bool) -> str:
     """One entry as mrkdwn: title (with marks) and a short meta line."""
     title = md.cut_escaped(e.title, 250)
-    marks = (" _(derived title)_" if e.title_derived else "") + \
-        (" _(no longer in the index)_" if gone else "")
+    marks = (" _(derived title)_" if e.title_derived else "") + (" _(no longer in the index)_" if gone else "")
     who = ", ".join(md.cut(a, 60) for a in e.authors[:3]) + (" et al." if len(e.authors) > 3 else "")
-    meta = " · ".join(x for x in (f"`{md.escape(e.paper_id)}`", md.cut_escaped(e.venue, 80),
-                                  md.escape(who)) if x)
+    meta = " · ".join(x for x in (f"`{md.escape(e.paper_id)}`", md.cut_escaped(e.venue, 80), md.escape(who)) if x)
     return f"*{title}*{marks}\n{meta}"
 
 
@@ -38,17 +39,14 @@ def saved_blocks(reply: SavedReply) -> list[dict]:
     for e in reply.entries:
         gone = e.paper_id in reply.gone
         blocks.append(bk.section(entry_line(e, gone)))
-        buttons = [] if gone or len(e.paper_id) > 200 else \
-            [bk.button("Details", bk.ACTION_DETAILS, {"id": e.paper_id})]
+        buttons = [] if gone or len(e.paper_id) > 200 else [bk.button("Details", bk.ACTION_DETAILS, {"id": e.paper_id})]
         if len(e.paper_id) <= 200:
-            buttons.append(bk.button("Remove", bk.ACTION_SAVED_REMOVE, {"id": e.paper_id},
-                                     style="danger"))
+            buttons.append(bk.button("Remove", bk.ACTION_SAVED_REMOVE, {"id": e.paper_id}, style="danger"))
         if buttons:
             blocks.append(bk.actions(*buttons))
     nav = []
     if reply.offset > 0:
-        nav.append(bk.button("‹ Newer", bk.ACTION_SAVED_PAGE,
-                             {"o": max(0, reply.offset - reply.limit)}))
+        nav.append(bk.button("‹ Newer", bk.ACTION_SAVED_PAGE, {"o": max(0, reply.offset - reply.limit)}))
     if last < reply.total:
         nav.append(bk.button("Older ›", bk.ACTION_SAVED_PAGE, {"o": last}))
     nav.append(bk.button("Export BibTeX", bk.ACTION_SAVED_EXPORT, {"all": 1}, style="primary"))
@@ -67,6 +65,8 @@ def saved_message(reply: SavedReply) -> Message:
 def export_message(markdown: str, count: int) -> Message:
     """The DM that carries an export: a line and the Markdown list as text
     (escaped for Slack; the ``.bib`` file follows in its thread)."""
-    text = (f"*Your paperbot reading list* — {count} paper{'s' if count != 1 else ''}; "
-            f"the BibTeX file is in the thread.\n{md.escape(markdown)}")
+    text = (
+        f"*Your paperbot reading list* — {count} paper{'s' if count != 1 else ''}; "
+        f"the BibTeX file is in the thread.\n{md.escape(markdown)}"
+    )
     return Message(text=md.cut(text, 39_000))

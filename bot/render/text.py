@@ -4,6 +4,7 @@ The console shows exactly what Slack would get, so it prints the rendered
 ``Message`` (not the service reply): headers, sections, context lines, and
 buttons as text hints.
 """
+
 from __future__ import annotations
 
 import json
@@ -51,7 +52,7 @@ def to_text(message: Message) -> str:
                 accessory = block.get("accessory") or {}
                 hint = f"  {_button_hint(accessory)}" if accessory.get("type") == "button" else ""
                 lines.append(md.plain(block["text"]["text"]) + hint)
-        elif kind == "context":   # Slack shows the elements side by side
+        elif kind == "context":  # Slack shows the elements side by side
             parts = [md.plain(e.get("text", "")) for e in block.get("elements", [])]
             if sum(len(p) for p in parts) <= 100:
                 lines.append("  " + " · ".join(parts))

@@ -6,6 +6,7 @@ title (bold), authors when known and the venue, the TL;DR, and *Details* /
 result). Everything from the corpus is escaped once (``bot.render.mrkdwn``);
 Block Kit limits as everywhere (docs/slack-rules.md [unfurl]).
 """
+
 from __future__ import annotations
 
 from bot.core.models import Paper
@@ -28,8 +29,11 @@ def unfurl(paper: Paper) -> dict:
     if paper.venue:
         byline.append(md.cut_escaped(paper.venue, 100))
     byline.append(f"`{md.escape(paper.id)}`")
-    blocks = [bk.section("\n".join(lines)), bk.context(" · ".join(byline)),
-              bk.actions(*bk.paper_buttons(paper, share=False))]
+    blocks = [
+        bk.section("\n".join(lines)),
+        bk.context(" · ".join(byline)),
+        bk.actions(*bk.paper_buttons(paper, share=False)),
+    ]
     return {"blocks": [b for b in blocks if b]}
 
 

@@ -1,10 +1,11 @@
 """Help, status and App Home renderings (text-heavy views kept apart from results)."""
+
 from __future__ import annotations
 
 from bot.core.ports import Message
+from bot.core.replies import StatusReply, WelcomeReply
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
-from bot.core.replies import StatusReply, WelcomeReply
 
 HELP_EXAMPLES = (
     ("search <words>", "search the papers, e.g. `{p} search sparse attention`"),
@@ -13,8 +14,10 @@ HELP_EXAMPLES = (
     ("today", "today's paper of the day"),
     ("random", "a random paper"),
     ("subscribe [HH:MM] [zone]", "a paper of the day in this channel, e.g. `{p} subscribe 09:30 Europe/Berlin`"),
-    ("subscribe [weekdays|mon wed|weekly mon] [N papers] about <topic>",
-     "a channel topic and schedule, e.g. `{p} subscribe weekly mon 10:00 3 papers about diffusion`"),
+    (
+        "subscribe [weekdays|mon wed|weekly mon] [N papers] about <topic>",
+        "a channel topic and schedule, e.g. `{p} subscribe weekly mon 10:00 3 papers about diffusion`",
+    ),
     ("subscribe me [HH:MM] about <topic>", "your own feed in your DM with me"),
     ("unsubscribe [me]", "stop the daily paper in this channel (or your own feed)"),
     ("status", "this channel's subscription and its next post"),
@@ -22,8 +25,10 @@ HELP_EXAMPLES = (
     ("help", "this message"),
 )
 
-QUERY_TIPS = ("Search tips: `\"exact phrase\"`, `-word` or `NOT word` to exclude, "
-              "`title:`, `name:`, `author:`, `venue:` fields, `spars*` for a prefix.")
+QUERY_TIPS = (
+    "Search tips: `\"exact phrase\"`, `-word` or `NOT word` to exclude, "
+    "`title:`, `name:`, `author:`, `venue:` fields, `spars*` for a prefix."
+)
 
 
 def help_lines(prefix: str) -> list[str]:
@@ -31,17 +36,22 @@ def help_lines(prefix: str) -> list[str]:
     return [f"`{prefix} {md.escape(cmd)}` — {desc.format(p=prefix)}" for cmd, desc in HELP_EXAMPLES]
 
 
-def help_message(prefix: str = "/paper", note: str | None = None,
-                 visibility: str = "ephemeral") -> Message:
+def help_message(prefix: str = "/paper", note: str | None = None, visibility: str = "ephemeral") -> Message:
     """The help reply: what paperbot does, each sub-command with an example."""
-    intro = (f"*paperbot* searches this workspace's conference papers. "
-             f"Anything after `{prefix}` that is not a command is a search.")
+    intro = (
+        f"*paperbot* searches this workspace's conference papers. "
+        f"Anything after `{prefix}` that is not a command is a search."
+    )
     body = "\n".join(help_lines(prefix))
     blocks = []
     if note:
         blocks.append(bk.section(md.escape(note)))
-    blocks += [bk.section(intro), bk.section(body), bk.context(QUERY_TIPS),
-               bk.context("Mention `@paperbot &lt;id | name | words&gt;` in any channel to read a paper in a thread.")]
+    blocks += [
+        bk.section(intro),
+        bk.section(body),
+        bk.context(QUERY_TIPS),
+        bk.context("Mention `@paperbot &lt;id | name | words&gt;` in any channel to read a paper in a thread."),
+    ]
     text = "\n".join(([md.escape(note)] if note else []) + [intro, body])
     return Message(text=text, blocks=tuple(blocks), visibility=visibility)
 
@@ -58,20 +68,28 @@ def status_message(reply: StatusReply) -> Message:
     """This channel's subscription: time, zone and next post, or why it is off."""
     sub = reply.subscription
     if sub is None:
-        text = ("This channel has no paper of the day. Start one with "
-                "`/paper subscribe 09:30 Europe/Berlin` (time and zone optional).")
+        text = (
+            "This channel has no paper of the day. Start one with "
+            "`/paper subscribe 09:30 Europe/Berlin` (time and zone optional)."
+        )
     elif not sub.active:
         code = sub.inactive_reason or ""
         why = md.escape(INACTIVE_REASONS.get(code, code or "for a reason Slack did not give"))
         hint = " Invite me with `/invite @paperbot`, then" if "not_in_channel" in code else ""
-        text = (f"The paper of the day for this channel is *off*: {why}.{hint} "
-                f"Run `/paper subscribe` to turn it back on.")
+        text = (
+            f"The paper of the day for this channel is *off*: {why}.{hint} Run `/paper subscribe` to turn it back on."
+        )
     else:
-        text = (f"This channel gets {md.escape(reply.summary)}." if reply.summary else
-                f"This channel gets the paper of the day at *{sub.local_time}* ({md.escape(sub.tz)}).")
+        text = (
+            f"This channel gets {md.escape(reply.summary)}."
+            if reply.summary
+            else f"This channel gets the paper of the day at *{sub.local_time}* ({md.escape(sub.tz)})."
+        )
         if sub.topic and reply.match_count == 0:
-            text += ("\nIts topic matches no paper in the index now, so nothing is posted. "
-                     "Change it with `/paper subscribe about <words>`.")
+            text += (
+                "\nIts topic matches no paper in the index now, so nothing is posted. "
+                "Change it with `/paper subscribe about <words>`."
+            )
         if reply.next_post is not None:
             text += f"\nNext post: {md.date_token(reply.next_post)}."
         if sub.subscribed_by and reply.visibility == "ephemeral":
@@ -86,16 +104,20 @@ def welcome_message(reply: WelcomeReply) -> Message:
     """A few lines on what paperbot does and how to subscribe: to one person in
     the Messages tab ("user"), or to a channel it was just added to ("channel")."""
     if reply.audience == "channel":
-        lines = ["Hi, I'm *paperbot*: I search this workspace's conference papers.",
-                 "• `/paper subscribe 09:30 Europe/Berlin` posts a paper of the day here "
-                 "(time and zone optional); `/paper status` shows it, `/paper unsubscribe` stops it.",
-                 "• `/paper search sparse attention` finds papers (only you see the results); "
-                 "mention `@paperbot UniSparse` to read one in a thread.",
-                 "• `/paper help` lists everything."]
+        lines = [
+            "Hi, I'm *paperbot*: I search this workspace's conference papers.",
+            "• `/paper subscribe 09:30 Europe/Berlin` posts a paper of the day here "
+            "(time and zone optional); `/paper status` shows it, `/paper unsubscribe` stops it.",
+            "• `/paper search sparse attention` finds papers (only you see the results); "
+            "mention `@paperbot UniSparse` to read one in a thread.",
+            "• `/paper help` lists everything.",
+        ]
     else:
-        lines = ["Hi, I'm *paperbot*: I search this workspace's conference papers.",
-                 "• Write a few words here (e.g. _sparse attention_) or an id, and I'll find the paper.",
-                 "• In a channel, `/paper subscribe 09:30 Europe/Berlin` posts a paper of the day there.",
-                 "• `/paper help` lists everything; the Home tab has today's paper and a search."]
+        lines = [
+            "Hi, I'm *paperbot*: I search this workspace's conference papers.",
+            "• Write a few words here (e.g. _sparse attention_) or an id, and I'll find the paper.",
+            "• In a channel, `/paper subscribe 09:30 Europe/Berlin` posts a paper of the day there.",
+            "• `/paper help` lists everything; the Home tab has today's paper and a search.",
+        ]
     text = "\n".join(lines)
     return Message(text=text, blocks=(bk.section(text),), visibility=reply.visibility)

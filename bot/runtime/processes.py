@@ -7,6 +7,7 @@ Slack ``Poster`` and the digest clock are put together (docs/architecture.md
 clock/digest and imports no third-party library: Slack's own start-up errors
 reach it as ``bot.slack.errors.SlackUnavailable``.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -15,10 +16,11 @@ import signal
 from datetime import date
 
 from bot import corpus, search
-from bot.runtime import wiring
-from bot.digest.clock import run_clock, start_clock
 from bot.core.config import Settings, describe
+from bot.daily.post_times import utc_now
 from bot.digest import make_job, send
+from bot.digest.clock import run_clock, start_clock
+from bot.runtime import wiring
 from bot.slack.app import WORK_SLOTS, build_app, make_client
 from bot.slack.errors import SlackUnavailable, slack_errors
 from bot.slack.fair import FairSlots
@@ -26,7 +28,6 @@ from bot.slack.journal import Journal
 from bot.slack.poster import SlackPoster
 from bot.slack.server import make_server
 from bot.slack.socket import run_socket
-from bot.daily.post_times import utc_now
 from bot.store import StoreError
 
 log = logging.getLogger(__name__)
@@ -48,8 +49,14 @@ def startup(what: str):
     try:
         with slack_errors():
             yield
-    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, wiring.IndexUnwritable,
-            StoreError, SlackUnavailable) as e:
+    except (
+        corpus.CorpusError,
+        search.IndexBusy,
+        search.IndexMissing,
+        wiring.IndexUnwritable,
+        StoreError,
+        SlackUnavailable,
+    ) as e:
         raise StartupError(f"paperbot {what}: {e}") from None
 
 
@@ -86,13 +93,12 @@ def build(settings: Settings):
     Returns ``(app, service, poster)``. Raises what ``bot.slack.app.build_app``
     raises (e.g. ``auth.test`` rejected the token).
     """
-    slots = FairSlots(WORK_SLOTS)   # the service's confirmation posts step out of these
+    slots = FairSlots(WORK_SLOTS)  # the service's confirmation posts step out of these
     client, poster, service = _parts(settings, slots)
-    service.index.warm()   # the first command after start-up is then as fast as the others
+    service.index.warm()  # the first command after start-up is then as fast as the others
     store = service.store
     journal = Journal(store)
-    app = build_app(settings, service, client=client, seen=store_seen(store), journal=journal,
-                    slots=slots)
+    app = build_app(settings, service, client=client, seen=store_seen(store), journal=journal, slots=slots)
     journal.start(app)
     log.info("journal owner %s", journal.owner)
     return app, service, poster

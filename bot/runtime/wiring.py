@@ -4,6 +4,7 @@ and the composition root ``bot.runtime.processes`` so each of them stays a thin 
 Entry-point layer (docs/architecture.md "Layers"): the one place below the
 CLI where the index, the store, the announcer and the service meet.
 """
+
 from __future__ import annotations
 
 import errno
@@ -64,15 +65,14 @@ def ensure_default_index(settings: Settings, progress=None, wait_s: float = STAR
     if not any(Path(p).exists() for p in paths) and search.has_index(settings.index_dir):
         # Seeds are needed only to build the default index; one that exists is
         # served as built (docs/interfaces.md "Environment variables": PAPERBOT_SEEDS).
-        log.info("serving the index in %s as built: no seeds at %s", settings.index_dir,
-                 ", ".join(map(str, paths)))
+        log.info("serving the index in %s as built: no seeds at %s", settings.index_dir, ", ".join(map(str, paths)))
         return False
     fingerprint = corpus.seeds_fingerprint(paths)
     index_dir = Path(settings.index_dir)
     if not _needs_build(index_dir, fingerprint):
         return False
 
-    def needed() -> bool:      # again, inside the lock: another process may have just built it
+    def needed() -> bool:  # again, inside the lock: another process may have just built it
         if not _needs_build(index_dir, fingerprint):
             return False
         log.info("building the default index from %s", ", ".join(map(str, paths)))
@@ -81,19 +81,26 @@ def ensure_default_index(settings: Settings, progress=None, wait_s: float = STAR
     def on_wait(so_far: float) -> None:
         if not said:
             said.append(True)
-            log.info("another process is building the index in %s; waiting up to %.0f s for it",
-                     index_dir, wait_s)
+            log.info("another process is building the index in %s; waiting up to %.0f s for it", index_dir, wait_s)
 
     said: list[bool] = []
     try:
-        gen, _ = search.take_turn(lambda: search.build_index(
-            index_dir, LazyPapers(paths), fingerprint=fingerprint, progress=progress, needed=needed),
-            wait_s, on_wait)
+        gen, _ = search.take_turn(
+            lambda: search.build_index(
+                index_dir, LazyPapers(paths), fingerprint=fingerprint, progress=progress, needed=needed
+            ),
+            wait_s,
+            on_wait,
+        )
     except OSError as e:
         if not search.opens(index_dir):
             raise IndexUnwritable(write_error(index_dir, e, "PAPERBOT_INDEX_DIR")) from None
-        log.warning("the index in %s was built from other seeds than %s and cannot be rebuilt there "
-                    "(%s); serving it as built", index_dir, ", ".join(map(str, paths)), e.strerror or e)
+        log.warning(
+            "the index in %s was built from other seeds than %s and cannot be rebuilt there (%s); serving it as built",
+            index_dir,
+            ", ".join(map(str, paths)),
+            e.strerror or e,
+        )
         return False
     return gen is not None
 
@@ -139,8 +146,9 @@ def _copy_error(target: Path, e: shutil.Error, setting: str) -> str:
         return f"cannot write the index at {target}: {' '.join(str(e).split())[:200]}"
     _, destination, reason = failures[0]
     code = re.match(r"\[Errno (\d+)\] ([^:]*)", str(reason))
-    first = write_error(target, OSError(int(code.group(1)), code.group(2)) if code else OSError(str(reason)[:120]),
-                        setting)
+    first = write_error(
+        target, OSError(int(code.group(1)), code.group(2)) if code else OSError(str(reason)[:120]), setting
+    )
     count = f"{len(failures)} files" if len(failures) > 1 else "1 file"
     return f"{first} ({count} of the live index could not be copied, the first {Path(str(destination)).name})"
 
@@ -187,14 +195,17 @@ def open_store(settings: Settings) -> Store:
             "Heroku-style platforms").
     """
     if settings.dyno and settings.database_url.startswith("sqlite"):
-        raise StoreError(f"DATABASE_URL is SQLite but this is dyno {settings.dyno}: dynos share no disk, "
-                         "so web and clock would not share subscriptions; attach PostgreSQL "
-                         "(heroku addons:create heroku-postgresql) and let it set DATABASE_URL")
+        raise StoreError(
+            f"DATABASE_URL is SQLite but this is dyno {settings.dyno}: dynos share no disk, "
+            "so web and clock would not share subscriptions; attach PostgreSQL "
+            "(heroku addons:create heroku-postgresql) and let it set DATABASE_URL"
+        )
     return Store(settings.database_url)
 
 
-def build_service(settings: Settings, poster: Poster | None = None, *, index_dir: Path | None = None,
-                  ensure_index: bool = True) -> Service:
+def build_service(
+    settings: Settings, poster: Poster | None = None, *, index_dir: Path | None = None, ensure_index: bool = True
+) -> Service:
     """The ``Service`` over the configured index and store.
 
     Args:
@@ -204,7 +215,7 @@ def build_service(settings: Settings, poster: Poster | None = None, *, index_dir
         index_dir: an explicit index; None → the default, built when needed.
         ensure_index: build the default index first when it is missing or stale.
     """
-    store = open_store(settings)   # first: a bad DATABASE_URL fails before a long index build
+    store = open_store(settings)  # first: a bad DATABASE_URL fails before a long index build
     if index_dir is None and ensure_index:
         ensure_default_index(settings)
     index = search.SearchIndex(index_dir or settings.index_dir)

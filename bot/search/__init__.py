@@ -28,11 +28,24 @@ several processes). ``analysis`` is the text analyzer (index-time),
 pickled import path. ``internals`` is the one module that touches Whoosh's
 private API, behind a version guard.
 """
+
 from bot.search.build import add_to_index, build_index, has_index, opens, stored_fingerprint
 from bot.search.engine import SearchIndex
 from bot.search.fanout import WorkerFailed
 from bot.search.layout import WAIT_POLL_S, IndexBusy, IndexMissing, take_turn
 from bot.search.tuning import Ranking
 
-__all__ = ["SearchIndex", "build_index", "add_to_index", "has_index", "opens", "stored_fingerprint",
-           "IndexMissing", "IndexBusy", "WorkerFailed", "Ranking", "take_turn", "WAIT_POLL_S"]
+__all__ = [
+    "SearchIndex",
+    "build_index",
+    "add_to_index",
+    "has_index",
+    "opens",
+    "stored_fingerprint",
+    "IndexMissing",
+    "IndexBusy",
+    "WorkerFailed",
+    "Ranking",
+    "take_turn",
+    "WAIT_POLL_S",
+]

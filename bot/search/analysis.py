@@ -6,6 +6,7 @@ always analyses the query with the analyzer its generation was built with.
 ``PaperAnalyzer`` keeps the import path ``bot.search.ranking.PaperAnalyzer``
 in those pickles (see ``bot/search/ranking.py``).
 """
+
 from __future__ import annotations
 
 import re
@@ -19,7 +20,8 @@ from bot.search.internals import Composable, Token
 #: Whoosh's English stop list (StopFilter default); "it", "the", "of" are in it.
 STOP_WORDS = frozenset(
     "a an and are as at be by can for from have if in is it may not of on or tbd"
-    " that the this to us we when will with yet you your".split())
+    " that the this to us we when will with yet you your".split()
+)
 
 #: Words of conversation and requests that say nothing about a paper ("find
 #: me papers about ..."): searched like any word, but left out of a mention's
@@ -28,7 +30,8 @@ CHAT_WORDS = frozenset(
     "a an and are as at be by for from has have in is it its of on or that the this to was were"
     " what which who will with about any paper papers you your me i we there please find show"
     " tell know think hi hello hey thanks thank can could would should do does did how why when"
-    " where here our us my some one".split())
+    " where here our us my some one".split()
+)
 #: Greetings and thanks: with at most two content words, a text is small talk ...
 GREETINGS = frozenset("hi hello hey thanks thank morning evening night bye cheers yo lol".split())
 #: ... unless it also asks for something ("hey, what do you have on chess?").
@@ -79,8 +82,7 @@ class PaperAnalyzer(Composable):
     #: False for analyzers pickled before this rule (their indexes lack them)
     caps = False
 
-    def __init__(self, stoplist=STOP_WORDS, minsize=2, stemmer="porter", max_parts=4,
-                 caps=False):
+    def __init__(self, stoplist=STOP_WORDS, minsize=2, stemmer="porter", max_parts=4, caps=False):
         self.stoplist = frozenset(stoplist)
         self.caps = caps
         self.minsize = minsize
@@ -189,12 +191,24 @@ class PaperAnalyzer(Composable):
         return self._terms(self.words(value))
 
     def _terms(self, items) -> list[str]:
-        stem = self.stem   # cached; returns the word itself without a stemmer
+        stem = self.stem  # cached; returns the word itself without a stemmer
         return [stem(text) for text, _, _, _, parts in items if parts is None]
 
-    def __call__(self, value, positions=False, chars=False, keeporiginal=False,
-                 removestops=True, start_pos=0, start_char=0, tokenize=True,
-                 mode="", no_morph=False, nomorph=False, **kwargs):
+    def __call__(
+        self,
+        value,
+        positions=False,
+        chars=False,
+        keeporiginal=False,
+        removestops=True,
+        start_pos=0,
+        start_char=0,
+        tokenize=True,
+        mode="",
+        no_morph=False,
+        nomorph=False,
+        **kwargs,
+    ):
         caps = kwargs.pop("caps", None)
         t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
         t.boost, t.stopped = 1.0, False

@@ -6,6 +6,7 @@ must replace documents). Both hold ``DIR/LOCK``, write a *new* generation, and o
 CURRENT at it, so a failure at any point leaves the live index untouched and
 removes the partial generation.
 """
+
 from __future__ import annotations
 
 import functools
@@ -23,11 +24,11 @@ from bot.search import fanout, internals, layout
 from bot.search.bulk import INDEXNAME
 from bot.search.bulkdocs import PROGRESS_EVERY, save_derived, write_chunk
 from bot.search.generation import open_whoosh
+from bot.search.impacts import save_impacts
 from bot.search.lexicon import FILE as LEXICON_FILE
 from bot.search.lexicon import Lexicon, LexiconBuilder
-from bot.search.schema import DEFAULT_RULES, IndexRules, make_schema, paper_to_document
-from bot.search.impacts import save_impacts
 from bot.search.norms import save_lengths
+from bot.search.schema import DEFAULT_RULES, IndexRules, make_schema, paper_to_document
 
 log = logging.getLogger(__name__)
 
@@ -42,10 +43,15 @@ PARALLEL_MIN = 5000
 MAX_PROCS = 2
 
 
-def build_index(index_dir: Path, papers: Iterable[Paper], *, fingerprint: str | None = None,
-                progress: Callable[[int], None] | None = None,
-                needed: Callable[[], bool] | None = None,
-                rules: IndexRules = DEFAULT_RULES) -> str | None:
+def build_index(
+    index_dir: Path,
+    papers: Iterable[Paper],
+    *,
+    fingerprint: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    needed: Callable[[], bool] | None = None,
+    rules: IndexRules = DEFAULT_RULES,
+) -> str | None:
     """Build a new generation from ``papers`` and make it the live one.
 
     Segments are written by ``bot.search.bulk.SegmentBuilder`` (the files
@@ -98,21 +104,23 @@ def build_index(index_dir: Path, papers: Iterable[Paper], *, fingerprint: str | 
                     lexicon.merge(state)
                 internals.write_toc(ix, [segment for segment, _, _, _ in results])
                 shutil.rmtree(gen / f"{INDEXNAME}.tmp", ignore_errors=True)  # writers' scratch
-            else:   # an untested Whoosh: its own writer (docs/search.md)
+            else:  # an untested Whoosh: its own writer (docs/search.md)
                 procs, results = 1, None
                 lexicon = _write_with_whoosh(ix, papers, progress, rules)
             ix = whoosh_index.open_dir(str(gen))
             with ix.reader() as reader:
                 if reader.doc_count() != n:
-                    raise RuntimeError(f"The index build lost papers ({reader.doc_count()} "
-                                       f"of {n} written); run it again.")
+                    raise RuntimeError(
+                        f"The index build lost papers ({reader.doc_count()} of {n} written); run it again."
+                    )
                 if results is None:
                     save_lengths(gen, reader)
                     save_impacts(gen, reader)
-            if results is not None:   # from what the bulk writers kept: no read-back
+            if results is not None:  # from what the bulk writers kept: no read-back
                 save_derived(gen, results, n)
-            _write_meta(gen, fingerprint=fingerprint, doc_count=n, lexicon=lexicon.finish(),
-                        seconds=time.monotonic() - started)
+            _write_meta(
+                gen, fingerprint=fingerprint, doc_count=n, lexicon=lexicon.finish(), seconds=time.monotonic() - started
+            )
             if progress is not None:
                 progress(n)
             previous = layout.publish(index_dir, gen)
@@ -120,8 +128,7 @@ def build_index(index_dir: Path, papers: Iterable[Paper], *, fingerprint: str | 
             layout.discard(index_dir, gen)
             raise
         layout.remove_unused(index_dir, keep={gen.name, previous or gen.name})
-    log.info("built %s: %d papers in %.1f s (%d process(es))", gen.name, n,
-             time.monotonic() - started, procs)
+    log.info("built %s: %d papers in %.1f s (%d process(es))", gen.name, n, time.monotonic() - started, procs)
     return gen.name
 
 
@@ -135,6 +142,7 @@ def _changes_only(progress: Callable[[int], None] | None) -> Callable[[int], Non
         if done != last[0]:
             last[0] = done
             progress(done)
+
     return report
 
 
@@ -146,8 +154,7 @@ def _check_unique(papers: list[Paper]) -> None:
         seen.add(paper.id)
 
 
-def _write_with_whoosh(ix, papers: list[Paper], progress,
-                       rules: IndexRules = DEFAULT_RULES) -> LexiconBuilder:
+def _write_with_whoosh(ix, papers: list[Paper], progress, rules: IndexRules = DEFAULT_RULES) -> LexiconBuilder:
     """Write every paper with Whoosh's own ``SegmentWriter`` (one segment,
     the version-guard fallback of ``bot.search.internals``); returns the lexicon."""
     analyzer = ix.schema["abstract"].analyzer
@@ -208,16 +215,21 @@ def add_to_index(index_dir: Path, papers: Iterable[Paper]) -> int:
                     lexicon.add(paper.abstract, words)
                     n += 1
             except BaseException:
-                writer.cancel()   # releases Whoosh's lock and temporary files
+                writer.cancel()  # releases Whoosh's lock and temporary files
                 raise
             writer.commit()
             with ix.reader() as reader:
                 count = reader.doc_count()
                 save_lengths(gen, reader)
                 save_impacts(gen, reader)
-            _write_meta(gen, fingerprint=meta.get("fingerprint"), doc_count=count,
-                        lexicon=lexicon.finish(), seconds=time.monotonic() - started,
-                        added=meta.get("added", 0) + n)
+            _write_meta(
+                gen,
+                fingerprint=meta.get("fingerprint"),
+                doc_count=count,
+                lexicon=lexicon.finish(),
+                seconds=time.monotonic() - started,
+                added=meta.get("added", 0) + n,
+            )
             previous = layout.publish(index_dir, gen)
         except BaseException:
             layout.discard(index_dir, gen)
@@ -258,12 +270,15 @@ def stored_fingerprint(index_dir: Path) -> str | None:
 
 def _write_meta(gen: Path, *, fingerprint, doc_count, lexicon, seconds, added=0) -> None:
     layout.write_json(gen / LEXICON_FILE, lexicon)
-    layout.write_json(gen / layout.META, {
-        "format": 1,
-        "generation": gen.name,
-        "fingerprint": fingerprint,
-        "doc_count": doc_count,
-        "built_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "build_seconds": round(seconds, 3),
-        "added": added,
-    })
+    layout.write_json(
+        gen / layout.META,
+        {
+            "format": 1,
+            "generation": gen.name,
+            "fingerprint": fingerprint,
+            "doc_count": doc_count,
+            "built_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "build_seconds": round(seconds, 3),
+            "added": added,
+        },
+    )

@@ -22,6 +22,7 @@ weight, value, length, stored field and column equals what ``SegmentWriter``
 writes. Only what paperbot's schema uses is supported: no term vectors and no
 Whoosh spelling fields (``ValueError`` otherwise).
 """
+
 from __future__ import annotations
 
 from array import array
@@ -31,8 +32,7 @@ from pathlib import Path
 import numpy as np
 from whoosh import formats
 
-from bot.search.internals import (BLOCK, INDEXNAME, PACKED, new_segment, pack_uint,
-                                  stored_length, write_term_blocks)
+from bot.search.internals import BLOCK, INDEXNAME, PACKED, new_segment, pack_uint, stored_length, write_term_blocks
 
 __all__ = ["SegmentBuilder", "BLOCK", "INDEXNAME", "stored_length"]
 
@@ -66,7 +66,7 @@ class SegmentBuilder:
         # per (term, document), ids from ``_vocab``, shared by the fields);
         # others: field -> term bytes -> [docnums, weights, value bytes]
         self._vocab: _Vocab = _Vocab()
-        self._rank = None   # set by ``finish``
+        self._rank = None  # set by ``finish``
         self.keep = frozenset(keep)
         self.kept: dict[str, tuple] = {}
         self._fast: dict[str, _Postings] = {}
@@ -76,8 +76,7 @@ class SegmentBuilder:
         for name, field in schema.items():
             if not field.indexed:
                 continue
-            fast = (type(field.format) is formats.Frequency
-                    and hasattr(field.analyzer, "terms"))
+            fast = type(field.format) is formats.Frequency and hasattr(field.analyzer, "terms")
             if fast:
                 self._fast[name] = _Postings()
             else:
@@ -158,7 +157,7 @@ class SegmentBuilder:
 
     def _write_fast(self, writer, name: str, field, lengths) -> None:
         """Write one fast field's terms in term order (called by ``finish``)."""
-        if self._rank is None:   # term id -> position in sorted term order
+        if self._rank is None:  # term id -> position in sorted term order
             words = list(self._vocab)
             self._rank = np.empty(len(words), dtype=np.int32)
             self._rank[sorted(range(len(words)), key=words.__getitem__)] = np.arange(len(words))
@@ -167,7 +166,7 @@ class SegmentBuilder:
         ids, freqs, docs = self._fast.pop(name).arrays()
         ranks = self._rank[ids]
         del ids
-        order = np.argsort(ranks, kind="stable")   # docnums stay ascending per term
+        order = np.argsort(ranks, kind="stable")  # docnums stay ascending per term
         ranks = ranks[order]
         docs, freqs = docs[order], freqs[order]
         del order
@@ -177,8 +176,12 @@ class SegmentBuilder:
         del ranks, starts
         boost = field.format.field_boost
         if name in self.keep:
-            self.kept[name] = ([self._by_rank[r] for r in term_ranks], np.diff(bounds),
-                               docs, (freqs * boost).astype(np.float32))
+            self.kept[name] = (
+                [self._by_rank[r] for r in term_ranks],
+                np.diff(bounds),
+                docs,
+                (freqs * boost).astype(np.float32),
+            )
         packed = int(freqs.max(initial=0)) < len(PACKED)
         by_rank = self._by_rank
         for k, rank in enumerate(term_ranks):
@@ -204,8 +207,8 @@ class _Postings:
         self.ids: list = []
         self.freqs: list = []
         self.chunks: list = []
-        self.docs = array("i")      # docnums that have the field ...
-        self.sizes = array("i")     # ... and how many distinct terms each
+        self.docs = array("i")  # docnums that have the field ...
+        self.sizes = array("i")  # ... and how many distinct terms each
 
     def add(self, docnum: int, ids, freqs) -> None:
         before = len(self.ids)

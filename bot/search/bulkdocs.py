@@ -17,6 +17,7 @@ token is folded, split and stemmed once per process:
 the same fields, with every analysed field's terms computed here.
 ``tests/search/test_bulkdocs.py`` checks both against the ``words()`` path.
 """
+
 from __future__ import annotations
 
 import gc
@@ -51,10 +52,10 @@ class TextTerms:
     def __init__(self, analyzer) -> None:
         self.analyzer = analyzer
         self.caps_rule = bool(analyzer.caps)
-        self._stems: dict[str, tuple] = {}      # token -> its index terms
-        self._words: dict[str, tuple] = {}      # token -> its lexicon words
-        self._compound: dict[str, tuple] = {}   # token -> (joined, parts), hyphenated only
-        self._caps: dict[str, str] = {}         # token -> its word under the caps rule
+        self._stems: dict[str, tuple] = {}  # token -> its index terms
+        self._words: dict[str, tuple] = {}  # token -> its lexicon words
+        self._compound: dict[str, tuple] = {}  # token -> (joined, parts), hyphenated only
+        self._caps: dict[str, str] = {}  # token -> its word under the caps rule
 
     def _learn(self, token: str) -> None:
         items, caps_low = self.analyzer.token(token)
@@ -75,7 +76,7 @@ class TextTerms:
         if len(self._stems) > TOKEN_TABLE_MAX:
             self.__init__(self.analyzer)
         got = list(map(self._stems.get, tokens))
-        if None in got:   # tokens not seen before: learn them, once each
+        if None in got:  # tokens not seen before: learn them, once each
             for token in set(compress(tokens, map(is_, got, repeat(None)))):
                 self._learn(token)
             got = list(map(self._stems.__getitem__, tokens))
@@ -106,8 +107,9 @@ class TextTerms:
         return words, compounds
 
 
-def bulk_document(paper: Paper, text: TextTerms, plain: TextTerms,
-                  rules: IndexRules = DEFAULT_RULES) -> tuple[dict, set, list]:
+def bulk_document(
+    paper: Paper, text: TextTerms, plain: TextTerms, rules: IndexRules = DEFAULT_RULES
+) -> tuple[dict, set, list]:
     """``schema.paper_to_document`` for the bulk writer: the same fields, the
     analysed ones as ``Analyzed`` values carrying their terms.
 
@@ -129,8 +131,7 @@ def bulk_document(paper: Paper, text: TextTerms, plain: TextTerms,
         "key": paper.id.casefold(),
         "title": Analyzed(paper.title, None, title_terms),
         "abstract": Analyzed(paper.abstract, None, abstract_terms),
-        "all": Analyzed(all_text(paper.title, paper.abstract), None,
-                        title_terms * rules.title_repeat + abstract_terms),
+        "all": Analyzed(all_text(paper.title, paper.abstract), None, title_terms * rules.title_repeat + abstract_terms),
         "authors": Analyzed(authors, None, plain.terms(authors)),
         "venue": Analyzed(paper.venue, None, plain.terms(paper.venue)),
         "doc": paper_to_json(paper),
@@ -155,8 +156,9 @@ def save_derived(gen: Path, results: list, n: int) -> None:
     save_impact_parts(gen, [kept for _, _, kept, _ in results], offsets[:-1])
 
 
-def write_chunk(gen: Path, ix, papers: list[Paper], rules: IndexRules, start: int, end: int,
-                tick: Callable[[int], None]):
+def write_chunk(
+    gen: Path, ix, papers: list[Paper], rules: IndexRules, start: int, end: int, tick: Callable[[int], None]
+):
     """Write ``papers[start:end]`` as one segment; returns ``(segment, lexicon
     state, kept postings, lengths)`` (``SegmentBuilder.kept``, ``.lengths``)."""
     analyzer = ix.schema["abstract"].analyzer

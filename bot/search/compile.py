@@ -9,17 +9,18 @@
 * Unknown words (in no field's vocabulary) are reported for spelling.
 Each positive word, phrase or parenthesised group becomes one plan *group*.
 """
+
 from __future__ import annotations
 
-from bot.search.lexicon import Lexicon, field_prefix
-from bot.search.plan import AllOf, AnyOf, Compiled, Phrase, Plan, Term, alternatives, loosen, \
-    terms_of
-from bot.search.query import LITERAL_CHARS, Clause, ParsedQuery, leaves, nothing_searched
 from bot.search.analysis import CHAT_WORDS, GREETINGS, REQUESTS, fold, mostly_lower
-from bot.search.readings import bare as _bare, is_name, paper_name, plain_word
+from bot.search.lexicon import Lexicon, field_prefix
+from bot.search.plan import AllOf, AnyOf, Compiled, Phrase, Plan, Term, alternatives, loosen, terms_of
+from bot.search.query import LITERAL_CHARS, Clause, ParsedQuery, leaves, nothing_searched
+from bot.search.readings import bare as _bare
+from bot.search.readings import is_name, paper_name, plain_word
+from bot.search.spelling import RARE_DF
 from bot.search.tuning import DEFAULT_FIELDS, Ranking
 from bot.search.weigh import informative, weigh
-from bot.search.spelling import RARE_DF
 
 TEXT_FIELDS = ("all", "title", "name", "abstract")
 #: Fields searched by added forms (acronym expansions, compound spellings).
@@ -27,8 +28,13 @@ EXPANSION_FIELDS = ("all", "title", "abstract")
 #: Free text in a generation built before the ``all`` field existed.
 OLD_DEFAULT_FIELDS = ("title", "abstract", "authors", "name_key")
 #: ``field:`` -> the index fields searched.
-FIELD_TARGETS = {None: DEFAULT_FIELDS, "title": ("title",),
-                 "name": ("name", "name_key"), "author": ("authors",), "venue": ("venue",)}
+FIELD_TARGETS = {
+    None: DEFAULT_FIELDS,
+    "title": ("title",),
+    "name": ("name", "name_key"),
+    "author": ("authors",),
+    "venue": ("venue",),
+}
 MAX_RUN = 6  # longest word run matched against acronym expansions/compounds
 
 
@@ -61,24 +67,24 @@ class Compiler:
         self.unknown: list[Clause] = []
         self.unusual: list[Clause] = []
         self.chatter: list = []
-        self.quoted: list = []   # the nodes of optional "phrases" (plan.loosen)
+        self.quoted: list = []  # the nodes of optional "phrases" (plan.loosen)
         self.caps = True
 
     def compile(self, parsed: ParsedQuery) -> Compiled:
         """Raises QueryError when nothing positive is left to search for."""
         words = [c.text for c in leaves(parsed.clauses) if c.kind == "word"]
-        self.caps = mostly_lower(" ".join(words))   # "IT", "US" as acronyms
+        self.caps = mostly_lower(" ".join(words))  # "IT", "US" as acronyms
         plan = weigh(self._sequence(parsed.clauses), self.reader, self.r)
         if not plan.groups:
             raise nothing_searched(parsed)
         words = {_bare(c.text) for c in parsed.clauses if c.kind == "word"}
         greeting = bool(words & GREETINGS) and not words & REQUESTS
-        best = informative(plan, self.reader)   # a long text marks its rarest words only
-        highlight = self.highlight if best is None else \
-            {t for k in best for t in terms_of(plan.groups[k][0], TEXT_FIELDS)}
+        best = informative(plan, self.reader)  # a long text marks its rarest words only
+        highlight = (
+            self.highlight if best is None else {t for k in best for t in terms_of(plan.groups[k][0], TEXT_FIELDS)}
+        )
         loose, phrased = loosen(plan, self.quoted)
-        return Compiled(plan, highlight, self.unknown, self.unusual, self.chatter, greeting,
-                        loose, phrased)
+        return Compiled(plan, highlight, self.unknown, self.unusual, self.chatter, greeting, loose, phrased)
 
     # --- structure ---------------------------------------------------------
 
@@ -123,7 +129,7 @@ class Compiler:
         while i < len(words):
             longest = min(MAX_RUN, len(words) - i)
             for n in range(longest, 1, -1):
-                seq = words[i:i + n]
+                seq = words[i : i + n]
                 forms = self._sequence_forms([w.text for w in seq])
                 if forms:
                     occur = "must" if any(w.occur == "must" for w in seq) else "should"
@@ -153,19 +159,20 @@ class Compiler:
         key = self.reverse.get(norm) if self.acronyms_on else None
         if key is not None:
             return [(self._stems(norm), 1.0), ([key], self.r.expansion_weight)]
-        if self.compounds_on and \
-                self.lexicon.split_form(norm.replace(" ", ""), self.r.compound_min_share) == norm:
-            return [(self._stems(norm.replace(" ", "-")), 1.0),
-                    (self._stems(norm.replace(" ", "")), 1.0)]
+        if self.compounds_on and self.lexicon.split_form(norm.replace(" ", ""), self.r.compound_min_share) == norm:
+            return [(self._stems(norm.replace(" ", "-")), 1.0), (self._stems(norm.replace(" ", "")), 1.0)]
         return None
 
     def _word_forms(self, c: Clause):
         stems = self._stems(c.text)
-        if len(stems) == 1 and fold(c.text) in self.text.stoplist and \
-                not any((f, stems[0]) in self.reader for f in TEXT_FIELDS):
-            return []   # "IT" read as an acronym that no paper has
+        if (
+            len(stems) == 1
+            and fold(c.text) in self.text.stoplist
+            and not any((f, stems[0]) in self.reader for f in TEXT_FIELDS)
+        ):
+            return []  # "IT" read as an acronym that no paper has
         if not stems or len(c.text) > LITERAL_CHARS:
-            return [(stems, 1.0)] if stems else []   # searched literally, nothing else
+            return [(stems, 1.0)] if stems else []  # searched literally, nothing else
         forms = [(stems, 1.0)]
         low = fold(c.text)
         w = self.r.expansion_weight
@@ -177,9 +184,9 @@ class Compiler:
             if key:
                 forms.append(([key], w))
         elif len(stems) == 1:
-            if self.acronyms_on and not plain_word(c.text, self.caps):   # "All" is not ALL
+            if self.acronyms_on and not plain_word(c.text, self.caps):  # "All" is not ALL
                 for exp in self.acronyms.get(stems[0], ()):
-                    if (self._stems(exp), w) not in forms:   # "vision transformer(s)": once
+                    if (self._stems(exp), w) not in forms:  # "vision transformer(s)": once
                         forms.append((self._stems(exp), w))
             parts = self.compounds_on and self.lexicon.split_form(low, self.r.compound_min_share)
             if parts:
@@ -188,16 +195,14 @@ class Compiler:
             known = self._known(forms, c.text)
             if known is None:
                 self.unknown.append(c)
-            elif known == "text" and low.isalpha() and \
-                    self.lexicon.df.get(low, 0) <= RARE_DF:
-                self.unusual.append(c)   # known stem, unseen or rare spelling
+            elif known == "text" and low.isalpha() and self.lexicon.df.get(low, 0) <= RARE_DF:
+                self.unusual.append(c)  # known stem, unseen or rare spelling
         return forms
 
     def _known(self, forms, text) -> str | None:
         """Where the word occurs: "names" (authors or a paper's name), "text"
         (title/abstract, as stems) or None."""
-        if self._has("authors", self._plain(text)) or \
-                ("name_key", text.casefold()) in self.reader:
+        if self._has("authors", self._plain(text)) or ("name_key", text.casefold()) in self.reader:
             return "names"
         for stems, _ in forms:
             for f in TEXT_FIELDS:
@@ -239,17 +244,21 @@ class Compiler:
             self.highlight.update(stems)
             for f in targets:
                 if f in TEXT_FIELDS and (i == 0 or f in EXPANSION_FIELDS):
-                    subs.append(_seq(f, stems, weight * weights.get(f, 1.0), phrase,
-                                     i == 0 and not all_words))
-        if c is not None:   # names: only a name, or asked for (field, quotes)
+                    subs.append(_seq(f, stems, weight * weights.get(f, 1.0), phrase, i == 0 and not all_words))
+        if c is not None:  # names: only a name, or asked for (field, quotes)
             plain, asked = self._plain(c.text), bool(c.field) or c.kind == "phrase"
             for f in ("authors", "venue"):
-                if plain and f in targets and (c.field or self._has(f, plain)) and \
-                        (f == "venue" or asked or self.name_word(plain)):
+                if (
+                    plain
+                    and f in targets
+                    and (c.field or self._has(f, plain))
+                    and (f == "venue" or asked or self.name_word(plain))
+                ):
                     subs.append(_seq(f, plain, weights.get(f, 1.0), phrase))
             key = c.text.casefold()
-            if "name_key" in targets and (c.field or ("name_key", key) in self.reader and (
-                    asked or paper_name(self.reader, c.text, self.caps))):
+            if "name_key" in targets and (
+                c.field or ("name_key", key) in self.reader and (asked or paper_name(self.reader, c.text, self.caps))
+            ):
                 subs.append(Term("name_key", key, weights.get("name_key", 1.0)))
         if not subs:
             return None
@@ -282,8 +291,7 @@ class Compiler:
 
 
 def _runnable(c: Clause) -> bool:
-    return c.kind == "word" and c.field is None and not c.prefix and c.occur != "not" \
-        and len(c.text) <= LITERAL_CHARS
+    return c.kind == "word" and c.field is None and not c.prefix and c.occur != "not" and len(c.text) <= LITERAL_CHARS
 
 
 def _seq(fieldname, terms, boost, phrase, typed=False):
@@ -297,4 +305,3 @@ def _seq(fieldname, terms, boost, phrase, typed=False):
         return Phrase(fieldname, tuple(terms), boost)
     parts = tuple(Term(fieldname, t, boost) for t in dict.fromkeys(terms))
     return AnyOf(parts) if typed else AllOf(parts)
-

@@ -2,6 +2,7 @@
 ``{docnum: score}`` dicts of the postings path, with the dict operations the
 ranking uses (``results.best``, ``results.confident``, ``results.pin``).
 """
+
 from __future__ import annotations
 
 import numpy as np

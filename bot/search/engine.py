@@ -10,6 +10,7 @@ share between threads; the live generation's index, lexicon and norms are
 cached, and an older generation's searchers close as soon as none is in use
 (``generation.live_generation``).
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -25,10 +26,10 @@ from bot.search import layout, matchset, query, resolving, spelling
 from bot.search.compile import Compiler
 from bot.search.english import is_english
 from bot.search.generation import Generation, live_generation
-from bot.search.phrases import MAX_PHRASE_CHECKS
-from bot.search.plan import Compiled, Plan
 from bot.search.impacts import impacts_of
 from bot.search.links import linked_docs
+from bot.search.phrases import MAX_PHRASE_CHECKS
+from bot.search.plan import Compiled, Plan
 from bot.search.results import Found, pin, rank, to_hits
 from bot.search.results import notes as notes_of
 from bot.search.schema import paper_from_json
@@ -81,8 +82,7 @@ class SearchIndex:
 
     # --- search ----------------------------------------------------------------
 
-    def search(self, text: str, *, limit: int = 10, offset: int = 0,
-               correct: bool = True) -> SearchPage:
+    def search(self, text: str, *, limit: int = 10, offset: int = 0, correct: bool = True) -> SearchPage:
         """Run a user query and return one page of results.
 
         Args:
@@ -111,15 +111,21 @@ class SearchIndex:
             found.ranked = pin(found.ranked, linked_docs(searcher, parsed.text), offset + limit)
             hits = to_hits(searcher, found.ranked, found.compiled, offset, offset + limit)
         notes = list(parsed.notes) + notes_of(found.ranked, MAX_PHRASE_CHECKS)
-        return SearchPage(query=parsed.text, total=found.ranked.total, offset=offset,
-                          limit=limit, hits=tuple(hits),
-                          took_ms=(time.perf_counter() - started) * 1000,
-                          suggestion=found.suggestion, corrected_query=found.corrected,
-                          notes=tuple(notes), confident=found.ranked.confident,
-                          best_matched=found.ranked.content)
+        return SearchPage(
+            query=parsed.text,
+            total=found.ranked.total,
+            offset=offset,
+            limit=limit,
+            hits=tuple(hits),
+            took_ms=(time.perf_counter() - started) * 1000,
+            suggestion=found.suggestion,
+            corrected_query=found.corrected,
+            notes=tuple(notes),
+            confident=found.ranked.confident,
+            best_matched=found.ranked.content,
+        )
 
-    def _find(self, gen: Generation, searcher, parsed: query.ParsedQuery, want: int,
-              correct: bool) -> Found:
+    def _find(self, gen: Generation, searcher, parsed: query.ParsedQuery, want: int, correct: bool) -> Found:
         """Compile ``parsed`` once and rank it — unless words no field knows
         have a spelling correction that finds something (``correct`` only):
         then the correction runs instead."""
@@ -128,10 +134,9 @@ class SearchIndex:
         compiled = compiler.compile(parsed)
         suggestion = None
         correct = correct and len(query.leaves(parsed.clauses)) <= r.spell_max_words
-        names = lambda word: compiler.name_word([word])   # noqa: E731 (never a name as target)
+        names = lambda word: compiler.name_word([word])  # noqa: E731 (never a name as target)
         if correct and compiled.unknown:
-            fixed = spelling.correct(gen.lexicon, parsed, compiled.unknown, r, compiled.unusual,
-                                     names)
+            fixed = spelling.correct(gen.lexicon, parsed, compiled.unknown, r, compiled.unusual, names)
             if fixed is not None:
                 fixed_plan = Compiler(searcher, gen.lexicon, r).compile(query.parse(fixed))
                 ranked = rank(searcher, gen.norms, fixed_plan, want, r, fill=True)
@@ -163,16 +168,23 @@ class SearchIndex:
             except QueryError:
                 if not linked:
                     raise
-                compiled = Compiled(Plan())   # only stop words beside the link
+                compiled = Compiled(Plan())  # only stop words beside the link
             ranked = pin(rank(searcher, gen.norms, compiled, limit, self.ranking), linked, limit)
             hits = to_hits(searcher, ranked, compiled, 0, limit)
         notes = list(parsed.notes)
         if linked:
-            named = ", ".join(h.paper.id for h in hits[:len(linked)])
+            named = ", ".join(h.paper.id for h in hits[: len(linked)])
             notes.append(f"First: the paper your text links to ({named}).")
-        return SearchPage(query=parsed.text, total=ranked.total, offset=0, limit=limit,
-                          hits=tuple(hits), took_ms=(time.perf_counter() - started) * 1000,
-                          notes=tuple(notes), confident=ranked.confident)
+        return SearchPage(
+            query=parsed.text,
+            total=ranked.total,
+            offset=0,
+            limit=limit,
+            hits=tuple(hits),
+            took_ms=(time.perf_counter() - started) * 1000,
+            notes=tuple(notes),
+            confident=ranked.confident,
+        )
 
     # --- lookups ---------------------------------------------------------------
 
@@ -200,8 +212,7 @@ class SearchIndex:
     def linked(self, text: str) -> list[Paper]:
         """Papers whose link or source id ``text`` names (``links``), in order, at most 5."""
         with self._searcher() as (_, searcher):
-            return [paper_from_json(searcher.stored_fields(d)["doc"])
-                    for d in linked_docs(searcher, text)]
+            return [paper_from_json(searcher.stored_fields(d)["doc"]) for d in linked_docs(searcher, text)]
 
     def mentioned(self, text: str) -> Meant:
         """What a mention names by link, id or name (``resolving.mentioned``)."""
@@ -253,8 +264,7 @@ class SearchIndex:
             compiled = similar_plan(searcher, paper, self.ranking)
             if compiled is None:
                 return []
-            ranked = rank(searcher, gen.norms, compiled, offset + limit + 1, self.ranking,
-                          exclude=me)
+            ranked = rank(searcher, gen.norms, compiled, offset + limit + 1, self.ranking, exclude=me)
             return to_hits(searcher, ranked, compiled, offset, offset + limit)
 
     def ids(self) -> list[str]:
@@ -292,7 +302,7 @@ class SearchIndex:
             for name in DEFAULT_FIELDS:
                 b = self.ranking.field_b.get(name, self.ranking.b)
                 gen.norms.get(searcher.reader(), name, self.ranking.k1, b)
-            impacts_of(gen.norms)   # the impact arrays' term table (bot.search.impacts)
+            impacts_of(gen.norms)  # the impact arrays' term table (bot.search.impacts)
 
     def count(self) -> int:
         """Number of papers in the live generation."""

@@ -6,6 +6,7 @@ from OpenSubtitles and other corpora); it is loaded once, on first use
 (about 0.2 s, 160,000 words). Words seen fewer than ``MIN_COUNT`` times in
 that list are not trusted (rare misspellings occur in it).
 """
+
 from __future__ import annotations
 
 import threading
@@ -21,7 +22,8 @@ def _load() -> frozenset[str]:
     global _words
     with _lock:
         if _words is None:
-            from spellchecker import SpellChecker   # only here: the word list's package
+            from spellchecker import SpellChecker  # only here: the word list's package
+
             counts = SpellChecker(language="en").word_frequency.dictionary
             _words = frozenset(w for w, n in counts.items() if n >= MIN_COUNT)
     return _words

@@ -10,6 +10,7 @@ and a lexicon) travel back through a pipe.
 ``bot.corpus.parallel``): a forked copy of a threaded server could inherit a
 held lock. Otherwise, or for one chunk, everything runs in-process.
 """
+
 from __future__ import annotations
 
 import multiprocessing
@@ -39,8 +40,7 @@ def usable_processes(wanted: int) -> int:
     return max(1, min(wanted, os.cpu_count() or 1))
 
 
-def run_chunks(fn: ChunkFn, total: int, procs: int,
-               progress: Callable[[int], None] | None = None) -> list[Any]:
+def run_chunks(fn: ChunkFn, total: int, procs: int, progress: Callable[[int], None] | None = None) -> list[Any]:
     """Run ``fn`` over ``procs`` contiguous chunks of ``range(total)``.
 
     Args:
@@ -70,6 +70,7 @@ def run_chunks(fn: ChunkFn, total: int, procs: int,
             done += k
             if progress is not None:
                 progress(done)
+
         return [fn(0, total, tick)]
 
     context = multiprocessing.get_context("fork")
@@ -79,10 +80,13 @@ def run_chunks(fn: ChunkFn, total: int, procs: int,
         parent = os.getpid()
         for start, end in bounds:
             receive, send = context.Pipe(duplex=False)
-            inherited = (*pipes, receive)   # read ends the child must not keep open
-            worker = context.Process(target=_work,
-                                     args=(fn, start, end, counter, send, parent, inherited),
-                                     name=f"paperbot-build-{start}", daemon=True)
+            inherited = (*pipes, receive)  # read ends the child must not keep open
+            worker = context.Process(
+                target=_work,
+                args=(fn, start, end, counter, send, parent, inherited),
+                name=f"paperbot-build-{start}",
+                daemon=True,
+            )
             worker.start()
             send.close()
             workers.append(worker)
@@ -97,8 +101,9 @@ def run_chunks(fn: ChunkFn, total: int, procs: int,
                     ok, value = pipe.recv()
                 except EOFError:
                     workers[i].join(5)
-                    raise WorkerFailed(f"an index build worker died (exit code "
-                                       f"{workers[i].exitcode}); run the build again.") from None
+                    raise WorkerFailed(
+                        f"an index build worker died (exit code {workers[i].exitcode}); run the build again."
+                    ) from None
                 if not ok:
                     raise value
                 results[i] = value
@@ -116,8 +121,7 @@ def run_chunks(fn: ChunkFn, total: int, procs: int,
             pipe.close()
 
 
-def _work(fn: ChunkFn, start: int, end: int, counter, send, parent: int,
-          inherited: tuple) -> None:
+def _work(fn: ChunkFn, start: int, end: int, counter, send, parent: int, inherited: tuple) -> None:
     """Worker body: run the chunk, send ``(True, result)`` or ``(False, error)``.
 
     The error is the exception itself for ``OSError`` and ``ValueError`` (the
@@ -132,6 +136,7 @@ def _work(fn: ChunkFn, start: int, end: int, counter, send, parent: int,
     def tick(k: int) -> None:
         with counter.get_lock():
             counter.value += k
+
     try:
         result = fn(start, end, tick)
     except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises

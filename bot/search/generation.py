@@ -1,6 +1,7 @@
 """One opened generation: its Whoosh index, lexicon, norms and a small pool
 of searchers (Whoosh searchers are not thread-safe: one caller at a time).
 """
+
 from __future__ import annotations
 
 import pickle
@@ -28,7 +29,7 @@ class Generation:
     norms: Norms
     idle: list = field(default_factory=list)
     retired: bool = False
-    ids: list | None = None   # every paper id, sorted (SearchIndex.ids)
+    ids: list | None = None  # every paper id, sorted (SearchIndex.ids)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def acquire(self):
@@ -86,16 +87,26 @@ def _opened(searcher):
     """``searcher`` with every file it reads already open (a newer build may
     delete this generation's directory while it is in use)."""
     internals.prime(searcher, SCORED_FIELDS)
-    internals.memo_terms(searcher.reader())   # term lookups answered once per searcher
+    internals.memo_terms(searcher.reader())  # term lookups answered once per searcher
     return searcher
 
 
 #: What opening an index built by other code or another Whoosh raises: the
 #: schema is a pickle (an analyzer class moved, ``ModuleNotFoundError`` /
 #: ``AttributeError``), or the TOC format differs (``IndexVersionError``, ...).
-UNOPENABLE = (whoosh_index.EmptyIndexError, whoosh_index.IndexVersionError, OSError,
-              pickle.UnpicklingError, ImportError, AttributeError, EOFError, ValueError,
-              TypeError, KeyError, IndexError)
+UNOPENABLE = (
+    whoosh_index.EmptyIndexError,
+    whoosh_index.IndexVersionError,
+    OSError,
+    pickle.UnpicklingError,
+    ImportError,
+    AttributeError,
+    EOFError,
+    ValueError,
+    TypeError,
+    KeyError,
+    IndexError,
+)
 
 
 def open_generation(path: Path) -> Generation:
@@ -122,4 +133,5 @@ def open_whoosh(path: Path):
         reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
         raise layout.IndexMissing(
             f"The search index in {path.parent} cannot be opened ({reason}); "
-            "rebuild the index with `paperbot index build`.") from exc
+            "rebuild the index with `paperbot index build`."
+        ) from exc

@@ -21,6 +21,7 @@ with the same formula, in the same order of additions, as
 path. ``tests/search/test_impacts.py`` proves both give the same scores and
 order.
 """
+
 from __future__ import annotations
 
 import json
@@ -70,8 +71,7 @@ def save_impacts(generation: Path, reader, fields=FIELDS, min_df: int | None = N
         (generation / f"imp-{name}-terms.json").write_text(json.dumps(spans), encoding="utf-8")
 
 
-def save_impact_parts(generation: Path, parts: list[dict], offsets: list[int],
-                      min_df: int | None = None) -> None:
+def save_impact_parts(generation: Path, parts: list[dict], offsets: list[int], min_df: int | None = None) -> None:
     """``save_impacts`` from the postings the bulk writer kept
     (``SegmentBuilder.kept``) instead of reading the segments back: the same
     files. ``parts[i]`` is segment ``i``'s field -> ``(terms, doc frequencies,
@@ -122,16 +122,18 @@ class Impacts:
         for name in FIELDS if generation else ():
             terms = generation / f"imp-{name}-terms.json"
             if terms.is_file():
-                self.fields[name] = (json.loads(terms.read_text(encoding="utf-8")),
-                                     np.load(generation / f"imp-{name}-ids.npy", mmap_mode="r"),
-                                     np.load(generation / f"imp-{name}-tf.npy", mmap_mode="r"))
+                self.fields[name] = (
+                    json.loads(terms.read_text(encoding="utf-8")),
+                    np.load(generation / f"imp-{name}-ids.npy", mmap_mode="r"),
+                    np.load(generation / f"imp-{name}-tf.npy", mmap_mode="r"),
+                )
 
     def postings(self, leaf_list, field: str, text: str) -> tuple[np.ndarray, np.ndarray]:
         """``(docnums int32, weights float64)`` of one term, ascending docnums."""
         got = self.fields.get(field)
         span = got[0].get(text) if got else None
         if span is not None:
-            return got[1][span[0]:span[1]], got[2][span[0]:span[1]].astype(np.float64)
+            return got[1][span[0] : span[1]], got[2][span[0] : span[1]].astype(np.float64)
         ids, tfs = [], []
         for block_ids, weights in posting_blocks(leaf_list, field, text):
             ids.extend(block_ids)
@@ -198,7 +200,8 @@ def _drop(scorer, imp: "Impacts", plan: Plan, got_all: list, hit: np.ndarray, n:
 
 
 def _unique_groups(groups: list) -> list:
-    from bot.search.scorer import _unique   # (scorer imports this module)
+    from bot.search.scorer import _unique  # (scorer imports this module)
+
     return _unique(groups)
 
 
@@ -218,12 +221,13 @@ def _node(scorer, imp: "Impacts", node, n: int) -> tuple[np.ndarray, np.ndarray]
     if isinstance(node, Term):
         return _term(scorer, imp, node)
     if isinstance(node, Phrase):  # all its words, then the positions (bot.search.phrases)
-        docs, vals = _node(scorer, imp, AllOf(tuple(Term(node.field, t, node.boost)
-                                                    for t in dict.fromkeys(node.terms))), n)
+        docs, vals = _node(
+            scorer, imp, AllOf(tuple(Term(node.field, t, node.boost) for t in dict.fromkeys(node.terms))), n
+        )
         held = scorer._phrase_docs(node, dict(zip(docs.tolist(), vals.tolist())))
         keep = np.isin(docs, np.asarray(held, dtype=np.int64))
         return docs[keep], vals[keep]
-    if isinstance(node, AllOf):   # the rarest part first, then only its documents
+    if isinstance(node, AllOf):  # the rarest part first, then only its documents
         parts = sorted(node.parts, key=lambda p: scorer._size(p) or 1 << 60)
         docs, vals = _node(scorer, imp, parts[0], n) if parts else _empty()
         for part in parts[1:]:
@@ -234,9 +238,9 @@ def _node(scorer, imp: "Impacts", node, n: int) -> tuple[np.ndarray, np.ndarray]
             keep = (pd[at] == docs) if len(pd) else np.zeros(len(docs), dtype=bool)
             docs, vals = docs[keep], vals[keep] + pv[at[keep]]
         return docs, vals
-    if isinstance(node, AnyOf):   # the longest posting list first
+    if isinstance(node, AnyOf):  # the longest posting list first
         parts = [_node(scorer, imp, p, n) for p in sorted(node.parts, key=scorer._size, reverse=True)]
-    else:                          # a group of the query: its groups, biggest first
+    else:  # a group of the query: its groups, biggest first
         got = _groups(scorer, imp, node, n)
         if node.excluded or any(must for _, must in node.groups):
             acc, count = _sum([(d, v) for d, v, _ in sorted(got, key=lambda g: -len(g[0]))], n)
@@ -249,7 +253,7 @@ def _node(scorer, imp: "Impacts", node, n: int) -> tuple[np.ndarray, np.ndarray]
     if len(parts) <= 1:
         return parts[0] if parts else _empty()
     size = sum(len(d) for d, _ in parts)
-    if size * 16 < n:   # a small union: sort it (bincount adds in input order too)
+    if size * 16 < n:  # a small union: sort it (bincount adds in input order too)
         docs, where = np.unique(np.concatenate([d for d, _ in parts]), return_inverse=True)
         return docs, np.bincount(where, weights=np.concatenate([v for _, v in parts]), minlength=len(docs))
     acc, count = _sum(parts, n)
@@ -264,8 +268,10 @@ def _sum(parts: list, n: int) -> tuple[np.ndarray, np.ndarray]:
     if not parts:
         return np.zeros(n), np.zeros(n, dtype=np.int64)
     docs = np.concatenate([d for d, _ in parts])
-    return (np.bincount(docs, weights=np.concatenate([v for _, v in parts]), minlength=n),
-            np.bincount(docs, minlength=n))
+    return (
+        np.bincount(docs, weights=np.concatenate([v for _, v in parts]), minlength=n),
+        np.bincount(docs, minlength=n),
+    )
 
 
 def _empty() -> tuple[np.ndarray, np.ndarray]:
@@ -275,6 +281,7 @@ def _empty() -> tuple[np.ndarray, np.ndarray]:
 def _term(scorer, imp: "Impacts", term: Term) -> tuple[np.ndarray, np.ndarray]:
     """One term's docnums and BM25F scores (``Scorer._term``'s formula)."""
     from bot.search.scorer import idf
+
     reader, r = scorer.reader, scorer.r
     df = scorer.df(term.field, term.text)
     if not df or scorer.timed_out:

@@ -23,6 +23,7 @@ The rest is version-sensitive but public: the leaf readers of a multi-segment
 reader, priming the files a reader opens lazily, the Levenshtein automata used
 for spelling, and the analyzer protocol (``Composable``, ``Token``).
 """
+
 from __future__ import annotations
 
 import logging
@@ -42,9 +43,24 @@ from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from bot.core import budget
 
-__all__ = ["Composable", "Token", "TESTED_VERSIONS", "fast_paths", "posting_blocks", "leaves",
-           "prime", "edit_matches", "new_segment", "write_term_blocks", "write_toc",
-           "stored_length", "pack_uint", "PACKED", "BLOCK", "INDEXNAME"]
+__all__ = [
+    "Composable",
+    "Token",
+    "TESTED_VERSIONS",
+    "fast_paths",
+    "posting_blocks",
+    "leaves",
+    "prime",
+    "edit_matches",
+    "new_segment",
+    "write_term_blocks",
+    "write_toc",
+    "stored_length",
+    "pack_uint",
+    "PACKED",
+    "BLOCK",
+    "INDEXNAME",
+]
 
 log = logging.getLogger(__name__)
 
@@ -76,13 +92,17 @@ def _untested() -> bool:
     """Log (once per version) that the fallbacks are in use; returns False."""
     if VERSION not in _warned:
         _warned.add(VERSION)
-        log.warning("Whoosh %s is not a tested version (%s): using Whoosh's public matcher "
-                    "and SegmentWriter (slower, same results)", VERSION,
-                    ", ".join(sorted(TESTED_VERSIONS)))
+        log.warning(
+            "Whoosh %s is not a tested version (%s): using Whoosh's public matcher "
+            "and SegmentWriter (slower, same results)",
+            VERSION,
+            ", ".join(sorted(TESTED_VERSIONS)),
+        )
     return False
 
 
 # --- reading ------------------------------------------------------------------
+
 
 def leaves(reader) -> list:
     """``[(segment reader, docnum offset)]`` of a (multi-)reader."""
@@ -98,7 +118,7 @@ def posting_blocks(leaf_list, fieldname: str, text: str):
     all that value. Otherwise: the public ``is_active``/``id``/``weight``/
     ``next`` matcher API, one list per segment.
     """
-    fast = VERSION in TESTED_VERSIONS or _untested()   # fast_paths(), inlined: per term
+    fast = VERSION in TESTED_VERSIONS or _untested()  # fast_paths(), inlined: per term
     for leaf, offset in leaf_list:
         if (fieldname, text) not in leaf:
             continue
@@ -152,6 +172,7 @@ def memo_terms(reader) -> None:
         return
     memo = _MEMO_CLASSES.get(cls)
     if memo is None:
+
         def __contains__(self, key):
             cache = self.__dict__.setdefault("_paperbot_has", {})
             got = cache.get(key)
@@ -170,8 +191,12 @@ def memo_terms(reader) -> None:
                     cache.clear()
                 got = cache[key] = cls.doc_frequency(self, fieldname, text)
             return got
-        memo = _MEMO_CLASSES[cls] = type(f"Memo{cls.__name__}", (cls,), {
-            "__contains__": __contains__, "doc_frequency": doc_frequency, "_paperbot_memo": True})
+
+        memo = _MEMO_CLASSES[cls] = type(
+            f"Memo{cls.__name__}",
+            (cls,),
+            {"__contains__": __contains__, "doc_frequency": doc_frequency, "_paperbot_memo": True},
+        )
     reader.__class__ = memo
 
 
@@ -182,14 +207,16 @@ def edit_matches(word: str, dist: int, prefix: int, words: list[str]) -> set[str
     dfa = levenshtein_automaton(word, dist, prefix).to_dfa()
 
     def next_word(w: str) -> str | None:
-        if budget.exhausted():   # bot.core.budget: the request's CPU is spent, stop looking
+        if budget.exhausted():  # bot.core.budget: the request's CPU is spent, stop looking
             return None
         i = bisect_left(words, w)
         return words[i] if i < len(words) else None
+
     return set(find_all_matches(dfa, next_word))
 
 
 # --- writing ------------------------------------------------------------------
+
 
 def stored_length(length: int) -> int:
     """A field length as Whoosh reads it back: lengths are stored as one byte
@@ -206,8 +233,9 @@ def new_segment(generation, codec=None):
     return codec, storage, segment, codec.per_document_writer(storage, segment)
 
 
-def write_term_blocks(field_writer, ids: list[int], weights: list[float],
-                      values: list[bytes], lengths: array | None) -> None:
+def write_term_blocks(
+    field_writer, ids: list[int], weights: list[float], values: list[bytes], lengths: array | None
+) -> None:
     """Hand one term's postings to the codec's posting writer ``BLOCK`` at a
     time, with the statistics ``add_posting`` would have kept; all but the last
     block are written here, the last by ``finish_term`` (as Whoosh does).

@@ -15,6 +15,7 @@ A generation is never modified once CURRENT has named it: ``add`` copies it
 into a new one. CURRENT is replaced atomically (temp file + ``os.replace``).
 No Whoosh here.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -65,7 +66,8 @@ def locked(index_dir: Path) -> Iterator[None]:
         except BlockingIOError:
             raise IndexBusy(
                 f"Another index build or add is running on {index_dir} "
-                "(it holds LOCK there); wait for it to finish and try again.") from None
+                "(it holds LOCK there); wait for it to finish and try again."
+            ) from None
         try:
             yield
         finally:
@@ -74,8 +76,9 @@ def locked(index_dir: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def take_turn(attempt: Callable[[], T], wait_s: float,
-              on_wait: Callable[[float], None] | None = None) -> tuple[T, float | None]:
+def take_turn(
+    attempt: Callable[[], T], wait_s: float, on_wait: Callable[[float], None] | None = None
+) -> tuple[T, float | None]:
     """``attempt()``, tried again every ``WAIT_POLL_S`` s for up to ``wait_s``
     seconds while it raises ``IndexBusy`` (another build or add holds the
     lock; ``attempt`` must have changed nothing then). The lock is a
@@ -129,9 +132,7 @@ def current_path(index_dir: Path) -> Path:
     if index_dir.exists() and not index_dir.is_dir():
         raise IndexMissing(f"{index_dir} is a file, not an index directory.")
     if name is None or not (index_dir / name / META).is_file():
-        raise IndexMissing(
-            f"No search index in {index_dir}; build it with "
-            f"`paperbot index build --index {index_dir}`.")
+        raise IndexMissing(f"No search index in {index_dir}; build it with `paperbot index build --index {index_dir}`.")
     return index_dir / name
 
 
@@ -160,7 +161,7 @@ def publish(index_dir: Path, generation: Path) -> str | None:
             os.fsync(fh.fileno())
         os.replace(tmp, index_dir / CURRENT)
     except BaseException:
-        tmp.unlink(missing_ok=True)   # e.g. a full disk: leave no stray temp file
+        tmp.unlink(missing_ok=True)  # e.g. a full disk: leave no stray temp file
         raise
     return previous
 

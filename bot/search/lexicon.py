@@ -15,6 +15,7 @@ Kept out of Whoosh on purpose: Whoosh's own spelling field doubles the
 postings written and costs a file ``stat`` per posting of an unscored field
 (whoosh3 ``_cached_reader``), which made builds several times slower.
 """
+
 from __future__ import annotations
 
 from bisect import bisect_left
@@ -83,8 +84,7 @@ class LexiconBuilder:
 
     def state(self) -> dict:
         """The counts so far (picklable; see ``merge``)."""
-        return {"df": self.df, "compounds": self.compounds, "compound_df": self.compound_df,
-                "pairs": self.pairs}
+        return {"df": self.df, "compounds": self.compounds, "compound_df": self.compound_df, "pairs": self.pairs}
 
     def merge(self, state: dict) -> None:
         """Add another builder's ``state()`` (a later chunk of the same build:
@@ -120,13 +120,14 @@ class Lexicon:
         self.compounds: dict[str, str] = data.get("compounds", {})
         # None: a lexicon written before the counts (every compound is used)
         self.compound_df: dict[str, int] | None = data.get("compound_df")
-        self.counted: dict[str, list] = {   # (plain strings: an older format)
+        self.counted: dict[str, list] = {  # (plain strings: an older format)
             key: [(p, 1) if isinstance(p, str) else tuple(p) for p in pairs]
-            for key, pairs in data.get("acronyms", {}).items()}
+            for key, pairs in data.get("acronyms", {}).items()
+        }
         self.acronyms = {key: [e for e, _ in pairs] for key, pairs in self.counted.items()}
         best: dict[str, tuple] = {}
         for key, pairs in self.counted.items():
-            for exp, count in pairs:   # the expansion's most frequent acronym
+            for exp, count in pairs:  # the expansion's most frequent acronym
                 rank = (-count, len(key), key)
                 if exp not in best or rank < best[exp]:
                     best[exp] = rank
@@ -147,8 +148,7 @@ class Lexicon:
         parts = self.compounds.get(joined)
         if parts is None or self.compound_df is None:
             return parts
-        return parts if self.compound_df.get(joined, 0) >= min_share * self.df.get(joined, 0) \
-            else None
+        return parts if self.compound_df.get(joined, 0) >= min_share * self.df.get(joined, 0) else None
 
     def prefix(self, prefix: str, limit: int) -> list[str]:
         """Up to ``limit`` words starting with ``prefix``, most frequent first."""

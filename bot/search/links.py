@@ -10,6 +10,7 @@ Recognised (docs/search.md, "Query syntax"):
 Each is looked up as a source id (case-folded ``source_key``), with and
 without an arXiv version suffix. Plain numbers are never taken as ids.
 """
+
 from __future__ import annotations
 
 import re

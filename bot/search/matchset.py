@@ -15,6 +15,7 @@ Computed exactly (no time limit) with the same scorer as search, so "matches"
 means what search means by it. ``SearchIndex.match_all`` caches the result
 per index generation (``cached``).
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -47,8 +48,7 @@ def match_all(searcher, gen, ranking: Ranking, text: str) -> list[str]:
     """
     text, _ = query.cut(text or "")
     if not text:
-        raise QueryError("Give a topic: a few words the papers must contain.",
-                         example="reinforcement learning")
+        raise QueryError("Give a topic: a few words the papers must contain.", example="reinforcement learning")
     matcher = _Matcher(searcher, gen, replace(ranking, time_limit_s=TIME_LIMIT_S))
     with budget.limit(TIME_LIMIT_S):  # never cut short by a request's budget (bot/core/budget.py)
         docs = matcher.match(text, 0)
@@ -89,7 +89,7 @@ def tokens(text: str) -> list[tuple[str, str]]:
                 j += 1
             if j >= n:
                 raise QueryError("A quote is not closed.", example='"graph neural networks"')
-            out.append(("phrase", text[i:j + 1]))
+            out.append(("phrase", text[i : j + 1]))
             i = j + 1
         elif ch == "(":
             depth, j = 1, i + 1
@@ -98,11 +98,10 @@ def tokens(text: str) -> list[tuple[str, str]]:
                 j += 1
             if depth:
                 raise QueryError("A parenthesis is not closed.", example="(diffusion OR flow) models")
-            out.append(("group", text[i + 1:j - 1]))
+            out.append(("group", text[i + 1 : j - 1]))
             i = j
         elif ch == ")":
-            raise QueryError("A closing parenthesis has no opening one.",
-                             example="(diffusion OR flow) models")
+            raise QueryError("A closing parenthesis has no opening one.", example="(diffusion OR flow) models")
         else:
             j = i
             while j < n and not text[j].isspace() and text[j] not in "()" + QUOTES:
@@ -121,8 +120,9 @@ class _Matcher:
             raise QueryError("The topic nests parentheses too deeply.", example="(a OR b) c")
         conjuncts, excluded = _structure(tokens(text))
         if not conjuncts:
-            raise QueryError("Add a word the papers must contain: -word and NOT only leave "
-                             "papers out.", example="attention -sparse")
+            raise QueryError(
+                "Add a word the papers must contain: -word and NOT only leave papers out.", example="attention -sparse"
+            )
         result: set | None = None
         for alternatives in conjuncts:
             got: set = set()
@@ -163,8 +163,7 @@ class _Matcher:
 
 def _required(plan: Plan) -> Plan:
     """``plan`` with every group (and every nested group's groups) required."""
-    groups = [(_required(node) if isinstance(node, Plan) else node, True)
-              for node, _ in plan.groups]
+    groups = [(_required(node) if isinstance(node, Plan) else node, True) for node, _ in plan.groups]
     return Plan(groups=groups, excluded=list(plan.excluded), weights=list(plan.weights))
 
 
@@ -206,8 +205,7 @@ def _join_runs(conjuncts):
     prev_plain = False
     for alts in conjuncts:
         word = alts[0][1]
-        plain = len(alts) == 1 and alts[0][0] == "word" and ":" not in word \
-            and not word.endswith("*")
+        plain = len(alts) == 1 and alts[0][0] == "word" and ":" not in word and not word.endswith("*")
         if plain and prev_plain:
             out[-1] = [("word", out[-1][0][1] + " " + word)]
         else:

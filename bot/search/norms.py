@@ -4,6 +4,7 @@ A build saves each scored field's per-document lengths as ``len-<field>.bin``
 (array of uint32, by docnum); ``Norms`` turns them into
 ``k1 * (1 - b + b * len / avg_len)`` arrays on first use.
 """
+
 from __future__ import annotations
 
 import threading
@@ -48,8 +49,7 @@ class Norms:
             found = set()
             for leaf, offset in leaves(reader):
                 if leaf.has_deletions():
-                    found.update(offset + d for d in range(leaf.doc_count_all())
-                                 if leaf.is_deleted(d))
+                    found.update(offset + d for d in range(leaf.doc_count_all()) if leaf.is_deleted(d))
             self._deleted = found
         return self._deleted
 

@@ -1,6 +1,7 @@
 """Phrase confirmation: the index keeps no word positions, so a quoted phrase
 is checked by re-reading and analysing the stored text of the best candidates.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -27,9 +28,11 @@ def phrase_docs(searcher, node: Phrase, candidates: dict) -> tuple[list[int], bo
     """
     best = heapq.nlargest(MAX_PHRASE_CHECKS, candidates, key=candidates.get)
     analyzer = searcher.schema[node.field].analyzer
-    found = [d for d in best
-             if _has_run(analyzer, _field_text(json.loads(searcher.stored_fields(d)["doc"]), node.field),
-                         node.terms)]
+    found = [
+        d
+        for d in best
+        if _has_run(analyzer, _field_text(json.loads(searcher.stored_fields(d)["doc"]), node.field), node.terms)
+    ]
     return found, len(candidates) > MAX_PHRASE_CHECKS
 
 
@@ -53,7 +56,6 @@ def _has_run(analyzer, text: str, terms: tuple[str, ...]) -> bool:
     stem = analyzer.stem
     for i in range(len(words) - n + 1):
         w = words[i]
-        if w[:2] == head and stem(w) == first and all(
-                stem(words[i + k]) == terms[k] for k in range(1, n)):
+        if w[:2] == head and stem(w) == first and all(stem(words[i + k]) == terms[k] for k in range(1, n)):
             return True
     return False

@@ -6,6 +6,7 @@ group the user typed), each required or optional, plus exclusions. Scores of
 everything that matches add up (BM25F per field), and coordination rewards
 documents that match more groups.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

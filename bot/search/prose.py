@@ -1,6 +1,7 @@
 """Text as people type or paste it, before parsing: the cut, Slack markup,
 and which quotes and parentheses are syntax at all (docs/search.md).
 """
+
 from __future__ import annotations
 
 import re
@@ -20,8 +21,7 @@ LONG_WORDS = 32
 
 #: Slack markup: ``<@U…>``, ``<#C…|name>``, ``<!here>``, ``<url|label>``
 #: (https://api.slack.com/reference/surfaces/formatting), and code.
-_SLACK_RE = re.compile(r"<[@#!][^>]*>|<[a-z][a-z0-9+.-]*:[^>]*>|```.*?```|`[^`\n]*`",
-                       re.S | re.I)
+_SLACK_RE = re.compile(r"<[@#!][^>]*>|<[a-z][a-z0-9+.-]*:[^>]*>|```.*?```|`[^`\n]*`", re.S | re.I)
 
 
 def strip_slack(text: str) -> str:
@@ -45,10 +45,10 @@ def cut(text: str) -> tuple[str, tuple[str, ...]]:
     head = head[:space] if space > 0 else head
     if sum(head.count(q) for q in QUOTES) % 2:
         last = max(head.rfind(q) for q in QUOTES)
-        head = head[:last] + head[last + 1:]
+        head = head[:last] + head[last + 1 :]
     words = head.split(" ")
     while len(words) > 1 and (words[-1] in OPERATORS or words[-1] in ("", "-", "+")):
-        words.pop()   # an operator left dangling by the cut
+        words.pop()  # an operator left dangling by the cut
     head = " ".join(words).rstrip()
     head += ")" * max(0, head.count("(") - head.count(")"))
     return head, (f"Your query was cut to {MAX_CHARS} characters.",)
@@ -115,8 +115,11 @@ def signed(toks: list[tuple]) -> set[int]:
             continue
         rest = value.lstrip("-+")
         after = toks[i + 1][0] if i + 1 < len(toks) else None
-        if value[0] in "-+" and (i == 0 or toks[i - 1][0] in ("ws", "lp")) and (
-                rest[:1].isalpha() or (not rest and after in ("quote", "lp"))):
+        if (
+            value[0] in "-+"
+            and (i == 0 or toks[i - 1][0] in ("ws", "lp"))
+            and (rest[:1].isalpha() or (not rest and after in ("quote", "lp")))
+        ):
             found.append(i)
         elif depth == 0:
             plain.append(i)

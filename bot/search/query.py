@@ -26,11 +26,11 @@ meant them; everything else is prose, searched as words
 * Only input with no words at all (``(((``, ``"``, ``title:``) raises
   ``QueryError``, with an example that works.
 """
+
 from __future__ import annotations
 
-import unicodedata
-
 import re
+import unicodedata
 from dataclasses import dataclass, field, replace
 
 from bot.core.models import QueryError
@@ -40,16 +40,14 @@ from bot.search.prose import MAX_CHARS, OPERATORS, QUOTES, balanced, cut, signed
 __all__ = ["MAX_CHARS", "LITERAL_CHARS", "Clause", "ParsedQuery", "parse", "prose", "leaves", "cut"]
 
 #: ``field:`` names a query may use -> the canonical field.
-FIELD_ALIASES = {"title": "title", "name": "name", "author": "author",
-                 "authors": "author", "venue": "venue"}
+FIELD_ALIASES = {"title": "title", "name": "name", "author": "author", "authors": "author", "venue": "venue"}
 FIELDS_HELP = "title:, name:, author:, venue:"
 MIN_PREFIX = 3
 #: A token longer than this is searched literally: no spelling, prefix or
 #: expansion work (so an odd 10,000-character "word" costs nothing extra).
 LITERAL_CHARS = 64
 
-_LEX_RE = re.compile(r"(?P<ws>\s+)|(?P<quote>[%s])|(?P<lp>\()|(?P<rp>\))|(?P<text>[^\s()%s]+)"
-                     % (QUOTES, QUOTES))
+_LEX_RE = re.compile(r"(?P<ws>\s+)|(?P<quote>[%s])|(?P<lp>\()|(?P<rp>\))|(?P<text>[^\s()%s]+)" % (QUOTES, QUOTES))
 _FIELD_RE = re.compile(r"([A-Za-z][A-Za-z_]*):(.*)\Z", re.S)
 
 
@@ -109,11 +107,9 @@ def prose(text: str) -> ParsedQuery:
     word — no operators, fields, phrases, prefixes or exclusions. Surrogates
     are read as U+FFFD, as in ``parse``."""
     text, notes = cut(strip_slack(unicodedata.normalize("NFC", well_formed(text or ""))))
-    clauses = tuple(Clause("word", m.group(), span=(m.start(), m.end()))
-                    for m in re.finditer(r"\S+", text))
+    clauses = tuple(Clause("word", m.group(), span=(m.start(), m.end())) for m in re.finditer(r"\S+", text))
     if not clauses:
-        raise QueryError("Paste some text to find related papers for.",
-                         example="a paragraph or an abstract")
+        raise QueryError("Paste some text to find related papers for.", example="a paragraph or an abstract")
     return ParsedQuery(text, clauses, notes)
 
 
@@ -128,15 +124,16 @@ def leaves(clauses) -> list[Clause]:
 class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
-        self.toks = balanced(_split_unknown_fields(
-            [(m.lastgroup, m.group(), m.start()) for m in _LEX_RE.finditer(text)]))
+        self.toks = balanced(
+            _split_unknown_fields([(m.lastgroup, m.group(), m.start()) for m in _LEX_RE.finditer(text)])
+        )
         self.signed = signed(self.toks)
         self.i = 0
 
     def parse(self) -> list[Clause]:
         m = _FIELD_RE.match(self.text.strip())
         if m and FIELD_ALIASES.get(m.group(1).lower()) and not m.group(2).strip():
-            raise _no_words(self.text)   # "title:" alone
+            raise _no_words(self.text)  # "title:" alone
         clauses = self.sequence(0)
         if not clauses:
             raise _no_words(self.text)
@@ -159,8 +156,8 @@ class _Parser:
 
     def sequence(self, depth: int) -> list[Clause]:
         clauses: list[Clause] = []
-        pending: str | None = None        # the operator before the next clause
-        after_op = False                  # the last token was an operator word
+        pending: str | None = None  # the operator before the next clause
+        after_op = False  # the last token was an operator word
         while self.i < len(self.toks):
             kind, value, start = self.toks[self.i]
             if kind == "ws":
@@ -198,7 +195,7 @@ class _Parser:
         if kind == "lp":
             return self.group(depth, "should")
         occur = "should"
-        if self.i in self.signed:   # prose.signed: "-word", not "-0.4" or "a - b"
+        if self.i in self.signed:  # prose.signed: "-word", not "-0.4" or "a - b"
             occur = "not" if value[0] == "-" else "must"
             stripped = value.lstrip("-+")
             start += len(value) - len(stripped)
@@ -210,12 +207,12 @@ class _Parser:
                 return self.group(depth, occur)
         elif not value.strip("-+"):
             self.i += 1
-            return None   # a lone "-" or "+": punctuation
+            return None  # a lone "-" or "+": punctuation
         self.i += 1
         m = _FIELD_RE.match(value)
         name = FIELD_ALIASES.get(m.group(1).lower()) if m else None
         if name is None or m.group(2).startswith("//"):
-            return self.word(value, start, None, occur)   # not a field: a word ("Examples:")
+            return self.word(value, start, None, occur)  # not a field: a word ("Examples:")
         if m.group(2):
             return self.word(m.group(2), start + len(m.group(1)) + 1, name, occur)
         nxt = self._next(self.i)
@@ -223,14 +220,18 @@ class _Parser:
             self.i = self.toks.index(nxt, self.i)
             return self.phrase(name, occur)
         if nxt is not None and nxt[0] == "text" and nxt[1] not in OPERATORS:
-            self.i = self.toks.index(nxt, self.i) + 1    # "title: diffusion"
+            self.i = self.toks.index(nxt, self.i) + 1  # "title: diffusion"
             return self.word(nxt[1], nxt[2], name, occur)
         return self.word(m.group(1), start, None, occur)  # "title:" with nothing after
 
     def word(self, value: str, start: int, fieldname, occur) -> Clause:
         stem = value.rstrip("*")
-        prefix = (stem != value and "*" not in stem and len(stem) <= LITERAL_CHARS
-                  and sum(ch.isalnum() for ch in stem) >= MIN_PREFIX)
+        prefix = (
+            stem != value
+            and "*" not in stem
+            and len(stem) <= LITERAL_CHARS
+            and sum(ch.isalnum() for ch in stem) >= MIN_PREFIX
+        )
         if prefix:
             value = stem
         return Clause("word", value, fieldname, occur, prefix, span=(start, start + len(value)))
@@ -238,11 +239,11 @@ class _Parser:
     def phrase(self, fieldname, occur) -> Clause | None:
         _, _, open_at = self.toks[self.i]
         self.i += 1
-        while self.toks[self.i][0] != "quote":   # _balanced: a closing quote follows
+        while self.toks[self.i][0] != "quote":  # _balanced: a closing quote follows
             self.i += 1
         close_at = self.toks[self.i][2]
         self.i += 1
-        inner = self.text[open_at + 1:close_at]
+        inner = self.text[open_at + 1 : close_at]
         if not inner.strip():
             return None
         return Clause("phrase", inner, fieldname, occur, span=(open_at + 1, close_at))
@@ -262,8 +263,7 @@ def _split_unknown_fields(toks: list[tuple]) -> list[tuple]:
     out = []
     for kind, value, start in toks:
         m = _FIELD_RE.match(value) if kind == "text" else None
-        if m and m.group(2) and not m.group(2).startswith("//") \
-                and m.group(1).lower() not in FIELD_ALIASES:
+        if m and m.group(2) and not m.group(2).startswith("//") and m.group(1).lower() not in FIELD_ALIASES:
             cut = len(m.group(1)) + 1
             out += [("text", value[:cut], start), ("text", value[cut:], start + cut)]
         else:
@@ -275,8 +275,10 @@ def _no_words(text: str) -> QueryError:
     """The explanation for input that is only syntax (``(((``, ``"``, ``title:``)."""
     m = _FIELD_RE.match(text.strip())
     if m and FIELD_ALIASES.get(m.group(1).lower()) and not m.group(2).strip():
-        return QueryError(f"\"{m.group(1)}:\" needs a word or a quoted phrase after it. "
-                          f"Fields: {FIELDS_HELP}", example='title:"sparse attention"')
+        return QueryError(
+            f"\"{m.group(1)}:\" needs a word or a quoted phrase after it. Fields: {FIELDS_HELP}",
+            example='title:"sparse attention"',
+        )
     return QueryError("Type some words to search for.", example="sparse attention")
 
 
@@ -284,13 +286,12 @@ def nothing_searched(parsed: ParsedQuery) -> QueryError:
     """The error for a query whose words all fell away: only exclusions, only
     very common words or symbols, or prefixes no word of the papers begins with."""
     if not any(c.occur != "not" for c in parsed.clauses):
-        return QueryError("Add a word to search for: -word and NOT only leave papers out.",
-                          example="attention -sparse")
+        return QueryError("Add a word to search for: -word and NOT only leave papers out.", example="attention -sparse")
     prefixes = [c.text for c in leaves(parsed.clauses) if c.prefix and c.occur != "not"]
     if prefixes:
         starts = ", ".join(f'"{p}"' for p in prefixes[:5])
-        return QueryError(f"No word in the papers begins with {starts}; try a different start.",
-                          example="atten*")
-    shown = parsed.text if len(parsed.text) <= 100 else parsed.text[:99] + "…"   # a pasted text
-    return QueryError(f"\"{shown}\" has only very common words or symbols, "
-                      "which are not searched; add a more specific word.")
+        return QueryError(f"No word in the papers begins with {starts}; try a different start.", example="atten*")
+    shown = parsed.text if len(parsed.text) <= 100 else parsed.text[:99] + "…"  # a pasted text
+    return QueryError(
+        f"\"{shown}\" has only very common words or symbols, which are not searched; add a more specific word."
+    )

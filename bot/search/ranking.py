@@ -6,6 +6,7 @@ module, and ``PaperAnalyzer.__module__`` still says so, so new indexes load on
 older code and old indexes on this code. Keep this module and this name
 (docs/search.md "Whoosh internals: one module, one version guard").
 """
+
 from bot.search.analysis import PaperAnalyzer
 
 __all__ = ["PaperAnalyzer"]

@@ -18,6 +18,7 @@ The rules (docs/search.md "Words, names and acronyms"):
   (``stegano`` is not corrected to "stefano", in 4 abstracts and among the
   authors of 509 papers of a 102,289-paper arXiv index).
 """
+
 from __future__ import annotations
 
 import json
@@ -42,8 +43,7 @@ def plain_word(text: str, caps: bool) -> bool:
     lower case or Title Case, or in any case when ``caps`` is False (a query
     mostly in capitals says nothing by its case; ``analysis.mostly_lower``)."""
     word = bare(text)
-    return word.isalpha() and (not caps or not mixed_case(text.strip(".,;:!?'\"()[]{}"))) \
-        and is_english(word)
+    return word.isalpha() and (not caps or not mixed_case(text.strip(".,;:!?'\"()[]{}"))) and is_english(word)
 
 
 def is_name(reader, text_field: str, stem, terms) -> bool:

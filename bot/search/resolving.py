@@ -17,6 +17,7 @@ Rules (docs/search.md "Mentions: is the best hit the paper meant?"):
 Pure functions over a ``SearchIndex`` (``get``, ``by_name``, ``by_source``,
 ``linked``); the engine's ``resolve`` and ``mentioned`` call them.
 """
+
 from __future__ import annotations
 
 import re
@@ -30,8 +31,11 @@ _SLACK_TOKEN_RE = re.compile(r"<[@#!][^<>\s]*>")
 _SLACK_LINK_RE = re.compile(r"<((?:https?|mailto):[^<>|\s]*)(?:\|[^<>]*)?>", re.I)
 #: A link: with a scheme, starting ``www.``, or a host with a dot and a letter
 #: top-level domain followed by a path (``arxiv.org/abs/2401.12345``).
-_URL_RE = re.compile(r"(?:\b(?:https?|ftp)://|\bmailto:|\bwww\.)[^\s<>]+"
-                     r"|\b[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}/[^\s<>]*", re.I)
+_URL_RE = re.compile(
+    r"(?:\b(?:https?|ftp)://|\bmailto:|\bwww\.)[^\s<>]+"
+    r"|\b[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}/[^\s<>]*",
+    re.I,
+)
 _TOKEN_RE = re.compile(r"[\w.\-+]+")
 
 
@@ -101,8 +105,7 @@ def mentioned(index, text: str) -> Meant:
             if not typed:
                 continue
             paper = index.get(typed)
-            named = [p for p in index.by_name(typed)
-                     if name_counts(p.name or "", typed, whole=len(tokens) == 1)]
+            named = [p for p in index.by_name(typed) if name_counts(p.name or "", typed, whole=len(tokens) == 1)]
             if paper is None and len(named) == 1:
                 paper = named[0]
             if paper is not None:

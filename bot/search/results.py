@@ -1,6 +1,7 @@
 """From scores to hits: rank a compiled query, order its best documents (ties
 by id), and turn them into ``Hit`` objects — the one place that does.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -72,8 +73,17 @@ class Found:
     suggestion: str | None = None
 
 
-def rank(searcher, norms: Norms, compiled: Compiled, want: int, r: Ranking, *,
-         exclude: int | None = None, feedback: bool = True, fill: bool = False) -> Ranked:
+def rank(
+    searcher,
+    norms: Norms,
+    compiled: Compiled,
+    want: int,
+    r: Ranking,
+    *,
+    exclude: int | None = None,
+    feedback: bool = True,
+    fill: bool = False,
+) -> Ranked:
     """Score ``compiled`` and return its best ``want`` documents.
 
     With ``fill``, a query with optional quoted phrases (``compiled.loose``)
@@ -99,16 +109,23 @@ def rank(searcher, norms: Norms, compiled: Compiled, want: int, r: Ranking, *,
         first = best(result.scores, r.prf_docs, key_of)
         papers = [paper_from_json(searcher.stored_fields(d)["doc"]) for _, d in first]
         terms = key_terms(searcher, [(p.abstract, 1.0) for p in papers], r.prf_terms)
-        scorer.add(result, AnyOf(tuple(Term("abstract", t, r.prf_weight * w)
-                                       for t, w in terms)))
+        scorer.add(result, AnyOf(tuple(Term("abstract", t, r.prf_weight * w) for t, w in terms)))
         if exclude is not None:
             result.scores.pop(exclude, None)
     if fill and compiled.loose is not None:
         return _filled(scorer, result, compiled, want, exclude, key_of)
     scored = best(result.scores, want, key_of)
     m, g = content_match(result.found, compiled, scored[0][1]) if scored else (0, 0)
-    return Ranked(scored, len(result.scores), result.timed_out, result.matched,
-                  result.groups, result.phrase_capped, _sure(m, g), content=m)
+    return Ranked(
+        scored,
+        len(result.scores),
+        result.timed_out,
+        result.matched,
+        result.groups,
+        result.phrase_capped,
+        _sure(m, g),
+        content=m,
+    )
 
 
 def _filled(scorer: Scorer, exact, compiled: Compiled, want: int, exclude, key_of) -> Ranked:
@@ -121,18 +138,29 @@ def _filled(scorer: Scorer, exact, compiled: Compiled, want: int, exclude, key_o
         members = exact.found[k][1]
         held.update(members.docs.tolist() if hasattr(members, "docs") else members)
     first = {d: loose.scores[d] for d in held if d in exact.scores and d in loose.scores}
-    rest = DenseScores(loose.scores.total, loose.scores.hit.copy()) \
-        if isinstance(loose.scores, DenseScores) else dict(loose.scores)
+    rest = (
+        DenseScores(loose.scores.total, loose.scores.hit.copy())
+        if isinstance(loose.scores, DenseScores)
+        else dict(loose.scores)
+    )
     for d in first:
         rest.pop(d, None)
     scored = best(first, want, key_of)
     scored += best(rest, want - len(scored), key_of)
     top = scored[0][1] if scored else None
-    m, g = (0, 0) if top is None else \
-        content_match(exact.found if top in first else loose.found, compiled, top)
-    return Ranked(scored, len(first) + len(rest), exact.timed_out or loose.timed_out,
-                  loose.matched, loose.groups, exact.phrase_capped, _sure(m, g),
-                  len(first) if rest else None, len(compiled.phrased), m)
+    m, g = (0, 0) if top is None else content_match(exact.found if top in first else loose.found, compiled, top)
+    return Ranked(
+        scored,
+        len(first) + len(rest),
+        exact.timed_out or loose.timed_out,
+        loose.matched,
+        loose.groups,
+        exact.phrase_capped,
+        _sure(m, g),
+        len(first) if rest else None,
+        len(compiled.phrased),
+        m,
+    )
 
 
 def notes(ranked: Ranked, checks: int) -> list[str]:
@@ -145,8 +173,7 @@ def notes(ranked: Ranked, checks: int) -> list[str]:
     if ranked.phrase_capped:
         out.append(f"A phrase was checked in the best {checks} matches only.")
     if ranked.exact is not None:
-        what, words = ("the exact phrase", "its") if ranked.phrases == 1 else \
-            ("one of the exact phrases", "their")
+        what, words = ("the exact phrase", "its") if ranked.phrases == 1 else ("one of the exact phrases", "their")
         if ranked.exact == 0:
             out.append(f"No paper has {what}; these papers match {words} words.")
         else:
@@ -199,8 +226,13 @@ def pin(ranked: Ranked, docs: list[int], want: int) -> Ranked:
     extra = sum(1 for d in docs if d not in ranked.matched)
     matched = dict(ranked.matched)
     matched.update({d: ranked.groups for d in docs})
-    return replace(ranked, scored=[(top, d) for d in docs] + rest[:max(0, want - len(docs))],
-                   total=ranked.total + extra, matched=matched, confident=True)
+    return replace(
+        ranked,
+        scored=[(top, d) for d in docs] + rest[: max(0, want - len(docs))],
+        total=ranked.total + extra,
+        matched=matched,
+        confident=True,
+    )
 
 
 def best(scores: dict, want: int, key_of) -> list[tuple[float, int]]:
@@ -211,7 +243,7 @@ def best(scores: dict, want: int, key_of) -> list[tuple[float, int]]:
     """
     if want <= 0 or not scores:
         return []
-    if hasattr(scores, "candidates"):   # impacts.DenseScores: the same cut in numpy
+    if hasattr(scores, "candidates"):  # impacts.DenseScores: the same cut in numpy
         items = scores.candidates(want)
     elif len(scores) > want:
         top = heapq.nlargest(want, scores.items(), key=itemgetter(1))
@@ -229,6 +261,5 @@ def to_hits(searcher, ranked: Ranked, compiled: Compiled, start: int, stop: int)
     hits = []
     for score, docnum in ranked.scored[start:stop]:
         paper = paper_from_json(searcher.stored_fields(docnum)["doc"])
-        hits.append(Hit(paper, round(score, 6),
-                        make_snippet(paper.abstract, compiled.highlight, analyzer)))
+        hits.append(Hit(paper, round(score, 6), make_snippet(paper.abstract, compiled.highlight, analyzer)))
     return hits

@@ -5,6 +5,7 @@ venue), exact lookup keys (id, case-folded id, source id, name) and
 one stored JSON blob holding everything needed to rebuild the ``Paper`` — one
 stored field keeps per-hit loading to a single small read at 100k papers.
 """
+
 from __future__ import annotations
 
 import json
@@ -48,9 +49,9 @@ def make_schema(rules: IndexRules = DEFAULT_RULES) -> fields.Schema:
     extra = {"all": fields.TEXT(analyzer=text, phrase=False)} if rules.all_field else {}
     return fields.Schema(
         id=fields.ID(unique=True, sortable=True),
-        key=fields.ID(),                 # case-folded id, for get()
-        source_key=fields.ID(),          # case-folded source id
-        name_key=fields.ID(),            # case-folded whole name, for by_name()
+        key=fields.ID(),  # case-folded id, for get()
+        source_key=fields.ID(),  # case-folded source id
+        name_key=fields.ID(),  # case-folded whole name, for by_name()
         # No positions (phrase=False): they made every posting block several
         # times bigger to write and to decode; phrases are checked on the
         # stored text instead (bot.search.scorer).
@@ -66,8 +67,7 @@ def make_schema(rules: IndexRules = DEFAULT_RULES) -> fields.Schema:
     )
 
 
-def paper_to_document(paper: Paper, analyzer=None,
-                      rules: IndexRules = DEFAULT_RULES) -> tuple[dict, list]:
+def paper_to_document(paper: Paper, analyzer=None, rules: IndexRules = DEFAULT_RULES) -> tuple[dict, list]:
     """Keyword arguments for ``writer.add_document`` / ``update_document``.
 
     Args:
@@ -86,15 +86,16 @@ def paper_to_document(paper: Paper, analyzer=None,
     title = analysis.Analyzed(paper.title, title_words)
     abstract = analysis.Analyzed(paper.abstract, abstract_words)
     all_terms, repeat = None, rules.title_repeat
-    if hasattr(analyzer, "terms"):   # stem each word once for all three fields
+    if hasattr(analyzer, "terms"):  # stem each word once for all three fields
         all_terms = analyzer.terms(title) * repeat + analyzer.terms(abstract)
     doc = {
         "id": paper.id,
         "key": paper.id.casefold(),
         "title": title,
         "abstract": abstract,
-        "all": analysis.Analyzed(all_text(paper.title, paper.abstract),
-                                title_words * repeat + abstract_words, all_terms),
+        "all": analysis.Analyzed(
+            all_text(paper.title, paper.abstract), title_words * repeat + abstract_words, all_terms
+        ),
         "authors": "; ".join(paper.authors),
         "venue": paper.venue,
         "doc": paper_to_json(paper),
@@ -137,7 +138,7 @@ def paper_to_json(paper: Paper) -> str:
 def paper_from_json(blob: str) -> Paper:
     """Inverse of :func:`paper_to_json`."""
     data = json.loads(blob)
-    data.setdefault("title", "")      # empty values are not stored (paper_to_json)
+    data.setdefault("title", "")  # empty values are not stored (paper_to_json)
     data.setdefault("abstract", "")
     for key in _TUPLES:
         if key in data:

@@ -13,6 +13,7 @@ Formula (Whoosh's BM25F, so its documentation applies): per field,
 ``idf`` = Lucene's BM25 idf by default (``ranking.idf``); scores of all
 matching terms add up.
 """
+
 from __future__ import annotations
 
 import time
@@ -198,7 +199,7 @@ class Scorer:
         (only documents in ``only``, when given)."""
         reader = self.reader
         df = self.df(term.field, term.text)
-        if not df or self.timed_out:   # stopped: no further terms either
+        if not df or self.timed_out:  # stopped: no further terms either
             return
         k1 = self.r.k1
         b = self.r.field_b.get(term.field, self.r.b)

@@ -1,6 +1,7 @@
 """The "similar papers" query: a paper's key terms, weighted, as one plan
 (also the terms pseudo-relevance feedback adds, ``bot.search.results``).
 """
+
 from __future__ import annotations
 
 import math
@@ -49,7 +50,7 @@ def similar_plan(searcher, paper: Paper, r: Ranking) -> Compiled | None:
     if not terms:
         return None
     parts = []
-    for term, weight in terms:   # the title field weighs as the abstract field
+    for term, weight in terms:  # the title field weighs as the abstract field
         parts.append(Term("abstract", term, weight))
         parts.append(Term("title", term, weight))
     return Compiled(Plan(groups=[(AnyOf(tuple(parts)), False)]), {t for t, _ in terms})

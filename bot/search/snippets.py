@@ -4,6 +4,7 @@ Output is plain text (NOT mrkdwn-escaped: rendering escapes) with each
 matched word wrapped in ``*…*``. A ``*`` already in the text ("A*") is shown
 as ``∗`` (U+2217) so it cannot be mistaken for a marker.
 """
+
 from __future__ import annotations
 
 from bot.search.analysis import WORD_RE
@@ -36,7 +37,7 @@ def make_snippet(text: str, terms: set[str], analyzer, width: int = WIDTH) -> st
     """
     if len(text) > SCAN_MAX:
         cut = text.rfind(" ", 0, SCAN_MAX)
-        text = text[:cut if cut > 0 else SCAN_MAX] + " …"
+        text = text[: cut if cut > 0 else SCAN_MAX] + " …"
     spans = (_spans(text, terms, analyzer) if terms else [])[:SPANS_MAX]
     start = _best_start(text, spans, width)
     end = min(len(text), start + width)
@@ -63,21 +64,20 @@ def _spans(text, terms, analyzer):
     abstract costs ~0.1 ms, not ~1.
     """
     heads = {t[:2] for t in terms}
-    raw, seen = [], {}   # seen: word -> its marked (start, end) within the word
+    raw, seen = [], {}  # seen: word -> its marked (start, end) within the word
     for m in WORD_RE.finditer(text):
         word = m.group()
         if word.isascii() and "-" not in word and word[:2].lower() not in heads:
             continue
         marks = seen.get(word)
         if marks is None:
-            marks = seen[word] = [(t.startchar, t.endchar)
-                                  for t in analyzer(word, chars=True) if t.text in terms]
+            marks = seen[word] = [(t.startchar, t.endchar) for t in analyzer(word, chars=True) if t.text in terms]
         start = m.start()
         raw.extend((start + a, start + b) for a, b in marks)
     raw.sort()
     merged: list[list[int]] = []
     for s, e in raw:
-        if merged and (s <= merged[-1][1] or text[merged[-1][1]:s] == "-"):
+        if merged and (s <= merged[-1][1] or text[merged[-1][1] : s] == "-"):
             merged[-1][1] = max(merged[-1][1], e)
         else:
             merged.append([s, e])

@@ -10,6 +10,7 @@ most frequent one is at least as common as the nearest edit. Short words
 (< ``spell_min_chars``) and words with digits or non-Latin letters are left
 alone (docs/search.md "Ranking rules, and why").
 """
+
 from __future__ import annotations
 
 from typing import Callable
@@ -21,7 +22,6 @@ from bot.search.lexicon import Lexicon
 from bot.search.query import Clause, ParsedQuery
 from bot.search.tuning import Ranking
 
-
 #: A spelling found in at most this many papers may itself be a typo: it gets
 #: a "did you mean" when a word one or two edits away is ``RARE_RATIO`` times
 #: as common ("tranformer", in one arXiv abstract, vs "transformer" in 1,500).
@@ -29,8 +29,7 @@ RARE_DF = 2
 RARE_RATIO = 20
 
 
-def suggest(lexicon: Lexicon, word: str, r: Ranking,
-            names: Callable[[str], bool] | None = None) -> str | None:
+def suggest(lexicon: Lexicon, word: str, r: Ranking, names: Callable[[str], bool] | None = None) -> str | None:
     """The best correction of one word, or None.
 
     Args:
@@ -48,7 +47,7 @@ def suggest(lexicon: Lexicon, word: str, r: Ranking,
         return None
     for dist in range(1, r.spell_max_edits(low) + 1):
         found = edit_matches(low, dist, r.spell_prefix, words) - {low}
-        if dist == 1:   # a swap of two neighbours is one edit too (Damerau)
+        if dist == 1:  # a swap of two neighbours is one edit too (Damerau)
             found.update(w for w in transpositions(low) if w in lexicon.df)
         if names is not None:
             found = {w for w in found if not names(w)}
@@ -57,8 +56,9 @@ def suggest(lexicon: Lexicon, word: str, r: Ranking,
     return None
 
 
-def completion(lexicon: Lexicon, word: str, r: Ranking, edit: str | None,
-               names: Callable[[str], bool] | None = None) -> str | None:
+def completion(
+    lexicon: Lexicon, word: str, r: Ranking, edit: str | None, names: Callable[[str], bool] | None = None
+) -> str | None:
     """``word*`` when ``word`` begins corpus words (not names) and the most
     frequent of them is in at least as many papers as ``edit``, the nearest
     edit's word ("stegano" -> "stegano*": "steganography" is in 34 arXiv
@@ -66,8 +66,7 @@ def completion(lexicon: Lexicon, word: str, r: Ranking, edit: str | None,
     low = fold(word)
     if not _correctable(low, r):
         return None
-    found = [w for w in lexicon.prefix(low, r.prefix_max_terms)
-             if w != low and (names is None or not names(w))]
+    found = [w for w in lexicon.prefix(low, r.prefix_max_terms) if w != low and (names is None or not names(w))]
     if not found or (edit is not None and lexicon.df[found[0]] < lexicon.df.get(edit, 0)):
         return None
     return low + "*"
@@ -82,13 +81,17 @@ def transpositions(word: str) -> set[str]:
     {"unerla", "neural", "nuearl", ...}). Levenshtein distance counts a swap as
     two edits, so without these "nueral" was corrected to "numeral" (one
     insertion) rather than "neural" (a fresh-user finding at 100k papers)."""
-    return {word[:i] + word[i + 1] + word[i] + word[i + 2:]
-            for i in range(len(word) - 1) if word[i] != word[i + 1]}
+    return {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1) if word[i] != word[i + 1]}
 
 
-def correct(lexicon: Lexicon, parsed: ParsedQuery, unknown: list[Clause],
-            r: Ranking, unusual: list[Clause] = (),
-            names: Callable[[str], bool] | None = None) -> str | None:
+def correct(
+    lexicon: Lexicon,
+    parsed: ParsedQuery,
+    unknown: list[Clause],
+    r: Ranking,
+    unusual: list[Clause] = (),
+    names: Callable[[str], bool] | None = None,
+) -> str | None:
     """``parsed.text`` with each unknown word replaced by its correction (or
     its ``completion``), and each unusual word by the one ``hint`` would
     suggest ("difusion modles" -> "diffusion models": "difusion" shares its
@@ -114,8 +117,9 @@ def correct(lexicon: Lexicon, parsed: ParsedQuery, unknown: list[Clause],
     return _replace(parsed.text, fixes)
 
 
-def hint(lexicon: Lexicon, parsed: ParsedQuery, unusual: list[Clause], r: Ranking,
-         names: Callable[[str], bool] | None = None) -> str | None:
+def hint(
+    lexicon: Lexicon, parsed: ParsedQuery, unusual: list[Clause], r: Ranking, names: Callable[[str], bool] | None = None
+) -> str | None:
     """A "did you mean" for words whose stem matched but whose spelling is
     unseen ("distilation" -> "distillation") or rare next to a common one
     ("tranformer" -> "transformer", ``RARE_RATIO``); None when the only
@@ -144,8 +148,11 @@ def _better_spelling(lexicon: Lexicon, clause: Clause, r: Ranking, names=None) -
     fix = suggest(lexicon, clause.text, r, names)
     low = fold(clause.text)
     seen = lexicon.df.get(low, 0)
-    if fix is not None and not (fix.startswith(low) or low.startswith(fix)) and \
-            (not seen or lexicon.df.get(fix, 0) >= RARE_RATIO * seen):
+    if (
+        fix is not None
+        and not (fix.startswith(low) or low.startswith(fix))
+        and (not seen or lexicon.df.get(fix, 0) >= RARE_RATIO * seen)
+    ):
         return fix
     return None
 

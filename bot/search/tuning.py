@@ -7,10 +7,10 @@ pseudo-relevance feedback (PRF), "similar papers" and spelling limits. Pass a
 editing this file. Index-time text rules live in ``bot.search.analysis``.
 Why each default: ``docs/search.md`` ("Ranking rules").
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
 
 #: Fields searched by words without a ``field:`` prefix. ``authors`` and
 #: ``name_key`` (the whole name) only join a query when the word occurs there.
@@ -94,7 +94,7 @@ class Ranking:
     # known-item MRR@10 0.9615 -> 0.9625 without it); the expansion -> its
     # acronym held neither bar (train -0.0001, known-item -0.0042 without it).
     acronyms: bool = False
-    expansion_weight: float = 0.3   # (only with acronyms=True; train-best 0.3 then)
+    expansion_weight: float = 0.3  # (only with acronyms=True; train-best 0.3 then)
     # Compounds (test-time / test time / testtime) do not hold on their own
     # (train -0.0035, known-item +0.0008 without them) but removing them takes
     # SciFact test below the issue 11 bar (0.6957 < bm25s + 0.01): kept, a

@@ -8,6 +8,7 @@ says it with BM25's query-term saturation ``(k3 + 1) n / (k3 + n)`` (k3 from
 ``idf × weight`` among those some paper has, so the rarest, most repeated
 words of a long text are kept.
 """
+
 from __future__ import annotations
 
 import math
@@ -46,7 +47,7 @@ def weigh(plan: Plan, reader, r: Ranking) -> Plan:
             groups.append(group)
             weights.append(float(n) if k3 is None else (k3 + 1) * n / (k3 + n))
     if len(groups) > r.max_groups:
-        keep = sorted(_by_information(groups, weights, reader)[0][:r.max_groups])
+        keep = sorted(_by_information(groups, weights, reader)[0][: r.max_groups])
         groups, weights = [groups[k] for k in keep], [weights[k] for k in keep]
     return Plan(groups, plan.excluded, weights)
 
@@ -73,8 +74,7 @@ def _by_information(groups: list, weights: list, reader) -> tuple[list[int], lis
     last: they cost nothing and match nothing), and each group's df."""
     docs = max(1, reader.doc_count_all())
     dfs = [_df(reader, node) for node, _ in groups]
-    order = sorted(range(len(groups)), key=lambda k: (
-        dfs[k] == 0, -weights[k] * math.log(1 + docs / (1 + dfs[k])), k))
+    order = sorted(range(len(groups)), key=lambda k: (dfs[k] == 0, -weights[k] * math.log(1 + docs / (1 + dfs[k])), k))
     return order, dfs
 
 

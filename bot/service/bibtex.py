@@ -10,14 +10,25 @@ escaped (``\\&``, ``\\%``, ``\\$``, ``\\#``, ``\\_``, ``\\{``, ``\\}``,
 any BibTeX reader gets the text back. Format: the BibTeX entry/field syntax
 documented at https://www.bibtex.org/Format/ .
 """
+
 from __future__ import annotations
 
 import re
 
 from bot.core.models import SavedPaper
 
-_TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-        "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+_TEX = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
 _TEX_RE = re.compile("|".join(re.escape(c) for c in _TEX))
 DERIVED_NOTE = "Title derived by paperbot (the source has none)"
 GONE_NOTE = "No longer in the paperbot index"
@@ -65,8 +76,7 @@ def bibtex(entries: list[SavedPaper], gone: frozenset[str] = frozenset()) -> str
     return "\n\n".join(out) + "\n"
 
 
-def markdown(entries: list[SavedPaper], gone: frozenset[str] = frozenset(),
-             limit: int = 3500) -> str:
+def markdown(entries: list[SavedPaper], gone: frozenset[str] = frozenset(), limit: int = 3500) -> str:
     """A Markdown list of ``entries`` for the export message (cut to ``limit`` chars).
 
     Each line: ``- Title — Authors (Venue) · id`` (with ``[Title](url)`` when

@@ -20,6 +20,7 @@ https://docs.slack.dev/messaging/unfurling-links-in-messages).
 Pure Python; the index is anything with ``papers()`` (``bot.search.SearchIndex``)
 and ``ids()``.
 """
+
 from __future__ import annotations
 
 import re
@@ -31,8 +32,11 @@ from bot.core.models import Paper
 
 #: Registered in both manifests' ``features.unfurl_domains`` (≤ 5, hosts only).
 UNFURL_DOMAINS = ("arxiv.org", "openreview.net", "doi.org", "github.com", "huggingface.co")
-_ARXIV = re.compile(r"^/(?:abs|pdf|html)/((?:[a-z-]+(?:\.[A-Z]{2})?/)?\d{4,7}(?:\.\d{4,5})?)(?:v\d+)?"
-                    r"(?:\.pdf)?/?$", re.IGNORECASE)
+_ARXIV = re.compile(
+    r"^/(?:abs|pdf|html)/((?:[a-z-]+(?:\.[A-Z]{2})?/)?\d{4,7}(?:\.\d{4,5})?)(?:v\d+)?"
+    r"(?:\.pdf)?/?$",
+    re.IGNORECASE,
+)
 _CODE_HOSTS = ("github.com", "huggingface.co")
 
 

@@ -14,6 +14,7 @@ on; keys unused for ``KEEP_DAYS`` are purged (at most once an hour per
 process), after which such a button asks the user to search again
 (docs/interfaces.md "Buttons, App Home, modal"). No Slack or SQL types here.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -49,8 +50,7 @@ class QueryKeys:
         monotonic: seconds for spacing purges (tests inject one).
     """
 
-    def __init__(self, store, now: Callable[[], datetime],
-                 monotonic: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, store, now: Callable[[], datetime], monotonic: Callable[[], float] = time.monotonic) -> None:
         self._store = store
         self._now = now
         self._monotonic = monotonic

@@ -7,15 +7,16 @@ exports after an index rebuild removed the paper — marked as no longer in the
 index. Everything is per team and per user (the ``Context``'s ids).
 Service layer: no Slack, SQL or Whoosh types.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Callable
 
-from bot.service import bibtex
 from bot.core.models import Context, Paper, SavedPaper
 from bot.core.replies import EPHEMERAL, NoticeReply, Reply, SavedReply
+from bot.service import bibtex
 
 #: Entries per page of ``/paper saved`` and the App Home's list.
 SAVED_PAGE = 5
@@ -40,9 +41,15 @@ class Export:
 
 def snapshot(paper: Paper) -> SavedPaper:
     """The fields of ``paper`` a reading list keeps."""
-    return SavedPaper(paper_id=paper.id, title=paper.title, title_derived=paper.title_derived,
-                      authors=tuple(paper.authors), venue=paper.venue or "",
-                      year=bibtex.year_of(paper.venue), url=paper.url)
+    return SavedPaper(
+        paper_id=paper.id,
+        title=paper.title,
+        title_derived=paper.title_derived,
+        authors=tuple(paper.authors),
+        venue=paper.venue or "",
+        year=bibtex.year_of(paper.venue),
+        url=paper.url,
+    )
 
 
 class ReadingList:
@@ -64,8 +71,9 @@ class ReadingList:
         if paper is None:
             return NoticeReply(text="That paper is no longer in the index, so I can't save it.")
         if self.store.save_paper(ctx.team_id, ctx.user_id, snapshot(paper), self.now()):
-            return NoticeReply(text=f"Saved “{_short(paper.title)}” to your reading list "
-                                    "(`/paper saved` or my Home tab).")
+            return NoticeReply(
+                text=f"Saved “{_short(paper.title)}” to your reading list (`/paper saved` or my Home tab)."
+            )
         if self.store.get_saved(ctx.team_id, ctx.user_id, paper.id) is not None:
             return NoticeReply(text=f"“{_short(paper.title)}” is already in your reading list.")
         return NoticeReply(text="Your reading list is full; remove a few papers first.")
@@ -81,8 +89,14 @@ class ReadingList:
         total = self.store.saved_count(ctx.team_id, ctx.user_id)
         offset = max(0, min(int(offset), max(0, total - 1)))
         entries = tuple(self.store.saved_papers(ctx.team_id, ctx.user_id, offset, SAVED_PAGE))
-        return SavedReply(entries=entries, total=total, offset=offset, limit=SAVED_PAGE,
-                          gone=self._gone(entries), visibility=visibility)
+        return SavedReply(
+            entries=entries,
+            total=total,
+            offset=offset,
+            limit=SAVED_PAGE,
+            gone=self._gone(entries),
+            visibility=visibility,
+        )
 
     def export(self, ctx: Context) -> Export | None:
         """The whole list as Markdown and BibTeX; None when it is empty."""
@@ -90,8 +104,12 @@ class ReadingList:
         if not entries:
             return None
         gone = self._gone(entries)
-        return Export(markdown=bibtex.markdown(entries, gone), bibtex=bibtex.bibtex(entries, gone),
-                      filename="paperbot-reading-list.bib", count=len(entries))
+        return Export(
+            markdown=bibtex.markdown(entries, gone),
+            bibtex=bibtex.bibtex(entries, gone),
+            filename="paperbot-reading-list.bib",
+            count=len(entries),
+        )
 
     def _gone(self, entries) -> frozenset[str]:
         return frozenset(e.paper_id for e in entries if self.index.get(e.paper_id) is None)

@@ -6,6 +6,7 @@ call. It talks to the search index, the store and a ``ChannelAnnouncer``
 Kit here, and nothing from the digest above it (docs/architecture.md
 "Layers"); ``import bot.service.service`` works without slack_sdk installed.
 """
+
 from __future__ import annotations
 
 import logging
@@ -14,28 +15,39 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Callable
 
-from bot.core import budget
-from bot.core import parsing
+from bot.core import budget, parsing
 from bot.core.config import Settings
 from bot.core.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage
 from bot.core.ports import ChannelAnnouncer
-from bot.service.query_keys import QueryKeys
-from bot.core.replies import (EPHEMERAL, IN_CHANNEL, ErrorReply, HelpReply, NoticeReply, PaperReply,
-                         PickListReply, Reply, ResultsReply, ShareReply, SimilarReply, StatusReply,
-                         WelcomeReply)
+from bot.core.replies import (
+    EPHEMERAL,
+    IN_CHANNEL,
+    ErrorReply,
+    HelpReply,
+    NoticeReply,
+    PaperReply,
+    PickListReply,
+    Reply,
+    ResultsReply,
+    ShareReply,
+    SimilarReply,
+    StatusReply,
+    WelcomeReply,
+)
 from bot.daily.post_times import utc_now
-from bot.service.sharing import Sharing, Welcomes
+from bot.service.query_keys import QueryKeys
 from bot.service.reading_list import ReadingList
+from bot.service.sharing import Sharing, Welcomes
 from bot.service.subscriptions import Subscriptions
 
 log = logging.getLogger(__name__)
 
-OTHER_MATCHES = 3      # other matches under a mention's paper ("two or three")
+OTHER_MATCHES = 3  # other matches under a mention's paper ("two or three")
 SIMILAR_LIMIT = 5
 #: Least number of a mention's content groups its best hit must match for a list of matches
 #: (docs/search.md "Mentions: is the best hit the paper meant?").
 MENTION_LIST_MIN = 1
-PASSAGE_MIN = 300      # characters: a longer mention or DM is a passage, answered with results
+PASSAGE_MIN = 300  # characters: a longer mention or DM is a passage, answered with results
 #: CPU seconds one index call may use before scoring stops with what it has
 #: (``bot.core.budget``; docs/architecture.md "Work slots and the CPU budget"): a query cannot hold a
 #: work slot longer than this, whatever its input.
@@ -55,8 +67,15 @@ class Service:
         rng: random source for ``/paper random`` (tests inject a seeded one).
     """
 
-    def __init__(self, index, store, settings: Settings, announcer: ChannelAnnouncer | None = None,
-                 now: Callable[[], datetime] = utc_now, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        index,
+        store,
+        settings: Settings,
+        announcer: ChannelAnnouncer | None = None,
+        now: Callable[[], datetime] = utc_now,
+        rng: random.Random | None = None,
+    ) -> None:
         self.index = index
         self.store = store
         self.settings = settings
@@ -85,17 +104,16 @@ class Service:
         """
         cmd = parsing.parse_command(text)
         typed_search = cmd.name == "search" and text.split(maxsplit=1)[0].lower() == "search"
-        if cmd.name != "search" or typed_search:   # `@paperbot search x` lists results
+        if cmd.name != "search" or typed_search:  # `@paperbot search x` lists results
             reply = self._dispatch(cmd, ctx, prefix="@paperbot", visibility=IN_CHANNEL)
         else:
             reply = self.read_paper(cmd.arg, visibility=IN_CHANNEL)
         if isinstance(reply, (ResultsReply, StatusReply)) or cmd.name == "unsubscribe":
-            reply = replace(reply, visibility=IN_CHANNEL)   # the thread sees these; help,
-        return _with_cut_note(cmd, reply)                    # errors and "no match": the asker only
+            reply = replace(reply, visibility=IN_CHANNEL)  # the thread sees these; help,
+        return _with_cut_note(cmd, reply)  # errors and "no match": the asker only
 
     # ------------------------------------------------------------------ operations
-    def search(self, query: str, offset: int = 0, limit: int = PAGE_SIZE,
-               exact: bool = False) -> Reply:
+    def search(self, query: str, offset: int = 0, limit: int = PAGE_SIZE, exact: bool = False) -> Reply:
         """A page of results (``ResultsReply``) or an ``ErrorReply`` for bad input.
 
         ``exact`` turns auto-correction off ("search instead for …"). A query
@@ -109,10 +127,14 @@ class Service:
         except QueryError as e:
             return ErrorReply(message=e.message, example=f"/paper search {e.example}")
         typed = None
-        if page.corrected_query:      # offer the typed query only where it finds something
+        if page.corrected_query:  # offer the typed query only where it finds something
             typed = self._search(page.query, 0, 1, exact=True).total
-        return ResultsReply(page=page, typed_total=typed, query_keys=self.queries.for_page(page),
-                            cut_to=parsing.MAX_INPUT if cut else None)
+        return ResultsReply(
+            page=page,
+            typed_total=typed,
+            query_keys=self.queries.for_page(page),
+            cut_to=parsing.MAX_INPUT if cut else None,
+        )
 
     def show(self, text: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
         """One paper in full from an id, a name or words.
@@ -122,33 +144,40 @@ class Service:
         paper = self._resolve(text, "show", visibility)
         if not isinstance(paper, Paper):
             return paper
-        return PaperReply(paper=paper, others=tuple(self._similar(paper.id, OTHER_MATCHES)),
-                          others_label="Similar papers", headline=headline, visibility=visibility)
+        return PaperReply(
+            paper=paper,
+            others=tuple(self._similar(paper.id, OTHER_MATCHES)),
+            others_label="Similar papers",
+            headline=headline,
+            visibility=visibility,
+        )
 
     def paper(self, paper_id: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
         """The paper with exactly this id, in full; a polite notice when unknown."""
         paper = self.index.get(paper_id) if isinstance(paper_id, str) and paper_id else None
         if paper is None:
             shown = paper_id if isinstance(paper_id, str) and len(paper_id) <= 40 else "that id"
-            return NoticeReply(text=f"I have no paper with the id “{shown}” (it may have left the "
-                                    "index). Try `/paper search <words>`.")
-        return PaperReply(paper=paper, others=tuple(self._similar(paper.id, OTHER_MATCHES)),
-                          headline=headline, visibility=visibility)
+            return NoticeReply(
+                text=f"I have no paper with the id “{shown}” (it may have left the index). Try `/paper search <words>`."
+            )
+        return PaperReply(
+            paper=paper, others=tuple(self._similar(paper.id, OTHER_MATCHES)), headline=headline, visibility=visibility
+        )
 
     def similar(self, text: str, visibility: str = EPHEMERAL) -> Reply:
         """Papers like the one ``text`` resolves to (``SimilarReply``)."""
         paper = self._resolve(text, "similar", visibility)
         if not isinstance(paper, Paper):
             return paper
-        return SimilarReply(paper=paper, hits=tuple(self._similar(paper.id, SIMILAR_LIMIT)),
-                            visibility=visibility)
+        return SimilarReply(paper=paper, hits=tuple(self._similar(paper.id, SIMILAR_LIMIT)), visibility=visibility)
 
     def _resolve(self, text: str, verb: str, visibility: str) -> Paper | Reply:
         """``text`` → the paper (exact id → unique name → best match), or the reply
         to give instead: an explanation, a pick list, or "no paper"."""
         if not text.strip():
-            return ErrorReply(message="Which paper? Give an id, a method name or a few words.",
-                              example=f"/paper {verb} UniSparse")
+            return ErrorReply(
+                message="Which paper? Give an id, a method name or a few words.", example=f"/paper {verb} UniSparse"
+            )
         try:
             with budget.limit(SEARCH_CPU_S):
                 paper, choices = self.index.resolve(text)
@@ -157,8 +186,7 @@ class Service:
         if paper is None and choices:
             return PickListReply(query=text, papers=tuple(choices), visibility=visibility)
         if paper is None:
-            return NoticeReply(text=f"I found no paper for “{_quote(text)}”. "
-                                    "Try `/paper search <words>`.")
+            return NoticeReply(text=f"I found no paper for “{_quote(text)}”. Try `/paper search <words>`.")
         return paper
 
     def read_paper(self, text: str, visibility: str = IN_CHANNEL) -> Reply:
@@ -167,7 +195,7 @@ class Service:
         best ``PAGE_SIZE`` as an ``unsure`` list; small talk or nothing → a notice; a passage
         (> ``PASSAGE_MIN``) → results. Rules: docs/search.md "Mentions: is the best hit the paper meant?"."""
         words = text.strip()
-        if not words or len(words) > PASSAGE_MIN:   # help to the asker only; a passage: results
+        if not words or len(words) > PASSAGE_MIN:  # help to the asker only; a passage: results
             return self.search(words) if words else HelpReply(prefix="@paperbot", visibility=EPHEMERAL)
         with budget.limit(SEARCH_CPU_S):
             meant = self.index.mentioned(words)
@@ -176,20 +204,24 @@ class Service:
         if meant.choices:
             return PickListReply(query=words, papers=meant.choices, visibility=visibility)
         if not meant.words:
-            return NoticeReply(text="I have no paper at that link. Try `/paper search <words>`.",
-                               visibility=EPHEMERAL)
+            return NoticeReply(text="I have no paper at that link. Try `/paper search <words>`.", visibility=EPHEMERAL)
         try:
             page = self._search(meant.words, 0, PAGE_SIZE, exact=False)
         except QueryError as e:
             return ErrorReply(message=e.message, example=f"@paperbot {e.example}", visibility=visibility)
         if page.confident:
-            return PaperReply(paper=page.hits[0].paper, others=page.hits[1:OTHER_MATCHES + 1],
-                              others_label="Other matches", visibility=visibility)
+            return PaperReply(
+                paper=page.hits[0].paper,
+                others=page.hits[1 : OTHER_MATCHES + 1],
+                others_label="Other matches",
+                visibility=visibility,
+            )
         if page.hits and page.best_matched >= MENTION_LIST_MIN:
-            return ResultsReply(page=page, unsure=True, query_keys=self.queries.for_page(page),
-                                visibility=visibility)
-        return NoticeReply(text=f"I'm not confident any paper matches “{_quote(words)}”. "
-                                "Try other words, an id, or `/paper search`.", visibility=EPHEMERAL)
+            return ResultsReply(page=page, unsure=True, query_keys=self.queries.for_page(page), visibility=visibility)
+        return NoticeReply(
+            text=f"I'm not confident any paper matches “{_quote(words)}”. Try other words, an id, or `/paper search`.",
+            visibility=EPHEMERAL,
+        )
 
     def today(self, ctx: Context, visibility: str = EPHEMERAL) -> Reply:
         """The paper of the day for this channel's local date (same as the digest)."""
@@ -197,16 +229,20 @@ class Service:
         if not papers:
             sub = self.subs.for_context(ctx)
             if sub is not None and sub.topic:
-                return NoticeReply(text=f"No paper in the index matches this channel's topic "
-                                        f"“{_quote(sub.topic)}” now. Change it with "
-                                        "`/paper subscribe about <words>`.")
+                return NoticeReply(
+                    text=f"No paper in the index matches this channel's topic "
+                    f"“{_quote(sub.topic)}” now. Change it with "
+                    "`/paper subscribe about <words>`."
+                )
             return NoticeReply(text="The index has no papers yet.")
         paper, headline = papers[0], f"*Paper of the day · {day.isoformat()}*"
         if len(papers) > 1:
-            headline = (f"*Papers of {day.isoformat()}* · 1 of {len(papers)} — the others: "
-                        + ", ".join(f"`/paper show {p.id}`" for p in papers[1:]))
-        return PaperReply(paper=paper, headline=headline,
-                          others=tuple(self._similar(paper.id, OTHER_MATCHES)), visibility=visibility)
+            headline = f"*Papers of {day.isoformat()}* · 1 of {len(papers)} — the others: " + ", ".join(
+                f"`/paper show {p.id}`" for p in papers[1:]
+            )
+        return PaperReply(
+            paper=paper, headline=headline, others=tuple(self._similar(paper.id, OTHER_MATCHES)), visibility=visibility
+        )
 
     def random_paper(self, visibility: str = EPHEMERAL) -> Reply:
         """A uniformly random paper of the corpus."""
@@ -231,8 +267,7 @@ class Service:
     def welcome(self, ctx: Context, audience: str) -> Reply | None:
         """The first hello for a "user" or a "channel", once ever (``bot.service.sharing.Welcomes``),
         else None; ``forget_welcome`` when it could not be delivered."""
-        return WelcomeReply(audience=audience, visibility=IN_CHANNEL) \
-            if self.welcomes.first(ctx, audience) else None
+        return WelcomeReply(audience=audience, visibility=IN_CHANNEL) if self.welcomes.first(ctx, audience) else None
 
     def forget_welcome(self, ctx: Context, audience: str) -> None:
         """Forget that ``welcome`` was given (its post failed): it is tried again."""
@@ -243,12 +278,13 @@ class Service:
         if cmd.name == "help":
             return HelpReply(prefix=prefix)
         if cmd.name == parsing.SUGGEST:
-            return NoticeReply(text=f"Did you mean `{prefix} {cmd.arg}`? Type it alone to run it, "
-                                    f"or `{prefix} search …` to search for these words.")
+            return NoticeReply(
+                text=f"Did you mean `{prefix} {cmd.arg}`? Type it alone to run it, "
+                f"or `{prefix} search …` to search for these words."
+            )
         if cmd.name == "search":
             if not cmd.arg:
-                return ErrorReply(message="What should I search for?",
-                                  example=f"{prefix} search sparse attention")
+                return ErrorReply(message="What should I search for?", example=f"{prefix} search sparse attention")
             return self.search(cmd.arg)
         if cmd.name == "show":
             return self.show(cmd.arg, visibility=visibility)

@@ -6,6 +6,7 @@ and claimed with ``Store.mark_once`` before anything is posted, so two clicks
 (or two processes) post one card. A post that fails releases the claim.
 No Slack types here (docs/architecture.md "Layers").
 """
+
 from __future__ import annotations
 
 from datetime import datetime

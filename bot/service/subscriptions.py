@@ -9,6 +9,7 @@ there — in a private channel it is not in, Slack answers
 ``/invite @paperbot``. Service layer: imports no renderer, no Slack, no
 digest (docs/architecture.md "Layers").
 """
+
 from __future__ import annotations
 
 import logging
@@ -19,18 +20,20 @@ from typing import Callable
 from zoneinfo import ZoneInfo
 
 from bot.core import parsing
-from bot.daily import subscribe_grammar
 from bot.core.config import Settings
-from bot.daily.post_times import next_post_time, posts_on
 from bot.core.models import Context, Paper, QueryError, Subscription
-from bot.service.topics import Topics
 from bot.core.ports import ChannelAnnouncer, PostError
 from bot.core.replies import IN_CHANNEL, ErrorReply, NoticeReply, Reply, StatusReply
+from bot.daily import subscribe_grammar
+from bot.daily.post_times import next_post_time, posts_on
+from bot.service.topics import Topics
 
 log = logging.getLogger(__name__)
 
-INVITE_HINT = ("I can't post in this channel. If it is private, invite me first with "
-               "`/invite @paperbot`, then run `/paper subscribe` again.")
+INVITE_HINT = (
+    "I can't post in this channel. If it is private, invite me first with "
+    "`/invite @paperbot`, then run `/paper subscribe` again."
+)
 
 
 class Subscriptions:
@@ -44,8 +47,9 @@ class Subscriptions:
         now: clock returning an aware UTC datetime.
     """
 
-    def __init__(self, index, store, settings: Settings, announcer: ChannelAnnouncer | None,
-                 now: Callable[[], datetime]) -> None:
+    def __init__(
+        self, index, store, settings: Settings, announcer: ChannelAnnouncer | None, now: Callable[[], datetime]
+    ) -> None:
         self.index, self.store, self.settings, self.now = index, store, settings, now
         self.announcer = announcer
         self.topics = Topics(index, store)
@@ -74,9 +78,11 @@ class Subscriptions:
         topic = spec.topic if spec.topic is not None else (current.topic if current else None)
         notes = []
         counted = re.search(r"\s([1-5]) papers?$", spec.topic or "", re.IGNORECASE)
-        if counted and not spec.papers:   # "about diffusion 3 papers"
-            notes.append(f"Everything after `about` is the topic; for {counted.group(1)} papers a post, "
-                         f"put `{counted.group(1)} papers` before `about`.")
+        if counted and not spec.papers:  # "about diffusion 3 papers"
+            notes.append(
+                f"Everything after `about` is the topic; for {counted.group(1)} papers a post, "
+                f"put `{counted.group(1)} papers` before `about`."
+            )
         if spec.topic:
             refused, count = self._check_topic(spec.topic)
             if refused is not None:
@@ -84,29 +90,44 @@ class Subscriptions:
         else:
             count = self.topics.match_count(topic)
         # Slack was asked for the user's zone (user_tz not None) but gave none we know.
-        zone_unread = not spec.zone and current is None and ctx.user_tz is not None \
+        zone_unread = (
+            not spec.zone
+            and current is None
+            and ctx.user_tz is not None
             and parsing.canonical_zone(ctx.user_tz) is None
+        )
         hhmm = spec.local_time or (current.local_time if current else self.settings.default_time)
-        zone = spec.zone or (current.tz if current else None) \
-            or parsing.canonical_zone(ctx.user_tz or "") or self.settings.default_tz
+        zone = (
+            spec.zone
+            or (current.tz if current else None)
+            or parsing.canonical_zone(ctx.user_tz or "")
+            or self.settings.default_tz
+        )
         days = spec.days if spec.days is not None else (current.days if current else ())
         papers = spec.papers or (current.papers if current else 1)
-        if current is not None and current.active and (current.local_time, current.tz, current.days,
-                                                       current.papers, current.topic) == \
-                (hhmm, zone, tuple(days), papers, topic or None):
+        if (
+            current is not None
+            and current.active
+            and (current.local_time, current.tz, current.days, current.papers, current.topic)
+            == (hhmm, zone, tuple(days), papers, topic or None)
+        ):
             # Nothing changes: tell the user only, announce nothing to the channel.
             where = "Your personal feed is" if spec.me else "This channel is"
             nxt = next_post_time(current, self.now())
-            return NoticeReply(text=f"{where} already subscribed at {hhmm} ({zone}): "
-                                    f"{describe(current, count)}. Next post: "
-                                    + ("{when}." if nxt else "unknown."), when=nxt)
+            return NoticeReply(
+                text=f"{where} already subscribed at {hhmm} ({zone}): "
+                f"{describe(current, count)}. Next post: " + ("{when}." if nxt else "unknown."),
+                when=nxt,
+            )
         if topic and count is not None and -(-count // papers) < 7:
-            notes.append(f"Only {count} paper{'s match' if count != 1 else ' matches'}, so it lasts "
-                         f"{-(-count // papers)} posting day{'s' if -(-count // papers) != 1 else ''} "
-                         "before the papers repeat.")
+            notes.append(
+                f"Only {count} paper{'s match' if count != 1 else ' matches'}, so it lasts "
+                f"{-(-count // papers)} posting day{'s' if -(-count // papers) != 1 else ''} "
+                "before the papers repeat."
+            )
         new, previous = self.store.upsert_subscription(
-            ctx.team_id, channel, hhmm, zone, ctx.user_id, self.now(),
-            topic=topic or None, days=days, papers=papers)
+            ctx.team_id, channel, hhmm, zone, ctx.user_id, self.now(), topic=topic or None, days=days, papers=papers
+        )
         what = describe(new, count)
         where = "your personal feed (in your DM with me)" if spec.me else "this channel"
         if previous is not None and previous.active:
@@ -117,32 +138,34 @@ class Subscriptions:
         else:
             text = f"subscribed {where} to {what}."
         if self.announcer is not None and not spec.me:
-            failed = self._announce(ctx, previous, NoticeReply(text=text, actor=ctx.user_id,
-                                                               visibility=IN_CHANNEL))
+            failed = self._announce(ctx, previous, NoticeReply(text=text, actor=ctx.user_id, visibility=IN_CHANNEL))
             if failed is not None:
                 return failed
         when = next_post_time(new, self.now())
         lead = "Done: " + text[0].upper() + text[1:] + " " if spec.me else "Done. "
         if zone_unread:
-            notes.append(f"Your Slack time zone could not be read; using {zone} — add a zone, e.g. "
-                         f"`/paper subscribe {hhmm} Europe/Berlin`.")
+            notes.append(
+                f"Your Slack time zone could not be read; using {zone} — add a zone, e.g. "
+                f"`/paper subscribe {hhmm} Europe/Berlin`."
+            )
         tail = "".join(" " + n for n in notes)
         if when is None:
             return NoticeReply(text=f"{lead}Next post: unknown.{tail}")
-        return NoticeReply(text=f"{lead}Next post: {{when}}.{tail}", when=when)   # each reader's zone
+        return NoticeReply(text=f"{lead}Next post: {{when}}.{tail}", when=when)  # each reader's zone
 
     def _check_topic(self, topic: str) -> tuple[Reply | None, int | None]:
         example = "/paper subscribe about reinforcement learning"
         try:
             count = len(self.topics.matches(topic))
         except QueryError as e:
-            return ErrorReply(message=f"I can't use “{topic}” as a topic: {e.message}",
-                              example=example), None
+            return ErrorReply(message=f"I can't use “{topic}” as a topic: {e.message}", example=example), None
         if count == 0:
-            return ErrorReply(message=f"No paper matches “{topic}”, so nothing would be posted. "
-                                      "A topic keeps only papers containing all its words: use "
-                                      "fewer or broader words, or `OR` between alternatives.",
-                              example=example), 0
+            return ErrorReply(
+                message=f"No paper matches “{topic}”, so nothing would be posted. "
+                "A topic keeps only papers containing all its words: use "
+                "fewer or broader words, or `OR` between alternatives.",
+                example=example,
+            ), 0
         return None, count
 
     def _announce(self, ctx: Context, previous, notice: NoticeReply) -> Reply | None:
@@ -153,8 +176,9 @@ class Subscriptions:
             if e.code in ("not_in_channel", "channel_not_found"):
                 return ErrorReply(message=INVITE_HINT.replace("`", ""), example="/invite @paperbot")
             log.warning("subscribe confirmation failed in %s: %s", ctx.channel_id, e.code)
-            return ErrorReply(message=f"Slack refused my confirmation post ({e.code}); "
-                                      "nothing was changed.", example="/paper status")
+            return ErrorReply(
+                message=f"Slack refused my confirmation post ({e.code}); nothing was changed.", example="/paper status"
+            )
         return None
 
     def unsubscribe(self, ctx: Context, me: bool = False) -> Reply:
@@ -175,10 +199,15 @@ class Subscriptions:
         feed = self.store.get_subscription(ctx.team_id, ctx.user_id) if ctx.user_id else None
         when = next_post_time(sub, self.now()) if sub is not None and sub.active else None
         count = self.topics.match_count(sub.topic) if sub is not None and sub.topic else None
-        return StatusReply(subscription=sub, next_post=when, match_count=count,
-                           summary=describe(sub, count) if sub is not None else None,
-                           feed=describe(feed, self.topics.match_count(feed.topic) if feed.topic
-                                         else None) if feed is not None else None)
+        return StatusReply(
+            subscription=sub,
+            next_post=when,
+            match_count=count,
+            summary=describe(sub, count) if sub is not None else None,
+            feed=describe(feed, self.topics.match_count(feed.topic) if feed.topic else None)
+            if feed is not None
+            else None,
+        )
 
     def for_context(self, ctx: Context):
         """The subscription whose papers ``ctx`` sees: the channel's, or in a DM the
@@ -206,17 +235,26 @@ class Subscriptions:
         if sub is not None and sub.days:
             day = posting_day(sub, day, zone)
         if sub is None:
-            sub = Subscription(team_id=ctx.team_id, channel_id=ctx.channel_id, local_time="00:00",
-                               tz=self.settings.default_tz)
+            sub = Subscription(
+                team_id=ctx.team_id, channel_id=ctx.channel_id, local_time="00:00", tz=self.settings.default_tz
+            )
         return self.topics.papers(sub, day), day
 
     def _restore(self, ctx: Context, previous) -> None:
         if previous is None:
             self.store.remove_subscription(ctx.team_id, ctx.channel_id)
             return
-        self.store.upsert_subscription(ctx.team_id, ctx.channel_id, previous.local_time, previous.tz,
-                                       previous.subscribed_by, self.now(), topic=previous.topic,
-                                       days=previous.days, papers=previous.papers)
+        self.store.upsert_subscription(
+            ctx.team_id,
+            ctx.channel_id,
+            previous.local_time,
+            previous.tz,
+            previous.subscribed_by,
+            self.now(),
+            topic=previous.topic,
+            days=previous.days,
+            papers=previous.papers,
+        )
         if not previous.active:
             self.store.deactivate(ctx.team_id, ctx.channel_id, previous.inactive_reason or "inactive")
 
@@ -272,8 +310,11 @@ def describe(sub: Subscription, count: int | None = None, with_time: bool = True
     if sub.topic:
         what += f" about “{sub.topic}”"
         if count is not None:
-            what += f" ({count} matching paper{'s' if count != 1 else ''})" if count else \
-                " (no paper matches it now, so nothing is posted)"
+            what += (
+                f" ({count} matching paper{'s' if count != 1 else ''})"
+                if count
+                else " (no paper matches it now, so nothing is posted)"
+            )
     days = subscribe_grammar.describe_days(sub.days)
     when = f" at {sub.local_time} ({sub.tz})" if with_time else ""
     return f"{what} {'every day' if days == 'every day' else 'on ' + days}{when}"

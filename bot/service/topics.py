@@ -20,14 +20,15 @@ the channel's own rotation over its topic's match set (docs/interfaces.md
 
 Service layer: no Slack, SQL or Whoosh types here.
 """
+
 from __future__ import annotations
 
 import hashlib
 import logging
 from datetime import date
 
-from bot.daily import rotation
 from bot.core.models import QueryError, Subscription
+from bot.daily import rotation
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +39,9 @@ def channel_order(team: str, channel: str, ids) -> list[str]:
     return sorted(set(ids), key=lambda i: (hashlib.sha256(salt + i.encode("utf-8")).digest(), i))
 
 
-def choose(team: str, channel: str, day: date, candidates: list[str], cycle: int, seen: set,
-           count: int) -> list[tuple[str, int]]:
+def choose(
+    team: str, channel: str, day: date, candidates: list[str], cycle: int, seen: set, count: int
+) -> list[tuple[str, int]]:
     """Pick up to ``count`` distinct ids for ``day``: unseen ones of the current cycle first.
 
     Args:
@@ -105,8 +107,11 @@ class Topics:
                 return []
             return [self.store.paper_for_date(day, lambda d: rotation.pick(d, ids))]
         have = self.store.channel_picks(sub.team_id, sub.channel_id, day, sub.topic)
-        if have and all(self.index.get(pid) is None for pid in have) and \
-                self.store.get_delivery(sub.team_id, sub.channel_id, day) is None:
+        if (
+            have
+            and all(self.index.get(pid) is None for pid in have)
+            and self.store.get_delivery(sub.team_id, sub.channel_id, day) is None
+        ):
             # a rebuild removed every paper of a pick not yet posted: pick again
             self.store.drop_channel_picks(sub.team_id, sub.channel_id, day, sub.topic)
             have = []
@@ -119,9 +124,12 @@ class Topics:
             return []
         count = max(1, min(5, sub.papers))
         return self.store.picks_for_date(
-            sub.team_id, sub.channel_id, day, sub.topic,
-            lambda cycle, seen: choose(sub.team_id, sub.channel_id, day, candidates, cycle,
-                                       seen, count))
+            sub.team_id,
+            sub.channel_id,
+            day,
+            sub.topic,
+            lambda cycle, seen: choose(sub.team_id, sub.channel_id, day, candidates, cycle, seen, count),
+        )
 
     def papers(self, sub: Subscription, day: date) -> list:
         """The ``Paper`` objects of ``paper_ids`` that are still in the index."""

@@ -26,6 +26,7 @@ explanation; any other failure a polite "sorry" — never an HTTP 500, never
 a traceback in Slack (an exception after ``ack()`` would turn the request
 into a 404, docs/platform-facts.md "Bolt").
 """
+
 from __future__ import annotations
 
 import json
@@ -36,16 +37,14 @@ from typing import TYPE_CHECKING, Any, Callable
 from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 
-from bot.slack.fair import FairSlots
 from bot.core.models import Context
 from bot.core.parsing import user_text
 from bot.core.ports import Message
-from bot.render import (ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_SIMILAR,
-                        PAGE_ACTIONS, render)
+from bot.core.replies import EPHEMERAL, IN_CHANNEL, ErrorReply, PaperReply, PickListReply, Reply, SimilarReply
+from bot.render import ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_SIMILAR, PAGE_ACTIONS, render
 from bot.render.home import search_modal
-from bot.core.replies import (EPHEMERAL, IN_CHANNEL, ErrorReply, PaperReply, PickListReply, Reply,
-                         SimilarReply)
 from bot.slack.commands import SORRY
+from bot.slack.fair import FairSlots
 from bot.slack.fallback import respond_or_plain, view_or_plain
 from bot.slack.modals import message_modal, show_in_view, valid_view
 
@@ -54,8 +53,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-QUERY_MAX = 300   # longest query a page button carries as text (longer: a key)
-ID_MAX = 200      # longest paper id accepted (ids are short: "p7k2b", "2401.01234")
+QUERY_MAX = 300  # longest query a page button carries as text (longer: a key)
+ID_MAX = 200  # longest paper id accepted (ids are short: "p7k2b", "2401.01234")
 #: Deepest offset a page button may ask for (the search ranks 1,000 at most).
 OFFSET_MAX = 1000
 EXAMPLE = "/paper search sparse attention"
@@ -66,8 +65,11 @@ MODAL_REPLIES = (PaperReply, SimilarReply, PickListReply)
 class BadValue(ValueError):
     """A button value we did not render; ``message`` is shown to the user."""
 
-    def __init__(self, message: str = "Sorry, I couldn't read that button — it may come "
-                                      "from an older message. Please run the search again.") -> None:
+    def __init__(
+        self,
+        message: str = "Sorry, I couldn't read that button — it may come "
+        "from an older message. Please run the search again.",
+    ) -> None:
         super().__init__(message)
         self.message = message
 
@@ -93,15 +95,19 @@ class Click:
         user = body.get("user") or {}
         channel = body.get("channel") or {}
         container = body.get("container") or {}
-        return cls(team_id=(body.get("team") or {}).get("id") or user.get("team_id") or "",
-                   channel_id=channel.get("id") or container.get("channel_id") or "",
-                   user_id=user.get("id") or "", channel_name=channel.get("name"))
+        return cls(
+            team_id=(body.get("team") or {}).get("id") or user.get("team_id") or "",
+            channel_id=channel.get("id") or container.get("channel_id") or "",
+            user_id=user.get("id") or "",
+            channel_name=channel.get("name"),
+        )
 
     @property
     def context(self) -> Context:
         """The service's ``Context`` for this click (no ``user_tz``: never needed here)."""
-        return Context(team_id=self.team_id, channel_id=self.channel_id, user_id=self.user_id,
-                       channel_name=self.channel_name)
+        return Context(
+            team_id=self.team_id, channel_id=self.channel_id, user_id=self.user_id, channel_name=self.channel_name
+        )
 
 
 # ---------------------------------------------------------------- reading values
@@ -130,8 +136,7 @@ def paper_id(value: dict[str, Any]) -> str:
         BadValue: missing, not a string, empty, too long or with spaces.
     """
     pid = value.get("id")
-    if not isinstance(pid, str) or not 0 < len(pid) <= ID_MAX or not pid.isprintable() \
-            or any(c.isspace() for c in pid):
+    if not isinstance(pid, str) or not 0 < len(pid) <= ID_MAX or not pid.isprintable() or any(c.isspace() for c in pid):
         raise BadValue()
     return pid
 
@@ -155,7 +160,7 @@ def page_request(value: dict[str, Any], stored: Callable[[str], str | None]) -> 
         raise BadValue()
     if exact not in (0, 1) or (not isinstance(exact, (bool, int))):
         raise BadValue()
-    return user_text(query), offset, bool(exact)    # a tampered value may carry controls
+    return user_text(query), offset, bool(exact)  # a tampered value may carry controls
 
 
 # ---------------------------------------------------------------- the buttons
@@ -210,12 +215,10 @@ def register(app: App, service: "Service", *, slots: FairSlots) -> None:
     app.action(ACTION_HOME_SEARCH)(open_search)
 
 
-def make_listener(service: "Service", action_id: str, button: Button,
-                  slots: FairSlots) -> Callable[..., None]:
+def make_listener(service: "Service", action_id: str, button: Button, slots: FairSlots) -> Callable[..., None]:
     """The listener for one button (Bolt arguments ``ack, body, action, respond, client``)."""
 
-    def on_click(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond,
-                 client: WebClient) -> None:
+    def on_click(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond, client: WebClient) -> None:
         ack()
         click = Click.of(body)
         replace = in_modal = False
@@ -227,12 +230,12 @@ def make_listener(service: "Service", action_id: str, button: Button,
             replace = button.replace_original
             in_modal = button.modal and isinstance(reply, MODAL_REPLIES)
         except BadValue as bad:
-            log.info("%s: unreadable button value from %s in %s", action_id, click.user_id,
-                     click.channel_id)
+            log.info("%s: unreadable button value from %s in %s", action_id, click.user_id, click.channel_id)
             message = render(ErrorReply(message=bad.message, example=EXAMPLE))
         except Exception:  # noqa: BLE001 — after ack nothing may escape (see module doc)
-            log.exception("%s failed (team %s, channel %s, user %s)", action_id,
-                          click.team_id, click.channel_id, click.user_id)
+            log.exception(
+                "%s failed (team %s, channel %s, user %s)", action_id, click.team_id, click.channel_id, click.user_id
+            )
             message = Message(text=SORRY)
         if in_modal and open_modal(client, body, message):
             return
@@ -242,8 +245,15 @@ def make_listener(service: "Service", action_id: str, button: Button,
     return on_click
 
 
-def answer(body: dict[str, Any], respond: Respond, client: WebClient, message: Message, *,
-           in_channel: bool = False, replace_original: bool = False) -> None:
+def answer(
+    body: dict[str, Any],
+    respond: Respond,
+    client: WebClient,
+    message: Message,
+    *,
+    in_channel: bool = False,
+    replace_original: bool = False,
+) -> None:
     """Send ``message`` back to the click: its ``response_url``, else a modal.
 
     Args:
@@ -261,8 +271,9 @@ def answer(body: dict[str, Any], respond: Respond, client: WebClient, message: M
         if not body.get("response_url"):
             show_in_view(client, body, message)
             return
-        respond_or_plain(respond, message, response_type=IN_CHANNEL if in_channel else EPHEMERAL,
-                         replace_original=replace_original)
+        respond_or_plain(
+            respond, message, response_type=IN_CHANNEL if in_channel else EPHEMERAL, replace_original=replace_original
+        )
     except Exception:  # noqa: BLE001 — nothing else to tell the user through
         log.exception("answering a button click failed")
 
@@ -280,8 +291,7 @@ def open_modal(client: WebClient, body: dict[str, Any], message: Message) -> boo
     if not body.get("response_url") or not body.get("trigger_id"):
         return False
     try:
-        view_or_plain(client.views_open, message_modal(message), message.text,
-                      trigger_id=body["trigger_id"])
+        view_or_plain(client.views_open, message_modal(message), message.text, trigger_id=body["trigger_id"])
         return True
     except Exception as exc:  # noqa: BLE001 — e.g. expired_trigger_id: answer ephemerally
         log.info("views.open for a click failed (%s); answering ephemerally", exc)
@@ -292,8 +302,7 @@ def open_search(ack: Ack, body: dict[str, Any], respond: Respond, client: WebCli
     """*Search papers* (App Home): open the search modal with the click's ``trigger_id``."""
     ack()
     try:
-        view_or_plain(client.views_open, valid_view(search_modal()), SORRY,
-                      trigger_id=body.get("trigger_id"))
+        view_or_plain(client.views_open, valid_view(search_modal()), SORRY, trigger_id=body.get("trigger_id"))
     except Exception:  # noqa: BLE001 — e.g. an expired trigger_id (3 s)
         log.exception("views.open of the search modal failed")
         if body.get("response_url"):

@@ -10,6 +10,7 @@ will be unused" (harmless), and ``SLACK_CLIENT_ID`` + ``SLACK_CLIENT_SECRET``
 together switch it to multi-workspace OAuth (slack_bolt/app/app.py) — which
 this single-token app does not support: leave those two unset.
 """
+
 from __future__ import annotations
 
 import logging
@@ -20,11 +21,22 @@ from slack_bolt import App
 from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
+from bot.core.config import Settings
+from bot.slack import (
+    actions,
+    commands,
+    events,
+    home,
+    messages,
+    modal_search,
+    reading,
+    share,
+    shortcuts,
+    unfurls,
+    welcome,
+)
 from bot.slack.fair import FairSlots
 from bot.slack.fallback import pre_send_retry
-from bot.core.config import Settings
-from bot.slack import (actions, commands, events, home, messages, modal_search, reading, share,
-                       shortcuts, unfurls, welcome)
 
 if TYPE_CHECKING:  # the service is the lead's; listeners call its public methods
     from bot.service.service import Service
@@ -101,15 +113,20 @@ def make_client(settings: Settings) -> WebClient:
     return WebClient(
         token=settings.bot_token or None,
         base_url=settings.api_url,
-        retry_handlers=[pre_send_retry(),
-                        RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES)],
+        retry_handlers=[pre_send_retry(), RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES)],
     )
 
 
-def build_app(settings: Settings, service: "Service", *, client: WebClient | None = None,
-              seen: Callable[..., bool] | None = None,
-              listener_executor: Executor | None = None, journal: "Journal | None" = None,
-              slots: FairSlots | None = None) -> App:
+def build_app(
+    settings: Settings,
+    service: "Service",
+    *,
+    client: WebClient | None = None,
+    seen: Callable[..., bool] | None = None,
+    listener_executor: Executor | None = None,
+    journal: "Journal | None" = None,
+    slots: FairSlots | None = None,
+) -> App:
     """The Bolt app with every listener registered.
 
     Args:
@@ -147,8 +164,8 @@ def build_app(settings: Settings, service: "Service", *, client: WebClient | Non
         client=client,
         signing_secret=settings.signing_secret,
         process_before_response=False,
-        listener_executor=listener_executor or ThreadPoolExecutor(
-            max_workers=LISTENER_THREADS, thread_name_prefix="paperbot-listener"),
+        listener_executor=listener_executor
+        or ThreadPoolExecutor(max_workers=LISTENER_THREADS, thread_name_prefix="paperbot-listener"),
     )
     if journal is not None:
         app.middleware(journal.middleware)
@@ -156,8 +173,9 @@ def build_app(settings: Settings, service: "Service", *, client: WebClient | Non
     return app
 
 
-def register_listeners(app: App, service: "Service", *,
-                       seen: Callable[..., bool] | None = None, slots: FairSlots | None = None) -> None:
+def register_listeners(
+    app: App, service: "Service", *, seen: Callable[..., bool] | None = None, slots: FairSlots | None = None
+) -> None:
     """Wire every listener module to ``app`` (one ``register()`` per area):
     ``/paper`` (commands), ``app_mention`` (events), DMs (messages), buttons
     (actions), the App Home and the search modal (home), link unfurls (unfurls),
@@ -170,7 +188,7 @@ def register_listeners(app: App, service: "Service", *,
         slots: see ``build_app``.
     """
     slots = slots or FairSlots(WORK_SLOTS)
-    seen = seen or events.SeenKeys().seen      # one check for mentions and DMs
+    seen = seen or events.SeenKeys().seen  # one check for mentions and DMs
     commands.register(app, service, slots=slots)
     events.register(app, service, seen=seen, slots=slots)
     messages.register(app, service, seen=seen, slots=slots)

@@ -9,6 +9,7 @@ becomes a short polite ephemeral message and a log line — never a
 traceback in Slack, and never an exception escaping the listener (Bolt then
 turns an already-acked request into a 404, docs/platform-facts.md "Bolt").
 """
+
 from __future__ import annotations
 
 import logging
@@ -17,11 +18,11 @@ from typing import TYPE_CHECKING, Any, Callable
 from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 
-from bot.slack.fair import FairSlots, quick
 from bot.core.models import Context
 from bot.core.ports import Message
 from bot.render import render
 from bot.slack.context import NotMine, RetryLater, settled, still_mine
+from bot.slack.fair import FairSlots, quick
 from bot.slack.fallback import respond_or_plain
 from bot.slack.text import command_text, first_word
 
@@ -32,8 +33,10 @@ log = logging.getLogger(__name__)
 
 COMMAND = "/paper"
 #: Shown when anything fails after the ack (plain text; no detail leaks).
-SORRY = ("Sorry, something went wrong while answering that. "
-         "Please try again in a moment; if it keeps happening, tell whoever runs paperbot.")
+SORRY = (
+    "Sorry, something went wrong while answering that. "
+    "Please try again in a moment; if it keeps happening, tell whoever runs paperbot."
+)
 
 
 def register(app: App, service: "Service", *, slots: FairSlots) -> None:
@@ -60,19 +63,23 @@ def make_listener(service: "Service", slots: FairSlots) -> Callable[..., None]:
         argument names.
     """
 
-    def paper_command(ack: Ack, command: dict[str, Any], respond: Respond,
-                      client: WebClient, context: dict[str, Any] | None = None) -> None:
+    def paper_command(
+        ack: Ack, command: dict[str, Any], respond: Respond, client: WebClient, context: dict[str, Any] | None = None
+    ) -> None:
         ack()
-        with settled(context):   # the journal row (bot.slack.journal): done, or tried again later
+        with settled(context):  # the journal row (bot.slack.journal): done, or tried again later
             try:
                 text = command_text(command.get("text", ""))
                 ctx = command_context(command, client, text)
                 with slots(ctx.user_id, quick(text)):
                     message = render(service.command(text, ctx))
             except Exception:  # noqa: BLE001 — after ack nothing may escape (see module doc)
-                log.exception("/paper failed (team %s, channel %s, user %s)",
-                              command.get("team_id"), command.get("channel_id"),
-                              command.get("user_id"))
+                log.exception(
+                    "/paper failed (team %s, channel %s, user %s)",
+                    command.get("team_id"),
+                    command.get("channel_id"),
+                    command.get("user_id"),
+                )
                 message = Message(text=SORRY)
             send(respond, message, ready=lambda: mine_or_raise(context))
 
@@ -96,8 +103,13 @@ def command_context(command: dict[str, Any], client: WebClient, text: str) -> Co
     """
     user_id = command.get("user_id", "")
     tz = user_time_zone(client, user_id) if first_word(text) == "subscribe" else None
-    return Context(team_id=command.get("team_id", ""), channel_id=command.get("channel_id", ""),
-                   user_id=user_id, user_tz=tz, channel_name=command.get("channel_name"))
+    return Context(
+        team_id=command.get("team_id", ""),
+        channel_id=command.get("channel_id", ""),
+        user_id=user_id,
+        user_tz=tz,
+        channel_name=command.get("channel_name"),
+    )
 
 
 def user_time_zone(client: WebClient, user_id: str) -> str | None:
@@ -147,8 +159,11 @@ def send(respond: Respond, message: Message, ready: Callable[[], None] | None = 
         raise
     except (ConnectionError, TimeoutError) as exc:
         # the body went out and the line dropped: Slack may have shown it — never twice
-        log.warning("respond() lost the connection after sending (%s); the reply may or may not "
-                    "have arrived, not sending it again", type(exc).__name__)
+        log.warning(
+            "respond() lost the connection after sending (%s); the reply may or may not "
+            "have arrived, not sending it again",
+            type(exc).__name__,
+        )
         return
     except Exception as exc:  # noqa: BLE001 — network errors: nothing else to tell the user through
         log.warning("respond() to the response_url failed: %s", type(exc).__name__)

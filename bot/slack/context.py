@@ -6,6 +6,7 @@ or slow owner left (then a mention reply is posted only when the thread shows
 none yet; docs/architecture.md "Idempotency and the journal"). Plain keys and
 helpers, so every listener module can use them without importing the journal.
 """
+
 from __future__ import annotations
 
 import contextlib

@@ -6,6 +6,7 @@
 (``auth.test`` runs in Bolt's ``App`` constructor; ``apps.connections.open``
 when Socket Mode connects) and turns Slack's exceptions into ``SlackUnavailable``.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -36,13 +37,13 @@ def slack_errors() -> Iterator[None]:
         yield
     except SlackApiError as e:
         code = e.response.get("error") if e.response is not None else "error"
-        raise SlackUnavailable(f"Slack refused the token ({code}); check SLACK_BOT_TOKEN "
-                               "/ SLACK_APP_TOKEN") from None
+        raise SlackUnavailable(f"Slack refused the token ({code}); check SLACK_BOT_TOKEN / SLACK_APP_TOKEN") from None
     except BoltError as e:
         text = str(e)
         hint = "invalid_auth" if "invalid_auth" in text else text.splitlines()[0][:160]
         raise SlackUnavailable(f"Slack refused the token ({hint}); check SLACK_BOT_TOKEN") from None
     except (urllib.error.URLError, SlackClientError, ConnectionError) as e:
         reason = getattr(e, "reason", None) or e
-        raise SlackUnavailable(f"cannot reach the Slack Web API ({reason}); "
-                               "check SLACK_API_URL and the network") from None
+        raise SlackUnavailable(
+            f"cannot reach the Slack Web API ({reason}); check SLACK_API_URL and the network"
+        ) from None

@@ -12,6 +12,7 @@ produces a second reply, and concurrent duplicates give exactly one
 ``answer_message`` is transport-neutral over one message-like event, so the
 later ``message.im`` (DM) listener reuses it.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -23,13 +24,13 @@ from typing import TYPE_CHECKING, Any, Callable
 from slack_bolt import App
 from slack_sdk import WebClient
 
-from bot.slack.fair import FairSlots, quick
 from bot.core.models import Context
 from bot.core.ports import Message, PostError
-from bot.render import render
 from bot.core.replies import EPHEMERAL
+from bot.render import render
 from bot.slack.commands import user_time_zone
 from bot.slack.context import RETAKEN, NotMine, RetryLater, journaled, settled, still_mine
+from bot.slack.fair import FairSlots, quick
 from bot.slack.poster import TRANSIENT, SlackPoster
 from bot.slack.text import first_word, mention_text
 
@@ -77,8 +78,7 @@ class SeenKeys:
             return False
 
 
-def register(app: App, service: "Service", *, seen: Callable[..., bool],
-             slots: FairSlots | None = None) -> None:
+def register(app: App, service: "Service", *, seen: Callable[..., bool], slots: FairSlots | None = None) -> None:
     """Register the ``app_mention`` listener on ``app``.
 
     Args:
@@ -91,13 +91,19 @@ def register(app: App, service: "Service", *, seen: Callable[..., bool],
     """
     slots = slots or FairSlots(1_000)
 
-    def app_mention(body: dict[str, Any], event: dict[str, Any], client: WebClient,
-                    context: dict[str, Any]) -> None:
+    def app_mention(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: dict[str, Any]) -> None:
         with settled(context):
-            answer_message(body, event, service=service, poster=SlackPoster(client),
-                           seen=CLAIMED if journaled(context) else seen,
-                           time_zone=lambda user: user_time_zone(client, user), slots=slots,
-                           retaken=bool(context.get(RETAKEN)), owned=lambda: still_mine(context))
+            answer_message(
+                body,
+                event,
+                service=service,
+                poster=SlackPoster(client),
+                seen=CLAIMED if journaled(context) else seen,
+                time_zone=lambda user: user_time_zone(client, user),
+                slots=slots,
+                retaken=bool(context.get(RETAKEN)),
+                owned=lambda: still_mine(context),
+            )
 
     app.event("app_mention")(app_mention)
 
@@ -130,11 +136,18 @@ def should_answer(event: dict[str, Any]) -> bool:
     return bool(event.get("channel") and event.get("ts"))
 
 
-def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Service",
-                   poster: SlackPoster, seen: Callable[..., bool],
-                   time_zone: Callable[[str], str | None] = lambda user: None,
-                   slots: FairSlots | None = None, retaken: bool = False,
-                   owned: Callable[[], bool] = lambda: True) -> bool:
+def answer_message(
+    body: dict[str, Any],
+    event: dict[str, Any],
+    *,
+    service: "Service",
+    poster: SlackPoster,
+    seen: Callable[..., bool],
+    time_zone: Callable[[str], str | None] = lambda user: None,
+    slots: FairSlots | None = None,
+    retaken: bool = False,
+    owned: Callable[[], bool] = lambda: True,
+) -> bool:
     """Answer one mention (or DM) in its thread, unless already answered.
 
     Args:
@@ -172,7 +185,7 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
         return False
     keys = idempotency_keys(body, event)
     try:
-        duplicate = seen(*keys)   # one claim over every key (see the module doc)
+        duplicate = seen(*keys)  # one claim over every key (see the module doc)
     except Exception:  # noqa: BLE001 — e.g. the store is down: cannot tell, so never risk a 2nd reply
         log.exception("idempotency check failed for %s; not answered", " ".join(keys))
         return False
@@ -185,15 +198,19 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
     if retaken:
         replied = poster.replied_in_thread(channel, thread_ts, after_ts=event["ts"])
         if replied is not False:
-            log.warning("%s: %s; not answering again", " ".join(keys),
-                        "already answered" if replied else "cannot read the thread to check")
+            log.warning(
+                "%s: %s; not answering again",
+                " ".join(keys),
+                "already answered" if replied else "cannot read the thread to check",
+            )
             return False
     try:
         raw = event.get("text")
-        text = mention_text(raw if isinstance(raw, str) else "")   # Slack sends a string (or none)
+        text = mention_text(raw if isinstance(raw, str) else "")  # Slack sends a string (or none)
         tz = time_zone(user) if first_word(text) == "subscribe" else None
-        ctx = Context(team_id=body.get("team_id") or event.get("team") or "",
-                      channel_id=channel, user_id=user, user_tz=tz)
+        ctx = Context(
+            team_id=body.get("team_id") or event.get("team") or "", channel_id=channel, user_id=user, user_tz=tz
+        )
         with slots(user, quick(text)) if slots is not None else _UNBOUNDED:
             message = render(service.mention(text, ctx))
     except Exception:  # noqa: BLE001 — listeners must not raise; the user gets a short note
@@ -201,10 +218,12 @@ def answer_message(body: dict[str, Any], event: dict[str, Any], *, service: "Ser
         message = Message(text=SORRY, visibility="in_channel")
     ephemeral = message.visibility == EPHEMERAL and bool(user) and not channel.startswith("D")
     if retaken and ephemeral:
-        log.warning("%s: an ephemeral reply may have gone out already and cannot be looked up; "
-                    "not answering again", " ".join(keys))
+        log.warning(
+            "%s: an ephemeral reply may have gone out already and cannot be looked up; not answering again",
+            " ".join(keys),
+        )
         return False
-    if not owned():   # fencing: stalled past the lease, another process answers it
+    if not owned():  # fencing: stalled past the lease, another process answers it
         raise NotMine()
     try:
         if ephemeral:

@@ -27,6 +27,7 @@ quick, so a stream of quick ones cannot hold it back for ever.
 slow that is not CPU work (a Web API call such as a channel confirmation) and
 takes a slot again afterwards, through the same fair queue.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -80,7 +81,7 @@ class FairSlots:
         # user -> waiters: (woken when granted, quick, time.monotonic() when it began to wait)
         self._waiting: OrderedDict[str, deque[tuple[threading.Event, bool, float]]] = OrderedDict()
         self._held: Counter[str] = Counter()
-        self._served: dict[str, int] = {}        # user -> when last granted (a counter)
+        self._served: dict[str, int] = {}  # user -> when last granted (a counter)
         self._clock = itertools.count(1)
         self._local = threading.local()
 
@@ -89,7 +90,7 @@ class FairSlots:
         self._free -= 1
         self._held[user] += 1
         self._served[user] = next(self._clock)
-        if len(self._served) > 10_000:           # forget long-gone users
+        if len(self._served) > 10_000:  # forget long-gone users
             for old in list(self._served)[:5_000]:
                 del self._served[old]
 
@@ -119,8 +120,8 @@ class FairSlots:
         woken = threading.Event()
         with self._lock:
             self._waiting.setdefault(user, deque()).append((woken, fast, time.monotonic()))
-            self._hand_over()                      # grants it now when a slot is free for us
-        woken.wait()                               # set by whoever granted us the slot
+            self._hand_over()  # grants it now when a slot is free for us
+        woken.wait()  # set by whoever granted us the slot
         self._local.user = user
 
     def release(self, user: str) -> None:
@@ -153,7 +154,7 @@ class FairSlots:
         try:
             yield
         finally:
-            self.acquire(user, True)             # its turn was taken once; what is left is short
+            self.acquire(user, True)  # its turn was taken once; what is left is short
 
     def waiting(self) -> int:
         """Requests waiting for a slot now (for logs and tests)."""

@@ -13,6 +13,7 @@ silence. Every send path of the adapter goes through here:
   ``response_metadata.messages`` — the callers (``bot.slack.poster``,
   ``bot.slack.home``) then send the plain version.
 """
+
 from __future__ import annotations
 
 import logging
@@ -31,10 +32,20 @@ log = logging.getLogger(__name__)
 
 #: Errors meaning "this message or view breaks a Block Kit rule"
 #: (docs.slack.dev/reference/methods/chat.postMessage and views.open, "Errors").
-REFUSALS = frozenset({"invalid_blocks", "invalid_blocks_format", "invalid_arguments",
-                      "invalid_attachments", "msg_too_long", "invalid_metadata_format",
-                      "invalid_metadata_schema", "metadata_too_large", "view_too_large"})
-TEXT_MAX = 3900   # a plain fallback reply: Slack advises ≤ 4,000 characters of text
+REFUSALS = frozenset(
+    {
+        "invalid_blocks",
+        "invalid_blocks_format",
+        "invalid_arguments",
+        "invalid_attachments",
+        "msg_too_long",
+        "invalid_metadata_format",
+        "invalid_metadata_schema",
+        "metadata_too_large",
+        "view_too_large",
+    }
+)
+TEXT_MAX = 3900  # a plain fallback reply: Slack advises ≤ 4,000 characters of text
 
 
 def plain(message: Message) -> Message:
@@ -58,8 +69,12 @@ def refusal(exc: BaseException, where: str) -> str | None:
     if code not in REFUSALS:
         return None
     messages = (exc.response.get("response_metadata") or {}).get("messages") or []
-    log.warning("Slack refused %s (%s): %s; sending plain text instead", where, code,
-                "; ".join(map(str, messages)) or "no details")
+    log.warning(
+        "Slack refused %s (%s): %s; sending plain text instead",
+        where,
+        code,
+        "; ".join(map(str, messages)) or "no details",
+    )
     return code
 
 
@@ -93,6 +108,7 @@ def careful(respond: Callable[..., Any], ready: Callable[[], None] | None = None
         def then(**kwargs: Any):
             ready()
             return respond(**kwargs)
+
         return then
     proxy, context = getattr(respond, "proxy", None), getattr(respond, "ssl", None)
 
@@ -105,11 +121,13 @@ def careful(respond: Callable[..., Any], ready: Callable[[], None] | None = None
             return post_json(url, kwargs, ready=ready, ssl=context)
         except URLError:
             return post_json(url, kwargs, ready=ready, ssl=context)
+
     return send
 
 
-def respond_or_plain(respond: Callable[..., Any], message: Message, *,
-                     ready: Callable[[], None] | None = None, **kwargs: Any) -> bool:
+def respond_or_plain(
+    respond: Callable[..., Any], message: Message, *, ready: Callable[[], None] | None = None, **kwargs: Any
+) -> bool:
     """Send ``message`` through a ``response_url``; if Slack refuses it, send its text.
 
     Args:
@@ -133,9 +151,10 @@ def respond_or_plain(respond: Callable[..., Any], message: Message, *,
     """
     first, respond = careful(respond, ready), careful(respond)
     try:
-        response = first(text=message.text, blocks=list(message.blocks) or None,
-                         unfurl_links=False, unfurl_media=False, **kwargs)
-    except ValueError:   # not an http(s) URL: no request Slack sends has one, and it never works
+        response = first(
+            text=message.text, blocks=list(message.blocks) or None, unfurl_links=False, unfurl_media=False, **kwargs
+        )
+    except ValueError:  # not an http(s) URL: no request Slack sends has one, and it never works
         log.warning("the request's response_url is not an http(s) URL; the reply cannot be sent")
         return True
     body = ((response.body if response is not None else "ok") or "").strip()
@@ -145,12 +164,12 @@ def respond_or_plain(respond: Callable[..., Any], message: Message, *,
         log.warning("response_url answered %s: %s", response.status_code, body[:200])
         return False
     if response.status_code in (200, 400) and message.blocks:
-        log.warning("Slack refused a response_url reply (%s); sending plain text instead",
-                    body[:200] or response.status_code)
+        log.warning(
+            "Slack refused a response_url reply (%s); sending plain text instead", body[:200] or response.status_code
+        )
         again = respond(text=plain(message).text, unfurl_links=False, unfurl_media=False, **kwargs)
         if again is not None and (again.status_code != 200 or (again.body or "").strip() != "ok"):
-            log.warning("response_url refused the plain reply too: %s %s",
-                        again.status_code, (again.body or "")[:200])
+            log.warning("response_url refused the plain reply too: %s %s", again.status_code, (again.body or "")[:200])
         return True
     log.warning("response_url answered %s: %s", response.status_code, body[:200])
     return True
@@ -158,9 +177,10 @@ def respond_or_plain(respond: Callable[..., Any], message: Message, *,
 
 def plain_view(view: dict, text: str) -> dict:
     """A minimal view of the same kind as ``view`` showing ``text`` (mrkdwn)."""
-    out: dict[str, Any] = {"type": view.get("type") or "modal",
-                           "blocks": [{"type": "section",
-                                       "text": {"type": "mrkdwn", "text": (text or "…")[:3000]}}]}
+    out: dict[str, Any] = {
+        "type": view.get("type") or "modal",
+        "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": (text or "…")[:3000]}}],
+    }
     if out["type"] == "modal":
         out["title"] = {"type": "plain_text", "text": "paperbot"}
         out["close"] = {"type": "plain_text", "text": "Close"}

@@ -16,6 +16,7 @@
 Nothing here raises out of a listener: failures are logged and, where the
 user is waiting, shown as a short polite sentence.
 """
+
 from __future__ import annotations
 
 import logging
@@ -24,13 +25,20 @@ from typing import TYPE_CHECKING, Any
 from slack_bolt import Ack, App
 from slack_sdk import WebClient
 
-from bot.slack.fair import FairSlots
 from bot.core.models import Context
 from bot.core.parsing import user_text
-from bot.render.home import (MODAL_INPUT_MAX, MODAL_RESULTS, SEARCH_INPUT_ACTION, SEARCH_INPUT_BLOCK,
-                             SEARCH_MODAL_ID, home_view, search_modal)
 from bot.core.replies import ErrorReply, ResultsReply
+from bot.render.home import (
+    MODAL_INPUT_MAX,
+    MODAL_RESULTS,
+    SEARCH_INPUT_ACTION,
+    SEARCH_INPUT_BLOCK,
+    SEARCH_MODAL_ID,
+    home_view,
+    search_modal,
+)
 from bot.slack.commands import SORRY
+from bot.slack.fair import FairSlots
 from bot.slack.fallback import view_or_plain
 from bot.slack.modals import valid_view
 from bot.slack.welcome import welcome_user
@@ -54,8 +62,7 @@ MEMBER_PAGES = 20
 #: (public) and ``groups:read`` (private channels the bot is in).
 MEMBER_TYPES = "public_channel,private_channel"
 #: The Home tab when Slack refuses the real one (``bot.slack.fallback``).
-HOME_PLAIN = ("*paperbot* searches this workspace's conference papers. "
-              "Type `/paper help` in any channel to start.")
+HOME_PLAIN = "*paperbot* searches this workspace's conference papers. Type `/paper help` in any channel to start."
 
 
 def register(app: App, service: "Service", *, slots: FairSlots) -> None:
@@ -101,15 +108,14 @@ class Membership:
         try:
             for _ in range(MEMBER_PAGES):
                 response = self._client.users_conversations(
-                    user=self._user, types=MEMBER_TYPES, exclude_archived=False,
-                    limit=MEMBER_PAGE_SIZE, cursor=cursor)
+                    user=self._user, types=MEMBER_TYPES, exclude_archived=False, limit=MEMBER_PAGE_SIZE, cursor=cursor
+                )
                 found.update(c["id"] for c in response.get("channels") or [] if c.get("id"))
                 cursor = (response.get("response_metadata") or {}).get("next_cursor")
                 if not cursor:
                     break
         except Exception as exc:  # noqa: BLE001 — unknown membership only hides channels
-            log.warning("users.conversations for %s failed (%s); Home lists %d channel(s)",
-                        self._user, exc, len(found))
+            log.warning("users.conversations for %s failed (%s); Home lists %d channel(s)", self._user, exc, len(found))
         return found
 
 
@@ -119,7 +125,7 @@ def make_home_listener(service: "Service"):
 
     def app_home_opened(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
         if event.get("tab") == "messages":
-            welcome_user(service, client, body, event)    # once per user (issue 12 point 5)
+            welcome_user(service, client, body, event)  # once per user (issue 12 point 5)
             return
         user = event.get("user") or ""
         team = body.get("team_id") or ""
@@ -133,8 +139,7 @@ def make_home_listener(service: "Service"):
     return app_home_opened
 
 
-def publish_home(service: "Service", client: WebClient, team: str, user: str,
-                 saved_offset: int = 0) -> None:
+def publish_home(service: "Service", client: WebClient, team: str, user: str, saved_offset: int = 0) -> None:
     """``views.publish`` the Home tab of ``user``: today's paper, their channels and
     feed, a page of their saved papers (from ``saved_offset``).
 
@@ -142,8 +147,7 @@ def publish_home(service: "Service", client: WebClient, team: str, user: str,
     ctx = Context(team, "", user)
     today, day, channels = service.home(ctx, Membership(client, user))
     saved = service.reading.page(ctx, saved_offset)
-    view_or_plain(client.views_publish, valid_view(home_view(today, day, channels, saved)),
-                  HOME_PLAIN, user_id=user)
+    view_or_plain(client.views_publish, valid_view(home_view(today, day, channels, saved)), HOME_PLAIN, user_id=user)
 
 
 # ---------------------------------------------------------------- search modal
@@ -196,7 +200,6 @@ def make_search_listener(service: "Service", slots: FairSlots):
         try:
             view_or_plain(client.views_update, result, SORRY, view_id=view.get("id"))
         except Exception:  # noqa: BLE001 — e.g. the user closed the modal meanwhile
-            log.warning("views.update of the search modal %s failed", view.get("id"),
-                        exc_info=True)
+            log.warning("views.update of the search modal %s failed", view.get("id"), exc_info=True)
 
     return search_submitted

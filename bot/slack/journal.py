@@ -30,6 +30,7 @@ redeliver what was acknowledged; the journal does (docs/architecture.md
 
 ``response_url``s live only in the payload (purged when done), never logged.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -45,20 +46,20 @@ from typing import Any, Callable
 
 from slack_bolt import App, BoltRequest, BoltResponse
 
-from bot.slack.context import DONE, RETAKEN, STILL_MINE, RETRY
-from bot.slack.events import idempotency_keys, should_answer
 from bot.daily.post_times import utc_now
+from bot.slack.context import DONE, RETAKEN, RETRY, STILL_MINE
+from bot.slack.events import idempotency_keys, should_answer
 
 log = logging.getLogger(__name__)
 
-LEASE = timedelta(seconds=60)            # a claim without renewal holds this long
-TICK_S = 10.0                            # renew, recover, expire every so often
-EVENT_WINDOW = timedelta(minutes=10)     # an unanswered mention older than this is not answered
-COMMAND_WINDOW = timedelta(minutes=30)   # a response_url works 30 min (docs.slack.dev, slash commands)
-RETENTION = timedelta(days=7)            # finished rows kept this long
+LEASE = timedelta(seconds=60)  # a claim without renewal holds this long
+TICK_S = 10.0  # renew, recover, expire every so often
+EVENT_WINDOW = timedelta(minutes=10)  # an unanswered mention older than this is not answered
+COMMAND_WINDOW = timedelta(minutes=30)  # a response_url works 30 min (docs.slack.dev, slash commands)
+RETENTION = timedelta(days=7)  # finished rows kept this long
 WINDOWS = {"event": EVENT_WINDOW, "command": COMMAND_WINDOW}
-RETRY_AFTER_S = (2.0, 8.0, 30.0)         # pause before attempt 2, 3, 4 of an undelivered reply
-MAX_ATTEMPTS = len(RETRY_AFTER_S) + 1    # then the row is given up (logged)
+RETRY_AFTER_S = (2.0, 8.0, 30.0)  # pause before attempt 2, 3, 4 of an undelivered reply
+MAX_ATTEMPTS = len(RETRY_AFTER_S) + 1  # then the row is given up (logged)
 
 
 def process_id() -> str:
@@ -86,10 +87,11 @@ def work_of(body: dict[str, Any]) -> tuple[str, str, list[str]] | None:
     """
     if body.get("type") == "event_callback":
         event = body.get("event")
-        if not isinstance(event, dict):          # not an event Slack sends: Bolt ignores it
+        if not isinstance(event, dict):  # not an event Slack sends: Bolt ignores it
             return None
         answered = event.get("type") == "app_mention" or (
-            event.get("type") == "message" and event.get("channel_type") == "im")
+            event.get("type") == "message" and event.get("channel_type") == "im"
+        )
         keys = idempotency_keys(body, event) if answered and should_answer(event) else []
         if keys and keys[0].startswith("event:"):
             return keys[0], "event", keys[1:]
@@ -110,15 +112,14 @@ class Journal:
         clock: aware UTC now.
     """
 
-    def __init__(self, store, *, owner: str | None = None, lease: timedelta = LEASE,
-                 clock: Callable = utc_now) -> None:
+    def __init__(self, store, *, owner: str | None = None, lease: timedelta = LEASE, clock: Callable = utc_now) -> None:
         self.store, self.lease, self.clock = store, lease, clock
         self.owner = owner or process_id()
         self._inflight: set[str] = set()
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._wake = threading.Event()           # set: the loop recomputes its next wake-up
-        self._due: dict[str, float] = {}         # key -> time.monotonic() its next attempt is due
+        self._wake = threading.Event()  # set: the loop recomputes its next wake-up
+        self._due: dict[str, float] = {}  # key -> time.monotonic() its next attempt is due
 
     # ------------------------------------------------------------ the middleware
     def middleware(self, body: dict[str, Any], context: dict[str, Any], next: Callable[[], None]):
@@ -135,16 +136,21 @@ class Journal:
         key, kind, aliases = work
         now = self.clock()
         try:
-            attempt = self.store.journal_claim(key, kind=kind, payload=json.dumps(body), owner=self.owner,
-                                               lease=self.lease, aliases=aliases, now=now,
-                                               answerable_after=now - WINDOWS[kind])
+            attempt = self.store.journal_claim(
+                key,
+                kind=kind,
+                payload=json.dumps(body),
+                owner=self.owner,
+                lease=self.lease,
+                aliases=aliases,
+                now=now,
+                answerable_after=now - WINDOWS[kind],
+            )
         except Exception as exc:  # noqa: BLE001 — the database is down or locked
             if kind == "event":
-                log.error("cannot record %s (%s); answered 500 so Slack delivers it again",
-                          key, type(exc).__name__)
+                log.error("cannot record %s (%s); answered 500 so Slack delivers it again", key, type(exc).__name__)
                 return BoltResponse(status=500, body="")
-            log.error("cannot record a /paper command (%s); answering it without the journal",
-                      type(exc).__name__)
+            log.error("cannot record a /paper command (%s); answering it without the journal", type(exc).__name__)
             return next()
         if not attempt:
             log.info("%s is handled, or being handled, elsewhere; acknowledged only", key)
@@ -152,9 +158,13 @@ class Journal:
         maybe_out = attempt > 1 and self.maybe_out(key)
         if maybe_out and kind == "command":
             # a response_url reply cannot be looked up: skipped rather than maybe doubled
-            log.warning("%s (/paper from %s in %s): its reply may have gone out before the process "
-                        "answering it stopped; a command reply cannot be looked up, so it is not sent again",
-                        key, body.get("user_id"), body.get("channel_id"))
+            log.warning(
+                "%s (/paper from %s in %s): its reply may have gone out before the process "
+                "answering it stopped; a command reply cannot be looked up, so it is not sent again",
+                key,
+                body.get("user_id"),
+                body.get("channel_id"),
+            )
             self.done(key)
             return BoltResponse(status=200, body="")
         with self._lock:
@@ -198,7 +208,7 @@ class Journal:
     def retry(self, key: str, attempt: int, reason: str) -> None:
         """Leave ``key`` pending for another attempt ``RETRY_AFTER_S[attempt - 1]``
         seconds from now, or give it up after ``MAX_ATTEMPTS`` (logged, not raised)."""
-        with self._lock:   # ``tick`` renews the in-flight set under this lock: none undoes the deferral
+        with self._lock:  # ``tick`` renews the in-flight set under this lock: none undoes the deferral
             self._inflight.discard(key)
         try:
             if attempt >= MAX_ATTEMPTS:
@@ -207,8 +217,9 @@ class Journal:
                 return
             pause = RETRY_AFTER_S[attempt - 1]
             # a command's response_url answered 5xx: not taken, so its going-out mark goes
-            self.store.journal_defer(key, self.owner, self.clock() + timedelta(seconds=pause),
-                                     clear_posting=key.startswith("cmd:"))
+            self.store.journal_defer(
+                key, self.owner, self.clock() + timedelta(seconds=pause), clear_posting=key.startswith("cmd:")
+            )
         except Exception as exc:  # noqa: BLE001 — the lease then expires on its own
             log.warning("could not defer %s (%s)", key, type(exc).__name__)
             return
@@ -227,7 +238,7 @@ class Journal:
         now = time.monotonic()
         with self._lock:
             for key in [k for k, due in self._due.items() if due < now - self.lease.total_seconds()]:
-                del self._due[key]               # taken by another process, or given up
+                del self._due[key]  # taken by another process, or given up
             # a due attempt not yet taken (its lease had not quite run out): look again shortly
             soonest = min((max(due, now + 0.2) for due in self._due.values()), default=now + tick_s)
         return max(0.05, min(tick_s, soonest - now + 0.1))
@@ -242,7 +253,7 @@ class Journal:
         host = socket.gethostname()[:40]
         released = 0
         for owner in self.store.journal_owners():
-            parts = owner.rsplit(":", 2)          # host:pid:random (process_id)
+            parts = owner.rsplit(":", 2)  # host:pid:random (process_id)
             their_host, pid = (parts[0], parts[1]) if len(parts) == 3 else ("", "")
             if owner == self.owner or their_host != host or not pid.isdigit():
                 continue
@@ -255,7 +266,7 @@ class Journal:
         """Renew this process's leases, expire what is too old, and dispatch
         again each stale request (its claim has expired). Returns how many."""
         now = self.clock()
-        with self._lock:   # held across the renewal: a deferral (``retry``) must not be undone by it
+        with self._lock:  # held across the renewal: a deferral (``retry``) must not be undone by it
             self.store.journal_renew(list(self._inflight), self.owner, self.lease, now=now)
         retaken = 0
         for kind, window in WINDOWS.items():
@@ -263,8 +274,12 @@ class Journal:
             if expired:
                 log.warning("%d unanswered %s(s) older than %s given up", expired, kind, window)
             for entry in self.store.journal_stale(kind, now - window, now=now):
-                log.warning("answering %s left unanswered (received %s, attempt %d)",
-                            entry.key, entry.received_at.isoformat(timespec="seconds"), entry.attempts + 1)
+                log.warning(
+                    "answering %s left unanswered (received %s, attempt %d)",
+                    entry.key,
+                    entry.received_at.isoformat(timespec="seconds"),
+                    entry.attempts + 1,
+                )
                 app.dispatch(BoltRequest(body=json.loads(entry.payload), mode="socket_mode"))
                 retaken += 1
         return retaken
@@ -276,7 +291,7 @@ class Journal:
         purged_at, starting = None, True
         while not self._stop.is_set():
             try:
-                self.release_dead_owners(starting)   # one on this host that died: now, not after LEASE
+                self.release_dead_owners(starting)  # one on this host that died: now, not after LEASE
                 starting = False
                 self.tick(app)
                 now = self.clock()

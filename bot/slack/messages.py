@@ -12,6 +12,7 @@ outside a DM (``channel_type`` other than "im").
 Unlike a mention, the answer is a plain message in the DM — threaded only
 when the DM message itself was in a thread.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
@@ -19,11 +20,11 @@ from typing import TYPE_CHECKING, Any, Callable
 from slack_bolt import App
 from slack_sdk import WebClient
 
-from bot.slack.fair import FairSlots
 from bot.core.ports import Message
 from bot.slack.commands import user_time_zone
 from bot.slack.context import RETAKEN, journaled, settled, still_mine
 from bot.slack.events import CLAIMED, answer_message
+from bot.slack.fair import FairSlots
 from bot.slack.poster import SlackPoster
 
 if TYPE_CHECKING:
@@ -53,8 +54,7 @@ class _InThreadOnlyIf:
         return self._poster.replied_in_channel(channel_id, after_ts)
 
 
-def register(app: App, service: "Service", *, seen: Callable[..., bool],
-             slots: FairSlots | None = None) -> None:
+def register(app: App, service: "Service", *, seen: Callable[..., bool], slots: FairSlots | None = None) -> None:
     """Register the ``message`` listener that answers DMs.
 
     Args:
@@ -65,15 +65,21 @@ def register(app: App, service: "Service", *, seen: Callable[..., bool],
         slots: bounds concurrent service calls (``bot.slack.app.WORK_SLOTS``).
     """
 
-    def direct_message(body: dict[str, Any], event: dict[str, Any], client: WebClient,
-                       context: dict[str, Any]) -> None:
+    def direct_message(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: dict[str, Any]) -> None:
         with settled(context):
             if event.get("channel_type") != "im":
                 return
             poster = _InThreadOnlyIf(SlackPoster(client), event.get("thread_ts"))
-            answer_message(body, event, service=service, poster=poster,
-                           seen=CLAIMED if journaled(context) else seen,
-                           time_zone=lambda user: user_time_zone(client, user), slots=slots,
-                           retaken=bool(context.get(RETAKEN)), owned=lambda: still_mine(context))
+            answer_message(
+                body,
+                event,
+                service=service,
+                poster=poster,
+                seen=CLAIMED if journaled(context) else seen,
+                time_zone=lambda user: user_time_zone(client, user),
+                slots=slots,
+                retaken=bool(context.get(RETAKEN)),
+                owned=lambda: still_mine(context),
+            )
 
     app.event("message")(direct_message)

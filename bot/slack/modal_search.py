@@ -13,6 +13,7 @@
   the input says "Invite @paperbot to #x first". Success replaces the share
   modal with "Shared in #x ✓".
 """
+
 from __future__ import annotations
 
 import json
@@ -25,11 +26,10 @@ from slack_sdk.webhook import WebhookClient
 
 from bot.core.models import Context
 from bot.core.ports import Message, PostError
+from bot.core.replies import ShareReply
 from bot.render import render
 from bot.render.blocks import ACTION_SHARE_TO, MODAL_PAGE_ACTIONS
-from bot.render.cards import (SHARE_MODAL_ID, SHARE_TARGET_ACTION, SHARE_TARGET_BLOCK, share_modal,
-                              shared_modal)
-from bot.core.replies import ShareReply
+from bot.render.cards import SHARE_MODAL_ID, SHARE_TARGET_ACTION, SHARE_TARGET_BLOCK, share_modal, shared_modal
 from bot.service.sharing import share_key
 from bot.slack.actions import BadValue, page_request, paper_id, read_value
 from bot.slack.commands import SORRY
@@ -86,8 +86,11 @@ def make_share_to_listener(service: "Service"):
         depth = view_depth(view)
         try:
             paper = service.index.get(paper_id(read_value(action)))
-            modal = valid_view(share_modal(paper, min(depth + 1, STACK_MAX))) if paper else \
-                message_modal(_plain("That paper has left the index."), depth=depth)
+            modal = (
+                valid_view(share_modal(paper, min(depth + 1, STACK_MAX)))
+                if paper
+                else message_modal(_plain("That paper has left the index."), depth=depth)
+            )
             if depth < STACK_MAX and view.get("type") == "modal":
                 client.views_push(trigger_id=body.get("trigger_id"), view=modal)
             elif view.get("type") == "modal":
@@ -137,8 +140,15 @@ def make_share_submit_listener(service: "Service", slots: FairSlots):
     return share_submitted
 
 
-def share_into(service: "Service", slots: FairSlots, client: WebClient,
-               body: dict[str, Any], view: dict[str, Any], pid: str, target: str) -> str | None:
+def share_into(
+    service: "Service",
+    slots: FairSlots,
+    client: WebClient,
+    body: dict[str, Any],
+    view: dict[str, Any],
+    pid: str,
+    target: str,
+) -> str | None:
     """Post paper ``pid`` into ``target`` once; None on success, else the sentence to show."""
     user = (body.get("user") or {}).get("id") or ""
     team = (body.get("team") or {}).get("id") or ""
@@ -159,8 +169,14 @@ def share_into(service: "Service", slots: FairSlots, client: WebClient,
         if exc.code not in NOT_POSTABLE:
             service.sharing.release(key)
             raise
-        url = next((r.get("response_url") for r in body.get("response_urls") or []
-                    if r.get("channel_id") == target and r.get("response_url")), None)
+        url = next(
+            (
+                r.get("response_url")
+                for r in body.get("response_urls") or []
+                if r.get("channel_id") == target and r.get("response_url")
+            ),
+            None,
+        )
         if url and target.startswith("D") and _via_response_url(url, card):
             return None
         service.sharing.release(key)

@@ -8,6 +8,7 @@ modal use.
   a modal has no ``response_url``, so its answer opens (or pushes, up to
   ``STACK_MAX``) a modal instead (docs/slack-rules.md [view-stack]).
 """
+
 from __future__ import annotations
 
 import json
@@ -27,7 +28,7 @@ log = logging.getLogger(__name__)
 
 #: Views in one modal stack (Slack's limit, docs/slack-rules.md [view-stack]).
 STACK_MAX = 3
-MODAL_TITLE = "paperbot"          # modal titles: ≤ 24 chars of plain text
+MODAL_TITLE = "paperbot"  # modal titles: ≤ 24 chars of plain text
 
 
 def valid_view(view: dict) -> dict:
@@ -59,9 +60,15 @@ def message_modal(message: Message, title: str = MODAL_TITLE, depth: int = 1) ->
     blocks = [b for b in (_without_share(b) for b in message.blocks) if b is not None]
     if not blocks:
         blocks = [bk.section(message.text or SORRY)]
-    return valid_view(View(type="modal", title=title, close="Close",
-                           private_metadata=json.dumps({"depth": depth}),
-                           blocks=blocks[:VIEW_BLOCKS_MAX]).to_dict())
+    return valid_view(
+        View(
+            type="modal",
+            title=title,
+            close="Close",
+            private_metadata=json.dumps({"depth": depth}),
+            blocks=blocks[:VIEW_BLOCKS_MAX],
+        ).to_dict()
+    )
 
 
 def view_depth(view: dict[str, Any]) -> int:
@@ -83,8 +90,11 @@ def _without_share(block: dict) -> dict | None:
         if e.get("action_id") == bk.ACTION_SHARE:
             label = str(e.get("accessibility_label") or "Share").replace("Share", "Share to a channel:", 1)
             e = {k: v for k, v in e.items() if k != "style"}
-            e.update(action_id=bk.ACTION_SHARE_TO, accessibility_label=label[:bk.LABEL_MAX],
-                     text={"type": "plain_text", "text": "Share to…", "emoji": True})
+            e.update(
+                action_id=bk.ACTION_SHARE_TO,
+                accessibility_label=label[: bk.LABEL_MAX],
+                text={"type": "plain_text", "text": "Share to…", "emoji": True},
+            )
         elements.append(e)
     return dict(block, elements=elements) if elements else None
 
@@ -102,16 +112,18 @@ def show_in_view(client: WebClient, body: dict[str, Any], message: Message) -> N
     """
     view = body.get("view") or {}
     if view.get("type") != "modal":
-        view_or_plain(client.views_open, message_modal(message), message.text,
-                      trigger_id=body.get("trigger_id"))
+        view_or_plain(client.views_open, message_modal(message), message.text, trigger_id=body.get("trigger_id"))
         return
     depth = view_depth(view)
     if depth < STACK_MAX:
         try:
-            view_or_plain(client.views_push, message_modal(message, depth=depth + 1), message.text,
-                          trigger_id=body.get("trigger_id"))
+            view_or_plain(
+                client.views_push,
+                message_modal(message, depth=depth + 1),
+                message.text,
+                trigger_id=body.get("trigger_id"),
+            )
             return
         except Exception as exc:  # noqa: BLE001 — e.g. push_limit_reached
             log.info("views.push failed (%s); replacing the current modal", exc)
-    view_or_plain(client.views_update, message_modal(message, depth=depth), message.text,
-                  view_id=view.get("id"))
+    view_or_plain(client.views_update, message_modal(message, depth=depth), message.text, view_id=view.get("id"))

@@ -14,6 +14,7 @@ a ``RateLimitErrorRetryHandler`` that sleeps ``Retry-After`` seconds and
 retries (docs/platform-facts.md "slack_sdk"); a 429 that outlives the retries arrives here
 as ``SlackApiError`` with error ``ratelimited`` → ``PostError("ratelimited")``.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -43,8 +44,17 @@ HISTORY_PAGE_SIZE = 200
 #: JSON or a proxy's plain "503 Unavailable" (``server_error``) — and a network
 #: failure or an answer under 500 that is not JSON (``request_failed``: the
 #: post may have landed, so whoever tries again looks first).
-TRANSIENT = frozenset({"internal_error", "fatal_error", "service_unavailable", "request_timeout",
-                       "ratelimited", "server_error", "request_failed"})
+TRANSIENT = frozenset(
+    {
+        "internal_error",
+        "fatal_error",
+        "service_unavailable",
+        "request_timeout",
+        "ratelimited",
+        "server_error",
+        "request_failed",
+    }
+)
 #: How slack_sdk words the ``error`` of a body that is not JSON (an HTML or
 #: plain-text page from a proxy or load balancer).
 NOT_JSON = "Received a response in a non-JSON format"
@@ -58,9 +68,9 @@ def _error_code(exc: Exception) -> str:
         if not code and response is not None and response.status_code == 429:
             code = "ratelimited"
         if response is not None and response.status_code >= 500 and code not in TRANSIENT:
-            code = "server_error"        # any 5xx may pass, JSON or not (a proxy's "503 Unavailable")
+            code = "server_error"  # any 5xx may pass, JSON or not (a proxy's "503 Unavailable")
         elif isinstance(code, str) and code.startswith(NOT_JSON):
-            code = "request_failed"      # an answer that is not Slack's: the post may have landed
+            code = "request_failed"  # an answer that is not Slack's: the post may have landed
         return str(code or "slack_api_error")
     return "request_failed"
 
@@ -115,12 +125,10 @@ class SlackPoster:
                 try:
                     self._post_one(channel_id, part, reply_to)
                 except PostError as exc:
-                    log.warning("thread reply in %s (thread %s) failed: %s",
-                                channel_id, reply_to, exc.code)
+                    log.warning("thread reply in %s (thread %s) failed: %s", channel_id, reply_to, exc.code)
         return ts
 
-    def post_ephemeral(self, channel_id: str, user_id: str, message: Message,
-                       thread_ts: str | None = None) -> None:
+    def post_ephemeral(self, channel_id: str, user_id: str, message: Message, thread_ts: str | None = None) -> None:
         """Show ``message`` to ``user_id`` only (``chat.postEphemeral``, scope ``chat:write``).
 
         Args:
@@ -134,8 +142,7 @@ class SlackPoster:
             PostError: Slack refused ("user_not_in_channel", …) or the network failed.
         Source: https://docs.slack.dev/reference/methods/chat.postEphemeral
         """
-        kwargs = {k: v for k, v in message.payload().items()
-                  if k not in ("metadata", "unfurl_links", "unfurl_media")}
+        kwargs = {k: v for k, v in message.payload().items() if k not in ("metadata", "unfurl_links", "unfurl_media")}
         if thread_ts:
             kwargs["thread_ts"] = thread_ts
         if not kwargs.get("blocks"):
@@ -157,7 +164,7 @@ class SlackPoster:
             except SlackApiError as exc:
                 if not kwargs.get("blocks") or not refusal(exc, f"chat.postMessage in {channel_id}"):
                     raise
-                kwargs = dict(kwargs, text=plain(message).text)   # the user still gets an answer
+                kwargs = dict(kwargs, text=plain(message).text)  # the user still gets an answer
                 kwargs.pop("blocks")
                 response = self._client.chat_postMessage(channel=channel_id, **kwargs)
         except (SlackApiError, SlackClientError, OSError) as exc:
@@ -220,19 +227,23 @@ class SlackPoster:
         cursor = None
         for _ in range(HISTORY_PAGES):
             response = self._client.conversations_history(
-                channel=channel_id, oldest=f"{oldest_ts:.6f}", limit=HISTORY_PAGE_SIZE,
-                cursor=cursor, include_all_metadata=True)
+                channel=channel_id,
+                oldest=f"{oldest_ts:.6f}",
+                limit=HISTORY_PAGE_SIZE,
+                cursor=cursor,
+                include_all_metadata=True,
+            )
             for msg in response.get("messages") or []:
-                mine = ((bot_id and msg.get("bot_id") == bot_id)
-                        or (user_id and msg.get("user") == user_id))
+                mine = (bot_id and msg.get("bot_id") == bot_id) or (user_id and msg.get("user") == user_id)
                 carried = json.dumps([msg.get("metadata"), msg.get("blocks")]) + (msg.get("text") or "")
                 if mine and marker in carried:
                     return str(msg["ts"])
             cursor = (response.get("response_metadata") or {}).get("next_cursor")
             if not response.get("has_more") or not cursor:
                 return None
-        raise HistoryUnavailable(f"more than {HISTORY_PAGES * HISTORY_PAGE_SIZE} messages in {channel_id} "
-                                 "since the claim")
+        raise HistoryUnavailable(
+            f"more than {HISTORY_PAGES * HISTORY_PAGE_SIZE} messages in {channel_id} since the claim"
+        )
 
     def replied_in_thread(self, channel_id: str, thread_ts: str, after_ts: str) -> bool | None:
         """Whether the bot already posted in the thread ``thread_ts`` after ``after_ts``.
@@ -249,8 +260,7 @@ class SlackPoster:
         """
         try:
             user_id, bot_id = self._bot_identity()
-            response = self._client.conversations_replies(channel=channel_id, ts=thread_ts,
-                                                          limit=HISTORY_PAGE_SIZE)
+            response = self._client.conversations_replies(channel=channel_id, ts=thread_ts, limit=HISTORY_PAGE_SIZE)
         except (SlackApiError, SlackClientError, OSError) as exc:
             log.info("cannot read the thread %s in %s (%s)", thread_ts, channel_id, _error_code(exc))
             return None
@@ -269,10 +279,11 @@ class SlackPoster:
         """
         try:
             user_id, bot_id = self._bot_identity()
-            response = self._client.conversations_history(channel=channel_id, oldest=after_ts,
-                                                          limit=HISTORY_PAGE_SIZE)
+            response = self._client.conversations_history(channel=channel_id, oldest=after_ts, limit=HISTORY_PAGE_SIZE)
         except (SlackApiError, SlackClientError, OSError) as exc:
             log.info("cannot read the history of %s (%s)", channel_id, _error_code(exc))
             return None
-        return any((bot_id and m.get("bot_id") == bot_id) or (user_id and m.get("user") == user_id)
-                   for m in response.get("messages") or [])
+        return any(
+            (bot_id and m.get("bot_id") == bot_id) or (user_id and m.get("user") == user_id)
+            for m in response.get("messages") or []
+        )

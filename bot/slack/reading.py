@@ -18,6 +18,7 @@ shares the ``.bib`` file there — ``completeUploadExternal`` needs a
 conversation id, not a user id. No ``conversations.open`` (``im:write``) needed.
 Clicks inside the Home tab republish it instead of answering in a modal.
 """
+
 from __future__ import annotations
 
 import logging
@@ -27,10 +28,9 @@ from typing import TYPE_CHECKING, Any, Callable
 from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 
-from bot.render import (ACTION_SAVE, ACTION_SAVED_EXPORT, ACTION_SAVED_PAGE, ACTION_SAVED_REMOVE,
-                        render)
-from bot.render.saved import export_message
 from bot.core.replies import ErrorReply, NoticeReply, Reply
+from bot.render import ACTION_SAVE, ACTION_SAVED_EXPORT, ACTION_SAVED_PAGE, ACTION_SAVED_REMOVE, render
+from bot.render.saved import export_message
 from bot.slack.actions import EXAMPLE, BadValue, Click, answer, paper_id, read_value
 from bot.slack.commands import SORRY
 from bot.slack.fair import FairSlots
@@ -67,7 +67,10 @@ def _page(service: "Service", value: dict[str, Any], click: Click) -> tuple[Repl
 
 
 BUTTONS: dict[str, Callable[..., tuple[Reply, int, bool]]] = {
-    ACTION_SAVE: _save, ACTION_SAVED_REMOVE: _remove, ACTION_SAVED_PAGE: _page}
+    ACTION_SAVE: _save,
+    ACTION_SAVED_REMOVE: _remove,
+    ACTION_SAVED_PAGE: _page,
+}
 
 
 def register(app: App, service: "Service", *, slots: FairSlots) -> None:
@@ -84,8 +87,7 @@ def _in_home(body: dict[str, Any]) -> bool:
 def make_listener(service: "Service", action_id: str, kind, slots: FairSlots):
     """The listener of one reading-list button (Bolt arguments ``ack, body, action, respond, client``)."""
 
-    def on_click(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond,
-                 client: WebClient) -> None:
+    def on_click(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond, client: WebClient) -> None:
         ack()
         click = Click.of(body)
         try:
@@ -119,8 +121,10 @@ def make_export_listener(service: "Service", slots: FairSlots):
                 note = "Your reading list is empty: nothing to export."
             else:
                 send_export(client, click.user_id, export)
-                note = (f"Sent your reading list ({export.count} paper"
-                        f"{'s' if export.count != 1 else ''}) to our DM as a BibTeX file.")
+                note = (
+                    f"Sent your reading list ({export.count} paper"
+                    f"{'s' if export.count != 1 else ''}) to our DM as a BibTeX file."
+                )
         except Exception as exc:  # noqa: BLE001 — tell the user, log the cause
             log.exception("export for %s (team %s) failed", click.user_id, click.team_id)
             code = getattr(getattr(exc, "response", None), "get", lambda *_: None)("error")
@@ -142,9 +146,13 @@ def send_export(client: WebClient, user_id: str, export) -> str:
         slack_sdk.errors.SlackApiError: Slack refused a step.
     """
     message = export_message(export.markdown, export.count)
-    posted = client.chat_postMessage(channel=user_id, text=message.text, unfurl_links=False,
-                                     unfurl_media=False)
+    posted = client.chat_postMessage(channel=user_id, text=message.text, unfurl_links=False, unfurl_media=False)
     dm = posted["channel"]
-    client.files_upload_v2(channel=dm, content=export.bibtex, filename=export.filename,
-                           title="paperbot reading list (BibTeX)", thread_ts=posted.get("ts"))
+    client.files_upload_v2(
+        channel=dm,
+        content=export.bibtex,
+        filename=export.filename,
+        title="paperbot reading list (BibTeX)",
+        thread_ts=posted.get("ts"),
+    )
     return dm

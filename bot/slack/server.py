@@ -13,6 +13,7 @@ listener's ``ack()`` (Bolt polls for it), so ``THREADS`` request threads
 plus ``bot.slack.app.LISTENER_THREADS`` listener threads take 50
 concurrent commands without queueing (docs/interfaces.md "Quality bars").
 """
+
 from __future__ import annotations
 
 import io
@@ -66,16 +67,19 @@ def wsgi_app(app: App) -> Callable[[dict, StartResponse], Iterable[bytes]]:
     def application(environ: dict, start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("PATH_INFO") == HEALTH_PATH and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
             body = b"ok" if environ["REQUEST_METHOD"] == "GET" else b""
-            start_response("200 OK", [("content-type", "text/plain; charset=utf-8"),
-                                      ("content-length", "2")])
+            start_response("200 OK", [("content-type", "text/plain; charset=utf-8"), ("content-length", "2")])
             return [body]
         if environ.get("PATH_INFO") == EVENTS_PATH and environ.get("REQUEST_METHOD") == "POST":
             # Verify the signature before Bolt parses the body: Bolt parses first,
             # and an unsigned malformed body ("{not json") made it answer 500.
             raw = _read_body(environ)
             if len(raw) > MAX_BODY:
-                log.warning("refused a request to %s (413): its body has %d bytes, more than %d",
-                            EVENTS_PATH, len(raw), MAX_BODY)
+                log.warning(
+                    "refused a request to %s (413): its body has %d bytes, more than %d",
+                    EVENTS_PATH,
+                    len(raw),
+                    MAX_BODY,
+                )
                 return _plain(start_response, "413 Payload Too Large", b'{"error":"body too large"}')
             problem = _unsigned(verifier, raw, environ)
             if problem:
@@ -90,8 +94,7 @@ def wsgi_app(app: App) -> Callable[[dict, StartResponse], Iterable[bytes]]:
         try:
             return slack(environ, start_response)
         except Exception as exc:  # a signed but malformed body: 400, one line, never a traceback
-            log.warning("bad request to %s (%s); answered 400", environ.get("PATH_INFO"),
-                        type(exc).__name__)
+            log.warning("bad request to %s (%s); answered 400", environ.get("PATH_INFO"), type(exc).__name__)
             return _plain(start_response, "400 Bad Request", b'{"error":"bad request"}')
 
     return application
@@ -100,13 +103,14 @@ def wsgi_app(app: App) -> Callable[[dict, StartResponse], Iterable[bytes]]:
 #: What to check for each reason a request is refused (README "Connecting a real
 #: workspace", step 5). Slack's rule: https://docs.slack.dev/authentication/verifying-requests-from-slack
 UNSIGNED = "no X-Slack-Signature / X-Slack-Request-Timestamp headers: not sent by Slack"
-STALE = ("its timestamp is {age} s away from this machine's clock and Slack's limit is 5 minutes: "
-         "check the clock (NTP)")
+STALE = "its timestamp is {age} s away from this machine's clock and Slack's limit is 5 minutes: check the clock (NTP)"
 BAD_TIMESTAMP = "its X-Slack-Request-Timestamp is not a whole number of seconds: not sent by Slack"
 NOT_UTF8 = "its body is not valid UTF-8, so its signature cannot be checked: Slack sends UTF-8"
-MISMATCH = ("its signature does not match SLACK_SIGNING_SECRET: copy the app's Signing Secret again "
-            "(Basic Information → App Credentials; not the Client Secret or Verification Token), "
-            "restart paperbot serve, then Retry the URL in the app settings")
+MISMATCH = (
+    "its signature does not match SLACK_SIGNING_SECRET: copy the app's Signing Secret again "
+    "(Basic Information → App Credentials; not the Client Secret or Verification Token), "
+    "restart paperbot serve, then Retry the URL in the app settings"
+)
 
 
 def _unsigned(verifier: SignatureVerifier, raw: bytes, environ: dict) -> str | None:
@@ -126,7 +130,7 @@ def _unsigned(verifier: SignatureVerifier, raw: bytes, environ: dict) -> str | N
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return NOT_UTF8
-    if not signature.isascii():    # Slack's is "v0=" + hex; hmac refuses to compare non-ASCII text
+    if not signature.isascii():  # Slack's is "v0=" + hex; hmac refuses to compare non-ASCII text
         return MISMATCH
     if verifier.is_valid(body=text, timestamp=timestamp, signature=signature):
         return None
@@ -195,7 +199,7 @@ class HttpServer:
             # Detach them; the loop ends on an empty map, run() closes them.
             self._detached.extend(server._map.values())
             server._map.clear()
-            server.trigger.pull_trigger()        # wake select(); takes no lock
+            server.trigger.pull_trigger()  # wake select(); takes no lock
         else:
             # Close on the loop's own thread: from here it would race select().
             try:
@@ -220,8 +224,7 @@ def _close_all(server: Any) -> None:
         _close(channel)
 
 
-def make_server(app: App, host: str = "0.0.0.0", port: int = 3000, *,
-                threads: int = THREADS) -> HttpServer:
+def make_server(app: App, host: str = "0.0.0.0", port: int = 3000, *, threads: int = THREADS) -> HttpServer:
     """Bind a production WSGI server for ``app`` (does not start serving).
 
     Args:
@@ -238,8 +241,14 @@ def make_server(app: App, host: str = "0.0.0.0", port: int = 3000, *,
         OSError: the port is taken or the address cannot be bound.
     """
     server = waitress.create_server(
-        wsgi_app(app), host=host, port=port, threads=threads,
-        connection_limit=CONNECTION_LIMIT, backlog=BACKLOG,
-        max_request_body_size=MAX_REQUEST, ident="paperbot", clear_untrusted_proxy_headers=True,
+        wsgi_app(app),
+        host=host,
+        port=port,
+        threads=threads,
+        connection_limit=CONNECTION_LIMIT,
+        backlog=BACKLOG,
+        max_request_body_size=MAX_REQUEST,
+        ident="paperbot",
+        clear_untrusted_proxy_headers=True,
     )
     return HttpServer(server)

@@ -2,6 +2,7 @@
 never send is answered 400 with one line (``bot.slack.server``), not a 500 and
 a traceback from deep inside Bolt or a listener.
 """
+
 from __future__ import annotations
 
 import json
@@ -9,8 +10,19 @@ from urllib.parse import parse_qs
 
 #: Event fields that are strings (or absent / null) in every event Slack sends
 #: (docs.slack.dev/reference/events/app_mention, .../message).
-STRING_FIELDS = ("type", "subtype", "text", "user", "channel", "channel_type", "ts", "thread_ts",
-                 "event_ts", "bot_id", "team")
+STRING_FIELDS = (
+    "type",
+    "subtype",
+    "text",
+    "user",
+    "channel",
+    "channel_type",
+    "ts",
+    "thread_ts",
+    "event_ts",
+    "bot_id",
+    "team",
+)
 
 
 def malformed(raw: bytes, content_type: str) -> str | None:

@@ -11,6 +11,7 @@ ephemerally. A channel the bot cannot post to gets "Invite @paperbot to
 #channel first". From a modal (no channel) *Share to…* opens a channel
 picker instead (``bot.slack.share_modal``).
 """
+
 from __future__ import annotations
 
 import logging
@@ -21,8 +22,8 @@ from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 
 from bot.core.ports import Message, PostError
-from bot.render import ACTION_SHARE, render
 from bot.core.replies import EPHEMERAL, ErrorReply, ResultsReply, ShareReply
+from bot.render import ACTION_SHARE, render
 from bot.service.sharing import share_key
 from bot.slack.actions import EXAMPLE, BadValue, Click, answer, page_request, paper_id, read_value
 from bot.slack.commands import SORRY
@@ -56,8 +57,7 @@ def sharer_name(client: WebClient, user_id: str) -> str:
         log.info("users.info for %s failed (%s)", user_id, exc)
         return "someone"
     profile = user.get("profile") or {}
-    for name in (profile.get("display_name"), profile.get("real_name"), user.get("real_name"),
-                 user.get("name")):
+    for name in (profile.get("display_name"), profile.get("real_name"), user.get("real_name"), user.get("name")):
         if isinstance(name, str) and name.strip():
             return name.strip()
     return "someone"
@@ -66,8 +66,7 @@ def sharer_name(client: WebClient, user_id: str) -> str:
 def make_listener(service: "Service", slots: FairSlots):
     """The *Share* listener (Bolt arguments ``ack, body, action, respond, client``)."""
 
-    def on_share(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond,
-                 client: WebClient) -> None:
+    def on_share(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond, client: WebClient) -> None:
         ack()
         try:
             message, replace_original = share_from_message(service, slots, body, action, client)
@@ -81,8 +80,9 @@ def make_listener(service: "Service", slots: FairSlots):
     return on_share
 
 
-def share_from_message(service: "Service", slots: FairSlots, body: dict[str, Any],
-                       action: dict[str, Any], client: WebClient) -> tuple[Message, bool]:
+def share_from_message(
+    service: "Service", slots: FairSlots, body: dict[str, Any], action: dict[str, Any], client: WebClient
+) -> tuple[Message, bool]:
     """Do one share from a message click; return ``(answer, replace the clicked message)``.
 
     Raises:
@@ -114,15 +114,16 @@ def share_from_message(service: "Service", slots: FairSlots, body: dict[str, Any
     except Exception:
         service.sharing.release(key)
         raise
-    if "q" in value or "k" in value:   # the page it was clicked on
+    if "q" in value or "k" in value:  # the page it was clicked on
         redrawn = _redrawn(service, slots, value, click, message_ts)
         if redrawn is not None:
             return redrawn, True
     return _ephemeral(f"Shared in <#{click.channel_id}> ✓"), False
 
 
-def _redrawn(service: "Service", slots: FairSlots, value: dict[str, Any], click: Click,
-             message_ts: str) -> Message | None:
+def _redrawn(
+    service: "Service", slots: FairSlots, value: dict[str, Any], click: Click, message_ts: str
+) -> Message | None:
     """The clicked results page again, every row shared from it marked."""
     try:
         query, offset, exact = page_request(value, service.queries.text_of)
@@ -132,8 +133,9 @@ def _redrawn(service: "Service", slots: FairSlots, value: dict[str, Any], click:
         reply = service.search(query, offset=offset, exact=exact)
         if not isinstance(reply, ResultsReply) or reply.page is None:
             return None
-        keys = [(h.paper.id, share_key(click.team_id, click.channel_id, message_ts, h.paper.id))
-                for h in reply.page.hits]
+        keys = [
+            (h.paper.id, share_key(click.team_id, click.channel_id, message_ts, h.paper.id)) for h in reply.page.hits
+        ]
         return render(replace(reply, shared=service.sharing.where(keys)))
 
 

@@ -11,6 +11,7 @@
   ``views.open`` of the search modal. A global shortcut has no channel and no
   ``response_url``: a failure can only be logged.
 """
+
 from __future__ import annotations
 
 import logging
@@ -20,9 +21,9 @@ from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 
 from bot.core.ports import Message
+from bot.core.replies import ResultsReply
 from bot.render.home import search_modal
 from bot.render.related import NO_TEXT, RELATED_RESULTS, related_message, related_modal
-from bot.core.replies import ResultsReply
 from bot.slack.commands import SORRY
 from bot.slack.fair import FairSlots
 from bot.slack.fallback import respond_or_plain, view_or_plain
@@ -59,7 +60,7 @@ def make_related_listener(service: "Service", slots: FairSlots):
     def find_related(ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient) -> None:
         ack()
         text = message_text(body)
-        if not any(c.isalnum() for c in text):          # an image, a file, only a mention
+        if not any(c.isalnum() for c in text):  # an image, a file, only a mention
             if _open(client, body, related_modal(error=NO_TEXT)) is None:
                 _ephemeral(respond, Message(text=NO_TEXT))
             return
@@ -89,8 +90,7 @@ def _open(client: WebClient, body: dict[str, Any], view: dict) -> str | None:
     if not body.get("trigger_id"):
         return None
     try:
-        answer = view_or_plain(client.views_open, valid_view(view), SEARCHING,
-                               trigger_id=body["trigger_id"])
+        answer = view_or_plain(client.views_open, valid_view(view), SEARCHING, trigger_id=body["trigger_id"])
         return (answer.get("view") or {}).get("id")
     except Exception as exc:  # noqa: BLE001 — e.g. expired_trigger_id: answer ephemerally
         log.info("views.open for the shortcut failed (%s); answering ephemerally", exc)
@@ -108,7 +108,6 @@ def open_search_modal(ack: Ack, body: dict[str, Any], client: WebClient) -> None
     """*Search papers* (global shortcut): open the search modal."""
     ack()
     try:
-        view_or_plain(client.views_open, valid_view(search_modal()), SORRY,
-                      trigger_id=body.get("trigger_id"))
+        view_or_plain(client.views_open, valid_view(search_modal()), SORRY, trigger_id=body.get("trigger_id"))
     except Exception:  # noqa: BLE001 — e.g. an expired trigger_id; no response_url to tell
         log.exception("views.open of the search modal (global shortcut) failed")

@@ -23,6 +23,7 @@ the socket for the peer's shutdown (Linux ``POLLRDHUP``, poll(2)) every
 the client would otherwise keep reconnecting. ``run_socket`` then logs one
 ERROR and raises ``SocketModeDisabled``.
 """
+
 from __future__ import annotations
 
 import json
@@ -52,9 +53,11 @@ PING_INTERVAL = 5.0
 EOF_CHECK_S = 0.5
 #: The ``disconnect`` reason that means "Socket Mode is off for this app".
 LINK_DISABLED = "link_disabled"
-DISABLED_MESSAGE = ("Socket Mode is switched off in the app settings (Slack sent disconnect reason "
-                    "link_disabled): turn it on under Settings → Socket Mode at https://api.slack.com/apps, "
-                    "or run paperbot serve for HTTP mode")
+DISABLED_MESSAGE = (
+    "Socket Mode is switched off in the app settings (Slack sent disconnect reason "
+    "link_disabled): turn it on under Settings → Socket Mode at https://api.slack.com/apps, "
+    "or run paperbot serve for HTTP mode"
+)
 
 
 class SocketModeDisabled(Exception):
@@ -73,7 +76,7 @@ class _Client(SocketModeClient):
     def _check_peer(self) -> None:
         try:
             session = self.current_session
-            sock = getattr(session, "sock", None)   # builtin Connection: None once closed
+            sock = getattr(session, "sock", None)  # builtin Connection: None once closed
             if self.closed or sock is None or not _peer_closed(sock):
                 return
             log.info("the Socket Mode connection was closed by the server; reconnecting")
@@ -87,7 +90,7 @@ class _Client(SocketModeClient):
         self._eof_watch.shutdown()
         sock = getattr(self.current_session, "sock", None)
         if sock is not None:
-            try:   # wakes the receive thread now instead of after its 3 s socket timeout
+            try:  # wakes the receive thread now instead of after its 3 s socket timeout
                 sock.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
@@ -128,14 +131,19 @@ class SocketHandler(BaseSocketModeHandler):
         app: the Bolt app; app_token: the ``xapp-…`` token; client: the socket client.
     """
 
-    def __init__(self, app: App, app_token: str, *, web_client: WebClient | None = None,
-                 ping_interval: float = PING_INTERVAL) -> None:
+    def __init__(
+        self, app: App, app_token: str, *, web_client: WebClient | None = None, ping_interval: float = PING_INTERVAL
+    ) -> None:
         self.app = app
         self.app_token = app_token
-        self.client = _Client(app_token=app_token, logger=app.logger,
-                              web_client=web_client if web_client is not None else app.client,
-                              proxy=app.client.proxy, ping_interval=ping_interval,
-                              concurrency=CONCURRENCY)
+        self.client = _Client(
+            app_token=app_token,
+            logger=app.logger,
+            web_client=web_client if web_client is not None else app.client,
+            proxy=app.client.proxy,
+            ping_interval=ping_interval,
+            concurrency=CONCURRENCY,
+        )
         self.client.socket_mode_request_listeners.append(self.handle)
 
     def handle(self, client: SocketModeClient, req: SocketModeRequest) -> None:
@@ -144,8 +152,9 @@ class SocketHandler(BaseSocketModeHandler):
         send_response(client, req, run_bolt_app(self.app, req), start)
 
 
-def socket_handler(app: App, app_token: str, *, web_client: WebClient | None = None,
-                   ping_interval: float = PING_INTERVAL) -> SocketHandler:
+def socket_handler(
+    app: App, app_token: str, *, web_client: WebClient | None = None, ping_interval: float = PING_INTERVAL
+) -> SocketHandler:
     """A Socket Mode handler for ``app`` (not connected yet).
 
     Args:
@@ -163,8 +172,9 @@ def socket_handler(app: App, app_token: str, *, web_client: WebClient | None = N
     return SocketHandler(app, app_token, web_client=web_client, ping_interval=ping_interval)
 
 
-def run_socket(app: App, app_token: str, *, web_client: WebClient | None = None,
-               ping_interval: float = PING_INTERVAL) -> None:
+def run_socket(
+    app: App, app_token: str, *, web_client: WebClient | None = None, ping_interval: float = PING_INTERVAL
+) -> None:
     """Connect to Slack over Socket Mode and serve until the process ends.
 
     Blocks the calling thread; reconnects on its own when the connection

@@ -12,6 +12,7 @@ users send here too (``bot.core.parsing.user_text``), so no reply echoes them.
 
 No third-party imports: the console and tests may use these freely.
 """
+
 from __future__ import annotations
 
 import re

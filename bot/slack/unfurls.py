@@ -16,6 +16,7 @@ again, which Slack applies to the same attachments rather than adding more
 (chat.unfurl's page), so no idempotency key is needed. A card Slack refuses
 is logged once (``bot.slack.fallback``) and sent again as plain text.
 """
+
 from __future__ import annotations
 
 import logging
@@ -24,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 from slack_bolt import App
 from slack_sdk import WebClient
 
-from bot.service.paper_links import PaperLinks
 from bot.render.unfurl import unfurl, unfurl_text
+from bot.service.paper_links import PaperLinks
 from bot.slack.fallback import refusal
 
 if TYPE_CHECKING:

@@ -15,6 +15,7 @@ listener's accept queue is full).
 One connection per POST, closed afterwards, as ``WebhookClient`` does: no
 pooled connection can turn out stale just as the body is sent.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -26,12 +27,18 @@ from urllib.parse import urlsplit
 
 from slack_sdk.webhook import WebhookResponse
 
-TIMEOUT_S = 30.0          # slack_sdk's WebhookClient default
+TIMEOUT_S = 30.0  # slack_sdk's WebhookClient default
 USER_AGENT = "paperbot (response_url)"
 
 
-def post_json(url: str, body: dict[str, Any], *, ready: Callable[[], None] | None = None,
-              ssl: ssl_lib.SSLContext | None = None, timeout: float = TIMEOUT_S) -> WebhookResponse:
+def post_json(
+    url: str,
+    body: dict[str, Any],
+    *,
+    ready: Callable[[], None] | None = None,
+    ssl: ssl_lib.SSLContext | None = None,
+    timeout: float = TIMEOUT_S,
+) -> WebhookResponse:
     """POST ``body`` as JSON to ``url``, calling ``ready()`` once connected.
 
     Args:
@@ -60,7 +67,8 @@ def post_json(url: str, body: dict[str, Any], *, ready: Callable[[], None] | Non
         raise ValueError("a response_url must be an http(s) URL")
     if parts.scheme == "https":
         conn: http.client.HTTPConnection = http.client.HTTPSConnection(
-            parts.hostname, parts.port, timeout=timeout, context=ssl or ssl_lib.create_default_context())
+            parts.hostname, parts.port, timeout=timeout, context=ssl or ssl_lib.create_default_context()
+        )
     else:
         conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
     data = json.dumps({k: v for k, v in body.items() if v is not None}).encode("utf-8")
@@ -68,18 +76,21 @@ def post_json(url: str, body: dict[str, Any], *, ready: Callable[[], None] | Non
     try:
         try:
             conn.connect()
-        except OSError as exc:                     # refused, DNS, TLS: Slack has nothing
+        except OSError as exc:  # refused, DNS, TLS: Slack has nothing
             raise URLError(exc) from None
         if ready is not None:
             ready()
         try:
-            conn.request("POST", target, body=data, headers={
-                "Content-Type": "application/json;charset=utf-8", "User-Agent": USER_AGENT})
+            conn.request(
+                "POST",
+                target,
+                body=data,
+                headers={"Content-Type": "application/json;charset=utf-8", "User-Agent": USER_AGENT},
+            )
             answer = conn.getresponse()
             text = answer.read().decode(answer.headers.get_content_charset() or "utf-8", "replace")
-        except http.client.HTTPException as exc:   # a garbled or cut answer: it may have arrived
+        except http.client.HTTPException as exc:  # a garbled or cut answer: it may have arrived
             raise ConnectionError(type(exc).__name__) from None
-        return WebhookResponse(url=url, status_code=answer.status, body=text,
-                               headers=dict(answer.headers.items()))
+        return WebhookResponse(url=url, status_code=answer.status, body=text, headers=dict(answer.headers.items()))
     finally:
         conn.close()

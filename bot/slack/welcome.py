@@ -12,6 +12,7 @@ subscribe, said once per user and once per channel (remembered in the store,
 A post Slack refuses is logged and the mark forgotten, so the hello is tried
 again next time. Events are auto-acked by Bolt; nothing here raises.
 """
+
 from __future__ import annotations
 
 import logging
@@ -35,20 +36,23 @@ def register(app: App, service: "Service") -> None:
     """Register the ``member_joined_channel`` listener (the Messages tab is
     handled from ``bot.slack.home``'s ``app_home_opened`` via ``welcome_user``)."""
 
-    def member_joined_channel(body: dict[str, Any], event: dict[str, Any], client: WebClient,
-                              context: BoltContext) -> None:
+    def member_joined_channel(
+        body: dict[str, Any], event: dict[str, Any], client: WebClient, context: BoltContext
+    ) -> None:
         bot_user = context.bot_user_id or ""
         if not bot_user or event.get("user") != bot_user or not event.get("channel"):
-            return          # someone else joined: nothing to say
-        ctx = Context(team_id=body.get("team_id") or event.get("team") or "",
-                      channel_id=event["channel"], user_id=event.get("inviter") or "")
+            return  # someone else joined: nothing to say
+        ctx = Context(
+            team_id=body.get("team_id") or event.get("team") or "",
+            channel_id=event["channel"],
+            user_id=event.get("inviter") or "",
+        )
         say_once(service, client, ctx, "channel", event["channel"])
 
     app.event("member_joined_channel")(member_joined_channel)
 
 
-def welcome_user(service: "Service", client: WebClient, body: dict[str, Any],
-                 event: dict[str, Any]) -> None:
+def welcome_user(service: "Service", client: WebClient, body: dict[str, Any], event: dict[str, Any]) -> None:
     """The Messages tab was opened: greet ``event.user`` in ``event.channel`` once."""
     user, channel = event.get("user") or "", event.get("channel") or ""
     if not user or not channel:
@@ -57,8 +61,7 @@ def welcome_user(service: "Service", client: WebClient, body: dict[str, Any],
     say_once(service, client, ctx, "user", channel)
 
 
-def say_once(service: "Service", client: WebClient, ctx: Context, audience: str,
-             channel: str) -> bool:
+def say_once(service: "Service", client: WebClient, ctx: Context, audience: str, channel: str) -> bool:
     """Post the welcome for ``audience`` in ``channel`` unless it was said before.
 
     Returns:

@@ -9,28 +9,27 @@ dates and times are stored — never a client object or a token.
 Create a ``Store`` in the process that uses it (after any ``fork``); one
 ``Store`` is safe to share between threads.
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
 
-from bot.store.db import make_engine, transaction
 from bot.core.models import DeliveryState
+from bot.store.db import make_engine, transaction
 from bot.store.deliveries import STATES, DeliveryStore
-from bot.store.marks import MarkStore
 from bot.store.journal import Entry, EntryState, JournalStore
+from bot.store.marks import MarkStore
 from bot.store.queries import QueryStore
+from bot.store.saved import SavedStore
 from bot.store.schema import SCHEMA_VERSION, StoreError, migrate
 from bot.store.schema import schema_version as _version_t
 from bot.store.subscriptions import KEEP, SubscriptionStore
-from bot.store.saved import SavedStore
 from bot.store.topics import TopicPickStore
 
-__all__ = ["Store", "StoreError", "SCHEMA_VERSION", "STATES", "DeliveryState", "Entry", "EntryState",
-           "KEEP"]
+__all__ = ["Store", "StoreError", "SCHEMA_VERSION", "STATES", "DeliveryState", "Entry", "EntryState", "KEEP"]
 
 
-class Store(SubscriptionStore, DeliveryStore, JournalStore, TopicPickStore, SavedStore, MarkStore,
-            QueryStore):
+class Store(SubscriptionStore, DeliveryStore, JournalStore, TopicPickStore, SavedStore, MarkStore, QueryStore):
     """Subscriptions, deliveries, daily picks, handled events, the journal, channel
     rotations, reading lists, once-only marks (onboarding, shares) and the long
     queries of page buttons in one database.
@@ -56,8 +55,10 @@ class Store(SubscriptionStore, DeliveryStore, JournalStore, TopicPickStore, Save
         except StoreError:
             raise
         except ModuleNotFoundError as e:  # e.g. psycopg without the [postgres] extra
-            raise StoreError(f"DATABASE_URL needs the Python module {e.name!r}; for PostgreSQL "
-                             "install paperbot with: pip install '.[postgres]'") from None
+            raise StoreError(
+                f"DATABASE_URL needs the Python module {e.name!r}; for PostgreSQL "
+                "install paperbot with: pip install '.[postgres]'"
+            ) from None
         except sa.exc.ArgumentError as e:
             raise StoreError(f"DATABASE_URL is not a database URL SQLAlchemy understands ({e})") from None
         except sa.exc.SQLAlchemyError as e:

@@ -8,6 +8,7 @@ the pysqlite recipe from SQLAlchemy's SQLite dialect docs ("Serializable
 isolation / Savepoints / Transactional DDL"). PostgreSQL: psycopg 3, READ
 COMMITTED, ``pool_pre_ping``.
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -100,8 +101,9 @@ def set_wal(cursor: sqlite3.Cursor, timeout_s: float = SQLITE_BUSY_TIMEOUT_MS / 
 
 
 @contextmanager
-def transaction(engine: sa.Engine, *, write: bool = False,
-                lock_timeout_ms: int | None = None) -> Iterator[sa.Connection]:
+def transaction(
+    engine: sa.Engine, *, write: bool = False, lock_timeout_ms: int | None = None
+) -> Iterator[sa.Connection]:
     """A connection inside one transaction, committed on success.
 
     Args:

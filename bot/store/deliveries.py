@@ -5,6 +5,7 @@ once" guarantee here is a plain INSERT against a primary key, with the
 ``IntegrityError`` caught: atomic across threads, processes and restarts on
 SQLite and PostgreSQL alike (docs/architecture.md "Where a digest is claimed").
 """
+
 from __future__ import annotations
 
 from datetime import date, datetime
@@ -15,9 +16,9 @@ import sqlalchemy as sa
 from bot.core.models import Delivery, DeliveryState
 from bot.daily.post_times import utc_now
 from bot.store.db import transaction
+from bot.store.schema import UTCDateTime
 from bot.store.schema import daily_picks as picks_t
 from bot.store.schema import deliveries as deliv_t
-from bot.store.schema import UTCDateTime
 from bot.store.schema import handled_events as events_t
 
 #: Every delivery state (``bot.core.models.DeliveryState`` documents each).
@@ -28,12 +29,20 @@ RECLAIMABLE = frozenset({DeliveryState.FAILED, DeliveryState.SKIPPED})
 
 # Statements the digest runs every tick, built once (SQLAlchemy caches their
 # compiled form; building them per call cost more than running them).
-_SINCE = (sa.select(deliv_t).where(deliv_t.c.local_date >= sa.bindparam("day", type_=sa.Date))
-          .order_by(deliv_t.c.local_date, deliv_t.c.team, deliv_t.c.channel))
-_STALE = (sa.select(deliv_t)
-          .where(deliv_t.c.state == DeliveryState.CLAIMED, deliv_t.c.message_ts.is_(None),
-                 deliv_t.c.claimed_at <= sa.bindparam("before", type_=UTCDateTime))
-          .order_by(deliv_t.c.claimed_at))
+_SINCE = (
+    sa.select(deliv_t)
+    .where(deliv_t.c.local_date >= sa.bindparam("day", type_=sa.Date))
+    .order_by(deliv_t.c.local_date, deliv_t.c.team, deliv_t.c.channel)
+)
+_STALE = (
+    sa.select(deliv_t)
+    .where(
+        deliv_t.c.state == DeliveryState.CLAIMED,
+        deliv_t.c.message_ts.is_(None),
+        deliv_t.c.claimed_at <= sa.bindparam("before", type_=UTCDateTime),
+    )
+    .order_by(deliv_t.c.claimed_at)
+)
 
 
 def _now(now: datetime | None) -> datetime:
@@ -41,13 +50,18 @@ def _now(now: datetime | None) -> datetime:
 
 
 def _key(team: str, channel: str, day: date):
-    return sa.and_(deliv_t.c.team == team, deliv_t.c.channel == channel,
-                   deliv_t.c.local_date == day)
+    return sa.and_(deliv_t.c.team == team, deliv_t.c.channel == channel, deliv_t.c.local_date == day)
 
 
 def _delivery(row) -> Delivery:
-    return Delivery(team_id=row.team, channel_id=row.channel, local_date=row.local_date,
-                    paper_id=row.paper_id or "", state=DeliveryState(row.state), message_ts=row.message_ts)
+    return Delivery(
+        team_id=row.team,
+        channel_id=row.channel,
+        local_date=row.local_date,
+        paper_id=row.paper_id or "",
+        state=DeliveryState(row.state),
+        message_ts=row.message_ts,
+    )
 
 
 class DeliveryStore:
@@ -72,8 +86,7 @@ class DeliveryStore:
             Whatever ``choose`` raises (e.g. ValueError for an empty corpus).
         """
         with transaction(self._engine) as conn:
-            found = conn.execute(sa.select(picks_t.c.paper_id)
-                                 .where(picks_t.c.local_date == day)).scalar()
+            found = conn.execute(sa.select(picks_t.c.paper_id).where(picks_t.c.local_date == day)).scalar()
         if found is not None:
             return found
         choice = choose(day)  # outside the write lock: it may read a big index
@@ -83,13 +96,20 @@ class DeliveryStore:
         except sa.exc.IntegrityError:
             pass  # another process picked first: read its pick
         with transaction(self._engine) as conn:
-            return conn.execute(sa.select(picks_t.c.paper_id)
-                                .where(picks_t.c.local_date == day)).scalar_one()
+            return conn.execute(sa.select(picks_t.c.paper_id).where(picks_t.c.local_date == day)).scalar_one()
 
     # ------------------------------------------------------------ deliveries
-    def claim_delivery(self, team: str, channel: str, day: date, paper_id: str, *,
-                       now: datetime | None = None, reclaim: Iterable[DeliveryState] = (),
-                       max_attempts: int | None = None) -> bool:
+    def claim_delivery(
+        self,
+        team: str,
+        channel: str,
+        day: date,
+        paper_id: str,
+        *,
+        now: datetime | None = None,
+        reclaim: Iterable[DeliveryState] = (),
+        max_attempts: int | None = None,
+    ) -> bool:
         """Claim the right to post ``day``'s digest to a channel; True for exactly one caller.
 
         A new row is INSERTed in state ``CLAIMED``. When the row exists, it is
@@ -114,9 +134,18 @@ class DeliveryStore:
         now = _now(now)
         try:
             with transaction(self._engine, write=True) as conn:
-                conn.execute(deliv_t.insert().values(
-                    team=team, channel=channel, local_date=day, paper_id=paper_id,
-                    state=DeliveryState.CLAIMED, claimed_at=now, updated_at=now, attempts=1))
+                conn.execute(
+                    deliv_t.insert().values(
+                        team=team,
+                        channel=channel,
+                        local_date=day,
+                        paper_id=paper_id,
+                        state=DeliveryState.CLAIMED,
+                        claimed_at=now,
+                        updated_at=now,
+                        attempts=1,
+                    )
+                )
             return True
         except sa.exc.IntegrityError:
             pass
@@ -127,13 +156,30 @@ class DeliveryStore:
         if max_attempts is not None:
             where.append(deliv_t.c.attempts < max_attempts)
         with transaction(self._engine, write=True) as conn:
-            result = conn.execute(deliv_t.update().where(*where).values(
-                state=DeliveryState.CLAIMED, paper_id=paper_id, message_ts=None, claimed_at=now,
-                updated_at=now, attempts=deliv_t.c.attempts + 1))
+            result = conn.execute(
+                deliv_t.update()
+                .where(*where)
+                .values(
+                    state=DeliveryState.CLAIMED,
+                    paper_id=paper_id,
+                    message_ts=None,
+                    claimed_at=now,
+                    updated_at=now,
+                    attempts=deliv_t.c.attempts + 1,
+                )
+            )
             return result.rowcount == 1
 
-    def finish_delivery(self, team: str, channel: str, day: date, *, state: DeliveryState,
-                        message_ts: str | None = None, now: datetime | None = None) -> None:
+    def finish_delivery(
+        self,
+        team: str,
+        channel: str,
+        day: date,
+        *,
+        state: DeliveryState,
+        message_ts: str | None = None,
+        now: datetime | None = None,
+    ) -> None:
         """Record the outcome of a claim.
 
         Args:
@@ -165,11 +211,14 @@ class DeliveryStore:
             bool: True when a ``CLAIMED`` row was deleted.
         """
         with transaction(self._engine, write=True) as conn:
-            return conn.execute(deliv_t.delete().where(
-                _key(team, channel, day), deliv_t.c.state == DeliveryState.CLAIMED)).rowcount > 0
+            return (
+                conn.execute(
+                    deliv_t.delete().where(_key(team, channel, day), deliv_t.c.state == DeliveryState.CLAIMED)
+                ).rowcount
+                > 0
+            )
 
-    def mark_skipped(self, team: str, channel: str, day: date,
-                     now: datetime | None = None) -> bool:
+    def mark_skipped(self, team: str, channel: str, day: date, now: datetime | None = None) -> bool:
         """Record that ``day`` was missed and will not be back-filled.
 
         Returns:
@@ -179,9 +228,18 @@ class DeliveryStore:
         now = _now(now)
         try:
             with transaction(self._engine, write=True) as conn:
-                conn.execute(deliv_t.insert().values(
-                    team=team, channel=channel, local_date=day, paper_id="", state=DeliveryState.SKIPPED,
-                    claimed_at=None, updated_at=now, attempts=0))
+                conn.execute(
+                    deliv_t.insert().values(
+                        team=team,
+                        channel=channel,
+                        local_date=day,
+                        paper_id="",
+                        state=DeliveryState.SKIPPED,
+                        claimed_at=None,
+                        updated_at=now,
+                        attempts=0,
+                    )
+                )
             return True
         except sa.exc.IntegrityError:
             return False

@@ -10,6 +10,7 @@ racing a slow original, or a second process, never does the work twice.
 
 Part of ``bot.store.Store``; the methods use ``self._engine``.
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -22,7 +23,6 @@ from bot.daily.post_times import utc_now
 from bot.store.db import transaction
 from bot.store.schema import handled_events as events_t
 from bot.store.schema import journal as journal_t
-
 
 #: How long a claim waits for another transaction's lock on the same key (a
 #: frozen process mid-claim) before it gives up — so the request is answered
@@ -66,9 +66,18 @@ class JournalStore:
 
     _engine: sa.Engine
 
-    def journal_claim(self, key: str, *, kind: str, payload: str, owner: str, lease: timedelta,
-                      aliases: Iterable[str] = (), now: datetime | None = None,
-                      answerable_after: datetime | None = None) -> int:
+    def journal_claim(
+        self,
+        key: str,
+        *,
+        kind: str,
+        payload: str,
+        owner: str,
+        lease: timedelta,
+        aliases: Iterable[str] = (),
+        now: datetime | None = None,
+        answerable_after: datetime | None = None,
+    ) -> int:
         """Record ``key`` as this owner's work; the one gate before an acknowledgement.
 
         The row and every alias key (``handled_events``, e.g. the
@@ -100,27 +109,47 @@ class JournalStore:
         at = utc_now() if now is None else now
         try:
             with transaction(self._engine, write=True, lock_timeout_ms=CLAIM_LOCK_TIMEOUT_MS) as conn:
-                conn.execute(journal_t.insert().values(
-                    key=key, kind=kind, state=EntryState.PENDING, owner=owner, lease_until=at + lease,
-                    received_at=at, attempts=1, payload=payload))
-                for alias in sorted(set(aliases)):   # sorted: overlapping claims never deadlock
+                conn.execute(
+                    journal_t.insert().values(
+                        key=key,
+                        kind=kind,
+                        state=EntryState.PENDING,
+                        owner=owner,
+                        lease_until=at + lease,
+                        received_at=at,
+                        attempts=1,
+                        payload=payload,
+                    )
+                )
+                for alias in sorted(set(aliases)):  # sorted: overlapping claims never deadlock
                     conn.execute(events_t.insert().values(key=alias, at=at))
             return 1
         except sa.exc.IntegrityError:
             pass
-        where = [journal_t.c.key == key, journal_t.c.state == EntryState.PENDING, journal_t.c.lease_until < at,
-                 _settled(at)]
+        where = [
+            journal_t.c.key == key,
+            journal_t.c.state == EntryState.PENDING,
+            journal_t.c.lease_until < at,
+            _settled(at),
+        ]
         if answerable_after is not None:
             where.append(journal_t.c.received_at >= answerable_after)
         with transaction(self._engine, write=True, lock_timeout_ms=CLAIM_LOCK_TIMEOUT_MS) as conn:
-            won = conn.execute(journal_t.update().where(*where).values(
-                owner=owner, lease_until=at + lease, attempts=journal_t.c.attempts + 1)).rowcount == 1
+            won = (
+                conn.execute(
+                    journal_t.update()
+                    .where(*where)
+                    .values(owner=owner, lease_until=at + lease, attempts=journal_t.c.attempts + 1)
+                ).rowcount
+                == 1
+            )
             if not won:
                 return 0
             return int(conn.execute(sa.select(journal_t.c.attempts).where(journal_t.c.key == key)).scalar_one())
 
-    def journal_renew(self, keys: Iterable[str], owner: str, lease: timedelta,
-                      now: datetime | None = None, posting: bool = False) -> int:
+    def journal_renew(
+        self, keys: Iterable[str], owner: str, lease: timedelta, now: datetime | None = None, posting: bool = False
+    ) -> int:
         """Extend the lease of ``owner``'s pending rows among ``keys``; returns how many.
 
         With ``posting``, the same UPDATE also sets ``posting_at`` = now: the
@@ -136,24 +165,24 @@ class JournalStore:
         if posting:
             values["posting_at"] = at
         with transaction(self._engine, write=True) as conn:
-            return conn.execute(journal_t.update().where(
-                journal_t.c.key.in_(keys), journal_t.c.owner == owner,
-                journal_t.c.state == EntryState.PENDING).values(**values)).rowcount
+            return conn.execute(
+                journal_t.update()
+                .where(journal_t.c.key.in_(keys), journal_t.c.owner == owner, journal_t.c.state == EntryState.PENDING)
+                .values(**values)
+            ).rowcount
 
     def journal_posting(self, key: str) -> bool:
         """Whether a reply to ``key`` started going out (``journal_renew(...,
         posting=True)``) and was not handed back since (``journal_defer(...,
         clear_posting=True)``): after a crash it may or may not have arrived."""
         with transaction(self._engine) as conn:
-            return conn.execute(sa.select(journal_t.c.posting_at)
-                                .where(journal_t.c.key == key)).scalar() is not None
+            return conn.execute(sa.select(journal_t.c.posting_at).where(journal_t.c.key == key)).scalar() is not None
 
     def journal_done(self, key: str) -> None:
         """Mark ``key`` answered and drop its payload (whoever holds the lease:
         the reply is out)."""
         with transaction(self._engine, write=True) as conn:
-            conn.execute(journal_t.update().where(journal_t.c.key == key).values(
-                state=EntryState.DONE, payload=None))
+            conn.execute(journal_t.update().where(journal_t.c.key == key).values(state=EntryState.DONE, payload=None))
 
     def journal_defer(self, key: str, owner: str, until: datetime, clear_posting: bool = False) -> bool:
         """Leave ``owner``'s pending row ``key`` for a later attempt: its lease
@@ -166,67 +195,93 @@ class JournalStore:
         values: dict = {"lease_until": until}
         if clear_posting:
             values["posting_at"] = None
-        else:   # Slack answered this attempt: nothing of it is in flight, no need to settle
-            values["posting_at"] = sa.case((journal_t.c.posting_at.is_(None), None),
-                                           else_=until - POST_SETTLE)
+        else:  # Slack answered this attempt: nothing of it is in flight, no need to settle
+            values["posting_at"] = sa.case((journal_t.c.posting_at.is_(None), None), else_=until - POST_SETTLE)
         with transaction(self._engine, write=True) as conn:
-            return conn.execute(journal_t.update().where(
-                journal_t.c.key == key, journal_t.c.owner == owner,
-                journal_t.c.state == EntryState.PENDING).values(**values)).rowcount == 1
+            return (
+                conn.execute(
+                    journal_t.update()
+                    .where(journal_t.c.key == key, journal_t.c.owner == owner, journal_t.c.state == EntryState.PENDING)
+                    .values(**values)
+                ).rowcount
+                == 1
+            )
 
     def journal_give_up(self, key: str) -> None:
         """Stop trying ``key``: state expired, payload dropped."""
         with transaction(self._engine, write=True) as conn:
-            conn.execute(journal_t.update().where(
-                journal_t.c.key == key, journal_t.c.state == EntryState.PENDING).values(
-                state=EntryState.EXPIRED, payload=None))
+            conn.execute(
+                journal_t.update()
+                .where(journal_t.c.key == key, journal_t.c.state == EntryState.PENDING)
+                .values(state=EntryState.EXPIRED, payload=None)
+            )
 
-    def journal_stale(self, kind: str, received_after: datetime, now: datetime | None = None,
-                      limit: int = 100) -> list[Entry]:
+    def journal_stale(
+        self, kind: str, received_after: datetime, now: datetime | None = None, limit: int = 100
+    ) -> list[Entry]:
         """Pending rows of ``kind`` whose lease expired, received after
         ``received_after`` (still answerable), and not marked as going out in
         the last ``POST_SETTLE``, oldest first."""
         at = utc_now() if now is None else now
-        query = (sa.select(journal_t).where(
-            journal_t.c.kind == kind, journal_t.c.state == EntryState.PENDING,
-            journal_t.c.lease_until < at, journal_t.c.received_at >= received_after, _settled(at))
-            .order_by(journal_t.c.received_at).limit(limit))
+        query = (
+            sa.select(journal_t)
+            .where(
+                journal_t.c.kind == kind,
+                journal_t.c.state == EntryState.PENDING,
+                journal_t.c.lease_until < at,
+                journal_t.c.received_at >= received_after,
+                _settled(at),
+            )
+            .order_by(journal_t.c.received_at)
+            .limit(limit)
+        )
         with transaction(self._engine) as conn:
-            return [Entry(r.key, r.kind, r.payload or "", r.received_at, r.attempts)
-                    for r in conn.execute(query)]
+            return [Entry(r.key, r.kind, r.payload or "", r.received_at, r.attempts) for r in conn.execute(query)]
 
     def journal_expire(self, kind: str, received_before: datetime) -> int:
         """Give up pending rows of ``kind`` received before ``received_before``
         (no longer answerable): state expired, payload dropped. Returns how many."""
         with transaction(self._engine, write=True) as conn:
-            return conn.execute(journal_t.update().where(
-                journal_t.c.kind == kind, journal_t.c.state == EntryState.PENDING,
-                journal_t.c.received_at < received_before).values(
-                state=EntryState.EXPIRED, payload=None)).rowcount
+            return conn.execute(
+                journal_t.update()
+                .where(
+                    journal_t.c.kind == kind,
+                    journal_t.c.state == EntryState.PENDING,
+                    journal_t.c.received_at < received_before,
+                )
+                .values(state=EntryState.EXPIRED, payload=None)
+            ).rowcount
 
     def journal_state(self, key: str) -> tuple[EntryState, str, bool] | None:
         """``(state, owner, has payload)`` of ``key``, or None (for checks and tests)."""
         with transaction(self._engine) as conn:
-            row = conn.execute(sa.select(journal_t.c.state, journal_t.c.owner, journal_t.c.payload)
-                               .where(journal_t.c.key == key)).first()
+            row = conn.execute(
+                sa.select(journal_t.c.state, journal_t.c.owner, journal_t.c.payload).where(journal_t.c.key == key)
+            ).first()
         return None if row is None else (EntryState(row.state), row.owner, row.payload is not None)
 
     def journal_owners(self) -> set[str]:
         """The owners of pending rows."""
         with transaction(self._engine) as conn:
-            return set(conn.execute(sa.select(journal_t.c.owner).distinct()
-                                    .where(journal_t.c.state == EntryState.PENDING)).scalars())
+            return set(
+                conn.execute(
+                    sa.select(journal_t.c.owner).distinct().where(journal_t.c.state == EntryState.PENDING)
+                ).scalars()
+            )
 
     def journal_release(self, owner: str, now: datetime | None = None) -> int:
         """End the leases of a known-dead ``owner``'s pending rows now; returns how many."""
         at = utc_now() if now is None else now
         with transaction(self._engine, write=True) as conn:
-            return conn.execute(journal_t.update().where(
-                journal_t.c.owner == owner, journal_t.c.state == EntryState.PENDING).values(
-                lease_until=at - timedelta(seconds=1))).rowcount
+            return conn.execute(
+                journal_t.update()
+                .where(journal_t.c.owner == owner, journal_t.c.state == EntryState.PENDING)
+                .values(lease_until=at - timedelta(seconds=1))
+            ).rowcount
 
     def purge_journal(self, before: datetime) -> int:
         """Delete finished (done or expired) rows received before ``before``."""
         with transaction(self._engine, write=True) as conn:
-            return conn.execute(journal_t.delete().where(
-                journal_t.c.state != EntryState.PENDING, journal_t.c.received_at < before)).rowcount
+            return conn.execute(
+                journal_t.delete().where(journal_t.c.state != EntryState.PENDING, journal_t.c.received_at < before)
+            ).rowcount

@@ -10,6 +10,7 @@ Kinds used: ``"onboard"`` (key ``user:<team>:<user>`` or
 ``channel:<team>:<channel>``) and ``"share"`` (key
 ``<team>:<channel>:<message ts>:<paper id>``, detail: where it was shared).
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timezone
@@ -26,8 +27,7 @@ DETAIL_MAX = 200
 class MarkStore:
     """``mark_once`` / ``mark``; mixed into ``bot.store.Store`` (needs ``_engine``)."""
 
-    def mark_once(self, kind: str, key: str, detail: str | None = None,
-                  now: datetime | None = None) -> bool:
+    def mark_once(self, kind: str, key: str, detail: str | None = None, now: datetime | None = None) -> bool:
         """Record ``(kind, key)``; True the first time, False ever after.
 
         Args:
@@ -44,8 +44,9 @@ class MarkStore:
         at = now or datetime.now(timezone.utc)
         try:
             with transaction(self._engine, write=True) as conn:
-                conn.execute(marks_t.insert().values(kind=kind, key=key, at=at,
-                                                     detail=(detail or None) and detail[:DETAIL_MAX]))
+                conn.execute(
+                    marks_t.insert().values(kind=kind, key=key, at=at, detail=(detail or None) and detail[:DETAIL_MAX])
+                )
             return True
         except sa.exc.IntegrityError:
             return False
@@ -53,8 +54,7 @@ class MarkStore:
     def mark(self, kind: str, key: str) -> tuple[bool, str | None]:
         """``(found, detail)`` for ``(kind, key)``: whether it was recorded, and its note."""
         with transaction(self._engine) as conn:
-            row = conn.execute(sa.select(marks_t.c.detail).where(
-                marks_t.c.kind == kind, marks_t.c.key == key)).first()
+            row = conn.execute(sa.select(marks_t.c.detail).where(marks_t.c.kind == kind, marks_t.c.key == key)).first()
         return (row is not None, row.detail if row is not None else None)
 
     def unmark(self, kind: str, key: str) -> None:

@@ -7,6 +7,7 @@ caller (``bot.service.query_keys``) — and the button carries the key. Table
 ``query_keys(key, text, used_at)`` (schema version 6, ``bot.store.schema``):
 each use moves ``used_at`` on; rows unused for a while are purged.
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -17,7 +18,7 @@ from bot.store.db import transaction
 from bot.store.schema import query_keys as keys_t
 
 KEY_MAX = 32
-TEXT_MAX = 4000   # bot.core.parsing.MAX_INPUT: nothing longer is ever searched
+TEXT_MAX = 4000  # bot.core.parsing.MAX_INPUT: nothing longer is ever searched
 
 
 class QueryStore:
@@ -39,12 +40,11 @@ class QueryStore:
             raise ValueError("query key must be 1..32 and text 1..4000 characters")
         try:
             with transaction(self._engine, write=True) as conn:
-                done = conn.execute(keys_t.update().where(keys_t.c.key == key)
-                                    .values(text=text, used_at=now)).rowcount
+                done = conn.execute(keys_t.update().where(keys_t.c.key == key).values(text=text, used_at=now)).rowcount
                 if not done:
                     conn.execute(keys_t.insert().values(key=key, text=text, used_at=now))
         except sa.exc.IntegrityError:
-            pass   # another process stored the same key (and so the same text) meanwhile
+            pass  # another process stored the same key (and so the same text) meanwhile
 
     def query_text(self, key: str) -> str | None:
         """The query stored under ``key``, or None (never stored, or purged)."""

@@ -4,6 +4,7 @@ snapshot of the paper's fields (docs/interfaces.md "Reading list").
 Part of ``bot.store.Store``; the methods use ``self._engine``. Every query is
 scoped to one team and one user: nothing of one user is visible to another.
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -22,9 +23,16 @@ MAX_SAVED = 1000
 
 
 def _entry(row) -> SavedPaper:
-    return SavedPaper(paper_id=row.paper_id, title=row.title, title_derived=bool(row.title_derived),
-                      authors=tuple(a for a in (row.authors or "").split(_SEP) if a),
-                      venue=row.venue or "", year=row.year, url=row.url, saved_at=row.saved_at)
+    return SavedPaper(
+        paper_id=row.paper_id,
+        title=row.title,
+        title_derived=bool(row.title_derived),
+        authors=tuple(a for a in (row.authors or "").split(_SEP) if a),
+        venue=row.venue or "",
+        year=row.year,
+        url=row.url,
+        saved_at=row.saved_at,
+    )
 
 
 def _mine(team: str, user: str):
@@ -36,8 +44,7 @@ class SavedStore:
 
     _engine: sa.Engine
 
-    def save_paper(self, team: str, user: str, entry: SavedPaper,
-                   now: datetime | None = None) -> bool:
+    def save_paper(self, team: str, user: str, entry: SavedPaper, now: datetime | None = None) -> bool:
         """Add ``entry`` to the user's reading list.
 
         Args:
@@ -53,11 +60,20 @@ class SavedStore:
             return False
         try:
             with transaction(self._engine, write=True) as conn:
-                conn.execute(saved_t.insert().values(
-                    team=team, user_id=user, paper_id=entry.paper_id,
-                    saved_at=now if now is not None else utc_now(), title=entry.title,
-                    title_derived=entry.title_derived, authors=_SEP.join(entry.authors),
-                    venue=entry.venue[:200], year=entry.year, url=entry.url))
+                conn.execute(
+                    saved_t.insert().values(
+                        team=team,
+                        user_id=user,
+                        paper_id=entry.paper_id,
+                        saved_at=now if now is not None else utc_now(),
+                        title=entry.title,
+                        title_derived=entry.title_derived,
+                        authors=_SEP.join(entry.authors),
+                        venue=entry.venue[:200],
+                        year=entry.year,
+                        url=entry.url,
+                    )
+                )
             return True
         except sa.exc.IntegrityError:
             return False
@@ -65,32 +81,33 @@ class SavedStore:
     def remove_saved(self, team: str, user: str, paper_id: str) -> bool:
         """Remove a paper from the user's list; True when it was there."""
         with transaction(self._engine, write=True) as conn:
-            return conn.execute(saved_t.delete().where(
-                _mine(team, user), saved_t.c.paper_id == paper_id)).rowcount > 0
+            return conn.execute(saved_t.delete().where(_mine(team, user), saved_t.c.paper_id == paper_id)).rowcount > 0
 
     def get_saved(self, team: str, user: str, paper_id: str) -> SavedPaper | None:
         """The user's saved entry for ``paper_id``, or None."""
         with transaction(self._engine) as conn:
-            row = conn.execute(sa.select(saved_t).where(
-                _mine(team, user), saved_t.c.paper_id == paper_id)).first()
+            row = conn.execute(sa.select(saved_t).where(_mine(team, user), saved_t.c.paper_id == paper_id)).first()
         return _entry(row) if row is not None else None
 
     def saved_count(self, team: str, user: str) -> int:
         """How many papers the user has saved."""
         with transaction(self._engine) as conn:
-            return int(conn.execute(sa.select(sa.func.count()).select_from(saved_t)
-                                    .where(_mine(team, user))).scalar() or 0)
+            return int(
+                conn.execute(sa.select(sa.func.count()).select_from(saved_t).where(_mine(team, user))).scalar() or 0
+            )
 
-    def saved_papers(self, team: str, user: str, offset: int = 0,
-                     limit: int | None = None) -> list[SavedPaper]:
+    def saved_papers(self, team: str, user: str, offset: int = 0, limit: int | None = None) -> list[SavedPaper]:
         """The user's saved papers, newest first (ties by paper id).
 
         Args:
             offset, limit: a page of them (``limit`` None: all from ``offset``).
         """
-        query = (sa.select(saved_t).where(_mine(team, user))
-                 .order_by(saved_t.c.saved_at.desc(), saved_t.c.paper_id)
-                 .offset(max(0, int(offset))))
+        query = (
+            sa.select(saved_t)
+            .where(_mine(team, user))
+            .order_by(saved_t.c.saved_at.desc(), saved_t.c.paper_id)
+            .offset(max(0, int(offset)))
+        )
         if limit is not None:
             query = query.limit(max(0, int(limit)))
         with transaction(self._engine) as conn:

@@ -56,6 +56,7 @@ columns are added (each is nullable or has a server default), then the data
 steps of the versions in between run. A database without ``schema_version``
 is treated as version 0. Nothing here ever stores a client or a token.
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timezone
@@ -102,12 +103,14 @@ class UTCDateTime(sa.types.TypeDecorator):
 metadata = sa.MetaData()
 
 schema_version = sa.Table(
-    "schema_version", metadata,
+    "schema_version",
+    metadata,
     sa.Column("version", sa.Integer, nullable=False),
 )
 
 subscriptions = sa.Table(
-    "subscriptions", metadata,
+    "subscriptions",
+    metadata,
     sa.Column("team", sa.String(32), primary_key=True),
     sa.Column("channel", sa.String(32), primary_key=True),
     sa.Column("local_time", sa.String(5), nullable=False),
@@ -123,7 +126,8 @@ subscriptions = sa.Table(
 )
 
 deliveries = sa.Table(
-    "deliveries", metadata,
+    "deliveries",
+    metadata,
     sa.Column("team", sa.String(32), primary_key=True),
     sa.Column("channel", sa.String(32), primary_key=True),
     sa.Column("local_date", sa.Date, primary_key=True),
@@ -138,13 +142,15 @@ deliveries = sa.Table(
 )
 
 daily_picks = sa.Table(
-    "daily_picks", metadata,
+    "daily_picks",
+    metadata,
     sa.Column("local_date", sa.Date, primary_key=True),
     sa.Column("paper_id", sa.String(200), nullable=False),
 )
 
 topic_picks = sa.Table(
-    "topic_picks", metadata,
+    "topic_picks",
+    metadata,
     sa.Column("team", sa.String(32), primary_key=True),
     sa.Column("channel", sa.String(32), primary_key=True),
     sa.Column("local_date", sa.Date, primary_key=True),
@@ -156,7 +162,8 @@ topic_picks = sa.Table(
 )
 
 saved_papers = sa.Table(
-    "saved_papers", metadata,
+    "saved_papers",
+    metadata,
     sa.Column("team", sa.String(32), primary_key=True),
     sa.Column("user_id", sa.String(32), primary_key=True),
     sa.Column("paper_id", sa.String(200), primary_key=True),
@@ -171,14 +178,16 @@ saved_papers = sa.Table(
 )
 
 handled_events = sa.Table(
-    "handled_events", metadata,
+    "handled_events",
+    metadata,
     sa.Column("key", sa.String(255), primary_key=True),
     sa.Column("at", UTCDateTime, nullable=False),
     sa.Index("ix_handled_events_at", "at"),
 )
 
 journal = sa.Table(
-    "journal", metadata,
+    "journal",
+    metadata,
     sa.Column("key", sa.String(255), primary_key=True),
     sa.Column("kind", sa.String(16), nullable=False),
     sa.Column("state", sa.String(16), nullable=False),
@@ -192,7 +201,8 @@ journal = sa.Table(
 )
 
 marks = sa.Table(
-    "marks", metadata,
+    "marks",
+    metadata,
     sa.Column("kind", sa.String(32), primary_key=True),
     sa.Column("key", sa.String(255), primary_key=True),
     sa.Column("at", UTCDateTime, nullable=False),
@@ -200,7 +210,8 @@ marks = sa.Table(
 )
 
 query_keys = sa.Table(
-    "query_keys", metadata,
+    "query_keys",
+    metadata,
     sa.Column("key", sa.String(32), primary_key=True),
     sa.Column("text", sa.Text, nullable=False),
     sa.Column("used_at", UTCDateTime, nullable=False),
@@ -239,8 +250,9 @@ def migrate(conn: sa.Connection) -> int | None:
     elif existing & {t.name for t in metadata.sorted_tables}:
         found = 0
     if found is not None and found > SCHEMA_VERSION:
-        raise StoreError(f"this database has schema version {found}, newer than this "
-                         f"paperbot's ({SCHEMA_VERSION}); upgrade paperbot")
+        raise StoreError(
+            f"this database has schema version {found}, newer than this paperbot's ({SCHEMA_VERSION}); upgrade paperbot"
+        )
     if found == SCHEMA_VERSION:
         return found
     metadata.create_all(conn)  # missing tables, with their indexes

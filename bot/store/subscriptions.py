@@ -2,6 +2,7 @@
 
 Part of ``bot.store.Store``; the methods use ``self._engine``.
 """
+
 from __future__ import annotations
 
 import re
@@ -10,8 +11,8 @@ from datetime import datetime
 import sqlalchemy as sa
 
 from bot.core.models import Subscription
-from bot.daily.subscribe_grammar import format_days, parse_days
 from bot.daily.post_times import utc_now
+from bot.daily.subscribe_grammar import format_days, parse_days
 from bot.store.db import transaction
 from bot.store.schema import subscriptions as subs_t
 
@@ -29,11 +30,20 @@ def _now(now: datetime | None) -> datetime:
 
 
 def _subscription(row) -> Subscription:
-    return Subscription(team_id=row.team, channel_id=row.channel, local_time=row.local_time,
-                        tz=row.tz, active=bool(row.active), inactive_reason=row.inactive_reason,
-                        subscribed_by=row.subscribed_by, created_at=row.created_at,
-                        updated_at=row.updated_at or row.created_at, topic=row.topic or None,
-                        days=parse_days(row.days), papers=int(row.papers or 1))
+    return Subscription(
+        team_id=row.team,
+        channel_id=row.channel,
+        local_time=row.local_time,
+        tz=row.tz,
+        active=bool(row.active),
+        inactive_reason=row.inactive_reason,
+        subscribed_by=row.subscribed_by,
+        created_at=row.created_at,
+        updated_at=row.updated_at or row.created_at,
+        topic=row.topic or None,
+        days=parse_days(row.days),
+        papers=int(row.papers or 1),
+    )
 
 
 def _key(team: str, channel: str):
@@ -45,10 +55,19 @@ class SubscriptionStore:
 
     _engine: sa.Engine
 
-    def upsert_subscription(self, team: str, channel: str, local_time: str, tz: str,
-                            user_id: str | None, now: datetime | None = None, *,
-                            topic=KEEP, days=KEEP, papers=KEEP
-                            ) -> tuple[Subscription, Subscription | None]:
+    def upsert_subscription(
+        self,
+        team: str,
+        channel: str,
+        local_time: str,
+        tz: str,
+        user_id: str | None,
+        now: datetime | None = None,
+        *,
+        topic=KEEP,
+        days=KEEP,
+        papers=KEEP,
+    ) -> tuple[Subscription, Subscription | None]:
         """Create the channel's subscription, or change its slot and re-activate it.
 
         ``updated_at`` moves to ``now`` only when the slot (time, zone) or the
@@ -90,24 +109,40 @@ class SubscriptionStore:
         for attempt in range(2):  # a concurrent first insert → retry as an update
             try:
                 with transaction(self._engine, write=True) as conn:
-                    row = conn.execute(sa.select(subs_t).where(_key(team, channel))
-                                       .with_for_update()).first()
+                    row = conn.execute(sa.select(subs_t).where(_key(team, channel)).with_for_update()).first()
                     if row is None:
-                        conn.execute(subs_t.insert().values(
-                            team=team, channel=channel, local_time=local_time, tz=tz,
-                            active=True, inactive_reason=None, subscribed_by=user_id,
-                            created_at=now, updated_at=now, **extra))
+                        conn.execute(
+                            subs_t.insert().values(
+                                team=team,
+                                channel=channel,
+                                local_time=local_time,
+                                tz=tz,
+                                active=True,
+                                inactive_reason=None,
+                                subscribed_by=user_id,
+                                created_at=now,
+                                updated_at=now,
+                                **extra,
+                            )
+                        )
                         previous = None
                     else:
                         previous = _subscription(row)
-                        changed = (previous.local_time, previous.tz, previous.active) != \
-                            (local_time, tz, True)
-                        conn.execute(subs_t.update().where(_key(team, channel)).values(
-                            local_time=local_time, tz=tz, active=True, inactive_reason=None,
-                            subscribed_by=user_id,
-                            updated_at=now if changed else previous.updated_at, **extra))
-                    new = _subscription(conn.execute(
-                        sa.select(subs_t).where(_key(team, channel))).one())
+                        changed = (previous.local_time, previous.tz, previous.active) != (local_time, tz, True)
+                        conn.execute(
+                            subs_t.update()
+                            .where(_key(team, channel))
+                            .values(
+                                local_time=local_time,
+                                tz=tz,
+                                active=True,
+                                inactive_reason=None,
+                                subscribed_by=user_id,
+                                updated_at=now if changed else previous.updated_at,
+                                **extra,
+                            )
+                        )
+                    new = _subscription(conn.execute(sa.select(subs_t).where(_key(team, channel))).one())
                     return new, previous
             except sa.exc.IntegrityError:
                 if attempt:
@@ -128,8 +163,7 @@ class SubscriptionStore:
         with transaction(self._engine, write=True) as conn:
             return conn.execute(subs_t.delete().where(_key(team, channel))).rowcount > 0
 
-    def subscriptions(self, team: str | None = None, active_only: bool = False
-                      ) -> list[Subscription]:
+    def subscriptions(self, team: str | None = None, active_only: bool = False) -> list[Subscription]:
         """Subscriptions ordered by (team, channel).
 
         Args:
@@ -142,8 +176,7 @@ class SubscriptionStore:
         with transaction(self._engine) as conn:
             return [_subscription(r) for r in conn.execute(query)]
 
-    def deactivate(self, team: str, channel: str, reason: str,
-                   now: datetime | None = None) -> bool:
+    def deactivate(self, team: str, channel: str, reason: str, now: datetime | None = None) -> bool:
         """Turn an active subscription off, storing why (e.g. "is_archived").
 
         Args:
@@ -156,6 +189,8 @@ class SubscriptionStore:
         """
         with transaction(self._engine, write=True) as conn:
             result = conn.execute(
-                subs_t.update().where(_key(team, channel), subs_t.c.active == sa.true())
-                .values(active=False, inactive_reason=reason[:200], updated_at=_now(now)))
+                subs_t.update()
+                .where(_key(team, channel), subs_t.c.active == sa.true())
+                .values(active=False, inactive_reason=reason[:200], updated_at=_now(now))
+            )
             return result.rowcount > 0

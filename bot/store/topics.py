@@ -7,6 +7,7 @@ transaction; a concurrent caller's INSERT hits the primary key and reads the
 winner's rows instead, so the digest, ``/paper today`` and every process
 agree (docs/interfaces.md "Paper of the day").
 """
+
 from __future__ import annotations
 
 from datetime import date
@@ -34,13 +35,16 @@ class TopicPickStore:
     def channel_picks(self, team: str, channel: str, day: date, topic: str | None) -> list[str]:
         """The paper ids already picked for this channel, date and topic, in order ([] if none)."""
         with transaction(self._engine) as conn:
-            return [r.paper_id for r in conn.execute(
-                sa.select(picks_t.c.paper_id).where(*self._where(team, channel, topic),
-                                                    picks_t.c.local_date == day)
-                .order_by(picks_t.c.position))]
+            return [
+                r.paper_id
+                for r in conn.execute(
+                    sa.select(picks_t.c.paper_id)
+                    .where(*self._where(team, channel, topic), picks_t.c.local_date == day)
+                    .order_by(picks_t.c.position)
+                )
+            ]
 
-    def picks_for_date(self, team: str, channel: str, day: date, topic: str | None,
-                       choose: Choose) -> list[str]:
+    def picks_for_date(self, team: str, channel: str, day: date, topic: str | None, choose: Choose) -> list[str]:
         """This channel's papers of ``day`` for ``topic``, picked with ``choose`` the first time.
 
         Args:
@@ -65,10 +69,21 @@ class TopicPickStore:
             return []
         try:
             with transaction(self._engine, write=True) as conn:
-                conn.execute(picks_t.insert(), [
-                    {"team": team, "channel": channel, "local_date": day,
-                     "topic": _topic_key(topic), "position": i, "paper_id": pid, "cycle": c}
-                    for i, (pid, c) in enumerate(chosen)])
+                conn.execute(
+                    picks_t.insert(),
+                    [
+                        {
+                            "team": team,
+                            "channel": channel,
+                            "local_date": day,
+                            "topic": _topic_key(topic),
+                            "position": i,
+                            "paper_id": pid,
+                            "cycle": c,
+                        }
+                        for i, (pid, c) in enumerate(chosen)
+                    ],
+                )
         except sa.exc.IntegrityError:
             pass  # another process picked first: read its pick
         return self.channel_picks(team, channel, day, topic)
@@ -77,11 +92,11 @@ class TopicPickStore:
         """Forget a date's pick (every paper of it left the index before it was
         posted), so the next ``picks_for_date`` picks again; returns rows deleted."""
         with transaction(self._engine, write=True) as conn:
-            return conn.execute(picks_t.delete().where(*self._where(team, channel, topic),
-                                                       picks_t.c.local_date == day)).rowcount
+            return conn.execute(
+                picks_t.delete().where(*self._where(team, channel, topic), picks_t.c.local_date == day)
+            ).rowcount
 
-    def channel_cycle(self, team: str, channel: str, topic: str | None,
-                      before: date | None = None) -> tuple[int, set]:
+    def channel_cycle(self, team: str, channel: str, topic: str | None, before: date | None = None) -> tuple[int, set]:
         """(latest cycle number, ids picked in it) of a channel's topic rotation.
 
         Args:
@@ -94,11 +109,11 @@ class TopicPickStore:
             cycle = conn.execute(sa.select(sa.func.max(picks_t.c.cycle)).where(*where)).scalar()
             if cycle is None:
                 return 0, set()
-            seen = {r.paper_id for r in conn.execute(
-                sa.select(picks_t.c.paper_id).where(*where, picks_t.c.cycle == cycle))}
+            seen = {
+                r.paper_id for r in conn.execute(sa.select(picks_t.c.paper_id).where(*where, picks_t.c.cycle == cycle))
+            }
         return int(cycle), seen
 
     @staticmethod
     def _where(team: str, channel: str, topic: str | None):
-        return (picks_t.c.team == team, picks_t.c.channel == channel,
-                picks_t.c.topic == _topic_key(topic))
+        return (picks_t.c.team == team, picks_t.c.channel == channel, picks_t.c.topic == _topic_key(topic))

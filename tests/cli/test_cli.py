@@ -3,6 +3,7 @@ click's ``CliRunner`` (``tests.clikit.run``), and as a real ``python -m bot``
 process for what only a process shows — a piped console session, ``--help``
 through ``python -m bot``, ``.env`` found from the working directory, and a
 quiet Ctrl-C while importing."""
+
 import json
 import os
 import subprocess
@@ -31,12 +32,11 @@ def test_console_piped_prints_kistego_first(cli_dir):
 
 
 def test_console_mention_more_and_bad_input(cli_dir):
-    lines = ("@paperbot KIStego\n/paper search language models\nmore\n/paper search (((\n"
-             "/paper similar UniSparse\n")
+    lines = "@paperbot KIStego\n/paper search language models\nmore\n/paper search (((\n/paper similar UniSparse\n"
     r = run(["console"], cli_dir, stdin=lines)
     assert r.returncode == 0 and "Traceback" not in r.stdout + r.stderr
     assert "(reply in thread)" in r.stdout and "KIStego" in r.stdout
-    assert "Showing 6–" in r.stdout            # `more` moved to the next page
+    assert "Showing 6–" in r.stdout  # `more` moved to the next page
     assert "⚠ " in r.stdout and ":warning:" not in r.stdout and "Papers like" in r.stdout
 
 
@@ -47,8 +47,20 @@ def test_search_json_contract(cli_dir):
     assert set(out) == {"query", "total", "took_ms", "suggestion", "corrected_query", "results"}
     first = out["results"][0]
     assert first["name"] == "SpecForge"
-    assert set(first) == {"id", "source_id", "title", "title_derived", "name", "authors", "venue", "url",
-                          "score", "snippet", "abstract", "code_urls"}
+    assert set(first) == {
+        "id",
+        "source_id",
+        "title",
+        "title_derived",
+        "name",
+        "authors",
+        "venue",
+        "url",
+        "score",
+        "snippet",
+        "abstract",
+        "code_urls",
+    }
     assert first["venue"] == "ICML 2026" and first["title_derived"] is True and "*" in first["snippet"]
     scores = [x["score"] for x in out["results"]]
     assert scores == sorted(scores, reverse=True)
@@ -64,12 +76,18 @@ def test_search_stdin_one_json_line_per_query(cli_dir):
     assert docs[3]["corrected_query"] and docs[3]["results"][0]["name"] == "KIStego"
 
 
-@pytest.mark.parametrize("command,names", [("serve", "SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET"),
-                                           ("socket", "SLACK_BOT_TOKEN, SLACK_APP_TOKEN"),
-                                           ("clock", "SLACK_BOT_TOKEN")])
+@pytest.mark.parametrize(
+    "command,names",
+    [
+        ("serve", "SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET"),
+        ("socket", "SLACK_BOT_TOKEN, SLACK_APP_TOKEN"),
+        ("clock", "SLACK_BOT_TOKEN"),
+    ],
+)
 def test_missing_slack_variables_one_line_exit_2(tmp_path, monkeypatch, command, names):
     from bot.runtime import processes
-    for started in ("serve", "socket", "clock"):   # a regression fails here instead of serving forever
+
+    for started in ("serve", "socket", "clock"):  # a regression fails here instead of serving forever
         monkeypatch.setattr(processes, started, lambda *a, **k: pytest.fail("started without its variables"))
     r = run([command], tmp_path, env_extra={"SLACK_BOT_TOKEN": ""})
     assert r.returncode == 2
@@ -81,14 +99,24 @@ def test_dotenv_found_from_working_directory(tmp_path):
     (tmp_path / ".env").write_text("SLACK_BOT_TOKEN=xoxb-from-dotenv\n")
     r = run_process(["serve"], tmp_path)
     assert r.returncode == 2 and "SLACK_SIGNING_SECRET" in r.stderr and "SLACK_BOT_TOKEN" not in r.stderr
-    assert r.stderr.count("\n") == 1 and r.stdout == ""      # a real process prints nothing else
+    assert r.stderr.count("\n") == 1 and r.stdout == ""  # a real process prints nothing else
 
 
 def test_build_from_jsonl_and_explicit_index_is_never_auto_built(tmp_path):
     src = tmp_path / "papers.jsonl"
-    src.write_text("\n".join(json.dumps({"id": f"x{i}", "title": f"Paper {i} on graph coloring",
-                                         "abstract": f"We colour graphs number {i} quickly.",
-                                         "authors": ["Ada Lovelace"]}) for i in range(5)))
+    src.write_text(
+        "\n".join(
+            json.dumps(
+                {
+                    "id": f"x{i}",
+                    "title": f"Paper {i} on graph coloring",
+                    "abstract": f"We colour graphs number {i} quickly.",
+                    "authors": ["Ada Lovelace"],
+                }
+            )
+            for i in range(5)
+        )
+    )
     r = run(["index", "build", "--source", str(src), "--index", str(tmp_path / "idx")], tmp_path)
     assert r.returncode == 0, r.stderr
     out = json.loads(run(["search", "--index", str(tmp_path / "idx"), "--json", "graph"], tmp_path).stdout)
@@ -101,8 +129,12 @@ def test_build_from_jsonl_and_explicit_index_is_never_auto_built(tmp_path):
 
 def test_index_add_says_when_it_creates_an_index_and_notes_are_plain(tmp_path):
     src = tmp_path / "add.jsonl"
-    src.write_text(json.dumps({"id": "a1", "abstract": "Robots fold laundry."}) + "\n"
-                   + json.dumps({"id": "a2", "abstract": ""}) + "\n")
+    src.write_text(
+        json.dumps({"id": "a1", "abstract": "Robots fold laundry."})
+        + "\n"
+        + json.dumps({"id": "a2", "abstract": ""})
+        + "\n"
+    )
     r = run(["index", "add", "--source", str(src), "--index", str(tmp_path / "typo")], tmp_path)
     assert r.returncode == 0 and r.stdout.startswith(f"there was no index in {tmp_path / 'typo'}")
     assert r.stderr.startswith("WARNING: add.jsonl: skipped 1 without abstract"), r.stderr
@@ -132,8 +164,9 @@ def test_bad_defaults_are_named_in_one_line(tmp_path, var, value):
 
 
 def test_unreachable_database_is_one_line(tmp_path):
-    r = run(["console"], tmp_path, stdin="/paper help\n",
-            env_extra={"DATABASE_URL": "postgresql://nobody@127.0.0.1:9/none"})
+    r = run(
+        ["console"], tmp_path, stdin="/paper help\n", env_extra={"DATABASE_URL": "postgresql://nobody@127.0.0.1:9/none"}
+    )
     assert r.returncode == 1 and "DATABASE_URL" in r.stderr and "Traceback" not in r.stderr
 
 
@@ -141,8 +174,10 @@ def test_index_pointing_at_a_file_is_one_line(tmp_path):
     (tmp_path / "afile").write_text("not a directory")
     r = run(["index", "build", "--index", str(tmp_path / "afile")], tmp_path)
     assert r.returncode == 1 and "Traceback" not in r.stderr
-    assert r.stderr.strip() == f"Error: the index directory {tmp_path / 'afile'} is a file; " \
-                               "give a directory (it is created when missing)"
+    assert (
+        r.stderr.strip() == f"Error: the index directory {tmp_path / 'afile'} is a file; "
+        "give a directory (it is created when missing)"
+    )
     r = run(["search", "graph"], tmp_path, env_extra={"PAPERBOT_INDEX_DIR": str(tmp_path / "afile")})
     assert r.returncode == 1 and "PAPERBOT_INDEX_DIR must be a directory" in r.stderr
     assert "Traceback" not in r.stderr
@@ -153,12 +188,20 @@ def test_index_pointing_at_a_file_is_one_line(tmp_path):
 def test_ctrl_c_while_importing_exits_quietly(tmp_path):
     """bot.entry's import-time handler: status 130 and no traceback (a Ctrl-C
     half a second after `paperbot ...` printed one from inside SQLAlchemy)."""
-    code = ("import os, signal, time, bot.entry as e\n"
-            "signal.signal(signal.SIGINT, e._quiet_exit)\n"
-            "os.kill(os.getpid(), signal.SIGINT)\n"
-            "time.sleep(5)\n")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                       env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    code = (
+        "import os, signal, time, bot.entry as e\n"
+        "signal.signal(signal.SIGINT, e._quiet_exit)\n"
+        "os.kill(os.getpid(), signal.SIGINT)\n"
+        "time.sleep(5)\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=60,
+    )
     assert (r.returncode, r.stderr) == (130, "")
 
 
@@ -171,7 +214,7 @@ def test_search_related_reads_all_of_stdin_as_one_text(cli_dir):
     text = "We hide secret messages\ninside ordinary images without training:\nimage steganography.\n"
     r = run(["search", "--related"], cli_dir, stdin=text)
     assert r.returncode == 0, r.stderr
-    out = json.loads(r.stdout)     # one JSON object in the search contract
+    out = json.loads(r.stdout)  # one JSON object in the search contract
     assert {"query", "total", "took_ms", "suggestion", "corrected_query", "results"} <= set(out)
     assert out["results"][0]["name"] == "KIStego" and "\n" not in r.stdout.strip()
 

@@ -1,6 +1,7 @@
 """`paperbot digest send` as an operator runs it, in-process through click's
 ``CliRunner`` (``tests.clikit``): the strict fake Slack Web API, the real seed
 index (the session's, which ``digest send`` only reads) and a real SQLite file."""
+
 from datetime import datetime, timezone
 
 import pytest
@@ -38,12 +39,19 @@ def digest_send(subscribed, seed_index_dir, strict_slack):
     current = (seed_index_dir / "CURRENT").read_text()
 
     def send(*args: str) -> Ran:
-        ran = run(["digest", "send", *args], subscribed,
-                  env_extra={"SLACK_BOT_TOKEN": TOKEN, "SLACK_API_URL": strict_slack.api_url,
-                             "DATABASE_URL": f"sqlite:///{subscribed / 'bot.db'}",
-                             "PAPERBOT_INDEX_DIR": str(seed_index_dir)})
+        ran = run(
+            ["digest", "send", *args],
+            subscribed,
+            env_extra={
+                "SLACK_BOT_TOKEN": TOKEN,
+                "SLACK_API_URL": strict_slack.api_url,
+                "DATABASE_URL": f"sqlite:///{subscribed / 'bot.db'}",
+                "PAPERBOT_INDEX_DIR": str(seed_index_dir),
+            },
+        )
         assert (seed_index_dir / "CURRENT").read_text() == current
         return ran
+
     return send
 
 

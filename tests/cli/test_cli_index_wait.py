@@ -4,6 +4,7 @@ then do all of their work; when the wait runs out they fail with the lock's
 own message and change nothing. In-process (``tests.clikit``); the other
 writer is a thread of this process holding ``DIR/LOCK`` (flock locks belong
 to each open file, so it excludes the CLI as another process would)."""
+
 import json
 import re
 import threading
@@ -17,8 +18,9 @@ from tests.search.searchkit import paper
 
 
 def jsonl(path, *ids):
-    path.write_text("".join(json.dumps({"id": i, "title": f"Paper {i}", "abstract": f"Robots fold {i}."}) + "\n"
-                            for i in ids))
+    path.write_text(
+        "".join(json.dumps({"id": i, "title": f"Paper {i}", "abstract": f"Robots fold {i}."}) + "\n" for i in ids)
+    )
     return path
 
 
@@ -43,6 +45,7 @@ def busy_seen(monkeypatch):
             except search.IndexBusy:
                 seen.set()
                 raise
+
         monkeypatch.setattr(search, name, watched)
     return seen
 
@@ -55,6 +58,7 @@ def hold_lock(index_dir, until: threading.Event, most: float = 30) -> threading.
         with layout.locked(index_dir):
             taken.set()
             until.wait(most)
+
     thread = threading.Thread(target=holder, daemon=True)
     thread.start()
     assert taken.wait(10)
@@ -72,8 +76,19 @@ def titles(index_dir):
 
 def test_add_waits_for_the_other_writer_then_adds_everything(tmp_path, index_dir, busy_seen):
     other = hold_lock(index_dir, busy_seen)
-    r = run(["index", "add", "--source", str(jsonl(tmp_path / "a.jsonl", "a1", "a2")),
-             "--index", str(index_dir), "--wait", "60"], tmp_path)
+    r = run(
+        [
+            "index",
+            "add",
+            "--source",
+            str(jsonl(tmp_path / "a.jsonl", "a1", "a2")),
+            "--index",
+            str(index_dir),
+            "--wait",
+            "60",
+        ],
+        tmp_path,
+    )
     other.join(30)
     assert r.returncode == 0, r.stderr
     assert f"another index build or add is running on {index_dir}; waiting up to 60 s" in r.stderr
@@ -84,7 +99,7 @@ def test_add_waits_for_the_other_writer_then_adds_everything(tmp_path, index_dir
 def test_add_during_a_real_build_lands_in_the_new_index(tmp_path, index_dir, busy_seen):
     reading = threading.Event()
 
-    class SlowSource:                       # a build reads its sources inside the lock
+    class SlowSource:  # a build reads its sources inside the lock
         def __iter__(self):
             reading.set()
             busy_seen.wait(30)
@@ -93,8 +108,7 @@ def test_add_during_a_real_build_lands_in_the_new_index(tmp_path, index_dir, bus
     build = threading.Thread(target=search.build_index, args=(index_dir, SlowSource()), daemon=True)
     build.start()
     assert reading.wait(10)
-    r = run(["index", "add", "--source", str(jsonl(tmp_path / "a.jsonl", "a1")),
-             "--index", str(index_dir)], tmp_path)
+    r = run(["index", "add", "--source", str(jsonl(tmp_path / "a.jsonl", "a1")), "--index", str(index_dir)], tmp_path)
     build.join(30)
     assert r.returncode == 0, r.stderr
     assert "waiting up to 300 s" in r.stderr
@@ -103,8 +117,19 @@ def test_add_during_a_real_build_lands_in_the_new_index(tmp_path, index_dir, bus
 
 def test_build_waits_its_turn_too(tmp_path, index_dir, busy_seen):
     other = hold_lock(index_dir, busy_seen)
-    r = run(["index", "build", "--source", str(jsonl(tmp_path / "b.jsonl", "x1")),
-             "--index", str(index_dir), "--wait", "60"], tmp_path)
+    r = run(
+        [
+            "index",
+            "build",
+            "--source",
+            str(jsonl(tmp_path / "b.jsonl", "x1")),
+            "--index",
+            str(index_dir),
+            "--wait",
+            "60",
+        ],
+        tmp_path,
+    )
     other.join(30)
     assert r.returncode == 0, r.stderr
     assert "waiting up to 60 s" in r.stderr and r.stdout.startswith("indexed 1 paper")
@@ -115,8 +140,19 @@ def test_the_wait_runs_out_with_the_clear_error_and_nothing_added(tmp_path, inde
     release = threading.Event()
     other = hold_lock(index_dir, release)
     try:
-        r = run(["index", "add", "--source", str(jsonl(tmp_path / "a.jsonl", "a1")),
-                 "--index", str(index_dir), "--wait", "0.6"], tmp_path)
+        r = run(
+            [
+                "index",
+                "add",
+                "--source",
+                str(jsonl(tmp_path / "a.jsonl", "a1")),
+                "--index",
+                str(index_dir),
+                "--wait",
+                "0.6",
+            ],
+            tmp_path,
+        )
     finally:
         release.set()
         other.join(30)
@@ -137,5 +173,7 @@ def test_wait_zero_fails_at_once_as_before(tmp_path, index_dir):
         release.set()
         other.join(30)
     assert r.returncode == 1 and "waiting" not in r.stderr
-    assert r.stderr.strip() == (f"Error: Another index build or add is running on {index_dir} "
-                                "(it holds LOCK there); wait for it to finish and try again.")
+    assert r.stderr.strip() == (
+        f"Error: Another index build or add is running on {index_dir} "
+        "(it holds LOCK there); wait for it to finish and try again."
+    )

@@ -1,4 +1,5 @@
 """``paperbot console``: a pasted paper link shows the preview Slack would unfurl."""
+
 from __future__ import annotations
 
 from bot.cli.console import NO_PREVIEW, Console
@@ -12,13 +13,14 @@ def test_a_pasted_link_shows_its_card_and_an_unknown_one_says_so(linked_index, s
     assert "Sparse Mixture Routing for Long-Context Retrieval" in out and "ICLR 2026" in out
     assert "[Details: /paper show" in out
     assert console.handle("https://arxiv.org/abs/9999.99999") == NO_PREVIEW
-    assert "match" in console.handle("/paper search sparse routing")    # commands are unchanged
+    assert "match" in console.handle("/paper search sparse routing")  # commands are unchanged
 
 
 def test_related_answers_like_the_message_shortcut(seed_index, store, settings) -> None:
     console = Console(Service(seed_index, store, settings))
-    out = console.handle("related Could we hide secret messages inside ordinary generated images "
-                         "without training any model?")
+    out = console.handle(
+        "related Could we hide secret messages inside ordinary generated images without training any model?"
+    )
     assert out.startswith("(Find related papers)")
     (kistego,) = seed_index.by_name("KIStego")
     first = [line for line in out.splitlines() if line.startswith("*1.")][0]

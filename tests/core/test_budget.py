@@ -1,13 +1,14 @@
 """The CPU budget of a request's search work (``bot.core.budget``): the scoring loop
 stops when it is used up and the page says its results may be incomplete."""
+
 from __future__ import annotations
 
 import time
 
 from bot.core import budget
-from bot.service import service
 from bot.core.models import Context
 from bot.core.replies import ResultsReply
+from bot.service import service
 
 CTX = Context(team_id="T1", channel_id="C1", user_id="U1")
 CUT = "took too long"
@@ -15,13 +16,13 @@ CUT = "took too long"
 
 def test_cpu_time_counts_work_not_waiting() -> None:
     with budget.limit(0.05) as b:
-        time.sleep(0.1)                        # waiting uses no CPU
+        time.sleep(0.1)  # waiting uses no CPU
         assert not budget.exhausted()
-        for _ in range(10**8):                 # work does, until the budget says stop
+        for _ in range(10**8):  # work does, until the budget says stop
             if budget.exhausted():
                 break
         assert budget.exhausted() and b.spent() > 0.05
-    assert not budget.exhausted()              # outside a budget: never exhausted
+    assert not budget.exhausted()  # outside a budget: never exhausted
 
 
 def test_an_exhausted_budget_stops_scoring_with_a_note(seed_index) -> None:

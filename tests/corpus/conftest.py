@@ -1,4 +1,5 @@
 """Fixtures for the corpus tests: the two real seed files, parsed once."""
+
 from __future__ import annotations
 
 import pytest
@@ -27,8 +28,10 @@ def by_name(seed_corpus):
 @pytest.fixture(scope="session")
 def with_text(seed_corpus):
     """``with_text(fragment)`` → the one seed paper whose abstract contains ``fragment``."""
+
     def find(fragment: str):
         found = [p for p in seed_corpus if fragment in p.abstract]
         assert len(found) == 1, (fragment, [p.source for p in found])
         return found[0]
+
     return find

@@ -1,4 +1,5 @@
 """Paper ids: source ids normalised, hash ids short, collisions resolved order-independently."""
+
 from __future__ import annotations
 
 import random
@@ -10,10 +11,17 @@ from bot.corpus import paper_id_for
 from bot.corpus.ids import ALPHABET, IdKey, assign_ids, text_digest
 
 
-@pytest.mark.parametrize("source_id,expected", [
-    ("2503.11731", "2503.11731"), (" 4983 ", "4983"), ("hep-th/9901001", "hep-th-9901001"),
-    ("ABC_12", "abc-12"), (1234, "1234"), ("Paper #7!", "paper-7"),
-])
+@pytest.mark.parametrize(
+    "source_id,expected",
+    [
+        ("2503.11731", "2503.11731"),
+        (" 4983 ", "4983"),
+        ("hep-th/9901001", "hep-th-9901001"),
+        ("ABC_12", "abc-12"),
+        (1234, "1234"),
+        ("Paper #7!", "paper-7"),
+    ],
+)
 def test_source_ids_are_normalised(source_id, expected):
     assert paper_id_for("some text", source_id) == expected
 
@@ -37,8 +45,7 @@ def _key(digest, base=None, source="f#1"):
 
 
 def test_hash_collisions_lengthen_only_as_far_as_needed():
-    keys = [_key("bcdf0000xxxxxxxx"), _key("bcdf0001xxxxxxxx"), _key("bcdg9999xxxxxxxx"),
-            _key("bcdf0100xxxxxxxx")]
+    keys = [_key("bcdf0000xxxxxxxx"), _key("bcdf0001xxxxxxxx"), _key("bcdg9999xxxxxxxx"), _key("bcdf0100xxxxxxxx")]
     kept, ids = assign_ids(keys)
     assert kept == [0, 1, 2, 3]
     assert ids == ["pbcdf0000", "pbcdf0001", "pbcdg", "pbcdf01"]
@@ -60,16 +67,21 @@ def test_assignment_is_order_independent():
 
 
 def test_shared_source_ids_get_hash_suffixes():
-    keys = [_key("bcdfghjk00000000", base="42", source="a.jsonl#1"),
-            _key("bcdfzzzz00000000", base="42", source="b.jsonl#1"),
-            _key("xxxxxxxx00000000", base="43", source="a.jsonl#2")]
+    keys = [
+        _key("bcdfghjk00000000", base="42", source="a.jsonl#1"),
+        _key("bcdfzzzz00000000", base="42", source="b.jsonl#1"),
+        _key("xxxxxxxx00000000", base="43", source="a.jsonl#2"),
+    ]
     _, ids = assign_ids(keys)
     assert ids == ["42-bcdfg", "42-bcdfz", "43"]
 
 
 def test_exact_duplicates_are_dropped_keeping_the_smallest_source():
-    keys = [_key("bcdf0000xxxxxxxx", source="b.txt#1"), _key("bcdf0000xxxxxxxx", source="a.txt#3"),
-            _key("qqqq0000xxxxxxxx", source="a.txt#1")]
+    keys = [
+        _key("bcdf0000xxxxxxxx", source="b.txt#1"),
+        _key("bcdf0000xxxxxxxx", source="a.txt#3"),
+        _key("qqqq0000xxxxxxxx", source="a.txt#1"),
+    ]
     kept, ids = assign_ids(keys)
     assert kept == [1, 2]
     assert ids == ["pbcdf", "pqqqq"]

@@ -1,4 +1,5 @@
 """The two real seed files: counts, venue, ids, names, titles, clean abstracts, code links."""
+
 from __future__ import annotations
 
 import re
@@ -29,10 +30,18 @@ def test_venue_from_both_headers(seed_corpus):
     assert {p.venue for p in seed_corpus} == {"ICML 2026"}
 
 
-@pytest.mark.parametrize("header,venue", [
-    ("ICML 2026 Papers", "ICML 2026"), ("ICML 2026 论文列表", "ICML 2026"),
-    ("Accepted papers — NeurIPS 2025", "NeurIPS 2025"), ("ACL-IJCNLP 2021 main", "ACL-IJCNLP 2021"),
-    ("ICLR2024", "ICLR 2024"), ("Papers", ""), ("2026", "")])
+@pytest.mark.parametrize(
+    "header,venue",
+    [
+        ("ICML 2026 Papers", "ICML 2026"),
+        ("ICML 2026 论文列表", "ICML 2026"),
+        ("Accepted papers — NeurIPS 2025", "NeurIPS 2025"),
+        ("ACL-IJCNLP 2021 main", "ACL-IJCNLP 2021"),
+        ("ICLR2024", "ICLR 2024"),
+        ("Papers", ""),
+        ("2026", ""),
+    ],
+)
 def test_venue_from_header(header, venue):
     assert venue_from_header(header) == venue
 
@@ -69,21 +78,24 @@ def test_parse_seed_text_is_pure_and_agrees_with_load(seed_corpus):
     assert all(loaded[p.source] == p for p in papers)
 
 
-@pytest.mark.parametrize("name,fragment", [
-    ("KIStego", "Generative Image Steganography"),
-    ("AAD-1", "autoregressive image-to-video generation"),
-    ("UniSparse", "composite tokens"),
-    ("BitTokens", "IEEE 754"),
-    ("SpecForge", "EAGLE-3"),
-    ("MixReasoning", "LoRA adapter"),
-    ("MemOCR", "visual layout"),
-    ("KernelGYM", "Kernelbench"),
-    ("ACTG-ARL", "MAUVE"),
-    ("ZeroUnlearn", "machine unlearning"),
-    ("UMEM", "Self-evolving memory"),
-    ("FG-TTL", "Future-Gain"),
-    ("HeRL", "Hindsight"),
-])
+@pytest.mark.parametrize(
+    "name,fragment",
+    [
+        ("KIStego", "Generative Image Steganography"),
+        ("AAD-1", "autoregressive image-to-video generation"),
+        ("UniSparse", "composite tokens"),
+        ("BitTokens", "IEEE 754"),
+        ("SpecForge", "EAGLE-3"),
+        ("MixReasoning", "LoRA adapter"),
+        ("MemOCR", "visual layout"),
+        ("KernelGYM", "Kernelbench"),
+        ("ACTG-ARL", "MAUVE"),
+        ("ZeroUnlearn", "machine unlearning"),
+        ("UMEM", "Self-evolving memory"),
+        ("FG-TTL", "Future-Gain"),
+        ("HeRL", "Hindsight"),
+    ],
+)
 def test_names(with_text, name, fragment):
     assert with_text(fragment).name == name
 
@@ -106,21 +118,32 @@ def test_titles_are_derived_short_and_clean(seed_corpus):
             assert p.title.startswith(p.name + ": "), p.title
 
 
-@pytest.mark.parametrize("fragment,title", [
-    ("Generative Image Steganography",
-     "KIStego: Training-free framework substituting cryptographic secrecy with structural redundancy"),
-    ("autoregressive image-to-video generation",
-     "AAD-1: Asymmetric Adversarial Distillation framework for One-step autoregressive "
-     "image-to-video generation"),
-    ("composite tokens", "UniSparse: Unified mechanism that introduces the notion of composite tokens"),
-    ("IEEE 754", "BitTokens: Encoding strategy that represents any number as a single token"),
-    ("reasoning evolves in a language model",
-     "How reasoning evolves in a language model – from supervised fine-tuning to reinforcement learning"),
-    ("Mixture-of-Experts (MoE) models",
-     "Data-free, online test-time framework that continuously adapts MoE routing decisions during "
-     "text generation"),
-    ("Future-Gain", "FG-TTL: Future-Gain Guided Test-Time Learning for LLMs"),
-])
+@pytest.mark.parametrize(
+    "fragment,title",
+    [
+        (
+            "Generative Image Steganography",
+            "KIStego: Training-free framework substituting cryptographic secrecy with structural redundancy",
+        ),
+        (
+            "autoregressive image-to-video generation",
+            "AAD-1: Asymmetric Adversarial Distillation framework for One-step autoregressive "
+            "image-to-video generation",
+        ),
+        ("composite tokens", "UniSparse: Unified mechanism that introduces the notion of composite tokens"),
+        ("IEEE 754", "BitTokens: Encoding strategy that represents any number as a single token"),
+        (
+            "reasoning evolves in a language model",
+            "How reasoning evolves in a language model – from supervised fine-tuning to reinforcement learning",
+        ),
+        (
+            "Mixture-of-Experts (MoE) models",
+            "Data-free, online test-time framework that continuously adapts MoE routing decisions during "
+            "text generation",
+        ),
+        ("Future-Gain", "FG-TTL: Future-Gain Guided Test-Time Learning for LLMs"),
+    ],
+)
 def test_sample_titles(with_text, fragment, title):
     assert with_text(fragment).title == title
 
@@ -174,11 +197,11 @@ def test_code_urls(with_text, seed_corpus):
 def test_tldr_and_keywords(seed_corpus, with_text):
     for p in seed_corpus:
         assert 0 < len(p.tldr) <= 300
-        assert p.tldr.split(" ")[0].lower() in p.abstract.lower()    # extractive (a lead may go)
+        assert p.tldr.split(" ")[0].lower() in p.abstract.lower()  # extractive (a lead may go)
         assert 3 <= len(p.keywords) <= 6, (p.source, p.keywords)
         assert p.name not in p.keywords
     uni = with_text("composite tokens")
-    assert uni.tldr.startswith("We present UniSparse, a unified mechanism")   # no dangling lead
+    assert uni.tldr.startswith("We present UniSparse, a unified mechanism")  # no dangling lead
     moe = with_text("Mixture-of-Experts (MoE) models")
     assert moe.keywords[0] == "Mixture-of-Experts (MoE)"
     assert "routing decisions" in moe.keywords
@@ -186,8 +209,10 @@ def test_tldr_and_keywords(seed_corpus, with_text):
 
 def test_a_file_without_header_keeps_its_first_abstract():
     from bot.corpus import parse_seed_text
-    text = ("We propose a method. It works.\n\nA second abstract about graphs. Done.\n\n"
-            "A third abstract about attention.")
+
+    text = (
+        "We propose a method. It works.\n\nA second abstract about graphs. Done.\n\nA third abstract about attention."
+    )
     assert len(parse_seed_text(text, "plain.txt")) == 3
     assert len(parse_seed_text("Only one abstract about sparse attention methods.", "one.txt")) == 1
     assert len(parse_seed_text("My reading list\n\nAn abstract about graph networks.", "h.txt")) == 1

@@ -1,5 +1,6 @@
 """OpenReview notes (API 1, API 2, the API's {"notes": [...]} answer) and the arXiv metadata
 snapshot, read through ``load_papers`` and ``paperbot index build --source … --accepted-only``."""
+
 from __future__ import annotations
 
 import json
@@ -26,7 +27,7 @@ def _load(path: Path, **kw):
 
 def test_api2_notes_keep_their_own_title_authors_tldr_keywords_venue_and_forum_link():
     papers, stats = _load(API2)
-    assert len(papers) == 6 and stats.skipped_no_abstract == 1   # the note without an abstract
+    assert len(papers) == 6 and stats.skipped_no_abstract == 1  # the note without an abstract
     p = papers["aB3xQ9pLm2"]
     assert p.id == "ab3xq9plm2" and not p.title_derived
     assert p.title == "Lattice Adapters for Frozen Speech Encoders"
@@ -41,9 +42,9 @@ def test_api2_notes_keep_their_own_title_authors_tldr_keywords_venue_and_forum_l
 def test_api2_variants_tldr_spelled_tl_dr_author_dicts_and_latex():
     papers, _ = _load(API2)
     p = papers["Zq7RtY0kWe"]
-    assert p.authors == ("Ines Carvalho", "Dev Patel")            # {"fullname": …} and a plain name
+    assert p.authors == ("Ines Carvalho", "Dev Patel")  # {"fullname": …} and a plain name
     assert p.tldr.startswith("A graph neural operator forecasts") and "$" not in p.tldr
-    assert "10×" in p.tldr                                         # "$10\\times$" cleaned
+    assert "10×" in p.tldr  # "$10\\times$" cleaned
     assert papers["Rj2Pd8sVn1"].venue == "Submitted to ICLR 2024"  # never shown as if accepted
 
 
@@ -56,12 +57,14 @@ def test_api1_notes_plain_values_tl_dr_and_keyword_string():
     assert p.url == "https://openreview.net/forum?id=HkxQ1a2b3C" and p.venue == "ICLR 2019 Poster"
 
 
-@pytest.mark.parametrize("path, kept, left_out", [
-    (API2, {"aB3xQ9pLm2", "Zq7RtY0kWe"},
-     {"rejected": 1, "withdrawn": 1, "desk_rejected": 1, "submitted": 1}),
-    (API1, {"HkxQ1a2b3C"}, {"withdrawn": 1, "unknown": 1}),
-    (RESPONSE, {"Tm4Cq2Lx8P"}, {"submitted": 1}),
-])
+@pytest.mark.parametrize(
+    "path, kept, left_out",
+    [
+        (API2, {"aB3xQ9pLm2", "Zq7RtY0kWe"}, {"rejected": 1, "withdrawn": 1, "desk_rejected": 1, "submitted": 1}),
+        (API1, {"HkxQ1a2b3C"}, {"withdrawn": 1, "unknown": 1}),
+        (RESPONSE, {"Tm4Cq2Lx8P"}, {"submitted": 1}),
+    ],
+)
 def test_accepted_only_keeps_accepted_notes_and_counts_the_rest(path, kept, left_out):
     papers, stats = _load(path, accepted_only=True)
     assert set(papers) == kept
@@ -89,21 +92,24 @@ def test_the_api_answer_shape_with_a_notes_list_is_read():
     assert papers["Tm4Cq2Lx8P"].venue == "NeurIPS 2025 spotlight"
 
 
-@pytest.mark.parametrize("content, invitation, status", [
-    ({"venueid": {"value": "ICLR.cc/2024/Conference"}}, None, "accepted"),
-    ({"venueid": "ICLR.cc/2024/Conference/Rejected_Submission"}, None, "rejected"),
-    ({"venueid": {"value": "ICLR.cc/2024/Conference/Withdrawn_Submission"}}, None, "withdrawn"),
-    ({"venueid": {"value": "ICLR.cc/2024/Conference/Desk_Rejected_Submission"}}, None, "desk_rejected"),
-    ({"venueid": {"value": "ICLR.cc/2024/Conference/Submission"}}, None, "submitted"),
-    ({"venueid": {"value": "TMLR"}}, None, "accepted"),
-    ({"venue": {"value": "Submitted to ICLR 2024"}}, None, "submitted"),
-    ({"venue": "ICLR 2019 Conference Blind Submission"}, None, "submitted"),
-    ({"venue": "ICML 2023 Oral"}, None, "accepted"),
-    ({}, "ICLR.cc/2019/Conference/-/Withdrawn_Submission", "withdrawn"),
-    ({}, ["ICLR.cc/2019/Conference/-/Desk_Rejected_Submission"], "desk_rejected"),
-    ({}, "ICLR.cc/2019/Conference/-/Blind_Submission", "unknown"),
-    ({}, None, "unknown"),
-])
+@pytest.mark.parametrize(
+    "content, invitation, status",
+    [
+        ({"venueid": {"value": "ICLR.cc/2024/Conference"}}, None, "accepted"),
+        ({"venueid": "ICLR.cc/2024/Conference/Rejected_Submission"}, None, "rejected"),
+        ({"venueid": {"value": "ICLR.cc/2024/Conference/Withdrawn_Submission"}}, None, "withdrawn"),
+        ({"venueid": {"value": "ICLR.cc/2024/Conference/Desk_Rejected_Submission"}}, None, "desk_rejected"),
+        ({"venueid": {"value": "ICLR.cc/2024/Conference/Submission"}}, None, "submitted"),
+        ({"venueid": {"value": "TMLR"}}, None, "accepted"),
+        ({"venue": {"value": "Submitted to ICLR 2024"}}, None, "submitted"),
+        ({"venue": "ICLR 2019 Conference Blind Submission"}, None, "submitted"),
+        ({"venue": "ICML 2023 Oral"}, None, "accepted"),
+        ({}, "ICLR.cc/2019/Conference/-/Withdrawn_Submission", "withdrawn"),
+        ({}, ["ICLR.cc/2019/Conference/-/Desk_Rejected_Submission"], "desk_rejected"),
+        ({}, "ICLR.cc/2019/Conference/-/Blind_Submission", "unknown"),
+        ({}, None, "unknown"),
+    ],
+)
 def test_note_status(content, invitation, status):
     assert note_status(content, invitation) == status
     assert status in STATUSES
@@ -119,7 +125,7 @@ def test_arxiv_snapshot_authors_parsed_links_doi_and_old_ids():
     old = papers["hep-th/9901001"]
     assert old.id == "hep-th-9901001" and old.url == "https://arxiv.org/abs/hep-th/9901001"
     assert old.authors == ("A. Writer", "B. Reader Jr") and old.doi is None
-    plain = papers["2403.01234"]                                   # no authors_parsed: the string
+    plain = papers["2403.01234"]  # no authors_parsed: the string
     assert plain.authors == ("Lin Zhou", "Maya Cohen", "Aki Tanaka")
     assert plain.code_urls == ("https://github.com/example-lab/draft-trees",)
 
@@ -137,12 +143,12 @@ def test_not_accepted_summary_lists_most_first():
 
 def test_cli_builds_an_accepted_list_and_search_shows_the_forum_link(tmp_path):
     index = str(tmp_path / "iclr")
-    built = run(["index", "build", "--source", str(API2), "--source", str(API1),
-                 "--accepted-only", "--index", index], tmp_path)
+    built = run(
+        ["index", "build", "--source", str(API2), "--source", str(API1), "--accepted-only", "--index", index], tmp_path
+    )
     assert built.returncode == 0, built.stderr
     assert "indexed 3 papers" in built.stdout
-    assert "left out as not accepted: 2 withdrawn, 1 desk-rejected, 1 rejected, 1 submitted, 1 unknown" \
-        in built.stdout
+    assert "left out as not accepted: 2 withdrawn, 1 desk-rejected, 1 rejected, 1 submitted, 1 unknown" in built.stdout
     found = run(["search", "--index", index, "--json", "glacier velocity"], tmp_path)
     assert found.returncode == 0, found.stderr
     top = json.loads(found.stdout)["results"][0]
@@ -166,9 +172,18 @@ def test_cli_index_add_accepted_only_adds_the_accepted_notes(tmp_path):
 
 def test_a_plain_record_keeps_its_first_doi_and_ignores_junk(tmp_path):
     path = tmp_path / "plain.jsonl"
-    path.write_text(json.dumps({"id": "x1", "title": "T", "abstract": "Some abstract text here.",
-                                "doi": "10.1016/j.x.2020.1 10.1016/j.y.2021.2"}) + "\n"
-                    + json.dumps({"id": "x2", "title": "U", "abstract": "Other abstract text here.",
-                                  "doi": ["not", "a", "doi"]}) + "\n")
+    path.write_text(
+        json.dumps(
+            {
+                "id": "x1",
+                "title": "T",
+                "abstract": "Some abstract text here.",
+                "doi": "10.1016/j.x.2020.1 10.1016/j.y.2021.2",
+            }
+        )
+        + "\n"
+        + json.dumps({"id": "x2", "title": "U", "abstract": "Other abstract text here.", "doi": ["not", "a", "doi"]})
+        + "\n"
+    )
     papers, _ = _load(path)
     assert papers["x1"].doi == "10.1016/j.x.2020.1" and papers["x2"].doi is None

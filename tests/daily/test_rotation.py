@@ -1,4 +1,5 @@
 """Paper-of-the-day rotation: deterministic, every paper once before any repeats."""
+
 from __future__ import annotations
 
 import os
@@ -22,7 +23,7 @@ def test_any_n_consecutive_dates_give_n_different_papers(n):
     start = date(2026, 1, 1)
     picks = [rotation.pick(start + timedelta(days=k), ids) for k in range(3 * n + 400)]
     for k in range(len(picks) - n + 1):  # every window, including ones spanning two passes
-        assert sorted(picks[k:k + n]) == sorted(ids), f"window starting {start + timedelta(days=k)}"
+        assert sorted(picks[k : k + n]) == sorted(ids), f"window starting {start + timedelta(days=k)}"
 
 
 def test_38_consecutive_dates_give_38_different_papers_on_a_seed_sized_corpus():
@@ -51,11 +52,19 @@ def test_adding_a_paper_keeps_the_relative_order_of_the_others():
 
 def test_pick_is_the_same_in_another_process_with_another_hash_seed():
     days = [date(2026, 3, 8) + timedelta(days=k) for k in range(5)]
-    code = ("import sys, datetime; from bot.daily import rotation; ids = sys.argv[1].split(',');"
-            "print(','.join(rotation.pick(datetime.date.fromisoformat(d), ids) for d in sys.argv[2:]))")
+    code = (
+        "import sys, datetime; from bot.daily import rotation; ids = sys.argv[1].split(',');"
+        "print(','.join(rotation.pick(datetime.date.fromisoformat(d), ids) for d in sys.argv[2:]))"
+    )
     env = dict(os.environ, PYTHONHASHSEED="12345")
-    out = subprocess.run([sys.executable, "-c", code, ",".join(IDS), *map(str, days)], cwd=ROOT,
-                         env=env, capture_output=True, text=True, check=True).stdout.strip()
+    out = subprocess.run(
+        [sys.executable, "-c", code, ",".join(IDS), *map(str, days)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     assert out.split(",") == [rotation.pick(d, IDS) for d in days]
 
 

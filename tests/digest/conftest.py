@@ -2,6 +2,7 @@
 ``pg_url`` and ``db_url``, come from tests/conftest.py). Helpers live in
 ``digestkit``.
 """
+
 from __future__ import annotations
 
 import pytest

@@ -4,6 +4,7 @@ processes can be checked; the in-memory ``RecordingPoster`` and the settable
 ``Clock`` are ``tests.kit``'s. Messages are rendered by the real
 ``bot.render.render_digest``.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,9 +22,17 @@ MARKER = re.compile(r"potd-(\d{4}-\d{2}-\d{2})-([a-z0-9]+)")
 
 
 def make_papers(n: int = 38) -> list[Paper]:
-    return [Paper(id=f"p{i:02d}q", title=f"Paper number {i}", abstract=f"Abstract of paper {i}. " * 5,
-                  tldr=f"Paper {i} in one line.", keywords=("alpha", "beta"), venue="ICML 2026")
-            for i in range(n)]
+    return [
+        Paper(
+            id=f"p{i:02d}q",
+            title=f"Paper number {i}",
+            abstract=f"Abstract of paper {i}. " * 5,
+            tldr=f"Paper {i} in one line.",
+            keywords=("alpha", "beta"),
+            venue="ICML 2026",
+        )
+        for i in range(n)
+    ]
 
 
 class ListIndex:
@@ -54,8 +63,7 @@ class FilePoster:
     after the line is written — so a test can SIGKILL the process there.
     """
 
-    def __init__(self, path: Path, reached=None, block_before: bool = False,
-                 block_after: bool = False) -> None:
+    def __init__(self, path: Path, reached=None, block_before: bool = False, block_after: bool = False) -> None:
         self.path, self.reached = Path(path), reached
         self.block_before, self.block_after = block_before, block_after
         self.token = BOT_TOKEN
@@ -63,6 +71,7 @@ class FilePoster:
     def _hang(self) -> None:
         self.reached.set()
         import threading
+
         threading.Event().wait()  # never set: the parent kills this process
 
     def post(self, channel_id: str, message: Message, thread_ts: str | None = None) -> str:

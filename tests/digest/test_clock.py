@@ -2,6 +2,7 @@
 (docs/platform-facts.md "APScheduler 3"), running a plain function. No test waits for a real
 slot time; the running-scheduler tests wait on events set by the job.
 """
+
 from __future__ import annotations
 
 import threading
@@ -67,8 +68,7 @@ def test_background_clock_runs_the_job_at_start_and_again():
 
 
 def test_blocking_clock_runs_in_the_foreground_until_shut_down():
-    scheduler = clock.make_scheduler(lambda: scheduler.shutdown(wait=False), blocking=True,
-                                     interval_s=3600)
+    scheduler = clock.make_scheduler(lambda: scheduler.shutdown(wait=False), blocking=True, interval_s=3600)
     assert isinstance(scheduler, BlockingScheduler)
     runner = threading.Thread(target=scheduler.start)  # run_now=True: fires at once
     runner.start()

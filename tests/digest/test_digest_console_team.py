@@ -1,4 +1,5 @@
 """The console's subscriptions share the database but never reach Slack."""
+
 from datetime import datetime, timezone
 
 from bot import digest

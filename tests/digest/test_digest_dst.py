@@ -7,6 +7,7 @@ the local day before, the day of, and the day after each transition. The
 expected UTC instants on the transition days are written out by hand from
 the zones' published rules, not computed by the code under test.
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -32,33 +33,59 @@ def utc(*args) -> datetime:
 # zone, transition date, {slot: due instant on that date (UTC)}
 TRANSITIONS = [
     # 2026-03-08 02:00 PST → 03:00 PDT (10:00 UTC): 02:30 does not exist → due at the jump.
-    ("America/Los_Angeles", date(2026, 3, 8),
-     {"00:00": utc(2026, 3, 8, 8, 0), "01:30": utc(2026, 3, 8, 9, 30),
-      "02:30": utc(2026, 3, 8, 10, 0), "09:00": utc(2026, 3, 8, 16, 0)}),
+    (
+        "America/Los_Angeles",
+        date(2026, 3, 8),
+        {
+            "00:00": utc(2026, 3, 8, 8, 0),
+            "01:30": utc(2026, 3, 8, 9, 30),
+            "02:30": utc(2026, 3, 8, 10, 0),
+            "09:00": utc(2026, 3, 8, 16, 0),
+        },
+    ),
     # 2026-11-01 02:00 PDT → 01:00 PST (09:00 UTC): 01:30 happens twice → the first.
-    ("America/Los_Angeles", date(2026, 11, 1),
-     {"00:00": utc(2026, 11, 1, 7, 0), "01:30": utc(2026, 11, 1, 8, 30),
-      "02:30": utc(2026, 11, 1, 10, 30), "09:00": utc(2026, 11, 1, 17, 0)}),
+    (
+        "America/Los_Angeles",
+        date(2026, 11, 1),
+        {
+            "00:00": utc(2026, 11, 1, 7, 0),
+            "01:30": utc(2026, 11, 1, 8, 30),
+            "02:30": utc(2026, 11, 1, 10, 30),
+            "09:00": utc(2026, 11, 1, 17, 0),
+        },
+    ),
     # 2026-03-29 02:00 CET → 03:00 CEST (01:00 UTC): 02:30 does not exist → due at the jump.
-    ("Europe/Berlin", date(2026, 3, 29),
-     {"00:00": utc(2026, 3, 28, 23, 0), "01:30": utc(2026, 3, 29, 0, 30),
-      "02:30": utc(2026, 3, 29, 1, 0), "09:00": utc(2026, 3, 29, 7, 0)}),
+    (
+        "Europe/Berlin",
+        date(2026, 3, 29),
+        {
+            "00:00": utc(2026, 3, 28, 23, 0),
+            "01:30": utc(2026, 3, 29, 0, 30),
+            "02:30": utc(2026, 3, 29, 1, 0),
+            "09:00": utc(2026, 3, 29, 7, 0),
+        },
+    ),
     # 2026-10-25 03:00 CEST → 02:00 CET (01:00 UTC): 02:30 happens twice → the first.
-    ("Europe/Berlin", date(2026, 10, 25),
-     {"00:00": utc(2026, 10, 24, 22, 0), "01:30": utc(2026, 10, 24, 23, 30),
-      "02:30": utc(2026, 10, 25, 0, 30), "09:00": utc(2026, 10, 25, 8, 0)}),
+    (
+        "Europe/Berlin",
+        date(2026, 10, 25),
+        {
+            "00:00": utc(2026, 10, 24, 22, 0),
+            "01:30": utc(2026, 10, 24, 23, 30),
+            "02:30": utc(2026, 10, 25, 0, 30),
+            "09:00": utc(2026, 10, 25, 8, 0),
+        },
+    ),
 ]
 
 
-@pytest.mark.parametrize("zone,day,expected", TRANSITIONS,
-                         ids=[f"{z}-{d}" for z, d, _ in TRANSITIONS])
+@pytest.mark.parametrize("zone,day,expected", TRANSITIONS, ids=[f"{z}-{d}" for z, d, _ in TRANSITIONS])
 def test_slot_instants_on_transition_days(zone, day, expected):
     for slot, instant in expected.items():
         assert slot_instant(day, slot, ZoneInfo(zone)) == instant, slot
 
 
-@pytest.mark.parametrize("zone,day,expected", TRANSITIONS,
-                         ids=[f"{z}-{d}" for z, d, _ in TRANSITIONS])
+@pytest.mark.parametrize("zone,day,expected", TRANSITIONS, ids=[f"{z}-{d}" for z, d, _ in TRANSITIONS])
 def test_one_post_per_local_date_through_a_dst_change(tmp_path, zone, day, expected):
     tz = ZoneInfo(zone)
     days = [day - timedelta(days=1), day, day + timedelta(days=1)]
@@ -66,8 +93,7 @@ def test_one_post_per_local_date_through_a_dst_change(tmp_path, zone, day, expec
     end = datetime.combine(days[-1] + timedelta(days=1), datetime.min.time(), tz).astimezone(UTC)
     store = Store(f"sqlite:///{tmp_path / 'dst.db'}")
     for slot in SLOTS:
-        store.upsert_subscription("T1", f"C{slot.replace(':', '')}", slot, zone, "U1",
-                                  start - timedelta(hours=1))
+        store.upsert_subscription("T1", f"C{slot.replace(':', '')}", slot, zone, "U1", start - timedelta(hours=1))
     clock = Clock(start + timedelta(seconds=17))
     poster = RecordingPoster(clock)
     index = ListIndex(make_papers())

@@ -3,6 +3,7 @@
 PostgreSQL database; a process SIGKILLed between claim and post is followed
 by a run that does not post twice. Posts go to a shared append-only file.
 """
+
 from __future__ import annotations
 
 import os
@@ -11,12 +12,12 @@ from collections import Counter
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
-from tests.digest.digestkit import FORK as CTX
-from tests.digest.digestkit import FilePoster, ListIndex, make_papers, run_together
 
 from bot.core.models import DeliveryState as State
 from bot.digest import run_due, send
 from bot.store import Store
+from tests.digest.digestkit import FORK as CTX
+from tests.digest.digestkit import FilePoster, ListIndex, make_papers, run_together
 
 UTC = timezone.utc
 DAY = date(2026, 12, 1)
@@ -46,8 +47,9 @@ def _worker(url, log_path, mode, barrier, results):
         results.put(repr(exc))
 
 
-@pytest.mark.parametrize("modes", [("run",) * 4, ("run", "run", "send", "send")],
-                         ids=["four-clocks", "clocks-and-manual-sends"])
+@pytest.mark.parametrize(
+    "modes", [("run",) * 4, ("run", "run", "send", "send")], ids=["four-clocks", "clocks-and-manual-sends"]
+)
 def test_processes_released_together_post_once_per_channel(db_url, tmp_path, modes):
     _prepare(db_url)
     log_path = tmp_path / "posts.log"

@@ -2,14 +2,15 @@
 (docs/architecture.md "The path of a digest"): found in the history →
 posted; the whole history read and not there → posted once, late; history
 unreadable → unknown, never a second post that date."""
+
 from __future__ import annotations
 
 from datetime import timedelta
 
 import pytest
 
-from bot.digest import run_due
 from bot.core.models import DeliveryState as State
+from bot.digest import run_due
 from tests.digest import test_digest_run as base
 from tests.digest.test_digest_run import AT_0900, DAY, subscribe, tick_through
 
@@ -29,7 +30,7 @@ def test_ambiguous_error_is_posted_once_at_most(store, index, poster, clock, rea
     if readable:  # the history says it never arrived: posted once, late — never skipped
         assert len(poster.parents) == 1 and poster.attempts == 2
         assert store.get_delivery("T1", "C1", DAY).state == State.POSTED
-    else:         # cannot know: never a second post that date
+    else:  # cannot know: never a second post that date
         assert poster.parents == [] and poster.attempts == 1
         assert store.get_delivery("T1", "C1", DAY).state == State.UNKNOWN
     channel, marker, oldest = poster.lookups[0]

@@ -1,5 +1,6 @@
 """``run_due`` and ``send`` over a real SQLite store (and PostgreSQL where the
 database matters), with an injected clock and a recording poster."""
+
 from __future__ import annotations
 
 import logging
@@ -52,7 +53,7 @@ def test_due_slot_posts_once_with_the_abstract_in_its_thread(store, index, poste
     clock.now = AT_0900 - timedelta(minutes=2)
     tick_through(store, index, poster, clock, AT_0900 + timedelta(hours=3))
     assert poster.channels() == ["C1"]
-    (channel, parent, at), = poster.parents
+    ((channel, parent, at),) = poster.parents
     assert AT_0900 <= at < AT_0900 + timedelta(seconds=30)
     day, paper_id = marker_of(parent)
     assert day == "2026-12-01" and paper_id == store.paper_for_date(DAY, lambda d: "other")
@@ -89,8 +90,7 @@ def test_subscription_made_after_todays_slot_starts_tomorrow(store, index, poste
     subscribe(store, "LATE", at=AT_0900 + timedelta(minutes=5))
     subscribe(store, "EARLY", at=AT_0900 - timedelta(minutes=1))
     clock.now = AT_0900 - timedelta(minutes=1)
-    tick_through(store, index, poster, clock, AT_0900 + timedelta(days=1, minutes=5),
-                 step=timedelta(minutes=5))
+    tick_through(store, index, poster, clock, AT_0900 + timedelta(days=1, minutes=5), step=timedelta(minutes=5))
     posts = [(c, marker_of(m)[0]) for c, m, _ in poster.parents]
     assert posts == [("EARLY", "2026-12-01"), ("EARLY", "2026-12-02"), ("LATE", "2026-12-02")]
     assert store.get_delivery("T1", "LATE", DAY) is None  # not "skipped" either
@@ -99,10 +99,9 @@ def test_subscription_made_after_todays_slot_starts_tomorrow(store, index, poste
 def test_slot_one_minute_ahead_posts_within_that_minute(store, index, poster, clock):
     clock.now = datetime(2026, 12, 1, 14, 41, 20, tzinfo=UTC)
     subscribe(store, "C1", time="14:42", tz="UTC", at=clock.now)
-    assert next_post_time(store.get_subscription("T1", "C1"), clock.now) == \
-        datetime(2026, 12, 1, 14, 42, tzinfo=UTC)
+    assert next_post_time(store.get_subscription("T1", "C1"), clock.now) == datetime(2026, 12, 1, 14, 42, tzinfo=UTC)
     tick_through(store, index, poster, clock, datetime(2026, 12, 1, 14, 43, tzinfo=UTC))
-    (_, _, at), = poster.parents
+    ((_, _, at),) = poster.parents
     assert at < datetime(2026, 12, 1, 14, 43, tzinfo=UTC)
 
 
@@ -134,8 +133,7 @@ def test_channel_error_deactivates_that_channel_only(store, index, poster, clock
     c2 = store.get_subscription("T1", "C2")
     assert (c2.active, c2.inactive_reason) == (False, "is_archived")
     clock.now = AT_0900 + timedelta(seconds=30)
-    tick_through(store, index, poster, clock, AT_0900 + timedelta(days=1, hours=1),
-                 step=timedelta(minutes=5))
+    tick_through(store, index, poster, clock, AT_0900 + timedelta(days=1, hours=1), step=timedelta(minutes=5))
     assert poster.attempts == 2 + 1 + 2  # C2 never tried again, C1/C3 again next day
     assert sum("deactivated" in r.message for r in caplog.records) == 1
 

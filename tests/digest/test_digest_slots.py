@@ -1,4 +1,5 @@
 """Slot arithmetic (``bot.daily.post_times``): parsing and edge zones."""
+
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta, timezone
@@ -6,18 +7,18 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tests.kit import Clock, RecordingPoster
-
-from bot.digest import run_due
 from bot.core.models import Subscription
 from bot.daily.post_times import due_today, next_post_time, parse_hhmm, slot_instant
+from bot.digest import run_due
 from bot.store import Store
+from tests.kit import Clock, RecordingPoster
 
 UTC = timezone.utc
 
 
-@pytest.mark.parametrize("text,expected", [("00:00", time(0, 0)), ("09:30", time(9, 30)),
-                                           ("23:59", time(23, 59)), ("9:30", time(9, 30))])
+@pytest.mark.parametrize(
+    "text,expected", [("00:00", time(0, 0)), ("09:30", time(9, 30)), ("23:59", time(23, 59)), ("9:30", time(9, 30))]
+)
 def test_parse_hhmm(text, expected):
     assert parse_hhmm(text) == expected
 
@@ -30,13 +31,13 @@ def test_parse_hhmm_rejects(bad):
 
 def test_midnight_inside_a_gap_is_due_at_the_jump():
     # America/Santiago 2026-09-06: 00:00 -04 → 01:00 -03 (04:00 UTC); midnight does not exist.
-    assert slot_instant(date(2026, 9, 6), "00:00", ZoneInfo("America/Santiago")) == \
-        datetime(2026, 9, 6, 4, 0, tzinfo=UTC)
+    assert slot_instant(date(2026, 9, 6), "00:00", ZoneInfo("America/Santiago")) == datetime(
+        2026, 9, 6, 4, 0, tzinfo=UTC
+    )
 
 
 def test_ordinary_day_is_the_plain_wall_time():
-    assert slot_instant(date(2026, 7, 1), "09:00", ZoneInfo("Asia/Kolkata")) == \
-        datetime(2026, 7, 1, 3, 30, tzinfo=UTC)
+    assert slot_instant(date(2026, 7, 1), "09:00", ZoneInfo("Asia/Kolkata")) == datetime(2026, 7, 1, 3, 30, tzinfo=UTC)
 
 
 def _sub(time_="09:00", tz="UTC", since=datetime(2026, 1, 1, tzinfo=UTC), active=True):
@@ -59,8 +60,7 @@ def test_next_post_time_without_store():
     now = datetime(2026, 12, 1, 8, 0, tzinfo=UTC)
     assert next_post_time(_sub(), now) == datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
     late = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
-    assert next_post_time(_sub(since=late - timedelta(minutes=1)), late) == \
-        datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
+    assert next_post_time(_sub(since=late - timedelta(minutes=1)), late) == datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
     assert next_post_time(_sub(), late) == late  # due, not yet posted: the next tick
     assert next_post_time(_sub(active=False), now) is None
     assert next_post_time(None, now) is None
@@ -75,8 +75,9 @@ def test_next_post_time_moves_past_a_date_already_posted(sqlite_url, index):
     assert next_post_time(sub, before, store).tzinfo.key == "Europe/Berlin"
     posted_at = datetime(2026, 12, 1, 8, 31, tzinfo=UTC)
     assert run_due(store, index, RecordingPoster(Clock(posted_at)), posted_at).posted == 1
-    assert next_post_time(sub, datetime(2026, 12, 1, 8, 32, tzinfo=UTC), store) == \
-        datetime(2026, 12, 2, 8, 30, tzinfo=UTC)
+    assert next_post_time(sub, datetime(2026, 12, 1, 8, 32, tzinfo=UTC), store) == datetime(
+        2026, 12, 2, 8, 30, tzinfo=UTC
+    )
     store.deactivate("T1", "C1", "is_archived")
     assert next_post_time(store.get_subscription("T1", "C1"), before, store) is None
     store.close()

@@ -3,6 +3,7 @@ the 2026 DST days, ``weekly mon`` with ``3 papers`` (one message of three,
 once, Mondays only), and two processes released together posting a topic
 subscription once. Real seed index; SQLite and PostgreSQL; injected clock.
 """
+
 from __future__ import annotations
 
 import json
@@ -10,12 +11,11 @@ from collections import Counter
 from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
-from tests.digest.digestkit import FilePoster, marker_of, run_together
-from tests.kit import Clock, RecordingPoster
-
 from bot import search
 from bot.digest import run_due
 from bot.store import Store
+from tests.digest.digestkit import FilePoster, marker_of, run_together
+from tests.kit import Clock, RecordingPoster
 
 UTC = timezone.utc
 LA = ZoneInfo("America/Los_Angeles")
@@ -41,13 +41,18 @@ def test_weekdays_skip_the_weekend_in_los_angeles_across_the_2026_dst_days(db_ur
         start = datetime(first.year, first.month, first.day, 0, 13, tzinfo=LA).astimezone(UTC)
         end = datetime(last.year, last.month, last.day, 23, 59, tzinfo=LA).astimezone(UTC)
         store.remove_subscription("T1", "C1")
-        store.upsert_subscription("T1", "C1", "09:00", "America/Los_Angeles", "U1", start,
-                                  days=(0, 1, 2, 3, 4), topic="reasoning")
+        store.upsert_subscription(
+            "T1", "C1", "09:00", "America/Los_Angeles", "U1", start, days=(0, 1, 2, 3, 4), topic="reasoning"
+        )
         _tick(store, seed_index, poster, start, end, timedelta(minutes=20))
     got = _local_days(poster)
-    expected = [date(2026, 3, d) for d in (5, 6, 9, 10, 11)] + \
-        [date(2026, 10, 29), date(2026, 10, 30), date(2026, 11, 2), date(2026, 11, 3),
-         date(2026, 11, 4)]
+    expected = [date(2026, 3, d) for d in (5, 6, 9, 10, 11)] + [
+        date(2026, 10, 29),
+        date(2026, 10, 30),
+        date(2026, 11, 2),
+        date(2026, 11, 3),
+        date(2026, 11, 4),
+    ]
     assert got == expected
     assert all(d.weekday() < 5 for d in got)
     # each post went out at 09:00 local (within one 20-minute tick), on both sides of each change
@@ -59,14 +64,27 @@ def test_weekdays_skip_the_weekend_in_los_angeles_across_the_2026_dst_days(db_ur
     store.close()
 
 
-def test_weekly_monday_with_three_papers_posts_one_message_of_three_once_on_mondays(
-        db_url, seed_index):
+def test_weekly_monday_with_three_papers_posts_one_message_of_three_once_on_mondays(db_url, seed_index):
     store, poster = Store(db_url), RecordingPoster(Clock(datetime(2026, 1, 1, tzinfo=UTC)))
-    store.upsert_subscription("T1", "C1", "10:00", "Europe/London", "U1",
-                              datetime(2026, 11, 29, tzinfo=UTC), days=(0,), papers=3,
-                              topic="reasoning")
-    _tick(store, seed_index, poster, datetime(2026, 11, 30, 0, 7, tzinfo=UTC),
-          datetime(2026, 12, 15, 0, 0, tzinfo=UTC), timedelta(minutes=30))
+    store.upsert_subscription(
+        "T1",
+        "C1",
+        "10:00",
+        "Europe/London",
+        "U1",
+        datetime(2026, 11, 29, tzinfo=UTC),
+        days=(0,),
+        papers=3,
+        topic="reasoning",
+    )
+    _tick(
+        store,
+        seed_index,
+        poster,
+        datetime(2026, 11, 30, 0, 7, tzinfo=UTC),
+        datetime(2026, 12, 15, 0, 0, tzinfo=UTC),
+        timedelta(minutes=30),
+    )
     parents = poster.parents
     days = _local_days(poster)
     assert days == [date(2026, 11, 30), date(2026, 12, 7), date(2026, 12, 14)]
@@ -88,10 +106,12 @@ def test_weekly_monday_with_three_papers_posts_one_message_of_three_once_on_mond
 def _prepare(url):
     store = Store(url)
     for channel in ("C1", "C2"):
-        store.upsert_subscription("T1", channel, "09:00", "UTC", "U1",
-                                  datetime(2026, 11, 30, tzinfo=UTC), topic="reasoning", papers=2)
-    store.upsert_subscription("T1", "U7", "09:00", "UTC", "U7", datetime(2026, 11, 30, tzinfo=UTC),
-                              topic="reinforcement learning")
+        store.upsert_subscription(
+            "T1", channel, "09:00", "UTC", "U1", datetime(2026, 11, 30, tzinfo=UTC), topic="reasoning", papers=2
+        )
+    store.upsert_subscription(
+        "T1", "U7", "09:00", "UTC", "U7", datetime(2026, 11, 30, tzinfo=UTC), topic="reinforcement learning"
+    )
     store.close()
 
 
@@ -101,15 +121,13 @@ def _worker(url, index_dir, log_path, barrier, results):
         index = search.SearchIndex(index_dir)
         index.ids()
         barrier.wait(timeout=60)
-        summary = run_due(store, index, FilePoster(log_path),
-                          datetime(2026, 12, 1, 9, 0, 5, tzinfo=UTC))
+        summary = run_due(store, index, FilePoster(log_path), datetime(2026, 12, 1, 9, 0, 5, tzinfo=UTC))
         results.put((summary.posted, summary.failed))
     except Exception as exc:  # noqa: BLE001 — reported to the parent
         results.put(repr(exc))
 
 
-def test_two_processes_released_together_post_each_topic_subscription_once(
-        db_url, seed_index_dir, tmp_path):
+def test_two_processes_released_together_post_each_topic_subscription_once(db_url, seed_index_dir, tmp_path):
     _prepare(db_url)
     log_path = tmp_path / "posts.log"
     got = run_together(_worker, [(db_url, seed_index_dir, log_path)] * 2)
@@ -125,6 +143,7 @@ def test_two_processes_released_together_post_each_topic_subscription_once(
 
 def test_digest_send_skips_a_channel_whose_posting_day_it_is_not(db_url, seed_index):
     from bot.digest import send
+
     store, poster = Store(db_url), RecordingPoster(Clock(datetime(2026, 12, 1, tzinfo=UTC)))
     start = datetime(2026, 11, 30, tzinfo=UTC)
     store.upsert_subscription("T1", "CWEEK", "10:00", "UTC", "U1", start, days=(0,), topic="reasoning")

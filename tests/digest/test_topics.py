@@ -3,25 +3,26 @@ injected clock: the subscribe grammar through the service, ``/paper status``,
 the channel's own rotation (every match once before repeats, agreed with
 ``/paper today``), and a corpus rebuild in the middle of a rotation.
 """
+
 from __future__ import annotations
 
 import random
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
-from tests.digest.digestkit import marker_of
-from tests.kit import Clock, RecordingPoster
 
 from bot import search
 from bot.core.config import Settings
-from bot.digest import run_due
 from bot.core.models import Context
+from bot.core.replies import ErrorReply, NoticeReply, PaperReply, StatusReply
+from bot.digest import run_due
 from bot.render import render
 from bot.render.announce import PostingAnnouncer
-from bot.core.replies import ErrorReply, NoticeReply, PaperReply, StatusReply
 from bot.service.service import Service
-from bot.store import Store
 from bot.service.topics import Topics
+from bot.store import Store
+from tests.digest.digestkit import marker_of
+from tests.kit import Clock, RecordingPoster
 
 UTC = timezone.utc
 START = datetime(2026, 12, 1, 8, 0, tzinfo=UTC)
@@ -33,10 +34,8 @@ def world(db_url, seed_index, seed_index_dir, tmp_path):
     store = Store(db_url)
     clock, poster = Clock(START), RecordingPoster()
     clock.now = START
-    settings = Settings(database_url=db_url, index_dir=seed_index_dir, default_time="09:00",
-                        default_tz="UTC")
-    service = Service(seed_index, store, settings, announcer=PostingAnnouncer(poster),
-                      now=clock, rng=random.Random(3))
+    settings = Settings(database_url=db_url, index_dir=seed_index_dir, default_time="09:00", default_tz="UTC")
+    service = Service(seed_index, store, settings, announcer=PostingAnnouncer(poster), now=clock, rng=random.Random(3))
     yield service, store, clock, poster
     store.close()
 
@@ -50,8 +49,13 @@ def test_subscribe_with_a_topic_stores_it_and_status_shows_the_count(world, seed
     reply = service.command("subscribe 09:30 Europe/Berlin about reinforcement learning", CTX)
     assert isinstance(reply, NoticeReply), reply
     sub = store.get_subscription("T1", "C1")
-    assert (sub.topic, sub.local_time, sub.tz, sub.days, sub.papers) == \
-        ("reinforcement learning", "09:30", "Europe/Berlin", (), 1)
+    assert (sub.topic, sub.local_time, sub.tz, sub.days, sub.papers) == (
+        "reinforcement learning",
+        "09:30",
+        "Europe/Berlin",
+        (),
+        1,
+    )
     wanted = len(seed_index.match_all("reinforcement learning"))
     assert wanted and "reinforcement learning" in poster.posts[-1][1].text  # the confirmation
     status = service.command("status", CTX)
@@ -104,7 +108,7 @@ def test_a_topic_rotation_posts_only_matches_and_all_before_repeating(world, see
             posted.append(marker_of(message)[1])
     n = len(matches)
     assert len(posted) == 2 * n + 1 and set(posted) <= matches
-    assert set(posted[:n]) == matches and set(posted[n:2 * n]) == matches
+    assert set(posted[:n]) == matches and set(posted[n : 2 * n]) == matches
     assert today == posted  # /paper today in the channel agrees with the digest
     # another channel with the same topic has its own order
     other = Context(team_id="T1", channel_id="C2", user_id="U1")
@@ -116,19 +120,17 @@ def _rebuild(index_dir, papers):
     search.build_index(index_dir, papers)
 
 
-def test_a_rebuild_mid_rotation_posts_new_papers_before_repeats_and_never_a_removed_one(
-        db_url, seed_papers, tmp_path):
+def test_a_rebuild_mid_rotation_posts_new_papers_before_repeats_and_never_a_removed_one(db_url, seed_papers, tmp_path):
     index_dir = tmp_path / "ix"
     _rebuild(index_dir, seed_papers)
     index = search.SearchIndex(index_dir)
     matches = index.match_all("reasoning")
-    first_half, later = set(matches[: len(matches) // 2]), set(matches[len(matches) // 2:])
+    first_half, later = set(matches[: len(matches) // 2]), set(matches[len(matches) // 2 :])
     start_papers = [p for p in seed_papers if p.id not in later]
     _rebuild(index_dir, start_papers)
     assert set(index.match_all("reasoning")) == first_half
     store, poster = Store(db_url), RecordingPoster()
-    store.upsert_subscription("T1", "C1", "09:00", "UTC", "U1", START - timedelta(days=1),
-                              topic="reasoning")
+    store.upsert_subscription("T1", "C1", "09:00", "UTC", "U1", START - timedelta(days=1), topic="reasoning")
     days = iter(range(100))
 
     def run_day():

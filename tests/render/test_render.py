@@ -1,4 +1,5 @@
 """Rendering: escaping, Block Kit limits and text fallbacks for every reply type."""
+
 import json
 import re
 from datetime import date
@@ -7,20 +8,36 @@ import pytest
 
 from bot.core.models import Hit, Paper, SearchPage, Subscription
 from bot.core.ports import Message
+from bot.core.replies import (
+    DigestReply,
+    ErrorReply,
+    HelpReply,
+    NoticeReply,
+    PaperReply,
+    PickListReply,
+    ResultsReply,
+    SimilarReply,
+    StatusReply,
+)
 from bot.render import PAGE_ACTIONS, render, render_digest, to_text
-from tests.strict.surfaces import check_message
 from bot.render import mrkdwn as md
-from bot.core.replies import (DigestReply, ErrorReply, HelpReply, NoticeReply, PaperReply, PickListReply,
-                         ResultsReply, SimilarReply, StatusReply)
+from tests.strict.surfaces import check_message
 
 EVIL = "<!channel> & <@U123> <https://evil.example|click>"
 
 
 def paper(i=1, **kw) -> Paper:
-    base = dict(id=f"p{i:03d}", title=f"Title {i} {EVIL}", abstract=("word " * 900) + EVIL,
-                name="Evil<Name>", tldr="TL;DR " + EVIL, keywords=("a<b", "c&d"),
-                code_urls=("https://github.com/x/y", "javascript:alert(1)"), venue="ICML 2026",
-                authors=("A <B>", "C"))
+    base = dict(
+        id=f"p{i:03d}",
+        title=f"Title {i} {EVIL}",
+        abstract=("word " * 900) + EVIL,
+        name="Evil<Name>",
+        tldr="TL;DR " + EVIL,
+        keywords=("a<b", "c&d"),
+        code_urls=("https://github.com/x/y", "javascript:alert(1)"),
+        venue="ICML 2026",
+        authors=("A <B>", "C"),
+    )
     base.update(kw)
     return Paper(**base)
 
@@ -43,8 +60,11 @@ ALL = [
     ErrorReply(message=EVIL, example=EVIL),
     NoticeReply(text=EVIL, actor="U42"),
     StatusReply(subscription=None),
-    StatusReply(subscription=Subscription("T", "C", "09:30", "Europe/Berlin", active=False,
-                                          inactive_reason="is_archived <!channel>")),
+    StatusReply(
+        subscription=Subscription(
+            "T", "C", "09:30", "Europe/Berlin", active=False, inactive_reason="is_archived <!channel>"
+        )
+    ),
     DigestReply(paper=paper(), day=date(2026, 12, 1)),
 ]
 
@@ -88,8 +108,11 @@ def test_no_live_control_sequences(reply):
     text = _all_text(render(reply))
     for live in ("<!channel>", "<!here>", "<@U123>", "<https://evil.example|click>", "<Name>", "javascript:"):
         assert live not in text
-    assert "&lt;!channel&gt;" in text or isinstance(reply, (HelpReply, StatusReply, PickListReply)) \
+    assert (
+        "&lt;!channel&gt;" in text
+        or isinstance(reply, (HelpReply, StatusReply, PickListReply))
         or "&lt;!here&gt;" in text
+    )
 
 
 @pytest.mark.parametrize("reply", ALL, ids=lambda r: type(r).__name__)
@@ -125,8 +148,7 @@ def test_results_page_buttons_first_and_last_page():
     assert json.loads(nav[0]["value"])["o"] == 0
 
 
-@pytest.mark.parametrize("offset,corrected", [(0, None), (5, None), (10, None), (0, "learning"),
-                                              (5, "learning")])
+@pytest.mark.parametrize("offset,corrected", [(0, None), (5, None), (10, None), (0, "learning"), (5, "learning")])
 def test_every_results_page_passes_slacks_block_rules(offset: int, corrected: str | None):
     """First, middle and last page, corrected or not: Slack's own rules
     (docs/slack-rules.md, checked by tests/strict) accept the message."""
@@ -140,10 +162,12 @@ def test_every_results_page_passes_slacks_block_rules(offset: int, corrected: st
 def test_digest_has_marker_thread_and_full_abstract():
     p = paper(abstract="Short abstract about <!here> things.")
     m = render_digest(p, date(2026, 12, 1))
-    assert m.text == f"Paper of the day: {md.escape(p.title)}"        # what a notification shows
+    assert m.text == f"Paper of the day: {md.escape(p.title)}"  # what a notification shows
     assert m.blocks[0]["block_id"] == "potd-2026-12-01-p001"
-    assert m.metadata == {"event_type": "paperbot_digest", "event_payload": {
-        "marker": "potd-2026-12-01-p001", "day": "2026-12-01", "paper_id": "p001"}}
+    assert m.metadata == {
+        "event_type": "paperbot_digest",
+        "event_payload": {"marker": "potd-2026-12-01-p001", "day": "2026-12-01", "paper_id": "p001"},
+    }
     assert "Paper of the day · 2026-12-01" in m.blocks[0]["text"]["text"]
     assert m.visibility == "in_channel" and len(m.thread) == 1
     assert "&lt;!here&gt;" in m.thread[0].blocks[0]["text"]["text"]
@@ -159,7 +183,9 @@ def test_mrkdwn_helpers():
     assert md.escape("a<b>&c") == "a&lt;b&gt;&amp;c"
     assert md.unescape("&lt;!channel&gt; &amp;amp;") == "<!channel> &amp;"
     assert md.cut("abc def ghi", 8).endswith("…") and len(md.cut("abc def ghi", 8)) <= 8
-    assert md.link("https://github.com/a/b?x=1&y=2") == "<https://github.com/a/b?x=1&amp;y=2|github.com/a/b?x=1&amp;y=2>"
+    assert (
+        md.link("https://github.com/a/b?x=1&y=2") == "<https://github.com/a/b?x=1&amp;y=2|github.com/a/b?x=1&amp;y=2>"
+    )
     assert md.link("https://x.org/a|b") == "https://x.org/a|b"
     assert len(md.cut_escaped("<" * 100, 50)) <= 50
     assert md.quoted("a<b") == "“a&lt;b”"
@@ -170,8 +196,10 @@ def test_mrkdwn_helpers():
 def test_to_text_context_elements_are_separated():
     from bot.core.models import Paper
     from bot.render.blocks import paper_blocks
-    paper = Paper(id="p1", title="T", abstract="A.", keywords=("sparse attention",) * 3,
-                  code_urls=("https://github.com/x/y",))
+
+    paper = Paper(
+        id="p1", title="T", abstract="A.", keywords=("sparse attention",) * 3, code_urls=("https://github.com/x/y",)
+    )
     out = to_text(Message(text="t", blocks=tuple(paper_blocks(paper))))
     assert "Keywords: sparse attention, sparse attention, sparse attention · Code: github.com/x/y" in out
 
@@ -199,11 +227,18 @@ def test_every_angle_bracket_is_a_deliberate_token(reply):
 
 def test_huge_fields_stay_within_the_message_budget():
     long_url = "https://github.com/" + "a" * 2500
-    big = paper(authors=tuple("Author " + "x" * 500 for _ in range(30)), code_urls=(long_url,),
-                name="N" * 500, abstract="y " * 5000)
+    big = paper(
+        authors=tuple("Author " + "x" * 500 for _ in range(30)),
+        code_urls=(long_url,),
+        name="N" * 500,
+        abstract="y " * 5000,
+    )
     hits = tuple(Hit(big, 1.0, "s" * 3000) for _ in range(5))
-    for reply in (ResultsReply(page=SearchPage("q", 5, 0, 5, hits, 1.0)), PaperReply(paper=big),
-                  DigestReply(paper=big, day=date(2026, 12, 1))):
+    for reply in (
+        ResultsReply(page=SearchPage("q", 5, 0, 5, hits, 1.0)),
+        PaperReply(paper=big),
+        DigestReply(paper=big, day=date(2026, 12, 1)),
+    ):
         m = render(reply)
         assert len(json.dumps(list(m.blocks), ensure_ascii=False)) < 12_000
         assert long_url not in json.dumps(list(m.blocks))
@@ -215,12 +250,17 @@ def test_an_id_too_long_for_a_button_renders_without_buttons():
     assert all(len(e.get("value", "")) <= 2000 for b in m.blocks for e in b.get("elements", []))
 
 
-@pytest.mark.parametrize("code, said", [("is_archived", "the channel was archived"),
-                                        ("not_in_channel", "/invite @paperbot"),
-                                        ("bad time or zone: x", "bad time or zone: x")])
+@pytest.mark.parametrize(
+    "code, said",
+    [
+        ("is_archived", "the channel was archived"),
+        ("not_in_channel", "/invite @paperbot"),
+        ("bad time or zone: x", "bad time or zone: x"),
+    ],
+)
 def test_status_says_why_a_subscription_is_off_in_words(code, said):
     sub = Subscription("T", "C", "09:30", "Europe/Berlin", active=False, inactive_reason=code)
     text = render(StatusReply(subscription=sub)).text
     assert said in text
-    if code != said:          # a Slack error code is never shown raw
+    if code != said:  # a Slack error code is never shown raw
         assert code not in text

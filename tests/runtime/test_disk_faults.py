@@ -12,6 +12,7 @@ ENOSPC. A read-only folder is ``chmod a-w`` — real for any user but root,
 whom mode bits do not stop; as root the lock file's open fails as a
 read-only mount makes it fail (EROFS), the first write a build attempts.
 """
+
 from __future__ import annotations
 
 import errno
@@ -26,9 +27,9 @@ from pathlib import Path
 import pytest
 
 from bot import corpus, search
-from bot.runtime import wiring
 from bot.core.config import Settings
 from bot.core.models import CONSOLE_TEAM, Context
+from bot.runtime import wiring
 from bot.search import layout
 from tests.clikit import Ran, cli_env, run, run_process
 from tests.kit import SEEDS
@@ -45,10 +46,18 @@ def _limit_file_size() -> None:
 def _disk_full_run(args, tmp_path, stdin=None):
     """``paperbot *args`` as a process whose files cannot grow past ``FILE_LIMIT``
     (a file reaching it: EFBIG, "File too large")."""
-    r = subprocess.run([sys.executable, "-m", "bot", *args], input=stdin, capture_output=True, cwd=tmp_path,
-                       env=cli_env(tmp_path, {"SLACK_BOT_TOKEN": "xoxb-x", "SLACK_SIGNING_SECRET": "s",
-                                              "SLACK_API_URL": "http://127.0.0.1:9/api"}),
-                       timeout=120, preexec_fn=_limit_file_size)
+    r = subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        input=stdin,
+        capture_output=True,
+        cwd=tmp_path,
+        env=cli_env(
+            tmp_path,
+            {"SLACK_BOT_TOKEN": "xoxb-x", "SLACK_SIGNING_SECRET": "s", "SLACK_API_URL": "http://127.0.0.1:9/api"},
+        ),
+        timeout=120,
+        preexec_fn=_limit_file_size,
+    )
     return Ran(r.returncode, r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace"))
 
 
@@ -56,18 +65,21 @@ def _left_in(index_dir: Path) -> list[str]:
     return sorted(p.name for p in index_dir.iterdir()) if index_dir.exists() else []
 
 
-@pytest.mark.parametrize("args, stdin", [(["search", "chess"], None),
-                                         (["console"], b"/paper search chess\n"),
-                                         (["serve", "--port", "0"], None)])
+@pytest.mark.parametrize(
+    "args, stdin",
+    [(["search", "chess"], None), (["console"], b"/paper search chess\n"), (["serve", "--port", "0"], None)],
+)
 def test_a_full_disk_during_the_start_up_build_is_one_line(tmp_path, args, stdin) -> None:
     r = _disk_full_run(args, tmp_path, stdin)
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
-    assert len(lines) == 1 or args[0] == "serve", lines       # serve logs its settings line first
+    assert len(lines) == 1 or args[0] == "serve", lines  # serve logs its settings line first
     index_dir = tmp_path / "index"
-    assert lines[-1].endswith(f"cannot write the index at {index_dir}: a file grew past the size limit "
-                              "(ulimit -f); raise the limit or set PAPERBOT_INDEX_DIR to another folder")
-    assert _left_in(index_dir) == ["LOCK"]         # the partial generation is gone; the lock file stays
+    assert lines[-1].endswith(
+        f"cannot write the index at {index_dir}: a file grew past the size limit "
+        "(ulimit -f); raise the limit or set PAPERBOT_INDEX_DIR to another folder"
+    )
+    assert _left_in(index_dir) == ["LOCK"]  # the partial generation is gone; the lock file stays
 
 
 def test_the_same_build_without_the_limit_works(tmp_path) -> None:
@@ -91,7 +103,9 @@ def read_only(monkeypatch):
 
         def refused(directory):
             raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(Path(directory) / layout.LOCK))
+
         monkeypatch.setattr(layout, "locked", refused)
+
     yield make
     for index_dir in made:
         for path in [index_dir, *index_dir.rglob("*")]:
@@ -103,7 +117,8 @@ def _settings(tmp_path: Path, index_dir: Path) -> Settings:
 
 
 def test_a_read_only_folder_with_an_index_from_older_seeds_is_served_as_built(
-        tmp_path, read_only, seed_papers, caplog) -> None:
+    tmp_path, read_only, seed_papers, caplog
+) -> None:
     index_dir = tmp_path / "ro-index"
     old = [p for p in seed_papers if p.name == "KIStego"]
     search.build_index(index_dir, old, fingerprint="older seeds")
@@ -138,8 +153,10 @@ def test_an_index_folder_below_a_file_is_one_line(tmp_path) -> None:
     for args, stdin in ((["search", "chess"], None), (["console"], "/paper help\n")):
         r = run(args, tmp_path, stdin=stdin, env_extra={"PAPERBOT_INDEX_DIR": str(tmp_path / "afile" / "sub")})
         assert r.returncode == 1 and "Traceback" not in r.stderr
-        assert r.stderr.strip() == (f"Error: the index directory {tmp_path / 'afile' / 'sub'} cannot be made: "
-                                    f"{tmp_path / 'afile'} is a file; set PAPERBOT_INDEX_DIR to another folder")
+        assert r.stderr.strip() == (
+            f"Error: the index directory {tmp_path / 'afile' / 'sub'} cannot be made: "
+            f"{tmp_path / 'afile'} is a file; set PAPERBOT_INDEX_DIR to another folder"
+        )
 
 
 def test_index_add_on_a_full_disk_is_one_short_line(tmp_path, seed_papers) -> None:
@@ -154,10 +171,12 @@ def test_index_add_on_a_full_disk_is_one_short_line(tmp_path, seed_papers) -> No
     (line,) = r.stderr.strip().splitlines()
     too_big = sorted(p.name for p in (index_dir / live).iterdir() if p.stat().st_size > FILE_LIMIT)
     head, _, first = line.rpartition(", the first ")
-    assert head == (f"Error: cannot write the index at {index_dir}: a file grew past the size limit (ulimit -f); "
-                    f"raise the limit or give another --index DIR ({len(too_big)} files of the live index "
-                    "could not be copied"), line
-    assert first.rstrip(")") in too_big                 # copytree's order is the directory's
+    assert head == (
+        f"Error: cannot write the index at {index_dir}: a file grew past the size limit (ulimit -f); "
+        f"raise the limit or give another --index DIR ({len(too_big)} files of the live index "
+        "could not be copied"
+    ), line
+    assert first.rstrip(")") in too_big  # copytree's order is the directory's
     assert len(too_big) >= 2 and len(line) < 300
     assert _left_in(index_dir) == sorted(["CURRENT", "LOCK", live])
     assert "n1" not in search.SearchIndex(index_dir).ids()

@@ -1,5 +1,6 @@
 """Heroku-style deploys (README "Heroku-style platforms"): what the build needs, the Procfile,
 ``DYNO`` with SQLite, and the whole build → web + clock simulation on the seeds."""
+
 import os
 import re
 import subprocess
@@ -15,8 +16,11 @@ from tests.kit import ROOT
 
 
 def _pins() -> tuple[list[str], dict[str, str]]:
-    lines = [ln.strip() for ln in (ROOT / "requirements.txt").read_text().splitlines()
-             if ln.strip() and not ln.lstrip().startswith("#")]
+    lines = [
+        ln.strip()
+        for ln in (ROOT / "requirements.txt").read_text().splitlines()
+        if ln.strip() and not ln.lstrip().startswith("#")
+    ]
     pins = {}
     for ln in lines:
         if "==" in ln:
@@ -53,8 +57,12 @@ def test_procfile_has_no_release_phase_and_the_build_hook_builds_the_index():
 
 @pytest.mark.parametrize("command", ["serve", "clock", "console"])
 def test_dyno_with_sqlite_is_one_line(tmp_path, command):
-    r = run([command], tmp_path, stdin="/paper help\n",
-            env_extra={"DYNO": "web.1", "SLACK_BOT_TOKEN": "xoxb-x", "SLACK_SIGNING_SECRET": "s"})
+    r = run(
+        [command],
+        tmp_path,
+        stdin="/paper help\n",
+        env_extra={"DYNO": "web.1", "SLACK_BOT_TOKEN": "xoxb-x", "SLACK_SIGNING_SECRET": "s"},
+    )
     assert r.returncode == 1
     assert r.stderr.count("\n") == 1 and "SQLite" in r.stderr and "dyno web.1" in r.stderr
     assert "Traceback" not in r.stderr
@@ -70,12 +78,31 @@ def test_platform_simulation_on_the_seeds(pg_schema):
     """benchmarks/platform_sim.py end to end (its 5,000-paper run is in benchmarks/results/)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "PAPERBOT_", "DYNO"))}
     env.pop("DATABASE_URL", None)
-    r = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "platform_sim.py"), "--python", sys.executable,
-                        "--subscribe", "store"], capture_output=True, text=True, env=env, timeout=180)
+    r = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "platform_sim.py"),
+            "--python",
+            sys.executable,
+            "--subscribe",
+            "store",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=180,
+    )
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
     assert "FAIL" not in r.stdout
-    for step in ("bin/post_compile built the index", "the Procfile has no release phase", "web.1 answers GET /healthz",
-                 "web.1 serves the slug's index", "results on the response_url",
-                 "clock.1 posted the paper of the day", "clock.1 uses the slug's index",
-                 "builds it at start", "DYNO + SQLite DATABASE_URL: exit 1, 1 line"):
+    for step in (
+        "bin/post_compile built the index",
+        "the Procfile has no release phase",
+        "web.1 answers GET /healthz",
+        "web.1 serves the slug's index",
+        "results on the response_url",
+        "clock.1 posted the paper of the day",
+        "clock.1 uses the slug's index",
+        "builds it at start",
+        "DYNO + SQLite DATABASE_URL: exit 1, 1 line",
+    ):
         assert any(ln.strip().startswith("PASS") and step in ln for ln in r.stdout.splitlines()), step

@@ -1,5 +1,6 @@
 """Fixtures for the search tests: hand-made papers and real Whoosh indexes in
 tmp_path (the seed index itself comes from the top-level conftest)."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,5 +1,6 @@
 """benchmarks/ablation_rules.py: the verdict, the variants' indexes and the
 in-process ranking the ablation measures (real Whoosh indexes, small papers)."""
+
 from __future__ import annotations
 
 import sys
@@ -32,14 +33,17 @@ def rule(name: str) -> ab.Rule:
     return next(r for r in ab.RULES + ab.ADDED_BACK + ab.ALTERNATIVES if r.name == name)
 
 
-@pytest.mark.parametrize("scifact,known,holds", [
-    (-0.005, 0.0, True),        # costs the bar on one, nothing on the other
-    (0.0, -0.0051, True),
-    (-0.0049, -0.0049, False),  # costs on both, but under the bar on each
-    (-0.02, 0.0001, False),     # a gain on the other measure
-    (-0.02, 0.00004, True),     # ... not a gain at the 4 decimals reported
-    (0.0, 0.0, False),          # no query reached
-])
+@pytest.mark.parametrize(
+    "scifact,known,holds",
+    [
+        (-0.005, 0.0, True),  # costs the bar on one, nothing on the other
+        (0.0, -0.0051, True),
+        (-0.0049, -0.0049, False),  # costs on both, but under the bar on each
+        (-0.02, 0.0001, False),  # a gain on the other measure
+        (-0.02, 0.00004, True),  # ... not a gain at the 4 decimals reported
+        (0.0, 0.0, False),  # no query reached
+    ],
+)
 def test_verdict(scifact, known, holds):
     assert ab.verdict(scifact, known) is holds
 
@@ -61,7 +65,7 @@ def test_index_time_rule_rebuilds_and_changes_the_ranking(indexes):
     assert unstemmed != full and indexes.get(rule("stemming").setup()) == unstemmed  # built once
     lists_full, _, _ = ab.run_queries(full, ab.FULL, ["network"])
     lists_plain, _, _ = ab.run_queries(unstemmed, rule("stemming"), ["network"])
-    assert "s-p6" in lists_full[0] and "s-p7" in lists_full[0]   # "networks" stems to "network"
+    assert "s-p6" in lists_full[0] and "s-p7" in lists_full[0]  # "networks" stems to "network"
     assert lists_plain[0] == ["s-p7"]
 
 
@@ -70,16 +74,20 @@ def test_added_back_rule_is_measured_on_the_full_index(indexes):
     assert indexes.get(rule("+acronyms").setup()) == full
     plain, _, _ = ab.run_queries(full, ab.FULL, ["MoE"])
     expanded, _, _ = ab.run_queries(full, rule("+acronyms"), ["MoE"])
-    assert plain[0] == ["s-p2"]              # only the paper that writes "MoE"
-    assert "s-p8" in expanded[0]             # ... and the one that says "mixture of experts"
+    assert plain[0] == ["s-p2"]  # only the paper that writes "MoE"
+    assert "s-p8" in expanded[0]  # ... and the one that says "mixture of experts"
 
 
 def test_query_time_rule_uses_the_full_index(tmp_path):
     """A word said 3 times weighs 1.5 (k3 = 1) or 3 (rule removed): the paper
     with it once passes the one with the other word 4 times only without k3."""
-    twice = ab.Indexes([paper("a", "alpha alpha alpha alpha gamma", title="paper one", source_id="a"),
-                        paper("b", "beta gamma delta epsilon zeta", title="paper two", source_id="b")],
-                       tmp_path)
+    twice = ab.Indexes(
+        [
+            paper("a", "alpha alpha alpha alpha gamma", title="paper one", source_id="a"),
+            paper("b", "beta gamma delta epsilon zeta", title="paper two", source_id="b"),
+        ],
+        tmp_path,
+    )
     assert twice.get(rule("qtf-k3").setup()) == twice.get(ab.FULL.setup())
     texts = ["beta beta beta alpha"]
     saturated, _, _ = ab.run_queries(twice.get(ab.FULL.setup()), ab.FULL, texts)

@@ -1,4 +1,5 @@
 """Text analysis (bot.search.analysis) and snippets (bot.search.snippets)."""
+
 from bot.search.analysis import text_analyzer
 from bot.search.snippets import WIDTH, make_snippet
 
@@ -38,8 +39,7 @@ def test_accents_and_cjk():
 
 
 def test_snippet_marks_and_cuts():
-    text = ("Intro words. " * 30) + "We propose sparse attention for long inputs. " + \
-        ("Tail words. " * 30)
+    text = ("Intro words. " * 30) + "We propose sparse attention for long inputs. " + ("Tail words. " * 30)
     snip = make_snippet(text, set(terms("sparse attention")), A)
     assert "*sparse* *attention*" in snip
     assert snip.startswith("…") and snip.endswith("…")

@@ -6,6 +6,7 @@ then every field's terms, every posting's docnum/weight/value, the block
 statistics Whoosh's reader sees (per term and per block), field lengths, stored fields and columns
 are compared through Whoosh's reader.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -16,9 +17,9 @@ from whoosh import index as whoosh_index
 from whoosh.index import TOC
 
 from bot.search import fanout
+from bot.search.build import WRITER_ARGS, build_index
 from bot.search.bulk import INDEXNAME, SegmentBuilder, stored_length
 from bot.search.bulkdocs import bulk_document
-from bot.search.build import WRITER_ARGS, build_index
 from bot.search.schema import make_schema, paper_to_document
 
 
@@ -31,9 +32,16 @@ def _extra_papers(seed_papers):
         abstract = f"Common word alpha appears here, paper number {i}. " + "beta " * (i % 7)
         if i == 5:
             abstract += " ".join(f"word{j}" for j in range(1500))
-        extra.append(dataclasses.replace(
-            base, id=f"px{i:03d}", name="" if i % 2 else f"Name{i}", abstract=abstract,
-            title=f"Title alpha {i}", authors=("Ada Lovelace",) if i % 3 == 0 else ()))
+        extra.append(
+            dataclasses.replace(
+                base,
+                id=f"px{i:03d}",
+                name="" if i % 2 else f"Name{i}",
+                abstract=abstract,
+                title=f"Title alpha {i}",
+                authors=("Ada Lovelace",) if i % 3 == 0 else (),
+            )
+        )
     return extra
 
 
@@ -44,7 +52,7 @@ def _whoosh_reference(path: Path, papers, chunks: int) -> None:
     analyzer = ix.schema["abstract"].analyzer
     for c in range(chunks):
         writer = ix.writer(**WRITER_ARGS)
-        for paper in papers[len(papers) * c // chunks: len(papers) * (c + 1) // chunks]:
+        for paper in papers[len(papers) * c // chunks : len(papers) * (c + 1) // chunks]:
             writer.add_document(**paper_to_document(paper, analyzer)[0])
         writer.commit(merge=False)
 
@@ -56,7 +64,7 @@ def _bulk(path: Path, papers, chunks: int) -> None:
     segments = []
     for c in range(chunks):
         builder = SegmentBuilder(path, ix.schema)
-        for paper in papers[len(papers) * c // chunks: len(papers) * (c + 1) // chunks]:
+        for paper in papers[len(papers) * c // chunks : len(papers) * (c + 1) // chunks]:
             builder.add(paper_to_document(paper, analyzer)[0])
         segments.append(builder.finish())
     TOC(ix.schema, segments, ix.latest_generation() + 1).write(ix.storage, INDEXNAME)
@@ -71,8 +79,9 @@ def _snapshot(path: Path, blocks: bool = True) -> dict:
         n = reader.doc_count_all()
         out["count"] = n
         out["stored"] = [reader.stored_fields(d) for d in range(n)]
-        parts = (reader.leaf_readers() if hasattr(reader, "leaf_readers") else [(reader, 0)]
-                 ) if blocks else [(reader, 0)]
+        parts = (
+            (reader.leaf_readers() if hasattr(reader, "leaf_readers") else [(reader, 0)]) if blocks else [(reader, 0)]
+        )
         for name in ix.schema.names():
             field = ix.schema[name]
             out[name, "field_length"] = reader.field_length(name)
@@ -90,13 +99,21 @@ def _snapshot(path: Path, blocks: bool = True) -> dict:
                     while matcher.is_active():
                         posting = (offset + matcher.id(), matcher.weight(), matcher.value())
                         if blocks:
-                            posting += (matcher.block_min_length(), matcher.block_max_length(),
-                                        matcher.block_max_weight(), matcher.block_max_id())
+                            posting += (
+                                matcher.block_min_length(),
+                                matcher.block_max_length(),
+                                matcher.block_max_weight(),
+                                matcher.block_max_id(),
+                            )
                         postings.append(posting)
                         matcher.next()
                     out[name, term, offset] = (
-                        postings, info.weight(), info.doc_frequency(), info.max_weight(),
-                        *((info.min_length(), info.max_length()) if blocks else ()))
+                        postings,
+                        info.weight(),
+                        info.doc_frequency(),
+                        info.max_weight(),
+                        *((info.min_length(), info.max_length()) if blocks else ()),
+                    )
     return out
 
 
@@ -106,8 +123,8 @@ def test_bulk_segments_read_like_whoosh_segments(tmp_path, seed_papers, chunks) 
     _whoosh_reference(tmp_path / "whoosh", papers, chunks)
     _bulk(tmp_path / "bulk", papers, chunks)
     want, got = _snapshot(tmp_path / "whoosh"), _snapshot(tmp_path / "bulk")
-    assert len(want[("abstract", b"alpha", 0)][0]) > 128            # 2+ blocks      # the probe has 3 blocks
-    assert max(want[("abstract", "lengths")]) > 1000            # and a lossy length
+    assert len(want[("abstract", b"alpha", 0)][0]) > 128  # 2+ blocks      # the probe has 3 blocks
+    assert max(want[("abstract", "lengths")]) > 1000  # and a lossy length
     assert sorted(map(str, want)) == sorted(map(str, got))
     for key in want:
         assert got[key] == want[key], key
@@ -134,17 +151,17 @@ def test_parallel_build_equals_in_process_build(tmp_path, seed_papers, monkeypat
     assert len(segments.leaf_readers()) == 2
 
 
-def test_a_failing_worker_fails_the_build_and_keeps_the_old_index(tmp_path, seed_papers,
-                                                                  monkeypatch) -> None:
+def test_a_failing_worker_fails_the_build_and_keeps_the_old_index(tmp_path, seed_papers, monkeypatch) -> None:
     build_index(tmp_path, seed_papers)
     before = (tmp_path / "CURRENT").read_text()
     monkeypatch.setattr("bot.search.build.PARALLEL_MIN", 10)
     monkeypatch.setattr(fanout, "usable_processes", lambda wanted: 2)
 
     def broken(paper, text, plain, *rules):
-        if paper.id == seed_papers[-1].id:     # only the second worker's chunk
+        if paper.id == seed_papers[-1].id:  # only the second worker's chunk
             raise MemoryError("simulated")
         return bulk_document(paper, text, plain, *rules)
+
     monkeypatch.setattr("bot.search.bulkdocs.bulk_document", broken)
     with pytest.raises(fanout.WorkerFailed, match="MemoryError: simulated"):
         build_index(tmp_path, seed_papers)
@@ -155,6 +172,7 @@ def test_a_failing_worker_fails_the_build_and_keeps_the_old_index(tmp_path, seed
 def test_a_worker_os_error_comes_back_as_itself(tmp_path, seed_papers, monkeypatch):
     """A full disk in a worker is an OSError for the CLI to explain in one line."""
     import errno
+
     monkeypatch.setattr("bot.search.build.PARALLEL_MIN", 10)
     monkeypatch.setattr(fanout, "usable_processes", lambda wanted: 2)
 
@@ -162,6 +180,7 @@ def test_a_worker_os_error_comes_back_as_itself(tmp_path, seed_papers, monkeypat
         if paper.id == seed_papers[-1].id:
             raise OSError(errno.ENOSPC, "No space left on device")
         return bulk_document(paper, text, plain, *rules)
+
     monkeypatch.setattr("bot.search.bulkdocs.bulk_document", full)
     with pytest.raises(OSError) as info:
         build_index(tmp_path, seed_papers)
@@ -218,10 +237,15 @@ def test_workers_die_with_a_killed_parent_and_free_the_lock(tmp_path):
     import time
 
     from bot.search import layout
+
     root = Path(__file__).resolve().parents[2]
-    proc = subprocess.Popen([sys.executable, "-c", KILL_SCRIPT, str(tmp_path / "ix")], cwd=root,
-                            stdout=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONPATH": str(root)})
+    proc = subprocess.Popen(
+        [sys.executable, "-c", KILL_SCRIPT, str(tmp_path / "ix")],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
     assert proc.stdout.readline().strip() == "building"
     deadline = time.monotonic() + 20
     while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
@@ -234,7 +258,7 @@ def test_workers_die_with_a_killed_parent_and_free_the_lock(tmp_path):
     while any(map(_alive, workers)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(map(_alive, workers))
-    with layout.locked(tmp_path / "ix"):   # IndexBusy if a worker still held it
+    with layout.locked(tmp_path / "ix"):  # IndexBusy if a worker still held it
         pass
 
 

@@ -1,6 +1,7 @@
 """The build's per-token analysis (bot.search.bulkdocs) gives what the
 analyzer's ``words()``/``terms()`` path gives, and a bulk build's derived files
 (length norms, impact arrays, lexicon) equal those read back from Whoosh."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -27,15 +28,20 @@ TRICKY = [
     "IT and US policy in the EU: test-time training, testt-ime, k-means, a-b-c-d-e-f.",
     "THE CASE FOR IT IN US",
     "Schölkopf's naïve café 東京大学の研究 한국어 C++ C# GPT-4 e.g. 2.61 x- -y",
-    "NOT NOT x ON OF THE", "", "state-of-the-art state-of-the-art State-Of-The-Art",
+    "NOT NOT x ON OF THE",
+    "",
+    "state-of-the-art state-of-the-art State-Of-The-Art",
 ]
 
 
 def _papers(seed_papers):
     base = seed_papers[0]
-    extra = [dataclasses.replace(base, id=f"tx{i}", title=t, abstract=TRICKY[-i - 1],
-                                 name=t[:20] or None, authors=("Zoë Ünal", "A. B. C-D"))
-             for i, t in enumerate(TRICKY)]
+    extra = [
+        dataclasses.replace(
+            base, id=f"tx{i}", title=t, abstract=TRICKY[-i - 1], name=t[:20] or None, authors=("Zoë Ünal", "A. B. C-D")
+        )
+        for i, t in enumerate(TRICKY)
+    ]
     return list(seed_papers) + list(SMALL) + extra
 
 
@@ -45,7 +51,7 @@ def test_bulk_documents_have_the_analyzer_terms_and_lexicon(seed_papers) -> None
     tables = TextTerms(text), TextTerms(plain)
     want_lex, got_lex = LexiconBuilder(text.stem), LexiconBuilder(text.stem)
     papers = _papers(seed_papers)
-    for paper in papers + papers:    # the second pass hits the per-token tables
+    for paper in papers + papers:  # the second pass hits the per-token tables
         want, words = paper_to_document(paper, text)
         want_lex.add(paper.abstract, words)
         got, words, compounds = bulk_document(paper, *tables)
@@ -59,18 +65,17 @@ def test_bulk_documents_have_the_analyzer_terms_and_lexicon(seed_papers) -> None
                 assert got[name] == value, name
     want_data, got_data = want_lex.finish(), got_lex.finish()
     assert want_data == got_data
-    assert list(want_data["compounds"]) == list(got_data["compounds"])   # first spelling first
+    assert list(want_data["compounds"]) == list(got_data["compounds"])  # first spelling first
     assert got_data["compounds"]["testtime"] == "test time"
-    assert "it" in got_data["words"]        # "IT" in a mostly lower-case abstract
+    assert "it" in got_data["words"]  # "IT" in a mostly lower-case abstract
 
 
-def test_build_writes_the_norms_and_impacts_whoosh_reads_back(tmp_path, seed_papers,
-                                                             monkeypatch) -> None:
+def test_build_writes_the_norms_and_impacts_whoosh_reads_back(tmp_path, seed_papers, monkeypatch) -> None:
     """Lengths and impact arrays come from the bulk writers' memory; they must
     equal the files computed from the finished index (with two segments)."""
     monkeypatch.setattr("bot.search.build.PARALLEL_MIN", 10)
     monkeypatch.setattr("bot.search.fanout.usable_processes", lambda wanted: 2)
-    monkeypatch.setattr("bot.search.impacts.MIN_DF", 3)    # some terms above, most below
+    monkeypatch.setattr("bot.search.impacts.MIN_DF", 3)  # some terms above, most below
     papers = _papers(seed_papers)
     build_index(tmp_path / "ix", papers)
     gen = next((tmp_path / "ix").glob("gen-*"))

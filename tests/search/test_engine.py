@@ -1,4 +1,5 @@
 """SearchIndex on small hand-made corpora: results, lookups, resolve, similar."""
+
 import pytest
 
 from bot.core.models import QueryError
@@ -14,9 +15,19 @@ def ids(page):
 
 def test_hits_carry_the_whole_paper(small):
     hit = small.search("FlashSparse").hits[0]
-    assert hit.paper == BY_ID["p1"]           # every field round-trips
-    for attr in ("id", "source_id", "title", "title_derived", "name", "authors", "venue",
-                 "url", "abstract", "code_urls"):
+    assert hit.paper == BY_ID["p1"]  # every field round-trips
+    for attr in (
+        "id",
+        "source_id",
+        "title",
+        "title_derived",
+        "name",
+        "authors",
+        "venue",
+        "url",
+        "abstract",
+        "code_urls",
+    ):
         assert hasattr(hit.paper, attr)
     assert isinstance(hit.score, float) and hit.score > 0
 
@@ -30,15 +41,21 @@ def test_page_shape(small):
 
 
 def test_ties_break_by_id_across_pages(tmp_path):
-    twins = [paper(pid, "Identical abstract about quantum annealing.", title="Same")
-             for pid in ("t3", "t1", "t4", "t2")]
-    build_index(tmp_path / "ix", twins + [paper("u1", "Quantum annealing quantum annealing "
-                                                      "quantum annealing rules.", title="Q")])
+    twins = [
+        paper(pid, "Identical abstract about quantum annealing.", title="Same") for pid in ("t3", "t1", "t4", "t2")
+    ]
+    build_index(
+        tmp_path / "ix",
+        twins + [paper("u1", "Quantum annealing quantum annealing quantum annealing rules.", title="Q")],
+    )
     index = SearchIndex(tmp_path / "ix")
     page = index.search("quantum annealing")
     assert ids(page) == ["u1", "t1", "t2", "t3", "t4"]
-    assert [ids(index.search("quantum annealing", limit=2, offset=o)) for o in (0, 2, 4)] == \
-        [["u1", "t1"], ["t2", "t3"], ["t4"]]
+    assert [ids(index.search("quantum annealing", limit=2, offset=o)) for o in (0, 2, 4)] == [
+        ["u1", "t1"],
+        ["t2", "t3"],
+        ["t4"],
+    ]
     second = index.search("quantum annealing", limit=2, offset=2)
     assert second.total == 5 and second.has_next and second.has_previous
 
@@ -84,7 +101,7 @@ def test_snippet_marks_matches_and_neutralises_stray_stars(small):
     hit = small.search("steganography").hits[0]
     assert "*steganography*" in hit.snippet.lower()
     assert "A∗ search" in hit.snippet and "A* search" not in hit.snippet
-    assert BY_ID["p5"].abstract in hit.paper.abstract          # the paper is untouched
+    assert BY_ID["p5"].abstract in hit.paper.abstract  # the paper is untouched
 
 
 def test_hyphenated_match_is_marked_whole(small):
@@ -128,13 +145,12 @@ def test_get_by_name_ids_count(small):
 
 def test_resolve_order(tmp_path, small):
     assert small.resolve("p3") == (BY_ID["p3"], [])
-    assert small.resolve("2401.00001") == (BY_ID["p1"], [])          # source id
-    assert small.resolve("  routex ") == (BY_ID["p2"], [])            # name
+    assert small.resolve("2401.00001") == (BY_ID["p1"], [])  # source id
+    assert small.resolve("  routex ") == (BY_ID["p2"], [])  # name
     assert small.resolve("speculative decoding") == (BY_ID["p3"], [])  # search
     assert small.resolve("quantum chromodynamics") == (None, [])
     assert small.resolve("") == (None, []) and small.resolve("NOT NOT") == (None, [])
-    twins = [paper("a1", "Alpha method for graphs.", name="Twin"),
-             paper("a2", "Beta method for images.", name="twin")]
+    twins = [paper("a1", "Alpha method for graphs.", name="Twin"), paper("a2", "Beta method for images.", name="twin")]
     build_index(tmp_path / "t", twins)
     assert SearchIndex(tmp_path / "t").resolve("TWIN") == (None, twins)
 
@@ -149,7 +165,7 @@ def test_resolve_ties_give_a_pick_list(tmp_path):
 def test_similar_never_returns_the_paper_itself(small):
     hits = small.similar("p1", limit=10)
     assert hits and "p1" not in ids_of(hits)
-    assert hits[0].paper.id == "p6"          # the other attention paper
+    assert hits[0].paper.id == "p6"  # the other attention paper
     assert small.similar("P1", limit=1, offset=1)[0].paper.id == ids_of(hits)[1]
     assert small.similar("missing") == []
 
@@ -183,26 +199,31 @@ def test_search_survives_very_long_and_odd_input(small):
 
 def test_warm_opens_the_generation_and_the_default_norms(small_dir, tmp_path):
     from bot.search.tuning import DEFAULT_FIELDS
+
     index = SearchIndex(small_dir)
     index.warm()
     (gen,) = index._cache.values()
     assert {key[0] for key in gen.norms._norms} == set(DEFAULT_FIELDS)
-    SearchIndex(tmp_path / "none").warm()           # no index yet: nothing to do, no error
+    SearchIndex(tmp_path / "none").warm()  # no index yet: nothing to do, no error
 
 
 def test_lengths_of_an_unscored_field_are_zeros_without_asking_whoosh(small_dir):
     from bot.search.norms import doc_lengths
+
     with SearchIndex(small_dir)._searcher() as (_, searcher):
         reader = searcher.reader()
         assert not reader.schema["name_key"].scorable and reader.schema["title"].scorable
         zeros = doc_lengths(reader, "name_key")
-        assert list(zeros) == [reader.doc_field_length(d, "name_key") or 0
-                               for d in range(reader.doc_count_all())] == [0] * len(SMALL)
+        assert (
+            list(zeros)
+            == [reader.doc_field_length(d, "name_key") or 0 for d in range(reader.doc_count_all())]
+            == [0] * len(SMALL)
+        )
         assert any(doc_lengths(reader, "title"))
 
 
 def test_a_swap_of_two_letters_is_one_edit(tmp_path):
-    """"nueral" is "neural" with two letters swapped; "numeral" is one insertion
+    """ "nueral" is "neural" with two letters swapped; "numeral" is one insertion
     away. The corpus's usual word wins (a fresh-user finding on 100k papers)."""
     papers = [paper(f"n{i}", f"Neural networks number {i} learn graph features.") for i in range(5)]
     papers.append(paper("m1", "A numeral system for counting; graphs of numerals."))
@@ -213,12 +234,14 @@ def test_a_swap_of_two_letters_is_one_edit(tmp_path):
 
 
 def test_a_rare_hyphenation_does_not_split_a_common_word(tmp_path):
-    """"networks" written once as "net-works" must not make every paper with
+    """ "networks" written once as "net-works" must not make every paper with
     "net" and "work" match "networks"; "test-time" stays findable as "testtime"."""
     papers = [paper(f"g{i}", f"Graph networks {i} for molecules.") for i in range(12)]
-    papers += [paper("h1", "Neural net-works with a twist."),
-               paper("w1", "Our prior work on the net gain of trading."),
-               paper("t1", "Test-time adaptation of models.")]
+    papers += [
+        paper("h1", "Neural net-works with a twist."),
+        paper("w1", "Our prior work on the net gain of trading."),
+        paper("t1", "Test-time adaptation of models."),
+    ]
     build_index(tmp_path, papers)
     index = SearchIndex(tmp_path)
     assert "w1" not in ids(index.search("networks", limit=50))
@@ -227,7 +250,7 @@ def test_a_rare_hyphenation_does_not_split_a_common_word(tmp_path):
 
 
 def test_a_typo_printed_in_one_abstract_still_gets_a_suggestion(tmp_path):
-    """"tranformer" occurs once (a typo in a paper); "transformer" in 40 papers."""
+    """ "tranformer" occurs once (a typo in a paper); "transformer" in 40 papers."""
     papers = [paper(f"t{i}", f"A transformer model number {i}.") for i in range(40)]
     papers.append(paper("typo", "Our tranformer is small."))
     build_index(tmp_path, papers)
@@ -237,7 +260,7 @@ def test_a_typo_printed_in_one_abstract_still_gets_a_suggestion(tmp_path):
 
 
 def test_a_correction_also_fixes_a_word_that_only_shares_a_stem(tmp_path):
-    """"difusion" stems like the name "DiFuse" (so it is not unknown); when
+    """ "difusion" stems like the name "DiFuse" (so it is not unknown); when
     another word needs correcting anyway, it is corrected too."""
     papers = [paper(f"d{i}", f"Diffusion models number {i} generate images.") for i in range(30)]
     papers.append(paper("df", "DiFuse estimates depth with models.", name="DiFuse"))

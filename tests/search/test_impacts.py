@@ -1,5 +1,6 @@
 """The impact arrays (bot.search.impacts) rank exactly as the Whoosh postings do:
 same papers, same order, same scores (float tolerance), same totals."""
+
 import random
 
 import pytest
@@ -10,9 +11,11 @@ from bot.search.tuning import Ranking
 from tests.conftest import SEEDS
 from tests.search.searchkit import paper
 
-WORDS = ("attention sparse graph neural network diffusion model language transformer decoding "
-         "retrieval kernel expert routing tokens distillation teacher student image molecule "
-         "protein reinforcement learning policy reward test-time scaling MoE LLM benchmark").split()
+WORDS = (
+    "attention sparse graph neural network diffusion model language transformer decoding "
+    "retrieval kernel expert routing tokens distillation teacher student image molecule "
+    "protein reinforcement learning policy reward test-time scaling MoE LLM benchmark"
+).split()
 
 
 def synthetic(n: int) -> list:
@@ -20,8 +23,9 @@ def synthetic(n: int) -> list:
     out = []
     for i in range(n):
         words = [rnd.choice(WORDS) for _ in range(rnd.randint(5, 60))] + [f"rare{i}"]
-        out.append(paper(f"syn{i:04d}", " ".join(words), title=" ".join(rnd.sample(WORDS, 4)),
-                         authors=(f"Author {i % 11}",)))
+        out.append(
+            paper(f"syn{i:04d}", " ".join(words), title=" ".join(rnd.sample(WORDS, 4)), authors=(f"Author {i % 11}",))
+        )
     return out
 
 
@@ -42,10 +46,23 @@ def both(tmp_path_factory):
 
 def queries(papers) -> list[str]:
     seeds = [p for p in papers if not p.id.startswith("syn")]
-    out = ["attention", "sparse attention", "graph neural network", "diffusion models",
-           "test-time scaling", "MoE routing", "mixture of experts", "distill*", "rare3 attention",
-           "attention attention attention graph", "language model language", "difusion modles",
-           "zzzunknownword", "LLM benchmark", "protein molecule reward policy"]
+    out = [
+        "attention",
+        "sparse attention",
+        "graph neural network",
+        "diffusion models",
+        "test-time scaling",
+        "MoE routing",
+        "mixture of experts",
+        "distill*",
+        "rare3 attention",
+        "attention attention attention graph",
+        "language model language",
+        "difusion modles",
+        "zzzunknownword",
+        "LLM benchmark",
+        "protein molecule reward policy",
+    ]
     out += [p.title for p in seeds[:40]]
     out += [" ".join(p.abstract.split()[:150]) for p in seeds[:25]]
     return out
@@ -70,22 +87,36 @@ def test_accelerator_ranks_exactly_as_the_postings(both, monkeypatch):
         got = real(*args)
         used.append(got is not None)
         return got
+
     monkeypatch.setattr(scorer, "dense_run", counting)
     for q in queries(papers):
         a, b = fast.search(q, limit=50), slow.search(q, limit=50)
         assert [h.paper.id for h in a.hits] == [h.paper.id for h in b.hits], q
         assert [h.score for h in a.hits] == pytest.approx([h.score for h in b.hits], rel=1e-9, abs=1e-9), q
-        assert (a.total, a.corrected_query, a.suggestion, a.confident, a.notes) == \
-            (b.total, b.corrected_query, b.suggestion, b.confident, b.notes), q
-    assert sum(used) >= 0.9 * len(used) > 60   # the arrays scored (nearly) all of them
+        assert (a.total, a.corrected_query, a.suggestion, a.confident, a.notes) == (
+            b.total,
+            b.corrected_query,
+            b.suggestion,
+            b.confident,
+            b.notes,
+        ), q
+    assert sum(used) >= 0.9 * len(used) > 60  # the arrays scored (nearly) all of them
 
 
 def test_exclusions_and_required_words_rank_as_the_postings(both):
     _, d = both
     fast, slow = SearchIndex(d), SearchIndex(d, ranking=Ranking(impacts=False))
-    for q in ("attention -graph", "+sparse attention", '"neural network" attention', "graph AND kernel",
-              "attention (graph -kernel)", "(+policy reward) diffusion", "model NOT language -rare5",
-              "tokens ANDNOT expert", "+zzznothing attention"):
+    for q in (
+        "attention -graph",
+        "+sparse attention",
+        '"neural network" attention',
+        "graph AND kernel",
+        "attention (graph -kernel)",
+        "(+policy reward) diffusion",
+        "model NOT language -rare5",
+        "tokens ANDNOT expert",
+        "+zzznothing attention",
+    ):
         a, b = fast.search(q, limit=20), slow.search(q, limit=20)
         assert [(h.paper.id, h.score) for h in a.hits] == [(h.paper.id, h.score) for h in b.hits], q
 

@@ -1,5 +1,6 @@
 """The Whoosh-internals room (bot.search.internals): the version guard and its
 fallbacks, the pickled analyzer path, and indexes this code cannot open."""
+
 from __future__ import annotations
 
 import logging
@@ -8,44 +9,63 @@ import pickle
 import pytest
 
 from bot import corpus
-from bot.runtime import wiring
 from bot.core.config import Settings
+from bot.runtime import wiring
 from bot.search import SearchIndex, build_index, internals, opens
 from bot.search.analysis import text_analyzer
 from bot.search.layout import IndexMissing, current_path
 from tests.conftest import SEEDS
 
-QUERIES = ["sparse attention", "steganografy", "speculative decoding draft model", "MoE",
-           "test-time", '"sparse attention"', "attention -sparse", "distill*", "title:diffusion",
-           "mixture of experts", "(sparse OR dense) attention", "LLM agents", "hello world"]
+QUERIES = [
+    "sparse attention",
+    "steganografy",
+    "speculative decoding draft model",
+    "MoE",
+    "test-time",
+    '"sparse attention"',
+    "attention -sparse",
+    "distill*",
+    "title:diffusion",
+    "mixture of experts",
+    "(sparse OR dense) attention",
+    "LLM agents",
+    "hello world",
+]
 
 
 def _rankings(index: SearchIndex, papers) -> list:
     out = []
     for q in QUERIES:
         page = index.search(q, limit=20)
-        out.append((q, page.total, page.corrected_query, page.suggestion,
-                    [(h.paper.id, h.score, h.snippet) for h in page.hits]))
+        out.append(
+            (
+                q,
+                page.total,
+                page.corrected_query,
+                page.suggestion,
+                [(h.paper.id, h.score, h.snippet) for h in page.hits],
+            )
+        )
     for p in papers[:10]:
         out.append((p.id, [(h.paper.id, h.score) for h in index.similar(p.id, limit=10)]))
     return out
 
 
 def test_an_untested_whoosh_uses_the_public_paths_with_identical_rankings(
-        tmp_path, seed_papers, seed_index, monkeypatch, caplog):
+    tmp_path, seed_papers, seed_index, monkeypatch, caplog
+):
     expected = _rankings(seed_index, seed_papers)
     assert internals.fast_paths()
     monkeypatch.setattr(internals, "VERSION", "2.9.0-faked")
     monkeypatch.setattr(internals, "_warned", set())
     used = []
     real_segments = internals.new_segment
-    monkeypatch.setattr(internals, "new_segment",
-                        lambda *a, **k: used.append(1) or real_segments(*a, **k))
+    monkeypatch.setattr(internals, "new_segment", lambda *a, **k: used.append(1) or real_segments(*a, **k))
     with caplog.at_level(logging.WARNING, logger="bot.search.internals"):
         build_index(tmp_path / "ix", seed_papers)
         got = _rankings(SearchIndex(tmp_path / "ix"), seed_papers)
     assert got == expected
-    assert not used    # the bulk writer never ran: Whoosh's SegmentWriter did
+    assert not used  # the bulk writer never ran: Whoosh's SegmentWriter did
     lines = [r for r in caplog.records if r.name == "bot.search.internals"]
     assert len(lines) == 1 and "2.9.0-faked" in lines[0].getMessage()
 
@@ -58,6 +78,7 @@ def test_the_fast_scorer_path_is_the_one_used_on_the_tested_version(seed_index, 
         for ids, weights in real(*args):
             calls.append(len(ids))
             yield ids, weights
+
     monkeypatch.setattr("bot.search.scorer.posting_blocks", spy)
     # terms in fewer than impacts.MIN_DF papers (all of the seeds') are read by
     # the impact path from the postings too
@@ -94,12 +115,12 @@ def test_an_index_that_cannot_be_unpickled_says_rebuild_in_one_line(tmp_path, se
 
 
 def test_the_default_index_is_rebuilt_when_it_cannot_be_opened(tmp_path):
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'db.sqlite'}",
-                        index_dir=tmp_path / "index", seeds_dir=SEEDS)
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'db.sqlite'}", index_dir=tmp_path / "index", seeds_dir=SEEDS
+    )
     assert wiring.ensure_default_index(settings) is True
-    assert wiring.ensure_default_index(settings) is False      # seeds unchanged, opens
+    assert wiring.ensure_default_index(settings) is False  # seeds unchanged, opens
     _break_pickled_schema(settings.index_dir)
-    assert wiring.ensure_default_index(settings) is True       # rebuilt by itself
+    assert wiring.ensure_default_index(settings) is True  # rebuilt by itself
     assert opens(settings.index_dir)
-    assert SearchIndex(settings.index_dir).count() == len(corpus.load_papers(
-        wiring.seed_paths(settings)))
+    assert SearchIndex(settings.index_dir).count() == len(corpus.load_papers(wiring.seed_paths(settings)))

@@ -1,12 +1,11 @@
 """Index directory layout: generations, CURRENT, the lock, failures, cleanup."""
+
 import os
 import threading
 
 import pytest
 
-from bot.search import (IndexBusy, IndexMissing, SearchIndex, add_to_index, build_index,
-                        stored_fingerprint)
-from bot.search import layout
+from bot.search import IndexBusy, IndexMissing, SearchIndex, add_to_index, build_index, layout, stored_fingerprint
 from tests.search.searchkit import SMALL, paper
 
 
@@ -98,9 +97,9 @@ def test_next_search_sees_a_new_build_and_old_generations_go(small_dir):
     first = generations(small_dir)[0]
     second = build_index(small_dir, [paper("q1", "Steganography in audio files.")])
     assert [h.paper.id for h in index.search("steganography").hits] == ["q1"]
-    assert set(generations(small_dir)) == {first, second}   # previous kept
+    assert set(generations(small_dir)) == {first, second}  # previous kept
     third = build_index(small_dir, [paper("r1", "Steganography in video.")])
-    assert set(generations(small_dir)) == {second, third}   # older removed
+    assert set(generations(small_dir)) == {second, third}  # older removed
     assert index.ids() == ["r1"]
 
 
@@ -139,8 +138,7 @@ def test_searches_in_threads_during_rebuilds_never_fail(small_dir):
         for t in threads:
             t.join(30)
     assert not failures
-    assert index.search("steganography", limit=20).total == len([p for p in SMALL if
-                                                                "teganograph" in p.abstract]) + 1
+    assert index.search("steganography", limit=20).total == len([p for p in SMALL if "teganograph" in p.abstract]) + 1
 
 
 def test_add_updates_and_adds_without_rebuild(small_dir):
@@ -169,6 +167,7 @@ def test_progress_is_reported(tmp_path):
 
 def test_parallel_build_for_big_corpora(tmp_path, monkeypatch):
     from bot.search import build as build_module
+
     monkeypatch.setattr(build_module, "PARALLEL_MIN", 300)
     monkeypatch.setattr(build_module, "MAX_PROCS", 2)
     # as `paperbot index build` runs: one thread (fork is refused otherwise)
@@ -181,11 +180,12 @@ def test_parallel_build_for_big_corpora(tmp_path, monkeypatch):
     assert index.search("topic3", limit=100).total == len([i for i in range(900) if i % 7 == 3])
     assert seen[-1] == 900
     segments = list(layout.current_path(tmp_path / "ix").glob("*.trm"))
-    assert len(segments) == (2 if (os.cpu_count() or 1) >= 2 else 1)   # one per process
+    assert len(segments) == (2 if (os.cpu_count() or 1) >= 2 else 1)  # one per process
 
 
 def test_time_limit_gives_partial_results_with_a_note(small_dir):
     from bot.search import Ranking
+
     page = SearchIndex(small_dir, ranking=Ranking(time_limit_s=0.0)).search("attention models")
     assert any("took too long" in note for note in page.notes)
 
@@ -193,6 +193,7 @@ def test_time_limit_gives_partial_results_with_a_note(small_dir):
 def test_builds_in_a_threaded_process_stay_in_process(tmp_path, monkeypatch):
     """A running bot (threads) never forks: one segment, same results."""
     from bot.search import build as build_module
+
     monkeypatch.setattr(build_module, "PARALLEL_MIN", 300)
     monkeypatch.setattr("bot.core.procs.threading.active_count", lambda: 5)
     many = [paper(f"b{i:04d}", f"paper {i} about topic{i % 7}") for i in range(400)]
@@ -209,7 +210,7 @@ def test_only_generations_this_code_names_are_ever_deleted(tmp_path):
     build_index(tmp_path, [paper("k1", "one paper")])
     build_index(tmp_path, [paper("k1", "one paper")])
     assert (keep / "plot.png").read_text() == "important"
-    assert len([p for p in tmp_path.glob("gen-2*")]) == 2      # the live one and the previous
+    assert len([p for p in tmp_path.glob("gen-2*")]) == 2  # the live one and the previous
 
 
 def test_an_interrupt_right_after_publishing_keeps_the_live_generation(tmp_path, monkeypatch):
@@ -219,6 +220,7 @@ def test_an_interrupt_right_after_publishing_keeps_the_live_generation(tmp_path,
         real(src, dst)
         if str(dst).endswith("CURRENT"):
             raise KeyboardInterrupt
+
     monkeypatch.setattr(layout.os, "replace", replace_then_interrupt)
     with pytest.raises(KeyboardInterrupt):
         build_index(tmp_path, [paper("k1", "one paper about kernels")])
@@ -229,6 +231,7 @@ def test_an_interrupt_right_after_publishing_keeps_the_live_generation(tmp_path,
 def test_a_failed_publish_leaves_no_temp_file(tmp_path, monkeypatch):
     def no_space(src, dst):
         raise OSError(28, "No space left on device")
+
     monkeypatch.setattr(layout.os, "replace", no_space)
     with pytest.raises(OSError):
         build_index(tmp_path, [paper("k1", "one paper")])

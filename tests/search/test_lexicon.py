@@ -1,8 +1,9 @@
 """The lexicon's compound counts and spelling suggestions (no index needed)."""
-from bot.search.lexicon import Lexicon, LexiconBuilder
+
 from bot.search.analysis import text_analyzer
-from bot.search.tuning import DEFAULT
+from bot.search.lexicon import Lexicon, LexiconBuilder
 from bot.search.spelling import suggest, transpositions
+from bot.search.tuning import DEFAULT
 
 
 def _lexicon(*abstracts: str) -> Lexicon:
@@ -16,10 +17,10 @@ def _lexicon(*abstracts: str) -> Lexicon:
 def test_compound_counts_decide_the_split_form():
     lex = _lexicon(*(["networks everywhere"] * 20 + ["net-works once", "test-time here"]))
     assert lex.compound_df == {"networks": 1, "testtime": 1}
-    assert lex.split_form("networks", 0.1) is None            # 1 of 21 papers
-    assert lex.split_form("testtime", 0.1) == "test time"     # its only spelling
+    assert lex.split_form("networks", 0.1) is None  # 1 of 21 papers
+    assert lex.split_form("testtime", 0.1) == "test time"  # its only spelling
     old = Lexicon({"words": {"networks": 21}, "compounds": {"networks": "net works"}})
-    assert old.split_form("networks", 0.1) == "net works"     # older lexicon: as before
+    assert old.split_form("networks", 0.1) == "net works"  # older lexicon: as before
 
 
 def test_builder_state_merges_like_one_pass():

@@ -1,5 +1,6 @@
 """``SearchIndex.match_all``: a topic's match set (all words, phrases, OR,
 acronym expansions), checked against the seed papers' own text."""
+
 from __future__ import annotations
 
 import re
@@ -45,8 +46,7 @@ def test_stemming_phrases_or_and_exclusion(seed_index, seed_papers):
     assert reasoning == {p.id for p in seed_papers if _has(p, "reason")}
     diffusion = set(seed_index.match_all("diffusion"))
     assert set(seed_index.match_all("diffusion OR reasoning")) == diffusion | reasoning
-    assert set(seed_index.match_all("reasoning -math")) == \
-        reasoning - set(seed_index.match_all("math"))
+    assert set(seed_index.match_all("reasoning -math")) == reasoning - set(seed_index.match_all("math"))
     phrase = set(seed_index.match_all('"sparse attention"'))
     assert phrase <= set(seed_index.match_all("sparse attention"))
 
@@ -76,8 +76,15 @@ def test_the_match_set_follows_the_index_generation(tmp_path, seed_papers):
 def test_a_request_budget_never_cuts_a_match_set_short(tmp_path):
     from bot.core import budget
     from bot.core.models import Paper
-    papers = [Paper(id=f"q{i:04d}", title=f"Learning to rank, part {i}",
-                    abstract=f"We study learning in setting number {i}. " * 2) for i in range(600)]
+
+    papers = [
+        Paper(
+            id=f"q{i:04d}",
+            title=f"Learning to rank, part {i}",
+            abstract=f"We study learning in setting number {i}. " * 2,
+        )
+        for i in range(600)
+    ]
     search.build_index(tmp_path, papers)  # several posting blocks per term
     with budget.limit(0.0):  # exhausted at once: ranked search stops after a block here
         got = search.SearchIndex(tmp_path).match_all("learning rank")

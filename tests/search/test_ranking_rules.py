@@ -1,5 +1,6 @@
 """Issue 11 points 2-3 on small inputs: ranking orders and never hides; long
 text is a query; repeated words count."""
+
 from __future__ import annotations
 
 import pytest
@@ -18,8 +19,9 @@ def common(tmp_path_factory) -> SearchIndex:
             words.append("rare")
         if i % 13 == 1:
             words.append("compound")
-        papers.append(paper(f"d{i:03d}", f"We study a {' '.join(words)} of item {i} in depth.",
-                            title=f"Paper number {i}"))
+        papers.append(
+            paper(f"d{i:03d}", f"We study a {' '.join(words)} of item {i} in depth.", title=f"Paper number {i}")
+        )
     d = tmp_path_factory.mktemp("common")
     build_index(d, papers)
     return SearchIndex(d)
@@ -28,9 +30,9 @@ def common(tmp_path_factory) -> SearchIndex:
 def test_papers_with_only_common_words_are_still_candidates(common):
     page = common.search("model rare", limit=100)
     with_any = 120 + sum(1 for i in range(120, 130) if i % 26 == 0)
-    assert page.total == with_any       # plain BM25's candidate set: any term
+    assert page.total == with_any  # plain BM25's candidate set: any term
     rare = {h.paper.id for h in page.hits[:5]}
-    assert rare == {f"d{i:03d}" for i in range(130) if i % 26 == 0}   # ordered, not hidden
+    assert rare == {f"d{i:03d}" for i in range(130) if i % 26 == 0}  # ordered, not hidden
 
 
 def test_a_word_run_never_hides_papers_with_one_of_its_words(common):
@@ -41,12 +43,13 @@ def test_a_word_run_never_hides_papers_with_one_of_its_words(common):
 @pytest.fixture(scope="module")
 def topics(tmp_path_factory) -> SearchIndex:
     """Papers on distinct rare topics, plus filler."""
-    papers = [paper("alpha", "Glaciers retreat as the climate warms over decades."),
-              paper("beta", "Volcanoes erupt basalt flows near tectonic plates."),
-              paper("gamma", "Coral reefs bleach when oceans heat up."),
-              paper("delta", "Glaciers and volcanoes both shape mountain valleys.")]
-    papers += [paper(f"f{i}", f"General survey number {i} of earth science methods.")
-               for i in range(20)]
+    papers = [
+        paper("alpha", "Glaciers retreat as the climate warms over decades."),
+        paper("beta", "Volcanoes erupt basalt flows near tectonic plates."),
+        paper("gamma", "Coral reefs bleach when oceans heat up."),
+        paper("delta", "Glaciers and volcanoes both shape mountain valleys."),
+    ]
+    papers += [paper(f"f{i}", f"General survey number {i} of earth science methods.") for i in range(20)]
     d = tmp_path_factory.mktemp("topics")
     build_index(d, papers)
     return SearchIndex(d)
@@ -63,12 +66,12 @@ def test_a_repeated_word_ranks_higher_than_a_word_said_once(topics):
 
 def test_a_3000_character_text_is_answered_from_all_its_parts(topics):
     filler = "we describe methods in general terms and compare them carefully. "
-    text = ("Glaciers. " + filler * 22 + "Coral reefs. " + filler * 23 + "Basalt.")
+    text = "Glaciers. " + filler * 22 + "Coral reefs. " + filler * 23 + "Basalt."
     assert 2900 <= len(text) <= 3100
     page = topics.search(text, limit=10)
     found = [h.paper.id for h in page.hits]
-    assert {"alpha", "gamma", "beta"} <= set(found[:4])   # start, middle and end
-    assert not page.notes                                  # not cut
+    assert {"alpha", "gamma", "beta"} <= set(found[:4])  # start, middle and end
+    assert not page.notes  # not cut
 
 
 def test_a_long_text_scores_at_most_max_groups_groups(topics):

@@ -1,5 +1,6 @@
 """A typed word is a word of the text, a name or an acronym (docs/search.md
 "Words, names and acronyms"; bot/search/readings.py), on a small real index."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,42 +12,57 @@ from bot.search.tuning import DEFAULT
 from tests.search.searchkit import paper
 
 PAPERS = [
-    paper("att", "The Transformer uses attention only, and all you need is attention "
-          "for translation.", title="Attention Is All You Need"),
-    paper("tan", "Noise adversarial training makes image watermarks robust.",
-          title="Invariant watermark learning", authors=("Abdullah All Tanvir",)),
-    paper("all1", "Acute lymphoblastic leukemia (ALL) is a blood cancer; ALL cells need "
-          "segmentation.", title="Segmenting ALL cells"),
-    paper("all2", "Acute lymphoblastic leukemia (ALL) detection with deep attention "
-          "networks.", title="ALL detection"),
-    paper("vit1", "Vision Transformers (ViT) split an image into patches; ViT models "
-          "scale well.", title="Scaling ViT"),
-    paper("vit2", "We prune ViT tokens for efficient vision transformers (ViT).",
-          title="Token pruning for ViT"),
+    paper(
+        "att",
+        "The Transformer uses attention only, and all you need is attention for translation.",
+        title="Attention Is All You Need",
+    ),
+    paper(
+        "tan",
+        "Noise adversarial training makes image watermarks robust.",
+        title="Invariant watermark learning",
+        authors=("Abdullah All Tanvir",),
+    ),
+    paper(
+        "all1",
+        "Acute lymphoblastic leukemia (ALL) is a blood cancer; ALL cells need segmentation.",
+        title="Segmenting ALL cells",
+    ),
+    paper("all2", "Acute lymphoblastic leukemia (ALL) detection with deep attention networks.", title="ALL detection"),
+    paper("vit1", "Vision Transformers (ViT) split an image into patches; ViT models scale well.", title="Scaling ViT"),
+    paper("vit2", "We prune ViT tokens for efficient vision transformers (ViT).", title="Token pruning for ViT"),
     paper("vit3", "A ViT backbone for ear verification.", title="Ear ViT"),
     paper("vit4", "A ViT for remote sensing segmentation.", title="Remote ViT"),
-    paper("vok1", "Pragmatics of politeness in dialogue.", title="Politeness",
-          authors=("Vít Novák",)),
-    paper("vok2", "Methane plume detection from satellites.", title="Methane plumes",
-          authors=("Vít Dvořák", "Jan Novák")),
-    paper("dwarf", "Flares of M dwarfs observed for many nights.", title="M dwarf flares",
-          authors=("Emily K. Pass",)),
-    paper("code1", "We raise pass@k of code models by sampling; pass@k grows with k.",
-          title="Pass@k for code"),
+    paper("vok1", "Pragmatics of politeness in dialogue.", title="Politeness", authors=("Vít Novák",)),
+    paper(
+        "vok2", "Methane plume detection from satellites.", title="Methane plumes", authors=("Vít Dvořák", "Jan Novák")
+    ),
+    paper("dwarf", "Flares of M dwarfs observed for many nights.", title="M dwarf flares", authors=("Emily K. Pass",)),
+    paper("code1", "We raise pass@k of code models by sampling; pass@k grows with k.", title="Pass@k for code"),
     paper("code2", "A reinforcement learning objective for pass@k.", title="Optimising pass@k"),
-    paper("hin", "Capsule networks route parts to wholes.", title="Capsules",
-          authors=("Geoffrey Hinton",)),
-    paper("find", "Forgery identification via noise disturbance finds edited regions.",
-          title="FIND: forgery identification", name="FIND"),
-    paper("sparse", "We find that sparse attention kernels speed up long-context models.",
-          title="Sparse attention kernels"),
-    paper("stego1", "Image steganography hides messages; steganographic capacity grows.",
-          title="Steganography capacity"),
+    paper("hin", "Capsule networks route parts to wholes.", title="Capsules", authors=("Geoffrey Hinton",)),
+    paper(
+        "find",
+        "Forgery identification via noise disturbance finds edited regions.",
+        title="FIND: forgery identification",
+        name="FIND",
+    ),
+    paper(
+        "sparse",
+        "We find that sparse attention kernels speed up long-context models.",
+        title="Sparse attention kernels",
+    ),
+    paper(
+        "stego1", "Image steganography hides messages; steganographic capacity grows.", title="Steganography capacity"
+    ),
     paper("stego2", "Steganography in text with language models.", title="Text steganography"),
-    paper("astro1", "Primordial black holes and lensing transients.", title="Lensing",
-          authors=("Stefano Profumo",)),
-    paper("astro2", "Dark matter annihilation in dwarf galaxies, after Stefano's bound.",
-          title="Dark matter", authors=("Stefano Profumo", "Tim Linden")),
+    paper("astro1", "Primordial black holes and lensing transients.", title="Lensing", authors=("Stefano Profumo",)),
+    paper(
+        "astro2",
+        "Dark matter annihilation in dwarf galaxies, after Stefano's bound.",
+        title="Dark matter",
+        authors=("Stefano Profumo", "Tim Linden"),
+    ),
 ]
 
 
@@ -106,7 +122,7 @@ def test_a_prefix_of_corpus_words_is_searched_as_the_prefix_not_a_name(index):
 
 def test_a_correction_never_targets_a_name():
     lex = Lexicon({"words": {"stefano": 3, "steganography": 1, "models": 5}})
-    assert suggest(lex, "stegano", DEFAULT) == "stefano"   # the edit alone
+    assert suggest(lex, "stegano", DEFAULT) == "stefano"  # the edit alone
     assert suggest(lex, "stegano", DEFAULT, names=lambda w: w == "stefano") is None
     assert completion(lex, "stegano", DEFAULT, None) == "stegano*"
     # a more common edit than every word the prefix begins wins
@@ -115,11 +131,15 @@ def test_a_correction_never_targets_a_name():
 
 
 def test_a_stop_word_in_title_case_is_not_the_acronym(tmp_path):
-    build_index(tmp_path, [paper("it", "IT infrastructure for hospitals.", title="Hospital IT"),
-                           paper("x", "Infrastructure planning for cities.", title="Cities")])
+    build_index(
+        tmp_path,
+        [
+            paper("it", "IT infrastructure for hospitals.", title="Hospital IT"),
+            paper("x", "Infrastructure planning for cities.", title="Cities"),
+        ],
+    )
     idx = SearchIndex(tmp_path)
     assert ids(idx.search("IT infrastructure"))[0] == "it"
     # "It" is no searched word: the query is "infrastructure" alone
     plain, title_case = idx.search("infrastructure"), idx.search("It infrastructure")
-    assert [(h.paper.id, h.score) for h in title_case.hits] == \
-        [(h.paper.id, h.score) for h in plain.hits]
+    assert [(h.paper.id, h.score) for h in title_case.hits] == [(h.paper.id, h.score) for h in plain.hits]

@@ -1,23 +1,28 @@
 """The term-at-a-time scorer agrees with Whoosh's own BM25F, block by block."""
+
 import pytest
 from whoosh import index as whoosh_index
 from whoosh import query as Q
 from whoosh.scoring import BM25F
 
 from bot.search import add_to_index, build_index, layout
-from bot.search.plan import AllOf, AnyOf, Plan, Term
-from bot.search.tuning import Ranking
 from bot.search.norms import Norms
+from bot.search.plan import AllOf, AnyOf, Plan, Term
 from bot.search.scorer import Scorer
+from bot.search.tuning import Ranking
 from tests.search.searchkit import paper
 
 
 @pytest.fixture
 def many(tmp_path):
     # 300 papers: "attention" spans several 128-posting blocks
-    papers = [paper(f"m{i:03d}", " ".join(["attention"] * (1 + i % 4) + ["graph"] * (i % 3)
-                                          + [f"w{i}", "filler text"] * (i % 5)))
-              for i in range(300)]
+    papers = [
+        paper(
+            f"m{i:03d}",
+            " ".join(["attention"] * (1 + i % 4) + ["graph"] * (i % 3) + [f"w{i}", "filler text"] * (i % 5)),
+        )
+        for i in range(300)
+    ]
     build_index(tmp_path / "ix", papers)
     return tmp_path / "ix"
 
@@ -29,8 +34,7 @@ def whoosh_scores(path, field, text, r):
         return {hit.docnum: hit.score for hit in s.search(Q.Term(field, text), limit=None)}
 
 
-@pytest.mark.parametrize("field, text", [("abstract", "attent"), ("abstract", "graph"),
-                                         ("title", "attent")])
+@pytest.mark.parametrize("field, text", [("abstract", "attent"), ("abstract", "graph"), ("title", "attent")])
 def test_term_scores_match_whoosh_bm25f(many, field, text):
     r = Ranking(coord=0.0, idf="whoosh")  # Whoosh's own idf, to compare exactly
     expected = whoosh_scores(many, field, text, r)
@@ -51,12 +55,13 @@ def test_all_any_and_exclusions(many):
         scorer = Scorer(s, Norms(path), r)
         att = scorer.run(Plan(groups=[(Term("abstract", "attent"), False)])).scores
         gra = scorer.run(Plan(groups=[(Term("abstract", "graph"), False)])).scores
-        both = scorer.run(Plan(groups=[(AllOf((Term("abstract", "attent"),
-                                                Term("abstract", "graph"))), False)])).scores
-        either = scorer.run(Plan(groups=[(AnyOf((Term("abstract", "attent"),
-                                                 Term("abstract", "graph"))), False)])).scores
-        minus = scorer.run(Plan(groups=[(Term("abstract", "attent"), False)],
-                                excluded=[Term("abstract", "graph")])).scores
+        both = scorer.run(Plan(groups=[(AllOf((Term("abstract", "attent"), Term("abstract", "graph"))), False)])).scores
+        either = scorer.run(
+            Plan(groups=[(AnyOf((Term("abstract", "attent"), Term("abstract", "graph"))), False)])
+        ).scores
+        minus = scorer.run(
+            Plan(groups=[(Term("abstract", "attent"), False)], excluded=[Term("abstract", "graph")])
+        ).scores
     assert set(both) == set(att) & set(gra)
     assert set(either) == set(att) | set(gra)
     assert set(minus) == set(att) - set(gra)
@@ -69,15 +74,16 @@ def test_deleted_documents_never_score(many):
     path = layout.current_path(many)
     ix = whoosh_index.open_dir(str(path))
     with ix.searcher() as s:
-        got = Scorer(s, Norms(path), Ranking()).run(
-            Plan(groups=[(Term("abstract", "attent"), False)])).scores
+        got = Scorer(s, Norms(path), Ranking()).run(Plan(groups=[(Term("abstract", "attent"), False)])).scores
         ids = {s.stored_fields(d)["doc"].split('"id":"')[1].split('"')[0] for d in got}
     assert "m001" not in ids and len(ids) == 299
 
 
 def test_bm25_idf_is_lucenes():
     from math import log
+
     from bot.search.scorer import idf
+
     assert idf(1000, 10) == pytest.approx(log(1 + (1000 - 10 + 0.5) / 10.5))
     assert idf(1000, 10, "whoosh") == pytest.approx(log(1000 / 11) + 1)
     assert idf(1000, 999) > 0  # never negative, unlike Robertson's idf

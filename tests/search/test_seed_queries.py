@@ -3,6 +3,7 @@
 Expected papers are named by the method each abstract introduces (derived by
 bot.corpus), or by a phrase of its abstract when it introduces none.
 """
+
 import pytest
 
 from bot.core.models import QueryError
@@ -23,10 +24,13 @@ def find(papers, needle):
     return found[0]
 
 
-@pytest.mark.parametrize("typo, fixed, expected", [
-    ("steganografy", "steganography", "KIStego"),
-    ("speculatve decoding", "speculative decoding", "SpecForge"),
-])
+@pytest.mark.parametrize(
+    "typo, fixed, expected",
+    [
+        ("steganografy", "steganography", "KIStego"),
+        ("speculatve decoding", "speculative decoding", "SpecForge"),
+    ],
+)
 def test_typos_are_corrected_and_shown(seed_index, typo, fixed, expected):
     page = seed_index.search(typo)
     assert page.corrected_query == fixed and page.suggestion == fixed
@@ -51,10 +55,10 @@ def test_correct_spelling_gets_no_suggestion(seed_index):
 def test_test_time_spellings_match_the_same_papers(seed_index, seed_papers):
     pages = [seed_index.search(q, limit=50) for q in ("test-time", "test time", "testtime")]
     hyphenated = {p.id for p in seed_papers if "test-time" in (p.title + p.abstract).lower()}
-    joined = [h.paper.id for h in pages[2].hits]   # "testtime": exactly its spellings
+    joined = [h.paper.id for h in pages[2].hits]  # "testtime": exactly its spellings
     assert len(hyphenated) >= 3 and hyphenated <= set(joined)
-    for page in pages[:2]:   # the papers that have both words come first
-        assert {h.paper.id for h in page.hits[:len(joined)]} == set(joined)
+    for page in pages[:2]:  # the papers that have both words come first
+        assert {h.paper.id for h in page.hits[: len(joined)]} == set(joined)
     assert "FG-TTL" in names(pages[0])
     # ranking never hides: the typed words also find papers with only one of them
     assert pages[1].total > len(joined)
@@ -64,7 +68,7 @@ def test_acronym_and_its_expansion_match_the_same_papers(seed_index, seed_papers
     moe = find(seed_papers, "Mixture-of-Experts (MoE)")
     for q in ("MoE", "moe"):
         assert ids(seed_index.search(q, limit=50)) == {moe.id}, q
-    for q in ("mixture of experts", "Mixture-of-Experts"):   # first; others share a word
+    for q in ("mixture of experts", "Mixture-of-Experts"):  # first; others share a word
         assert seed_index.search(q, limit=50).hits[0].paper.id == moe.id, q
     rl = {h.paper.id for h in seed_index.search("RL", limit=50).hits}
     assert rl <= ids(seed_index.search("reinforcement learning", limit=50))
@@ -105,8 +109,7 @@ def test_phrases_straight_and_curly(seed_index):
     straight = seed_index.search('"sparse attention"', limit=50)
     curly = seed_index.search("“sparse attention”", limit=50)
     assert [h.paper.id for h in straight.hits] == [h.paper.id for h in curly.hits]
-    held = ["sparse attention" in (h.paper.title + " " + h.paper.abstract).lower()
-            for h in straight.hits]
+    held = ["sparse attention" in (h.paper.title + " " + h.paper.abstract).lower() for h in straight.hits]
     exact = held.count(True)
     assert 0 < exact < 50 and held == [True] * exact + [False] * (len(held) - exact)
     # after the exact matches, the rest of the list has the words
@@ -142,9 +145,18 @@ def test_odd_queries_run(seed_index, text):
     assert page.total >= 0
 
 
-@pytest.mark.parametrize("text", ["NOT NOT steganography", "x ANDNOT ANDNOT steganography",
-                                  "(" * 200 + "steganography", "*steganography",
-                                  "nosuch:steganography", "steganography)", '"steganography'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NOT NOT steganography",
+        "x ANDNOT ANDNOT steganography",
+        "(" * 200 + "steganography",
+        "*steganography",
+        "nosuch:steganography",
+        "steganography)",
+        '"steganography',
+    ],
+)
 def test_prose_and_broken_syntax_still_find_the_paper(seed_index, text):
     assert names(seed_index.search(text), 1) == ["KIStego"]
 

@@ -1,13 +1,13 @@
 """The service over the real seed index and a real SQLite store."""
+
 from datetime import timedelta
 
 import pytest
 
-from bot.daily import rotation
 from bot.core.models import Context
+from bot.core.replies import ErrorReply, HelpReply, NoticeReply, PaperReply, ResultsReply, SimilarReply, StatusReply
+from bot.daily import rotation
 from bot.render import render
-from bot.core.replies import (ErrorReply, HelpReply, NoticeReply, PaperReply, ResultsReply, SimilarReply,
-                         StatusReply)
 
 CTX = Context(team_id="T1", channel_id="C1", user_id="U1", user_tz="Europe/Berlin")
 
@@ -77,9 +77,9 @@ def test_mention_free_words_best_match_with_others(service):
 
 
 def test_mention_without_confident_match_lists_or_says_so(service):
-    reply = service.mention("sourdough bread recipes", CTX)      # some words match: a list
+    reply = service.mention("sourdough bread recipes", CTX)  # some words match: a list
     assert isinstance(reply, ResultsReply) and reply.unsure and not reply.page.confident
-    reply = service.mention("zzqqxv wwkkjj", CTX)                 # nothing matches: a notice
+    reply = service.mention("zzqqxv wwkkjj", CTX)  # nothing matches: a notice
     assert isinstance(reply, NoticeReply) and "confident" in reply.text
 
 
@@ -132,8 +132,16 @@ def test_unsubscribe_and_status(service):
 
 
 def test_every_reply_renders(service):
-    for text in ("search image steganography", "show UniSparse", "similar UniSparse", "today", "random",
-                 "help", "status", "search NOT NOT x"):
+    for text in (
+        "search image steganography",
+        "show UniSparse",
+        "similar UniSparse",
+        "today",
+        "random",
+        "help",
+        "status",
+        "search NOT NOT x",
+    ):
         message = render(service.command(text, CTX))
         assert message.text and message.blocks
 
@@ -153,7 +161,7 @@ def test_small_talk_and_bad_queries_in_mentions(service):
     for text in ("hello world", "thanks a lot", "<!channel> zzqqx", "hi, thank you!"):
         reply = service.mention(text, CTX)
         assert isinstance(reply, NoticeReply) and "confident" in reply.text, text
-    reply = service.mention("NOT NOT qx", CTX)   # a search for "qx": no confident match
+    reply = service.mention("NOT NOT qx", CTX)  # a search for "qx": no confident match
     assert isinstance(reply, NoticeReply) and "confident" in reply.text
     reply = service.mention("(((", CTX)
     assert isinstance(reply, ErrorReply) and reply.example.startswith("@paperbot ")
@@ -167,12 +175,16 @@ def test_a_greeting_before_a_request_still_finds_the_paper(service):
 
 
 def test_cut_note_on_every_surface(service):
-    long = "sparse attention " * 300                       # 5,100 characters
-    for reply in (service.command(f"search {long}", CTX), service.mention(long, CTX),
-                  service.command(f"similar {long}", CTX), service.command("the " * 1300, CTX)):
+    long = "sparse attention " * 300  # 5,100 characters
+    for reply in (
+        service.command(f"search {long}", CTX),
+        service.mention(long, CTX),
+        service.command(f"similar {long}", CTX),
+        service.command("the " * 1300, CTX),
+    ):
         text = render(reply).text + " ".join(getattr(getattr(reply, "page", None), "notes", ()) or ())
         assert text.count("cut to 4,000 characters") == 1, (type(reply).__name__, text)
-        assert text.count("repeats only") <= 1 and "cut to 4000" not in text   # one note, never two
+        assert text.count("repeats only") <= 1 and "cut to 4000" not in text  # one note, never two
 
 
 @pytest.mark.parametrize("text, meant", [("status please", "status"), ("today?", "today")])
@@ -185,8 +197,9 @@ def test_a_subcommand_with_filler_asks_did_you_mean(service, text, meant):
 
 
 def test_related_finds_papers_like_a_pasted_text(service):
-    reply = service.related("We hide secret messages inside ordinary images <@U0123ABC> "
-                            "without training any model: image steganography.")
+    reply = service.related(
+        "We hide secret messages inside ordinary images <@U0123ABC> without training any model: image steganography."
+    )
     assert isinstance(reply, ResultsReply) and reply.page.hits
     assert reply.page.hits[0].paper.name == "KIStego"
     assert isinstance(service.related("<@U0123ABC>"), ErrorReply)
@@ -198,9 +211,9 @@ def test_an_identical_repeated_subscribe_tells_the_user_only(service, poster, st
     announced = len(poster.posts)
     reply = service.command("subscribe 09:30 Europe/Berlin", CTX)
     assert "already subscribed at 09:30 (Europe/Berlin)" in reply.text and reply.visibility == "ephemeral"
-    assert len(poster.posts) == announced == 1                      # nothing more in the channel
-    assert store.get_subscription(CTX.team_id, CTX.channel_id) == first   # nor in the store
-    service.command("subscribe 10:00", CTX)                          # a real change is announced
+    assert len(poster.posts) == announced == 1  # nothing more in the channel
+    assert store.get_subscription(CTX.team_id, CTX.channel_id) == first  # nor in the store
+    service.command("subscribe 10:00", CTX)  # a real change is announced
     assert len(poster.posts) == 2 and "it was 09:30" in poster.posts[-1][1].text
 
 
@@ -210,11 +223,11 @@ def test_a_count_typed_after_about_gets_a_hint(service):
 
 
 def test_a_mention_not_confidently_one_paper_lists_the_best_matches(service):
-    text = "hey team, do we know anything on sparse attention kernels?"   # not confident
+    text = "hey team, do we know anything on sparse attention kernels?"  # not confident
     reply = service.mention(text, CTX)
     assert isinstance(reply, ResultsReply) and reply.unsure and reply.visibility == "in_channel"
     assert not reply.page.confident and 2 <= len(reply.page.hits) <= 5
-    assert reply.page.hits == service.command(f"search {text}", CTX).page.hits   # as /paper search
+    assert reply.page.hits == service.command(f"search {text}", CTX).page.hits  # as /paper search
     message = render(reply)
     assert message.text.startswith("Not sure which paper you mean — these match")
     assert "sparse" in reply.page.hits[0].paper.abstract.lower()
@@ -224,10 +237,15 @@ def test_a_mention_not_confidently_one_paper_lists_the_best_matches(service):
 
 def test_a_mention_with_a_link_or_id_finds_that_paper(linked_index, store, settings, clock):
     from bot.service.service import Service
+
     svc = Service(linked_index, store, settings, now=clock)
-    for text in ("have you read 2401.01234?", "see 2401.01234v2", "arXiv:2401.01234",
-                 "check out https://arxiv.org/abs/2401.01234v3 it's great",
-                 "<https://arxiv.org/abs/2401.01234|arxiv.org/abs/2401.01234>"):
+    for text in (
+        "have you read 2401.01234?",
+        "see 2401.01234v2",
+        "arXiv:2401.01234",
+        "check out https://arxiv.org/abs/2401.01234v3 it's great",
+        "<https://arxiv.org/abs/2401.01234|arxiv.org/abs/2401.01234>",
+    ):
         reply = svc.mention(text, CTX)
         assert isinstance(reply, PaperReply) and reply.paper.id == "2401.01234", text
     for text in ("show 2401.01234v2", "show arXiv:2401.01234", "show https://arxiv.org/pdf/2401.01234"):

@@ -1,6 +1,7 @@
 """Long text through the service and the console (issue 11 point 2): a pasted
 paragraph is searched whole, its pages carry a key kept in the real store, and
 the second page is the first page's ranking continued."""
+
 from __future__ import annotations
 
 from bot.cli.console import Console
@@ -16,7 +17,7 @@ def paragraph(index, size: int = 3000) -> tuple[str, list[str]]:
     """The opening of each ``PARTS`` paper's abstract in turn, ``size`` characters at most."""
     papers = [index.by_name(name)[0] for name in PARTS]
     per = size // len(papers)
-    text = " ".join(((p.abstract + " ") * (per // len(p.abstract) + 1))[:per - 1].strip() for p in papers)
+    text = " ".join(((p.abstract + " ") * (per // len(p.abstract) + 1))[: per - 1].strip() for p in papers)
     return text, [p.id for p in papers]
 
 
@@ -28,9 +29,8 @@ def test_a_long_search_keeps_its_query_for_the_buttons(service, seed_index):
     ((kept, key),) = reply.query_keys
     assert kept == reply.page.query and len(key) == 20
     again = service.search(service.queries.text_of(key), offset=5)
-    assert [h.paper.id for h in again.page.hits] == \
-        [h.paper.id for h in service.search(text, offset=5).page.hits]
-    assert service.search("sparse attention").query_keys == ()     # short: carried inline
+    assert [h.paper.id for h in again.page.hits] == [h.paper.id for h in service.search(text, offset=5).page.hits]
+    assert service.search("sparse attention").query_keys == ()  # short: carried inline
 
 
 def test_a_passage_mention_gets_results_and_a_short_one_a_paper(service, seed_index):
@@ -73,5 +73,5 @@ def test_the_console_answers_a_long_paragraph_and_pages_it(service, seed_index):
         assert hit.paper.id in second
     mention = console.handle("@paperbot " + text)
     assert all(pid in mention for pid in wanted)
-    cut = console.handle("/paper search " + text + " " + text)      # 6,000 characters
+    cut = console.handle("/paper search " + text + " " + text)  # 6,000 characters
     assert cut.count("cut to 4,000 characters") == 1 and "cut to 4000" not in cut

@@ -9,6 +9,7 @@ with its own ``Store`` and journal owner on one database URL, the way two
 ``paperbot serve`` processes share ``DATABASE_URL``.
 ``deliver_together`` sends copies of one signed envelope released by a barrier.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -62,8 +63,9 @@ class Servers:
             service = Service(index, store, settings, announcer=PostingAnnouncer(SlackPoster(client)))
             executor = ThreadPoolExecutor(max_workers=LISTENER_THREADS)
             journal = Journal(store)
-            app = build_app(settings, service, client=client, seen=store_seen(store),
-                            listener_executor=executor, journal=journal)
+            app = build_app(
+                settings, service, client=client, seen=store_seen(store), listener_executor=executor, journal=journal
+            )
             self.journals.append(journal)
             server = make_server(app, "127.0.0.1", 0)
             thread = threading.Thread(target=server.run, name="paperbot-http", daemon=True)
@@ -85,16 +87,33 @@ class Servers:
             store.close()
 
 
-def mention_envelope(event_id: str, ts: str, text: str = "<@U0PAPERBOT> sparse attention",
-                     channel: str = "C0GENERAL") -> str:
+def mention_envelope(
+    event_id: str, ts: str, text: str = "<@U0PAPERBOT> sparse attention", channel: str = "C0GENERAL"
+) -> str:
     """The JSON body of an ``app_mention`` delivery (docs.slack.dev/reference/events/app_mention)."""
-    event = {"type": "app_mention", "user": "U0ALICE", "text": text, "ts": ts, "channel": channel,
-             "event_ts": ts, "team": TEAM_ID}
-    return json.dumps({"token": "deprecated", "team_id": TEAM_ID, "api_app_id": "A0PAPERBOT",
-                       "event": event, "type": "event_callback", "event_id": event_id,
-                       "event_time": int(time.time()),
-                       "authorizations": [{"team_id": TEAM_ID, "user_id": BOT_USER_ID, "is_bot": True,
-                                           "is_enterprise_install": False}]})
+    event = {
+        "type": "app_mention",
+        "user": "U0ALICE",
+        "text": text,
+        "ts": ts,
+        "channel": channel,
+        "event_ts": ts,
+        "team": TEAM_ID,
+    }
+    return json.dumps(
+        {
+            "token": "deprecated",
+            "team_id": TEAM_ID,
+            "api_app_id": "A0PAPERBOT",
+            "event": event,
+            "type": "event_callback",
+            "event_id": event_id,
+            "event_time": int(time.time()),
+            "authorizations": [
+                {"team_id": TEAM_ID, "user_id": BOT_USER_ID, "is_bot": True, "is_enterprise_install": False}
+            ],
+        }
+    )
 
 
 def _post(url: str, body: str, retry: int | None) -> int:
@@ -142,16 +161,27 @@ class ServeProcess:
         self.proc: subprocess.Popen | None = None
         self.url = ""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "PAPERBOT_"))}
-        env.update(SLACK_BOT_TOKEN="xoxb-test-token", SLACK_SIGNING_SECRET=SECRET,
-                   SLACK_API_URL=fake.api_url.rstrip("/"), PAPERBOT_INDEX_DIR=str(index_dir),
-                   PAPERBOT_SEEDS=str(ROOT / "seeds"), DATABASE_URL=database_url, PORT="0",
-                   PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""))
+        env.update(
+            SLACK_BOT_TOKEN="xoxb-test-token",
+            SLACK_SIGNING_SECRET=SECRET,
+            SLACK_API_URL=fake.api_url.rstrip("/"),
+            PAPERBOT_INDEX_DIR=str(index_dir),
+            PAPERBOT_SEEDS=str(ROOT / "seeds"),
+            DATABASE_URL=database_url,
+            PORT="0",
+            PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""),
+        )
         self.env, self.workdir = env, workdir
 
     def start(self, timeout: float = 120) -> str:
-        self.proc = subprocess.Popen([sys.executable, "-m", "bot", "serve", "--host", "127.0.0.1"],
-                                     cwd=self.workdir, env=self.env, stdin=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "bot", "serve", "--host", "127.0.0.1"],
+            cwd=self.workdir,
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         lines: list[str] = []
         deadline = time.monotonic() + timeout
         for line in self.proc.stderr:
@@ -183,11 +213,13 @@ class ServeProcess:
 
 def burst(url: str, bodies: list[str], workers: int = 32) -> list[int]:
     """POST every body (signed, concurrently); returns the HTTP statuses (0: no answer)."""
+
     def one(body: str) -> int:
         try:
             return _post(url, body, retry=None)
         except OSError:
             return 0
+
     with ThreadPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(one, bodies))
 

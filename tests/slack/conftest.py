@@ -7,6 +7,7 @@ SQLite store in a tmp dir, the real ``Service`` over a real Whoosh index of
 the real Bolt app and the real waitress server on a free loopback port.
 Requests are signed by ``tests.signing``.
 """
+
 from __future__ import annotations
 
 import os
@@ -26,8 +27,8 @@ from bot.slack.poster import SlackPoster
 from bot.slack.server import make_server
 from bot.store import Store
 from tests.fakeslack import MANIFESTS, FakeSlack
-from tests.strict.scopes import Manifest
 from tests.slack.slackkit import SlackHarness, make_settings
+from tests.strict.scopes import Manifest
 
 
 @pytest.fixture(autouse=True)
@@ -48,6 +49,7 @@ def retry_sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     import types
 
     from slack_sdk.http_retry import builtin_handlers, handler
+
     asked: list[float] = []
     fake_time = types.SimpleNamespace(sleep=asked.append)
     monkeypatch.setattr(handler, "time", fake_time)
@@ -112,8 +114,7 @@ def slack_factory(fake_slack: FakeSlack, seed_index, tmp_path: Path):
             return result
 
         executor = ThreadPoolExecutor(max_workers=LISTENER_THREADS)
-        app = build_app(settings, service, client=client, seen=recording_seen,
-                        listener_executor=executor)
+        app = build_app(settings, service, client=client, seen=recording_seen, listener_executor=executor)
         server = make_server(app, "127.0.0.1", 0)
         thread = threading.Thread(target=server.run, name="paperbot-http", daemon=True)
         thread.start()

@@ -6,6 +6,7 @@
 ``wait_until`` polls (never a fixed sleep as an assertion); ``strings``
 flattens a JSON body for checks.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -28,9 +29,14 @@ BOT_TOKEN = "xoxb-test-token"
 
 def make_settings(fake: FakeSlack, tmp_path: Path) -> Settings:
     """Settings pointing every Slack call at ``fake`` and the store into ``tmp_path``."""
-    return Settings(bot_token=BOT_TOKEN, signing_secret=SECRET, api_url=fake.api_url,
-                    database_url=f"sqlite:///{tmp_path / 'paperbot.db'}",
-                    index_dir=tmp_path / "index", seeds_dir=SEEDS)
+    return Settings(
+        bot_token=BOT_TOKEN,
+        signing_secret=SECRET,
+        api_url=fake.api_url,
+        database_url=f"sqlite:///{tmp_path / 'paperbot.db'}",
+        index_dir=tmp_path / "index",
+        seeds_dir=SEEDS,
+    )
 
 
 @dataclass
@@ -39,7 +45,7 @@ class Response:
 
     status: int
     body: bytes
-    seconds: float = 0.0   # from sending the request to reading the whole answer
+    seconds: float = 0.0  # from sending the request to reading the whole answer
 
     @property
     def text(self) -> str:
@@ -77,23 +83,30 @@ class SlackHarness:
         assert self.executor is not None
         self.executor.shutdown(wait=True)
 
-    def request(self, method: str, path: str, body: str = "",
-                headers: dict[str, str] | None = None, timeout: float = 30) -> Response:
+    def request(
+        self, method: str, path: str, body: str = "", headers: dict[str, str] | None = None, timeout: float = 30
+    ) -> Response:
         parts = urlsplit(self.url)
         conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
         started = time.perf_counter()
         try:
-            conn.request(method, path, body=body.encode("utf-8") if body else None,
-                         headers=headers or {})
+            conn.request(method, path, body=body.encode("utf-8") if body else None, headers=headers or {})
             answer = conn.getresponse()
             data = answer.read()
         finally:
             conn.close()
         return Response(answer.status, data, time.perf_counter() - started)
 
-    def command(self, text: str, *, user: str = "U0ALICE", channel: str = "C0GENERAL",
-                signed: bool = True, age_s: int = 0,
-                response_url: str | None = None) -> tuple[Response, str]:
+    def command(
+        self,
+        text: str,
+        *,
+        user: str = "U0ALICE",
+        channel: str = "C0GENERAL",
+        signed: bool = True,
+        age_s: int = 0,
+        response_url: str | None = None,
+    ) -> tuple[Response, str]:
         """POST a ``/paper`` command with ``text`` (send it entity-encoded, as Slack does).
 
         Args:
@@ -103,32 +116,48 @@ class SlackHarness:
             (response, response_url): the HTTP answer and where the reply will go.
         """
         response_url = response_url or self.fake.new_response_url()
-        body = urlencode({
-            "token": "deprecated", "team_id": TEAM_ID, "team_domain": "paperbot-test",
-            "channel_id": channel, "channel_name": "general", "user_id": user,
-            "user_name": user.lower(), "command": "/paper", "text": text,
-            "api_app_id": "A0PAPERBOT", "is_enterprise_install": "false",
-            "response_url": response_url, "trigger_id": self.fake.new_trigger_id(),
-        })
-        headers = (signed_headers(SECRET, body, age_s=age_s) if signed
-                   else {"Content-Type": "application/x-www-form-urlencoded"})
+        body = urlencode(
+            {
+                "token": "deprecated",
+                "team_id": TEAM_ID,
+                "team_domain": "paperbot-test",
+                "channel_id": channel,
+                "channel_name": "general",
+                "user_id": user,
+                "user_name": user.lower(),
+                "command": "/paper",
+                "text": text,
+                "api_app_id": "A0PAPERBOT",
+                "is_enterprise_install": "false",
+                "response_url": response_url,
+                "trigger_id": self.fake.new_trigger_id(),
+            }
+        )
+        headers = (
+            signed_headers(SECRET, body, age_s=age_s)
+            if signed
+            else {"Content-Type": "application/x-www-form-urlencoded"}
+        )
         return self.request("POST", "/slack/events", body, headers), response_url
 
-    def event(self, event: dict[str, Any], *, event_id: str,
-              retry_num: int | None = None) -> Response:
+    def event(self, event: dict[str, Any], *, event_id: str, retry_num: int | None = None) -> Response:
         """POST an Events API envelope around ``event`` (signed)."""
         envelope = {
-            "token": "deprecated", "team_id": TEAM_ID, "api_app_id": "A0PAPERBOT",
-            "event": event, "type": "event_callback", "event_id": event_id,
+            "token": "deprecated",
+            "team_id": TEAM_ID,
+            "api_app_id": "A0PAPERBOT",
+            "event": event,
+            "type": "event_callback",
+            "event_id": event_id,
             "event_time": int(time.time()),
-            "authorizations": [{"team_id": TEAM_ID, "user_id": BOT_USER_ID,
-                                "is_bot": True, "is_enterprise_install": False}],
+            "authorizations": [
+                {"team_id": TEAM_ID, "user_id": BOT_USER_ID, "is_bot": True, "is_enterprise_install": False}
+            ],
         }
         body = json.dumps(envelope)
         headers = signed_headers(SECRET, body, content_type=JSON)
         if retry_num is not None:
-            headers.update({"X-Slack-Retry-Num": str(retry_num),
-                            "X-Slack-Retry-Reason": "http_timeout"})
+            headers.update({"X-Slack-Retry-Num": str(retry_num), "X-Slack-Retry-Reason": "http_timeout"})
         return self.request("POST", "/slack/events", body, headers)
 
     def interact(self, payload: dict[str, Any]) -> Response:
@@ -138,8 +167,7 @@ class SlackHarness:
         the fake (changing ``payload``)."""
         if "trigger_id" in payload:
             view = payload.get("view") or {}
-            payload["trigger_id"] = self.fake.new_trigger_id(
-                view.get("id") if view.get("type") == "modal" else None)
+            payload["trigger_id"] = self.fake.new_trigger_id(view.get("id") if view.get("type") == "modal" else None)
         body = urlencode({"payload": json.dumps(payload)})
         return self.request("POST", "/slack/events", body, signed_headers(SECRET, body))
 
@@ -165,17 +193,34 @@ class SlackHarness:
         return [c.body for c in calls]
 
 
-def mention_event(text: str, *, ts: str, channel: str = "C0GENERAL", user: str = "U0ALICE",
-                  **extra: Any) -> dict[str, Any]:
+def mention_event(
+    text: str, *, ts: str, channel: str = "C0GENERAL", user: str = "U0ALICE", **extra: Any
+) -> dict[str, Any]:
     """An ``app_mention`` event as Slack sends it (docs.slack.dev/reference/events/app_mention)."""
-    return {"type": "app_mention", "user": user, "text": text, "ts": ts, "channel": channel,
-            "event_ts": ts, "team": TEAM_ID, **extra}
+    return {
+        "type": "app_mention",
+        "user": user,
+        "text": text,
+        "ts": ts,
+        "channel": channel,
+        "event_ts": ts,
+        "team": TEAM_ID,
+        **extra,
+    }
 
 
-def block_actions(action_id: str, value: Any, *, user: str = "U0ALICE",
-                  channel: str = "C0GENERAL", response_url: str | None = None,
-                  ephemeral: bool = True, in_view: str | None = None,
-                  view_id: str = "V0HOME", private_metadata: str = "") -> dict[str, Any]:
+def block_actions(
+    action_id: str,
+    value: Any,
+    *,
+    user: str = "U0ALICE",
+    channel: str = "C0GENERAL",
+    response_url: str | None = None,
+    ephemeral: bool = True,
+    in_view: str | None = None,
+    view_id: str = "V0HOME",
+    private_metadata: str = "",
+) -> dict[str, Any]:
     """A ``block_actions`` payload for one button click, as Slack sends it.
 
     Shape: bolt-python ``tests/scenario_tests/test_block_actions.py`` and
@@ -190,57 +235,104 @@ def block_actions(action_id: str, value: Any, *, user: str = "U0ALICE",
     """
     raw = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
     payload: dict[str, Any] = {
-        "type": "block_actions", "token": "deprecated", "api_app_id": "A0PAPERBOT",
+        "type": "block_actions",
+        "token": "deprecated",
+        "api_app_id": "A0PAPERBOT",
         "user": {"id": user, "username": user.lower(), "name": user.lower(), "team_id": TEAM_ID},
-        "team": {"id": TEAM_ID, "domain": "paperbot-test"}, "enterprise": None,
-        "is_enterprise_install": False, "trigger_id": "1337.42.abcdef",
-        "actions": [{"action_id": action_id, "block_id": "b1", "type": "button", "value": raw,
-                     "text": {"type": "plain_text", "text": "Button", "emoji": True},
-                     "action_ts": f"{time.time():.6f}"}],
+        "team": {"id": TEAM_ID, "domain": "paperbot-test"},
+        "enterprise": None,
+        "is_enterprise_install": False,
+        "trigger_id": "1337.42.abcdef",
+        "actions": [
+            {
+                "action_id": action_id,
+                "block_id": "b1",
+                "type": "button",
+                "value": raw,
+                "text": {"type": "plain_text", "text": "Button", "emoji": True},
+                "action_ts": f"{time.time():.6f}",
+            }
+        ],
         "state": {"values": {}},
     }
     if in_view:
         payload["container"] = {"type": "view", "view_id": view_id}
-        payload["view"] = {"id": view_id, "type": in_view, "team_id": TEAM_ID, "blocks": [],
-                           "hash": "1765000000.abcdef", "state": {"values": {}},
-                           "private_metadata": private_metadata,
-                           "callback_id": "" if in_view == "home" else "paper_modal"}
+        payload["view"] = {
+            "id": view_id,
+            "type": in_view,
+            "team_id": TEAM_ID,
+            "blocks": [],
+            "hash": "1765000000.abcdef",
+            "state": {"values": {}},
+            "private_metadata": private_metadata,
+            "callback_id": "" if in_view == "home" else "paper_modal",
+        }
     else:
-        payload["container"] = {"type": "message", "message_ts": "1765000000.000100",
-                                "channel_id": channel, "is_ephemeral": ephemeral}
+        payload["container"] = {
+            "type": "message",
+            "message_ts": "1765000000.000100",
+            "channel_id": channel,
+            "is_ephemeral": ephemeral,
+        }
         payload["channel"] = {"id": channel, "name": "general"}
         payload["response_url"] = response_url
         if not ephemeral:
-            payload["message"] = {"type": "message", "ts": "1765000000.000100",
-                                  "user": BOT_USER_ID, "text": "Paper of the day", "blocks": []}
+            payload["message"] = {
+                "type": "message",
+                "ts": "1765000000.000100",
+                "user": BOT_USER_ID,
+                "text": "Paper of the day",
+                "blocks": [],
+            }
     return payload
 
 
-def view_submission(query: str | None, *, user: str = "U0ALICE", view_id: str = "V0MODAL",
-                    callback_id: str = "search_modal") -> dict[str, Any]:
+def view_submission(
+    query: str | None, *, user: str = "U0ALICE", view_id: str = "V0MODAL", callback_id: str = "search_modal"
+) -> dict[str, Any]:
     """A ``view_submission`` of the search modal with ``query`` typed in its input
     (``None``: the input is missing from ``state``, as in a tampered payload)."""
-    values = {} if query is None else \
-        {"search_query": {"query": {"type": "plain_text_input", "value": query}}}
+    values = {} if query is None else {"search_query": {"query": {"type": "plain_text_input", "value": query}}}
     return {
-        "type": "view_submission", "token": "deprecated", "api_app_id": "A0PAPERBOT",
-        "team": {"id": TEAM_ID, "domain": "paperbot-test"}, "enterprise": None,
-        "is_enterprise_install": False, "trigger_id": "1337.43.abcdef",
+        "type": "view_submission",
+        "token": "deprecated",
+        "api_app_id": "A0PAPERBOT",
+        "team": {"id": TEAM_ID, "domain": "paperbot-test"},
+        "enterprise": None,
+        "is_enterprise_install": False,
+        "trigger_id": "1337.43.abcdef",
         "user": {"id": user, "username": user.lower(), "name": user.lower(), "team_id": TEAM_ID},
-        "view": {"id": view_id, "team_id": TEAM_ID, "type": "modal", "callback_id": callback_id,
-                 "hash": "1765000000.fedcba", "private_metadata": "", "blocks": [],
-                 "root_view_id": view_id, "app_id": "A0PAPERBOT", "bot_id": "BBOT",
-                 "title": {"type": "plain_text", "text": "Search papers"},
-                 "state": {"values": values}},
+        "view": {
+            "id": view_id,
+            "team_id": TEAM_ID,
+            "type": "modal",
+            "callback_id": callback_id,
+            "hash": "1765000000.fedcba",
+            "private_metadata": "",
+            "blocks": [],
+            "root_view_id": view_id,
+            "app_id": "A0PAPERBOT",
+            "bot_id": "BBOT",
+            "title": {"type": "plain_text", "text": "Search papers"},
+            "state": {"values": values},
+        },
         "response_urls": [],
     }
 
 
-def dm_event(text: str, *, ts: str, channel: str = "D0ALICE", user: str = "U0ALICE",
-             **extra: Any) -> dict[str, Any]:
+def dm_event(text: str, *, ts: str, channel: str = "D0ALICE", user: str = "U0ALICE", **extra: Any) -> dict[str, Any]:
     """A ``message.im`` event (a direct message to the bot), as Slack sends it."""
-    return {"type": "message", "channel_type": "im", "user": user, "text": text, "ts": ts,
-            "channel": channel, "event_ts": ts, "team": TEAM_ID, **extra}
+    return {
+        "type": "message",
+        "channel_type": "im",
+        "user": user,
+        "text": text,
+        "ts": ts,
+        "channel": channel,
+        "event_ts": ts,
+        "team": TEAM_ID,
+        **extra,
+    }
 
 
 def wait_until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "condition") -> Any:
@@ -276,4 +368,3 @@ def shown_strings(value: Any) -> list[str]:
     if isinstance(value, (list, tuple)):
         return [s for v in value for s in shown_strings(v)]
     return []
-

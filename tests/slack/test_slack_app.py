@@ -1,4 +1,5 @@
 """``build_app`` / ``make_client``: sizing, retries, and no hidden environment reads."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -32,7 +33,7 @@ def test_app_is_sized_for_fifty_concurrent_commands(fake_slack: FakeSlack, tmp_p
     app = build_app(make_settings(fake_slack, tmp_path), NoService())
     assert app.process_before_response is False
     assert app.listener_runner.listener_executor._max_workers == LISTENER_THREADS >= 50
-    (auth,) = fake_slack.calls("auth.test")                  # token checked once, at start
+    (auth,) = fake_slack.calls("auth.test")  # token checked once, at start
     assert auth.headers["authorization"] == "Bearer xoxb-test-token"
 
 
@@ -47,8 +48,7 @@ def test_environment_is_not_read(slack_factory, monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setenv("SLACK_SIGNING_SECRET", "env-secret")
     monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-from-env")
     slack: SlackHarness = slack_factory()
-    response, url = slack.command("help")    # signed with the settings' secret: 401 if env were read
+    response, url = slack.command("help")  # signed with the settings' secret: 401 if env were read
     assert response.status == 200
     slack.replies(url)
-    assert {c.headers.get("authorization") for c in slack.fake.calls("auth.test")} == {
-        "Bearer xoxb-test-token"}
+    assert {c.headers.get("authorization") for c in slack.fake.calls("auth.test")} == {"Bearer xoxb-test-token"}

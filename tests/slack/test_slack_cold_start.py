@@ -4,6 +4,7 @@ index being built says so once, waits for the lock, then serves the index
 the other built — one build in all, every process up (real processes, since
 the lock is a flock between processes; the test holds it first so the three
 overlap on every run, however the machine schedules them)."""
+
 from __future__ import annotations
 
 import os
@@ -14,10 +15,10 @@ import threading
 import time
 from pathlib import Path
 
+from tests.cli.test_cli_index_wait import hold_lock
 from tests.fakeslack import FakeSlack
 from tests.kit import ROOT, stop_process
 from tests.slack.slackkit import SECRET, SEEDS, SlackHarness
-from tests.cli.test_cli_index_wait import hold_lock
 
 WAITING = "another process is building the index in"
 BUILDING = "building the default index from"
@@ -25,10 +26,16 @@ BUILDING = "building the default index from"
 
 def _env(fake: FakeSlack, tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "PAPERBOT_", "DATABASE_"))}
-    env.update(SLACK_BOT_TOKEN="xoxb-test-token", SLACK_SIGNING_SECRET=SECRET,
-               SLACK_API_URL=fake.api_url.rstrip("/"), PAPERBOT_INDEX_DIR=str(tmp_path / "index"),
-               PAPERBOT_SEEDS=str(SEEDS), DATABASE_URL=f"sqlite:///{tmp_path / 'paperbot.db'}", PORT="0",
-               PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""))
+    env.update(
+        SLACK_BOT_TOKEN="xoxb-test-token",
+        SLACK_SIGNING_SECRET=SECRET,
+        SLACK_API_URL=fake.api_url.rstrip("/"),
+        PAPERBOT_INDEX_DIR=str(tmp_path / "index"),
+        PAPERBOT_SEEDS=str(SEEDS),
+        DATABASE_URL=f"sqlite:///{tmp_path / 'paperbot.db'}",
+        PORT="0",
+        PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""),
+    )
     return env
 
 
@@ -50,7 +57,7 @@ def _wait_for(logs: dict[str, Path], procs: dict[str, subprocess.Popen], pattern
 def test_serve_serve_and_clock_started_together_build_once_and_all_run(tmp_path: Path) -> None:
     index_dir = tmp_path / "index"
     release = threading.Event()
-    holder = hold_lock(index_dir, release, most=150)   # as if a fourth process were building now
+    holder = hold_lock(index_dir, release, most=150)  # as if a fourth process were building now
     procs: dict[str, subprocess.Popen] = {}
     logs = {name: tmp_path / f"{name}.log" for name in ("serve-a", "serve-b", "clock")}
     with FakeSlack() as fake:
@@ -59,9 +66,14 @@ def test_serve_serve_and_clock_started_together_build_once_and_all_run(tmp_path:
             for name, log in logs.items():
                 args = ["clock"] if name == "clock" else ["serve", "--host", "127.0.0.1"]
                 with open(log, "w") as out:
-                    procs[name] = subprocess.Popen([sys.executable, "-m", "bot", "-v", *args], cwd=tmp_path,
-                                                   env=env, stdout=out, stderr=subprocess.STDOUT)
-            _wait_for(logs, procs, WAITING)          # all three found the index being built
+                    procs[name] = subprocess.Popen(
+                        [sys.executable, "-m", "bot", "-v", *args],
+                        cwd=tmp_path,
+                        env=env,
+                        stdout=out,
+                        stderr=subprocess.STDOUT,
+                    )
+            _wait_for(logs, procs, WAITING)  # all three found the index being built
             release.set()
             holder.join(30)
             _wait_for({n: p for n, p in logs.items() if n != "clock"}, procs, r"http://127\.0\.0\.1:\d+")

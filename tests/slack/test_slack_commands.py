@@ -1,4 +1,5 @@
 """The ``/paper`` listener's failure paths: never a traceback, never a 404 after ack."""
+
 from __future__ import annotations
 
 import threading
@@ -36,7 +37,8 @@ class EchoService:
 
 
 def test_an_exception_after_ack_becomes_a_polite_ephemeral_message(
-        slack_factory, caplog: pytest.LogCaptureFixture) -> None:
+    slack_factory, caplog: pytest.LogCaptureFixture
+) -> None:
     slack = slack_factory(service=BrokenService())
     response, url = slack.command("search image steganography")
 
@@ -45,7 +47,7 @@ def test_an_exception_after_ack_becomes_a_polite_ephemeral_message(
     assert reply["response_type"] == "ephemeral"
     assert reply["text"] == SORRY
     assert not any("exploded" in s or "Traceback" in s for s in shown_strings(reply))
-    assert "index exploded" in caplog.text                   # logged with its traceback
+    assert "index exploded" in caplog.text  # logged with its traceback
 
 
 def test_the_listener_passes_decoded_text_and_context(slack_factory) -> None:
@@ -54,9 +56,14 @@ def test_the_listener_passes_decoded_text_and_context(slack_factory) -> None:
     _, url = slack.command("show a &amp;lt; b &gt; c", user="U0BOB", channel="C0RANDOM")
     slack.replies(url)
     ((text, ctx),) = service.calls
-    assert text == "show a &lt; b > c"                       # decoded exactly once
+    assert text == "show a &lt; b > c"  # decoded exactly once
     assert (ctx.team_id, ctx.channel_id, ctx.user_id, ctx.user_tz, ctx.channel_name) == (
-        "T0TEST", "C0RANDOM", "U0BOB", None, "general")
+        "T0TEST",
+        "C0RANDOM",
+        "U0BOB",
+        None,
+        "general",
+    )
 
 
 def test_subscribe_context_carries_the_user_zone(slack_factory) -> None:
@@ -88,7 +95,7 @@ class SlowService:
         with self.lock:
             self.running += 1
             self.peak = max(self.peak, self.running)
-        time.sleep(0.05)               # overlap for the calls, not a timing assertion
+        time.sleep(0.05)  # overlap for the calls, not a timing assertion
         with self.lock:
             self.running -= 1
         return NoticeReply(text="done")
@@ -115,6 +122,6 @@ def test_a_reply_whose_connection_dropped_after_sending_is_not_sent_twice(slack_
     _, url = slack.command("help")
     (reply,) = slack.replies(url)
     assert reply["text"] == "got help"
-    time.sleep(3)                                            # a retry would come at once, or on a journal tick
+    time.sleep(3)  # a retry would come at once, or on a journal tick
     assert len(slack.fake.calls("response_url")) == 1
     assert "may or may not have arrived" in caplog.text

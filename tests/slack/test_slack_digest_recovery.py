@@ -7,6 +7,7 @@ with ``chat:write.public``, where history answers ``not_in_channel``) and in
 a private one it was invited to — with only what the manifests ask for, and
 never post a second parent.
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
@@ -35,26 +36,27 @@ def parents(fake: FakeSlack, channel: str) -> list[dict]:
 
 @pytest.mark.parametrize("channel,private", [("C0PUBLIC", False), ("C0PRIVATE", True)])
 def test_an_ambiguous_post_is_found_by_the_next_run_and_never_repeated(
-        fake_slack: FakeSlack, seed_index, store, channel: str, private: bool) -> None:
-    if private:                      # private channels: the bot was invited, or it could not post
+    fake_slack: FakeSlack, seed_index, store, channel: str, private: bool
+) -> None:
+    if private:  # private channels: the bot was invited, or it could not post
         fake_slack.add_channel(channel, private=True, bot_member=True)
     now = datetime.now(timezone.utc)
     store.upsert_subscription(TEAM_ID, channel, "09:00", "UTC", "U0ALICE", now - timedelta(days=1))
     poster = SlackPoster(make_client(Settings(bot_token=BOT_TOKEN, api_url=fake_slack.api_url)))
-    fake_slack.drop_connection("chat.postMessage")          # taken in, then the line goes dead
+    fake_slack.drop_connection("chat.postMessage")  # taken in, then the line goes dead
 
     first = send(store, seed_index, poster, now)
-    assert first.posted == 0 and first.failed == 1           # the run cannot know
-    assert len(parents(fake_slack, channel)) == 1            # …but Slack has it, once (no retry)
+    assert first.posted == 0 and first.failed == 1  # the run cannot know
+    assert len(parents(fake_slack, channel)) == 1  # …but Slack has it, once (no retry)
 
     later = run_due(store, seed_index, poster, now + timedelta(minutes=3))
     assert later.reconciled == 1 and later.posted == 0
     delivery = store.get_delivery(TEAM_ID, channel, now.date())
     (post,) = parents(fake_slack, channel)
     assert (delivery.state, delivery.message_ts) == ("posted", post["ts"])
-    assert fake_slack.rejections == []                       # no missing_scope, no not_in_channel
+    assert fake_slack.rejections == []  # no missing_scope, no not_in_channel
     joins = fake_slack.calls("conversations.join")
-    assert len(joins) == (0 if private else 1)               # joined only where it had to
+    assert len(joins) == (0 if private else 1)  # joined only where it had to
 
 
 def test_a_post_that_never_arrived_is_posted_once(fake_slack: FakeSlack, seed_index, store) -> None:
@@ -63,8 +65,8 @@ def test_a_post_that_never_arrived_is_posted_once(fake_slack: FakeSlack, seed_in
     poster = SlackPoster(make_client(Settings(bot_token=BOT_TOKEN, api_url=fake_slack.api_url)))
     store.claim_delivery(TEAM_ID, "C0QUIET", now.date(), seed_index.ids()[0], now=now)  # then a crash
     later = run_due(store, seed_index, poster, now + timedelta(minutes=3))
-    assert later.reconciled == 1 and later.posted == 1       # read the whole history: not there
-    (post,) = parents(fake_slack, "C0QUIET")                 # so posted now, once — never skipped
+    assert later.reconciled == 1 and later.posted == 1  # read the whole history: not there
+    (post,) = parents(fake_slack, "C0QUIET")  # so posted now, once — never skipped
     delivery = store.get_delivery(TEAM_ID, "C0QUIET", now.date())
     assert (delivery.state, delivery.message_ts) == ("posted", post["ts"])
     assert fake_slack.rejections == []

@@ -3,6 +3,7 @@
 Signed Events API envelopes through the real HTTP server; the answer is a
 ``chat.postMessage`` recorded by the fake Slack (issue 5 item 5).
 """
+
 from __future__ import annotations
 
 import json
@@ -22,7 +23,7 @@ def test_a_dm_gets_exactly_one_answer_in_the_dm_and_a_retry_none(slack: SlackHar
     assert slack.event(event, event_id="Ev0DM1").status == 200
     (post,) = slack.fake.wait_for("chat.postMessage")
     assert post.body["channel"] == "D0ALICE"
-    assert "thread_ts" not in post.body                       # a plain reply, not a thread
+    assert "thread_ts" not in post.body  # a plain reply, not a thread
     assert kistego_id(slack) in json.dumps(post.body["blocks"])
 
     assert slack.event(event, event_id="Ev0DM1", retry_num=1).status == 200
@@ -50,9 +51,15 @@ def test_an_edit_with_a_new_event_id_is_not_answered_again(slack_factory) -> Non
     slack.event(event, event_id="Ev0DM4")
     slack.fake.wait_for("chat.postMessage")
     # Slack's edit of a DM: subtype message_changed, ignored outright …
-    changed = {"type": "message", "subtype": "message_changed", "channel": "D0ALICE",
-               "channel_type": "im", "ts": "1765100009.000100", "hidden": True,
-               "message": dict(event, text="UniSparse please", edited={"user": "U0ALICE"})}
+    changed = {
+        "type": "message",
+        "subtype": "message_changed",
+        "channel": "D0ALICE",
+        "channel_type": "im",
+        "ts": "1765100009.000100",
+        "hidden": True,
+        "message": dict(event, text="UniSparse please", edited={"user": "U0ALICE"}),
+    }
     slack.event(changed, event_id="Ev0DM5")
     # … and the same message delivered again under another event id: the ts key.
     slack.event(event, event_id="Ev0DM6")
@@ -64,11 +71,16 @@ def test_an_edit_with_a_new_event_id_is_not_answered_again(slack_factory) -> Non
 def test_bots_and_other_subtypes_are_never_answered(slack: SlackHarness) -> None:
     own = dm_event("KIStego", ts="1765100010.0", user=BOT_USER_ID, bot_id=BOT_ID)
     other_bot = dm_event("KIStego", ts="1765100011.0", bot_id="B0OTHER", subtype="bot_message")
-    deleted = {"type": "message", "subtype": "message_deleted", "channel": "D0ALICE",
-               "channel_type": "im", "ts": "1765100012.0", "deleted_ts": "1765100000.000100"}
+    deleted = {
+        "type": "message",
+        "subtype": "message_deleted",
+        "channel": "D0ALICE",
+        "channel_type": "im",
+        "ts": "1765100012.0",
+        "deleted_ts": "1765100000.000100",
+    }
     joined = dm_event("joined", ts="1765100013.0", subtype="channel_join")
-    in_a_channel = dict(dm_event("KIStego", ts="1765100014.0", channel="C0GENERAL"),
-                        channel_type="channel")
+    in_a_channel = dict(dm_event("KIStego", ts="1765100014.0", channel="C0GENERAL"), channel_type="channel")
     for n, event in enumerate([own, other_bot, deleted, joined, in_a_channel]):
         assert slack.event(event, event_id=f"Ev0DMIGN{n}").status == 200
     human = dm_event("KIStego", ts="1765100015.0")
@@ -84,8 +96,7 @@ def test_the_bots_own_reply_event_is_not_answered(slack: SlackHarness) -> None:
     # What Slack sends back after our answer is posted in the DM.
     slack.event(dm_event("KIStego", ts="1765100020.0"), event_id="Ev0DM7")
     (post,) = slack.fake.wait_for("chat.postMessage")
-    echo = dm_event(post.body["text"], ts="1765100021.0", user=BOT_USER_ID, bot_id=BOT_ID,
-                    app_id="A0PAPERBOT")
+    echo = dm_event(post.body["text"], ts="1765100021.0", user=BOT_USER_ID, bot_id=BOT_ID, app_id="A0PAPERBOT")
     assert slack.event(echo, event_id="Ev0DM8").status == 200
     slack.drain()
     assert len(slack.fake.calls("chat.postMessage")) == 1

@@ -3,6 +3,7 @@ together by a barrier, to one server or to two sharing the database, on SQLite
 and PostgreSQL, over HTTP and over Socket Mode — give exactly one reply
 (docs/architecture.md "Idempotency and the journal"). A few rounds here;
 ``benchmarks/duplicates_bench.py`` runs 100 a case."""
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,9 @@ def _socket_together(running: Servers, body: str, copies: int) -> list[int]:
     barrier = threading.Barrier(copies)
 
     def one(i: int) -> int:
-        request = SocketModeRequest("events_api", f"env-{i}", payload,
-                                    retry_attempt=i or None, retry_reason="timeout" if i else None)
+        request = SocketModeRequest(
+            "events_api", f"env-{i}", payload, retry_attempt=i or None, retry_reason="timeout" if i else None
+        )
         barrier.wait(timeout=30)
         return run_bolt_app(running.apps[i % len(running.apps)], request).status
 
@@ -40,8 +42,9 @@ def _http_together(running: Servers, body: str, copies: int) -> list[int]:
 @pytest.mark.parametrize("transport", [_http_together, _socket_together], ids=["http", "socket"])
 @pytest.mark.parametrize("servers", [1, 2])
 @pytest.mark.parametrize("copies", [2, 4, 8])
-def test_duplicates_released_together_get_exactly_one_reply(shared_db, copies, servers, transport,
-                                                            fake_slack, seed_index, tmp_path) -> None:
+def test_duplicates_released_together_get_exactly_one_reply(
+    shared_db, copies, servers, transport, fake_slack, seed_index, tmp_path
+) -> None:
     running = Servers(fake_slack, seed_index, shared_db, tmp_path, servers)
     try:
         stamps = []

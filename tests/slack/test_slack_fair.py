@@ -1,6 +1,7 @@
 """Fair work slots (``bot.slack.fair``): another user's request is served before
 the rest of one user's flood, and a Web API call made while holding a slot
 gives it back while Slack answers (docs/architecture.md "Work slots and the CPU budget")."""
+
 from __future__ import annotations
 
 import threading
@@ -20,6 +21,7 @@ def _wait_until(predicate, timeout: float = 10.0) -> None:
 
 def _start_requests(slots: FairSlots, users: list[str], order: list[str]) -> list[threading.Thread]:
     """One thread per user, each queued for a slot before the next starts."""
+
     def request(user: str) -> None:
         with slots(user):
             order.append(user)
@@ -35,7 +37,7 @@ def _start_requests(slots: FairSlots, users: list[str], order: list[str]) -> lis
 def test_another_user_goes_before_the_rest_of_a_flood() -> None:
     slots = FairSlots(1)
     order: list[str] = []
-    slots.acquire("flood")                     # the flood's first query is running
+    slots.acquire("flood")  # the flood's first query is running
     threads = _start_requests(slots, ["flood"] * 5 + ["other"], order)
     slots.release("flood")
     for t in threads:
@@ -71,7 +73,7 @@ def test_a_slow_post_gives_its_slot_back_while_slack_answers() -> None:
     poster = SlackPoster(client, slots=slots)
     posted: list[str] = []
 
-    def confirmation() -> None:               # the subscribe confirmation, inside the service's slot
+    def confirmation() -> None:  # the subscribe confirmation, inside the service's slot
         with slots("U1"):
             posted.append(poster.post("C1", Message(text="subscribed")))
 
@@ -91,13 +93,13 @@ def test_a_slow_post_gives_its_slot_back_while_slack_answers() -> None:
 def test_one_user_never_holds_the_last_free_slot() -> None:
     slots = FairSlots(2)
     order: list[str] = []
-    slots.acquire("flood")                     # one of the flood's queries is running
+    slots.acquire("flood")  # one of the flood's queries is running
     threads = _start_requests(slots, ["flood"] * 3, order)
-    assert order == []                         # the second slot stays free ...
+    assert order == []  # the second slot stays free ...
     other = threading.Thread(target=lambda: (slots.acquire("other"), order.append("other")))
     other.start()
     other.join(10)
-    assert order == ["other"]                  # ... so another user starts at once
+    assert order == ["other"]  # ... so another user starts at once
     slots.release("other")
     slots.release("flood")
     for t in threads:
@@ -136,6 +138,7 @@ def test_a_quick_request_goes_before_slow_ones_of_users_never_served() -> None:
 
 def test_quick_is_a_few_plain_words() -> None:
     from bot.slack.fair import quick
+
     assert quick("search attention") and quick("show p7k2")
     assert not quick("search att* aug*") and not quick("search a OR b")
     assert not quick("search " + "x" * 300) and not quick("search one two three four five")

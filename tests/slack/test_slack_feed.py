@@ -4,18 +4,19 @@ through the real ``SlackPoster`` to the strict fake, the App Home listing,
 ``unsubscribe me``, an interrupted feed post; a three-paper post and a topic a
 rebuild left without matches, against the strict fake.
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
 from bot import search
 from bot.core.config import Settings
+from bot.daily.post_times import next_post_time
 from bot.digest import run_due, send
 from bot.render.announce import PostingAnnouncer
 from bot.service.service import Service
 from bot.slack.app import make_client
 from bot.slack.poster import SlackPoster
-from bot.daily.post_times import next_post_time
 from bot.store import Store
 from tests.fakeslack import TEAM_ID
 from tests.slack.slackkit import BOT_TOKEN, SlackHarness, make_settings, shown_strings
@@ -25,14 +26,16 @@ from tests.strict.methods import dm_of
 
 def test_a_personal_feed_posts_to_the_users_dm_and_nowhere_else(slack: SlackHarness, tmp_path):
     slack.fake.user_tz["U0ALICE"] = "America/New_York"
-    response, url = slack.command("subscribe me 08:00 about reinforcement learning",
-                                  channel="C0GENERAL")
+    response, url = slack.command("subscribe me 08:00 about reinforcement learning", channel="C0GENERAL")
     assert response.status == 200
     (reply,) = slack.replies(url)
     assert "personal feed" in " ".join(shown_strings(reply))
     feed = slack.store.get_subscription(TEAM_ID, "U0ALICE")
-    assert (feed.topic, feed.local_time, feed.tz) == ("reinforcement learning", "08:00",
-                                                      "America/New_York")  # their Slack zone
+    assert (feed.topic, feed.local_time, feed.tz) == (
+        "reinforcement learning",
+        "08:00",
+        "America/New_York",
+    )  # their Slack zone
     assert slack.store.get_subscription(TEAM_ID, "C0GENERAL") is None
     assert slack.fake.calls("chat.postMessage") == []  # no channel announcement
 
@@ -69,15 +72,14 @@ def test_a_personal_feed_posts_to_the_users_dm_and_nowhere_else(slack: SlackHarn
 def test_an_ambiguous_feed_post_is_never_posted_twice(fake_slack, seed_index, tmp_path):
     store = Store(f"sqlite:///{tmp_path / 'feed.db'}")
     now = datetime.now(timezone.utc)
-    store.upsert_subscription(TEAM_ID, "U0ALICE", "09:00", "UTC", "U0ALICE", now - timedelta(days=1),
-                              topic="reasoning")
+    store.upsert_subscription(TEAM_ID, "U0ALICE", "09:00", "UTC", "U0ALICE", now - timedelta(days=1), topic="reasoning")
     poster = SlackPoster(make_client(Settings(bot_token=BOT_TOKEN, api_url=fake_slack.api_url)))
-    fake_slack.drop_connection("chat.postMessage")   # Slack takes the post in; the answer is lost
+    fake_slack.drop_connection("chat.postMessage")  # Slack takes the post in; the answer is lost
     assert send(store, seed_index, poster, now).posted == 0
     for minutes in (3, 10, 60):
         run_due(store, seed_index, poster, now + timedelta(minutes=minutes))
     dm = [m for m in fake_slack.history.get(dm_of("U0ALICE"), []) if not m.get("thread_ts")]
-    assert len(dm) == 1                                # never a second parent in the DM
+    assert len(dm) == 1  # never a second parent in the DM
     assert store.get_delivery(TEAM_ID, "U0ALICE", now.date()).state == "unknown"
     assert fake_slack.calls("conversations.history") == []  # no history lookup by user id
     store.close()
@@ -86,8 +88,9 @@ def test_an_ambiguous_feed_post_is_never_posted_twice(fake_slack, seed_index, tm
 def test_a_three_paper_post_passes_the_strict_fake(fake_slack, seed_index, tmp_path):
     store = Store(f"sqlite:///{tmp_path / 'many.db'}")
     now = datetime(2026, 12, 7, 10, 5, tzinfo=timezone.utc)  # a Monday
-    store.upsert_subscription(TEAM_ID, "C0GROUP", "10:00", "UTC", "U0ALICE", now - timedelta(days=1),
-                              topic="reasoning", days=(0,), papers=3)
+    store.upsert_subscription(
+        TEAM_ID, "C0GROUP", "10:00", "UTC", "U0ALICE", now - timedelta(days=1), topic="reasoning", days=(0,), papers=3
+    )
     poster = SlackPoster(make_client(Settings(bot_token=BOT_TOKEN, api_url=fake_slack.api_url)))
     assert run_due(store, seed_index, poster, now).posted == 1
     history = fake_slack.history["C0GROUP"]
@@ -102,8 +105,7 @@ def test_a_three_paper_post_passes_the_strict_fake(fake_slack, seed_index, tmp_p
     store.close()
 
 
-def test_status_says_when_a_topic_no_longer_matches_anything(slack_factory, fake_slack, seed_papers,
-                                                              tmp_path):
+def test_status_says_when_a_topic_no_longer_matches_anything(slack_factory, fake_slack, seed_papers, tmp_path):
     index_dir = tmp_path / "ix"
     search.build_index(index_dir, seed_papers)
     settings = make_settings(fake_slack, tmp_path)
@@ -121,8 +123,9 @@ def test_status_says_when_a_topic_no_longer_matches_anything(slack_factory, fake
     due = next_post_time(sub, sub.updated_at) + timedelta(minutes=1)
     summary = run_due(store, index, poster, due)
     assert summary.posted == 0 and summary.failed == 0
-    assert [c for c in fake_slack.calls("chat.postMessage") if c.body["channel"] == "C0STEG"
-            and "potd-" in str(c.body)] == []
+    assert [
+        c for c in fake_slack.calls("chat.postMessage") if c.body["channel"] == "C0STEG" and "potd-" in str(c.body)
+    ] == []
     _, url = slack.command("status", channel="C0STEG")
     text = " ".join(shown_strings(slack.replies(url)[0]))
     assert "no paper matches it now" in text and "nothing is posted" in text

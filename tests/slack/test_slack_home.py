@@ -4,6 +4,7 @@ Signed ``app_home_opened`` events, ``block_actions`` from the Home tab and
 ``view_submission`` payloads through the real HTTP server; the views the bot
 sends to the fake Slack must pass slack_sdk's ``View`` validation.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,8 +21,7 @@ from tests.slack.slackkit import SlackHarness, shown_strings, view_submission
 
 def home_opened(user: str = "U0ALICE", tab: str = "home") -> dict:
     """An ``app_home_opened`` event (docs.slack.dev/reference/events/app_home_opened)."""
-    return {"type": "app_home_opened", "user": user, "channel": "D0ALICE", "tab": tab,
-            "event_ts": f"{time.time():.6f}"}
+    return {"type": "app_home_opened", "user": user, "channel": "D0ALICE", "tab": tab, "event_ts": f"{time.time():.6f}"}
 
 
 def checked(view: dict) -> dict:
@@ -38,20 +38,24 @@ def sent_view(call) -> dict:
 
 
 def subscribe(slack: SlackHarness, channel: str, at: str = "09:30", tz: str = "Europe/Berlin") -> None:
-    slack.store.upsert_subscription(TEAM_ID, channel, at, tz, "U0ALICE",
-                                    datetime.now(timezone.utc))
+    slack.store.upsert_subscription(TEAM_ID, channel, at, tz, "U0ALICE", datetime.now(timezone.utc))
 
 
 def actions_in(view: dict, action_id: str) -> list[dict]:
-    return [json.loads(e["value"]) for b in view["blocks"] if b["type"] == "actions"
-            for e in b["elements"] if e.get("action_id") == action_id]
+    return [
+        json.loads(e["value"])
+        for b in view["blocks"]
+        if b["type"] == "actions"
+        for e in b["elements"]
+        if e.get("action_id") == action_id
+    ]
 
 
 def test_home_shows_the_viewers_subscribed_channels_in_one_publish(slack: SlackHarness) -> None:
     subscribe(slack, "C0DIGEST")
-    subscribe(slack, "C0ELSEWHERE", "07:00", "Asia/Tokyo")          # the viewer is not in it
+    subscribe(slack, "C0ELSEWHERE", "07:00", "Asia/Tokyo")  # the viewer is not in it
     slack.fake.memberships["U0ALICE"] = ["C0RANDOM", "C0GENERAL", "C0DIGEST"]
-    slack.fake.member_page_size = 2                                   # C0DIGEST is on page 2
+    slack.fake.member_page_size = 2  # C0DIGEST is on page 2
 
     assert slack.event(home_opened(), event_id="Ev0HOME1").status == 200
     slack.fake.wait_for("views.publish")
@@ -63,7 +67,7 @@ def test_home_shows_the_viewers_subscribed_channels_in_one_publish(slack: SlackH
     text = "\n".join(shown_strings(view))
     assert "<#C0DIGEST> · 09:30 Europe/Berlin" in text
     assert "C0ELSEWHERE" not in text
-    assert len(slack.fake.calls("users.conversations")) == 2         # one paginated listing
+    assert len(slack.fake.calls("users.conversations")) == 2  # one paginated listing
     today = actions_in(view, ACTION_DETAILS)
     assert len(today) == 1 and today[0]["id"] in slack.index.ids()
     assert actions_in(view, ACTION_HOME_SEARCH)
@@ -100,7 +104,7 @@ def test_search_papers_button_opens_the_modal(slack: SlackHarness) -> None:
     response, _ = slack.click(ACTION_HOME_SEARCH, {"open": 1}, in_view="home")
     assert (response.status, response.body) == (200, b"")
     (opened,) = slack.fake.wait_for("views.open")
-    assert opened.answer["ok"], opened.answer              # a fresh trigger_id, used once
+    assert opened.answer["ok"], opened.answer  # a fresh trigger_id, used once
     view = checked(sent_view(opened))
     assert view["callback_id"] == SEARCH_MODAL_ID
     assert view["blocks"][0]["block_id"] == SEARCH_INPUT_BLOCK
@@ -125,7 +129,7 @@ def test_modal_search_acks_searching_then_updates_with_results(slack: SlackHarne
 
 
 def test_modal_with_a_bad_query_explains_it(slack: SlackHarness) -> None:
-    response = slack.interact(view_submission("((( \""))   # only syntax, no words
+    response = slack.interact(view_submission("((( \""))  # only syntax, no words
     assert json.loads(response.body)["response_action"] == "update"
     (update,) = slack.fake.wait_for("views.update")
     view = checked(sent_view(update))
@@ -150,7 +154,7 @@ def test_details_clicked_in_the_home_tab_opens_a_modal(slack: SlackHarness) -> N
     (opened,) = slack.fake.wait_for("views.open")
     view = checked(sent_view(opened))
     assert view["type"] == "modal" and paper.id in json.dumps(view)
-    assert actions_in(view, ACTION_SHARE) == []                      # no channel to share into…
+    assert actions_in(view, ACTION_SHARE) == []  # no channel to share into…
     assert actions_in(view, "paper_share_to") == [{"id": paper.id}]  # …so: pick one
 
 
@@ -183,16 +187,15 @@ def test_clicks_in_modals_push_until_three_views_then_update(slack: SlackHarness
     slack.click(ACTION_DETAILS, {"id": paper.id}, in_view="home")
     (opened,) = slack.fake.wait_for("views.open")
     view_id, metadata = opened.answer["view"]["id"], sent_view(opened)["private_metadata"]
-    for n in (1, 2, 3):                      # click Similar inside the top modal each time
-        slack.click(ACTION_SIMILAR, {"id": paper.id}, in_view="modal", view_id=view_id,
-                    private_metadata=metadata)
+    for n in (1, 2, 3):  # click Similar inside the top modal each time
+        slack.click(ACTION_SIMILAR, {"id": paper.id}, in_view="modal", view_id=view_id, private_metadata=metadata)
         if n < 3:
-            (pushed,) = slack.fake.wait_for("views.push", n)[n - 1:]
+            (pushed,) = slack.fake.wait_for("views.push", n)[n - 1 :]
             assert pushed.answer["ok"], pushed.answer
             view_id, metadata = pushed.answer["view"]["id"], sent_view(pushed)["private_metadata"]
     (update,) = slack.fake.wait_for("views.update")
     slack.drain()
-    assert update.body["view_id"] == view_id                     # the third view, replaced
+    assert update.body["view_id"] == view_id  # the third view, replaced
     assert len(slack.fake.calls("views.push")) == 2
     assert slack.fake.stacks.depth(view_id) == 3
 

@@ -4,6 +4,7 @@ Real waitress server + real Bolt app + real ``Service`` over a real Whoosh
 index of the seeds and a real SQLite store; the fake Web API records what
 the bot sends (docs/interfaces.md "Rules every reply obeys").
 """
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,12 @@ def first_paper_id(index, payload: dict) -> str | None:
     """The id of the paper mentioned first in a reply's blocks (None if none)."""
     text = json.dumps(payload.get("blocks") or []) + "\n" + payload.get("text", "")
     ids = index.ids()
-    found = [(m.start(), pid) for pid in ids
-             for m in [re.search(rf"(?<![A-Za-z0-9]){re.escape(pid)}(?![A-Za-z0-9])", text)] if m]
+    found = [
+        (m.start(), pid)
+        for pid in ids
+        for m in [re.search(rf"(?<![A-Za-z0-9]){re.escape(pid)}(?![A-Za-z0-9])", text)]
+        if m
+    ]
     return min(found)[1] if found else None
 
 
@@ -33,7 +38,7 @@ def test_signed_search_acks_empty_and_answers_with_kistego_first(slack: SlackHar
     response, url = slack.command("search image steganography")
 
     assert response.status == 200
-    assert response.body == b""                      # ack() with no body; the reply comes via respond()
+    assert response.body == b""  # ack() with no body; the reply comes via respond()
     (reply,) = slack.replies(url)
     assert reply["response_type"] == "ephemeral"
     assert reply["unfurl_links"] is False and reply["unfurl_media"] is False
@@ -43,13 +48,20 @@ def test_signed_search_acks_empty_and_answers_with_kistego_first(slack: SlackHar
 
 
 def test_unsigned_and_stale_requests_are_refused_and_run_nothing(slack: SlackHarness) -> None:
-    before = len(slack.fake.calls())                  # auth.test from the App constructor
+    before = len(slack.fake.calls())  # auth.test from the App constructor
 
     unsigned, _ = slack.command("search image steganography", signed=False)
     stale, _ = slack.command("search image steganography", age_s=6 * 60)
-    forged = slack.request("POST", "/slack/events", "text=x", {
-        "Content-Type": "application/x-www-form-urlencoded",
-        "X-Slack-Request-Timestamp": "1700000000", "X-Slack-Signature": "v0=" + "0" * 64})
+    forged = slack.request(
+        "POST",
+        "/slack/events",
+        "text=x",
+        {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "X-Slack-Request-Timestamp": "1700000000",
+            "X-Slack-Signature": "v0=" + "0" * 64,
+        },
+    )
 
     assert (unsigned.status, stale.status, forged.status) == (401, 401, 401)
     # A valid request afterwards is answered, and it is the only thing that ran.
@@ -74,13 +86,13 @@ def test_mention_gets_exactly_one_threaded_reply_and_retries_none(slack: SlackHa
 
     retry = slack.event(event, event_id="Ev0MENTION1", retry_num=1)
     assert retry.status == 200
-    slack.drain()                                     # every listener has finished
+    slack.drain()  # every listener has finished
     assert ("event:Ev0MENTION1", True) in slack.seen_log
     assert len(slack.fake.calls("chat.postMessage")) == 1
 
 
 def test_edited_message_with_new_event_id_is_not_answered_again(slack_factory) -> None:
-    slack = slack_factory(store_seen=True)            # idempotency through the real store
+    slack = slack_factory(store_seen=True)  # idempotency through the real store
     event = mention_event(f"<@{BOT_USER_ID}> UniSparse", ts="1765000001.000200")
     slack.event(event, event_id="Ev0EDIT1")
     slack.fake.wait_for("chat.postMessage")
@@ -93,8 +105,9 @@ def test_edited_message_with_new_event_id_is_not_answered_again(slack_factory) -
 
 
 def test_mention_inside_a_thread_replies_in_that_thread(slack: SlackHarness) -> None:
-    event = mention_event(f"what about <@{BOT_USER_ID}> UniSparse?", ts="1765000002.000300",
-                          thread_ts="1765000000.000001")
+    event = mention_event(
+        f"what about <@{BOT_USER_ID}> UniSparse?", ts="1765000002.000300", thread_ts="1765000000.000001"
+    )
     slack.event(event, event_id="Ev0THREAD1")
     (post,) = slack.fake.wait_for("chat.postMessage")
     assert post.body["thread_ts"] == "1765000000.000001"
@@ -121,14 +134,19 @@ def test_channel_mention_in_a_search_is_never_live(slack: SlackHarness) -> None:
         assert "<!channel" not in s and "<@U0ALICE" not in s and "<https://x.y" not in s
 
 
-@pytest.mark.parametrize("words,shown", [("KIStego", "Training-free"),     # a hit
-                                         ("qqzzxyv", "qqzzxyv")])           # no hit: the query is echoed
+@pytest.mark.parametrize(
+    "words,shown",
+    [
+        ("KIStego", "Training-free"),  # a hit
+        ("qqzzxyv", "qqzzxyv"),
+    ],
+)  # no hit: the query is echoed
 def test_channel_mention_in_a_mention_is_never_live(slack: SlackHarness, words: str, shown: str) -> None:
     event = mention_event(f"<@{BOT_USER_ID}> <!channel> &lt;!here&gt; {words}", ts="1765000006.0")
     slack.event(event, event_id="Ev0CHAN1")
     (post,) = slack.fake.wait_for(None, where=lambda c: c.method.startswith("chat.post"))
     strings = shown_strings(post.body)
-    assert any(shown in s for s in strings), strings      # the answer (or the echo) is checked below
+    assert any(shown in s for s in strings), strings  # the answer (or the echo) is checked below
     for s in strings:
         assert "<!channel" not in s and "<!here" not in s
 
@@ -150,7 +168,7 @@ def test_subscribe_survives_a_failing_users_info(slack: SlackHarness) -> None:
     assert response.status == 200
     slack.replies(url)
     sub = slack.store.get_subscription(TEAM_ID, "C0DIGEST2")
-    assert sub.local_time == "07:15" and sub.tz == "UTC"          # PAPERBOT_DEFAULT_TZ
+    assert sub.local_time == "07:15" and sub.tz == "UTC"  # PAPERBOT_DEFAULT_TZ
 
 
 def test_other_commands_never_call_users_info(slack: SlackHarness) -> None:
@@ -171,15 +189,14 @@ def test_healthz_and_unknown_paths(slack: SlackHarness) -> None:
 def test_fifty_concurrent_signed_commands_all_acked(slack: SlackHarness) -> None:
     n = 50
     barrier = threading.Barrier(n)
-    queries = ["search image steganography", "search sparse attention", "search chess",
-               "speculative decoding", "help"]
+    queries = ["search image steganography", "search sparse attention", "search chess", "speculative decoding", "help"]
 
     def one(i: int):
         barrier.wait()
         return slack.command(queries[i % len(queries)], user=f"U{i:04d}")
 
     with ThreadPoolExecutor(max_workers=n) as pool:
-        results = list(pool.map(one, range(n)))          # a refused/reset connection raises here
+        results = list(pool.map(one, range(n)))  # a refused/reset connection raises here
 
     assert [r.status for r, _ in results] == [200] * n
     assert all(r.body == b"" for r, _ in results)
@@ -190,22 +207,36 @@ def test_fifty_concurrent_signed_commands_all_acked(slack: SlackHarness) -> None
 
 def test_url_verification_challenge_is_echoed(slack: SlackHarness) -> None:
     # What Slack sends when the Request URL is entered in the app settings.
-    body = json.dumps({"token": "deprecated", "challenge": "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
-                       "type": "url_verification"})
+    body = json.dumps(
+        {
+            "token": "deprecated",
+            "challenge": "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
+            "type": "url_verification",
+        }
+    )
     response = slack.request("POST", "/slack/events", body, signed_headers(SECRET, body, content_type=JSON))
     assert response.status == 200
     assert json.loads(response.body) == {"challenge": "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P"}
 
 
-@pytest.mark.parametrize("body,headers", [
-    ("{not json", {"Content-Type": "application/json"}),
-    ("[1,2]", {"Content-Type": "application/json"}),
-    ("null", {"Content-Type": "application/json"}),
-    ("payload=%7Bnot", {"Content-Type": "application/x-www-form-urlencoded"}),
-    ("payload=[1]", {"Content-Type": "application/x-www-form-urlencoded"}),
-    ("command=%2Fpaper&text=x", {"Content-Type": "application/x-www-form-urlencoded",
-                                 "X-Slack-Request-Timestamp": "abc", "X-Slack-Signature": "v0=00"}),
-])
+@pytest.mark.parametrize(
+    "body,headers",
+    [
+        ("{not json", {"Content-Type": "application/json"}),
+        ("[1,2]", {"Content-Type": "application/json"}),
+        ("null", {"Content-Type": "application/json"}),
+        ("payload=%7Bnot", {"Content-Type": "application/x-www-form-urlencoded"}),
+        ("payload=[1]", {"Content-Type": "application/x-www-form-urlencoded"}),
+        (
+            "command=%2Fpaper&text=x",
+            {
+                "Content-Type": "application/x-www-form-urlencoded",
+                "X-Slack-Request-Timestamp": "abc",
+                "X-Slack-Signature": "v0=00",
+            },
+        ),
+    ],
+)
 def test_unsigned_malformed_bodies_are_401_never_500(slack_factory, body, headers) -> None:
     slack = slack_factory()
     response = slack.request("POST", "/slack/events", body, headers)
@@ -213,15 +244,20 @@ def test_unsigned_malformed_bodies_are_401_never_500(slack_factory, body, header
     assert slack.fake.calls("chat.postMessage") == []
 
 
-@pytest.mark.parametrize("body,content_type", [
-    ("{not json", "application/json"), ("[1,2]", "application/json"), ("null", "application/json"),
-    ("payload=%7Bnot", "application/x-www-form-urlencoded"),
-])
+@pytest.mark.parametrize(
+    "body,content_type",
+    [
+        ("{not json", "application/json"),
+        ("[1,2]", "application/json"),
+        ("null", "application/json"),
+        ("payload=%7Bnot", "application/x-www-form-urlencoded"),
+    ],
+)
 def test_signed_malformed_bodies_are_400_with_one_warning_and_no_traceback(
-        slack: SlackHarness, body: str, content_type: str, caplog: pytest.LogCaptureFixture) -> None:
+    slack: SlackHarness, body: str, content_type: str, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.DEBUG)
-    response = slack.request("POST", "/slack/events", body,
-                             signed_headers(SECRET, body, content_type=content_type))
+    response = slack.request("POST", "/slack/events", body, signed_headers(SECRET, body, content_type=content_type))
     assert response.status == 400
     warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(warnings) == 1 and warnings[0].exc_info is None and "400" in warnings[0].getMessage()
@@ -230,9 +266,11 @@ def test_signed_malformed_bodies_are_400_with_one_warning_and_no_traceback(
 
 def test_an_unsigned_request_is_refused_with_a_log_line_saying_so(slack: SlackHarness, caplog) -> None:
     from bot.slack.server import UNSIGNED
+
     caplog.set_level(logging.WARNING, logger="bot.slack.server")
     body = json.dumps({"challenge": "x", "type": "url_verification"})
     response = slack.request("POST", "/slack/events", body, {"Content-Type": JSON})
     assert response.status == 401 and b"challenge" not in response.body
-    assert [r.getMessage() for r in caplog.records if r.name == "bot.slack.server"] == \
-        [f"rejected a request to /slack/events (401): {UNSIGNED}"]
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.slack.server"] == [
+        f"rejected a request to /slack/events (401): {UNSIGNED}"
+    ]

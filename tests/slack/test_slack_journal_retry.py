@@ -2,6 +2,7 @@
 dropped connection) leaves the journal row pending; the journal tries again a
 few times with pauses, and never posts a mention reply twice
 (docs/architecture.md "Idempotency and the journal")."""
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,8 @@ import pytest
 from slack_bolt.adapter.socket_mode.internals import run_bolt_app
 from slack_sdk.socket_mode.request import SocketModeRequest
 
-from bot.slack.journal import MAX_ATTEMPTS, RETRY_AFTER_S
 from bot.daily.post_times import utc_now
+from bot.slack.journal import MAX_ATTEMPTS, RETRY_AFTER_S
 from bot.store import EntryState
 from tests.fakeslack import BOT_USER_ID, TEAM_ID
 from tests.slack.burst import Servers, mention_envelope, replies_in_thread
@@ -28,8 +29,7 @@ def server(fake_slack, seed_index, shared_db, tmp_path):
     running.close()
 
 
-def _fail_next(fake, monkeypatch, method: str, times: int = 1, status: int = 500,
-               page: str | None = None) -> None:
+def _fail_next(fake, monkeypatch, method: str, times: int = 1, status: int = 500, page: str | None = None) -> None:
     """The next ``times`` calls of ``method`` (or "response_url") get HTTP ``status``
     — Slack's JSON ``internal_error``, or ``page`` as plain text (a proxy's error
     page); nothing is posted."""
@@ -70,22 +70,22 @@ def _mention(event_id: str, ts: str) -> dict:
     return json.loads(mention_envelope(event_id, ts, text=f"<@{BOT_USER_ID}> KIStego"))
 
 
-def test_a_mention_reply_refused_with_http_500_is_posted_on_the_next_attempt(
-        server, fake_slack, monkeypatch) -> None:
+def test_a_mention_reply_refused_with_http_500_is_posted_on_the_next_attempt(server, fake_slack, monkeypatch) -> None:
     app, journal = server
     _fail_next(fake_slack, monkeypatch, "chat.postMessage")
     run_bolt_app(app, SocketModeRequest("events_api", "env-500", _mention("Ev0FAIL500", "1765400000.000100")))
     _wait_until(lambda: journal.retries_due() == 1)
-    assert replies_in_thread(fake_slack, "1765400000.000100") == 1     # the refused one (HTTP 500)
+    assert replies_in_thread(fake_slack, "1765400000.000100") == 1  # the refused one (HTTP 500)
     assert journal.store.journal_state("event:Ev0FAIL500")[0] == EntryState.PENDING
-    assert journal.tick(app) == 0                                       # not before its pause
+    assert journal.tick(app) == 0  # not before its pause
     _later(journal, RETRY_AFTER_S[0] + 1)
     assert journal.tick(app) == 1
     _wait_until(lambda: journal.store.journal_state("event:Ev0FAIL500")[0] == EntryState.DONE)
-    statuses = [c.status for c in fake_slack.calls("chat.postMessage")
-                if c.body.get("thread_ts") == "1765400000.000100"]
+    statuses = [
+        c.status for c in fake_slack.calls("chat.postMessage") if c.body.get("thread_ts") == "1765400000.000100"
+    ]
     assert statuses == [500, 200]
-    assert fake_slack.calls("conversations.replies")                    # it looked before posting again
+    assert fake_slack.calls("conversations.replies")  # it looked before posting again
 
 
 def test_a_proxy_error_page_instead_of_slack_json_is_tried_again(server, fake_slack, monkeypatch) -> None:
@@ -97,20 +97,21 @@ def test_a_proxy_error_page_instead_of_slack_json_is_tried_again(server, fake_sl
     _later(journal, RETRY_AFTER_S[0] + 1)
     assert journal.tick(app) == 1
     _wait_until(lambda: journal.store.journal_state("event:Ev0PROXY")[0] == EntryState.DONE)
-    statuses = [c.status for c in fake_slack.calls("chat.postMessage")
-                if c.body.get("thread_ts") == "1765405000.000100"]
+    statuses = [
+        c.status for c in fake_slack.calls("chat.postMessage") if c.body.get("thread_ts") == "1765405000.000100"
+    ]
     assert statuses == [503, 200]
 
 
 def test_a_post_that_landed_before_the_connection_dropped_is_not_posted_again(server, fake_slack) -> None:
     app, journal = server
-    fake_slack.drop_connection("chat.postMessage")     # taken in, then no answer: did it post?
+    fake_slack.drop_connection("chat.postMessage")  # taken in, then no answer: did it post?
     run_bolt_app(app, SocketModeRequest("events_api", "env-drop", _mention("Ev0DROP", "1765410000.000100")))
     _wait_until(lambda: journal.retries_due() == 1)
     _later(journal, RETRY_AFTER_S[0] + 1)
     assert journal.tick(app) == 1
     _wait_until(lambda: journal.store.journal_state("event:Ev0DROP")[0] == EntryState.DONE)
-    assert replies_in_thread(fake_slack, "1765410000.000100") == 1     # the first one, found in the thread
+    assert replies_in_thread(fake_slack, "1765410000.000100") == 1  # the first one, found in the thread
 
 
 def test_a_reply_that_keeps_failing_is_given_up_after_a_few_attempts(server, fake_slack, caplog) -> None:
@@ -133,9 +134,17 @@ def test_a_reply_that_keeps_failing_is_given_up_after_a_few_attempts(server, fak
 def test_a_command_reply_refused_by_the_response_url_is_sent_again(server, fake_slack, monkeypatch) -> None:
     app, journal = server
     url = fake_slack.new_response_url()
-    body = {"team_id": TEAM_ID, "channel_id": "C0GENERAL", "channel_name": "general", "user_id": "U0ALICE",
-            "command": "/paper", "text": "search image steganography", "response_url": url,
-            "trigger_id": "1.2.3", "api_app_id": "A0PAPERBOT"}
+    body = {
+        "team_id": TEAM_ID,
+        "channel_id": "C0GENERAL",
+        "channel_name": "general",
+        "user_id": "U0ALICE",
+        "command": "/paper",
+        "text": "search image steganography",
+        "response_url": url,
+        "trigger_id": "1.2.3",
+        "api_app_id": "A0PAPERBOT",
+    }
     _fail_next(fake_slack, monkeypatch, "response_url")
     run_bolt_app(app, SocketModeRequest("slash_commands", "env-cmd", body))
     _wait_until(lambda: journal.retries_due() == 1)

@@ -6,6 +6,7 @@ message within Block Kit's limits; the fixture fails a test Slack would have
 refused anything in). The paragraph is the openings of three seed papers'
 abstracts, so each part has its own paper — and all three must be found.
 """
+
 from __future__ import annotations
 
 import html
@@ -29,7 +30,7 @@ def paragraph(slack: SlackHarness, size: int = 3000) -> tuple[str, list[str]]:
     turn (repeated when the abstracts are short) → (text, the papers' ids)."""
     papers = [slack.index.by_name(name)[0] for name in PARTS]
     per = size // len(papers)
-    chunks = [((p.abstract + " ") * (per // len(p.abstract) + 1))[:per - 1].strip() for p in papers]
+    chunks = [((p.abstract + " ") * (per // len(p.abstract) + 1))[: per - 1].strip() for p in papers]
     text = " ".join(chunks)
     text += " " + papers[-1].abstract[: size - len(text) - 1]
     return text[:size], [p.id for p in papers]
@@ -44,9 +45,12 @@ def posted(slack: SlackHarness) -> dict:
     """The one ``chat.postMessage`` the bot made, as ``{"blocks", "text", "channel", "thread_ts"}``."""
     (post,) = slack.fake.wait_for("chat.postMessage")
     blocks = post.body["blocks"]
-    return {"blocks": json.loads(blocks) if isinstance(blocks, str) else blocks,
-            "text": post.body.get("text"), "channel": post.body.get("channel"),
-            "thread_ts": post.body.get("thread_ts")}
+    return {
+        "blocks": json.loads(blocks) if isinstance(blocks, str) else blocks,
+        "text": post.body.get("text"),
+        "channel": post.body.get("channel"),
+        "thread_ts": post.body.get("thread_ts"),
+    }
 
 
 def ids(message: dict) -> list[str]:
@@ -54,8 +58,13 @@ def ids(message: dict) -> list[str]:
 
 
 def page_values(message: dict) -> list[dict]:
-    return [json.loads(e["value"]) for b in message.get("blocks") or [] if b["type"] == "actions"
-            for e in b["elements"] if e.get("action_id") in PAGE_ACTIONS]
+    return [
+        json.loads(e["value"])
+        for b in message.get("blocks") or []
+        if b["type"] == "actions"
+        for e in b["elements"]
+        if e.get("action_id") in PAGE_ACTIONS
+    ]
 
 
 def shown(message: dict) -> str:
@@ -67,8 +76,8 @@ def assert_short_echo(message: dict, text: str) -> None:
     (Only the header and the fallback text echo the query: a hit's snippet may
     quote the same words when ``text`` is that paper's own abstract.)"""
     echo = " ".join(shown_strings((message.get("blocks") or [])[:1])) + " " + (message.get("text") or "")
-    assert text[:ECHO_MAX // 2] in echo                           # the query is named …
-    assert text[ECHO_MAX + 20: ECHO_MAX + 80] not in echo           # … but not repeated whole
+    assert text[: ECHO_MAX // 2] in echo  # the query is named …
+    assert text[ECHO_MAX + 20 : ECHO_MAX + 80] not in echo  # … but not repeated whole
     assert sum(s.count(n) for s in shown_strings(message.get("blocks")) for n in NOTES) == 1
     assert sum((message.get("text") or "").count(n) for n in NOTES) == 1
 
@@ -84,30 +93,29 @@ def test_a_pasted_paragraph_in_paper_search_finds_every_part_and_pages(slack: Sl
     assert len(text) == 3000
     _, url = slack.command("search " + encoded(text))
     (first,) = slack.replies(url)
-    assert set(wanted) <= set(ids(first)), ids(first)              # beginning, middle and end
+    assert set(wanted) <= set(ids(first)), ids(first)  # beginning, middle and end
     assert_short_echo(first, text)
     assert_buttons_fit(first)
     (nxt,) = page_values(first)
-    assert set(nxt) == {"k", "o"} and nxt["o"] == 5                 # a key, not 3,000 characters
+    assert set(nxt) == {"k", "o"} and nxt["o"] == 5  # a key, not 3,000 characters
     assert all(set(v) == {"id", "k", "o"} for v in values(first, ACTION_SHARE))
 
     _, url2 = slack.click(ACTION_PAGE, nxt)
     (second,) = slack.replies(url2)
     expected = slack.service.search(text, offset=5).page
     assert second["replace_original"] is True
-    assert ids(second) == [h.paper.id for h in expected.hits]       # the same ranking, page 2
+    assert ids(second) == [h.paper.id for h in expected.hits]  # the same ranking, page 2
     assert not set(ids(second)) & set(ids(first))
     assert f"Showing 6–10 of {expected.total}" in shown(second)
     assert [v["o"] for v in page_values(second)] == [0, 10] or expected.total <= 10
-    _, url3 = slack.click(ACTION_PAGE, page_values(second)[0])        # ‹ Previous
+    _, url3 = slack.click(ACTION_PAGE, page_values(second)[0])  # ‹ Previous
     (back,) = slack.replies(url3)
     assert ids(back) == ids(first)
 
 
 def test_a_pasted_paragraph_in_a_mention_gets_results_in_the_thread(slack: SlackHarness) -> None:
     text, wanted = paragraph(slack)
-    slack.event(mention_event(f"<@{BOT_USER_ID}> " + encoded(text), ts="1765200000.000100"),
-                event_id="Ev0LONG1")
+    slack.event(mention_event(f"<@{BOT_USER_ID}> " + encoded(text), ts="1765200000.000100"), event_id="Ev0LONG1")
     message = posted(slack)
     assert message["thread_ts"] == "1765200000.000100"
     assert set(wanted) <= set(ids(message))
@@ -135,13 +143,12 @@ def test_5000_characters_are_cut_to_4000_with_one_note(slack: SlackHarness, surf
         _, url = slack.command("search " + encoded(text))
         (reply,) = slack.replies(url)
     else:
-        slack.event(mention_event(f"<@{BOT_USER_ID}> " + encoded(text), ts="1765200002.000100"),
-                    event_id="Ev0LONG3")
+        slack.event(mention_event(f"<@{BOT_USER_ID}> " + encoded(text), ts="1765200002.000100"), event_id="Ev0LONG3")
         reply = posted(slack)
     notes = [s for s in shown_strings(reply["blocks"]) if any(n in s for n in NOTES)]
     assert len(notes) == 1 and "cut to 4,000 characters" in notes[0], notes
-    assert "repeats only the first" in notes[0]                    # cut and shortened: one sentence
-    assert set(wanted[:2]) <= set(ids(reply))                      # the parts before the cut
+    assert "repeats only the first" in notes[0]  # cut and shortened: one sentence
+    assert set(wanted[:2]) <= set(ids(reply))  # the parts before the cut
     assert_buttons_fit(reply)
 
 

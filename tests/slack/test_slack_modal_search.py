@@ -1,14 +1,21 @@
 """The search modal acts like channel results (issue 12 point 4): signed payloads
 through the real HTTP server, the real store, the strict fake Slack — every view
 it sends must pass, modal stacks stay ≤ 3 views."""
+
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from bot.render.blocks import (ACTION_DETAILS, ACTION_MODAL_PAGE, ACTION_MODAL_PAGE_PREVIOUS,
-                               ACTION_SHARE, ACTION_SHARE_TO, ACTION_SIMILAR)
+from bot.render.blocks import (
+    ACTION_DETAILS,
+    ACTION_MODAL_PAGE,
+    ACTION_MODAL_PAGE_PREVIOUS,
+    ACTION_SHARE,
+    ACTION_SHARE_TO,
+    ACTION_SIMILAR,
+)
 from bot.render.cards import SHARE_MODAL_ID, SHARE_TARGET_ACTION, SHARE_TARGET_BLOCK
 from tests.fakeslack import TEAM_ID
 from tests.slack.payloads import values, view_of
@@ -23,12 +30,12 @@ def submitted_results(slack: SlackHarness, query: str) -> dict:
 
 def test_modal_results_have_buttons_a_count_and_pages(slack: SlackHarness) -> None:
     total = slack.index.search("learning", limit=10).total
-    assert 10 < total <= 20                                        # two pages
+    assert 10 < total <= 20  # two pages
     view = submitted_results(slack, "learning")
     ids = [v["id"] for v in values(view, ACTION_DETAILS)]
     assert len(ids) == 10 and ids == [v["id"] for v in values(view, ACTION_SIMILAR)]
     assert ids == [v["id"] for v in values(view, ACTION_SHARE_TO)]
-    assert values(view, ACTION_SHARE) == []                         # no channel implied in a modal
+    assert values(view, ACTION_SHARE) == []  # no channel implied in a modal
     text = " ".join(shown_strings(view["blocks"]))
     assert f"Showing 1–10 of {total}" in text
     assert values(view, ACTION_MODAL_PAGE) == [{"q": "learning", "o": 10}]
@@ -40,19 +47,32 @@ def test_modal_results_have_buttons_a_count_and_pages(slack: SlackHarness) -> No
     assert values(second, ACTION_MODAL_PAGE_PREVIOUS) == [{"q": "learning", "o": 0}]
     slack.drain()
     assert [c.body["view_id"] for c in slack.fake.calls("views.update")] == ["V0MODAL", "V0MODAL"]
-    assert slack.fake.calls("views.push") == []                     # paging never grows the stack
+    assert slack.fake.calls("views.push") == []  # paging never grows the stack
 
 
-def share_submission(paper_id: str, target: str | None, *, response_url: str | None = None,
-                     view_id: str = "V0SHARE") -> dict:
-    state = {} if target is None else {SHARE_TARGET_BLOCK: {SHARE_TARGET_ACTION: {
-        "type": "conversations_select", "selected_conversation": target}}}
+def share_submission(
+    paper_id: str, target: str | None, *, response_url: str | None = None, view_id: str = "V0SHARE"
+) -> dict:
+    state = (
+        {}
+        if target is None
+        else {
+            SHARE_TARGET_BLOCK: {SHARE_TARGET_ACTION: {"type": "conversations_select", "selected_conversation": target}}
+        }
+    )
     payload = view_submission("", view_id=view_id, callback_id=SHARE_MODAL_ID)
-    payload["view"].update(private_metadata=json.dumps({"id": paper_id, "depth": 2}),
-                           root_view_id="V0MODAL", state={"values": state})
+    payload["view"].update(
+        private_metadata=json.dumps({"id": paper_id, "depth": 2}), root_view_id="V0MODAL", state={"values": state}
+    )
     if response_url:
-        payload["response_urls"] = [{"block_id": SHARE_TARGET_BLOCK, "action_id": SHARE_TARGET_ACTION,
-                                     "channel_id": target, "response_url": response_url}]
+        payload["response_urls"] = [
+            {
+                "block_id": SHARE_TARGET_BLOCK,
+                "action_id": SHARE_TARGET_ACTION,
+                "channel_id": target,
+                "response_url": response_url,
+            }
+        ]
     return payload
 
 
@@ -96,7 +116,7 @@ def test_a_private_channel_without_the_bot_says_invite_first(slack: SlackHarness
 
 def test_a_dm_is_reached_through_the_submissions_response_url(slack: SlackHarness) -> None:
     (paper,) = slack.index.by_name("KIStego")
-    slack.fake.add_channel("D0BOB", private=True)                     # someone else's DM
+    slack.fake.add_channel("D0BOB", private=True)  # someone else's DM
     url = slack.fake.new_response_url()
     answer = json.loads(slack.interact(share_submission(paper.id, "D0BOB", response_url=url)).body)
     assert answer["response_action"] == "update"

@@ -3,6 +3,7 @@ list in ``/paper saved`` and the App Home, Remove, paging, and Export — all
 through signed ``block_actions`` and commands on the real HTTP endpoint and
 the strict fake Web API. The exported ``.bib`` is read back with bibtexparser.
 """
+
 from __future__ import annotations
 
 import json
@@ -13,8 +14,7 @@ from bibtexparser.middlewares import LatexDecodingMiddleware, SeparateCoAuthors
 
 from bot import search
 from bot.core.models import Paper
-from bot.render import (ACTION_SAVE, ACTION_SAVED_EXPORT, ACTION_SAVED_PAGE, ACTION_SAVED_REMOVE,
-                        render_digest)
+from bot.render import ACTION_SAVE, ACTION_SAVED_EXPORT, ACTION_SAVED_PAGE, ACTION_SAVED_REMOVE, render_digest
 from bot.render.announce import PostingAnnouncer
 from bot.service.service import Service
 from bot.slack.app import make_client
@@ -28,8 +28,13 @@ from tests.strict.methods import dm_of
 
 def values(body: dict, action_id: str) -> list[dict]:
     blocks = body.get("blocks") or []
-    return [json.loads(e["value"]) for b in blocks if b["type"] == "actions"
-            for e in b["elements"] if e.get("action_id") == action_id]
+    return [
+        json.loads(e["value"])
+        for b in blocks
+        if b["type"] == "actions"
+        for e in b["elements"]
+        if e.get("action_id") == action_id
+    ]
 
 
 def test_save_buttons_are_on_results_details_and_the_digest(slack: SlackHarness):
@@ -40,8 +45,13 @@ def test_save_buttons_are_on_results_details_and_the_digest(slack: SlackHarness)
     _, url = slack.command(f"show {pid}")
     assert {"id": pid} in values(slack.replies(url)[0], ACTION_SAVE)
     digest = render_digest(slack.index.get(pid), date(2026, 12, 1))
-    assert any(json.loads(e["value"]) == {"id": pid} for b in digest.blocks if b["type"] == "actions"
-               for e in b["elements"] if e["action_id"] == ACTION_SAVE)
+    assert any(
+        json.loads(e["value"]) == {"id": pid}
+        for b in digest.blocks
+        if b["type"] == "actions"
+        for e in b["elements"]
+        if e["action_id"] == ACTION_SAVE
+    )
 
 
 def test_save_list_remove_and_export_a_reading_list(slack: SlackHarness):
@@ -63,8 +73,7 @@ def test_save_list_remove_and_export_a_reading_list(slack: SlackHarness):
     older = values(page, ACTION_SAVED_PAGE)
     assert older == [{"o": 5}]
     _, url = slack.click(ACTION_SAVED_PAGE, {"o": 5})
-    assert [v["id"] for v in values(slack.replies(url)[0], ACTION_SAVED_REMOVE)] == \
-        list(reversed(ids))[5:]
+    assert [v["id"] for v in values(slack.replies(url)[0], ACTION_SAVED_REMOVE)] == list(reversed(ids))[5:]
     _, url = slack.click(ACTION_SAVED_REMOVE, {"id": ids[-1]})
     after = slack.replies(url)[0]
     assert after.get("replace_original") is True and ids[-1] not in str(values(after, ACTION_SAVED_REMOVE))
@@ -90,7 +99,8 @@ def test_save_list_remove_and_export_a_reading_list(slack: SlackHarness):
     listed = post.body["text"].replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
     assert all(e.title in listed and f"`{pid}`" in listed for pid, e in saved.items())
     library = bibtexparser.parse_string(
-        entry["content"], append_middleware=[LatexDecodingMiddleware(), SeparateCoAuthors()])
+        entry["content"], append_middleware=[LatexDecodingMiddleware(), SeparateCoAuthors()]
+    )
     assert not library.failed_blocks
     got = {b.key: b for b in library.entries}
     assert set(got) == set(saved)
@@ -100,18 +110,22 @@ def test_save_list_remove_and_export_a_reading_list(slack: SlackHarness):
         assert (list(authors.value) if authors else []) == list(e.authors)
 
 
-def test_a_paper_removed_by_a_rebuild_still_exports_marked(slack_factory, fake_slack, seed_papers,
-                                                           tmp_path):
+def test_a_paper_removed_by_a_rebuild_still_exports_marked(slack_factory, fake_slack, seed_papers, tmp_path):
     index_dir = tmp_path / "ix"
-    tricky = Paper(id="pauthors1", title="Sparse {braces} & 100% of_it: a $5 test #1 ~ back\\slash",
-                   abstract="A made-up paper whose fields need escaping in BibTeX. " * 3,
-                   authors=("Ada Lovelace", "José Ñúñez-García", "Jean-Luc O'Neil", "Li Wei"),
-                   venue="NeurIPS 2025", url="https://example.org/p?a=1&b=2")
+    tricky = Paper(
+        id="pauthors1",
+        title="Sparse {braces} & 100% of_it: a $5 test #1 ~ back\\slash",
+        abstract="A made-up paper whose fields need escaping in BibTeX. " * 3,
+        authors=("Ada Lovelace", "José Ñúñez-García", "Jean-Luc O'Neil", "Li Wei"),
+        venue="NeurIPS 2025",
+        url="https://example.org/p?a=1&b=2",
+    )
     search.build_index(index_dir, seed_papers + [tricky])
     settings = make_settings(fake_slack, tmp_path)
     store = Store(settings.database_url)
-    service = Service(search.SearchIndex(index_dir), store, settings,
-                      announcer=PostingAnnouncer(SlackPoster(make_client(settings))))
+    service = Service(
+        search.SearchIndex(index_dir), store, settings, announcer=PostingAnnouncer(SlackPoster(make_client(settings)))
+    )
     slack = slack_factory(service=service)
     gone, kept = seed_papers[0], seed_papers[1]
     for p in (gone, kept, tricky):
@@ -125,12 +139,12 @@ def test_a_paper_removed_by_a_rebuild_still_exports_marked(slack_factory, fake_s
     slack.fake.wait_for("files.completeUploadExternal")
     (entry,) = slack.fake.files.values()
     library = bibtexparser.parse_string(
-        entry["content"], append_middleware=[LatexDecodingMiddleware(), SeparateCoAuthors()])
+        entry["content"], append_middleware=[LatexDecodingMiddleware(), SeparateCoAuthors()]
+    )
     assert not library.failed_blocks
     notes = {b.key: b["note"] for b in library.entries}
     odd = {b.key: b for b in library.entries}[tricky.id]
-    assert (odd["title"], list(odd["author"]), odd["year"]) == \
-        (tricky.title, list(tricky.authors), "2025")
+    assert (odd["title"], list(odd["author"]), odd["year"]) == (tricky.title, list(tricky.authors), "2025")
     raw = {b.key: b for b in bibtexparser.parse_string(entry["content"]).entries}
     assert raw[tricky.id]["url"] == tricky.url  # a URL is kept verbatim, as the url package reads it
     assert "No longer in the paperbot index" in notes[gone.id]

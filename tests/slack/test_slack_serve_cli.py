@@ -1,5 +1,6 @@
 """``paperbot serve`` as an operator runs it: a real process, configured by the
 environment, answering signed requests; idempotency through the SQL store."""
+
 from __future__ import annotations
 
 import json
@@ -20,16 +21,26 @@ from tests.slack.slackkit import SECRET, SEEDS, SlackHarness, mention_event
 @pytest.fixture
 def served(fake_slack: FakeSlack, tmp_path: Path):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "PAPERBOT_"))}
-    env.update(SLACK_BOT_TOKEN="xoxb-test-token", SLACK_SIGNING_SECRET=SECRET,
-               SLACK_API_URL=fake_slack.api_url.rstrip("/"),        # the "/" is added by Settings
-               PAPERBOT_INDEX_DIR=str(tmp_path / "index"), PAPERBOT_SEEDS=str(SEEDS),
-               DATABASE_URL=f"sqlite:///{tmp_path / 'paperbot.db'}", PORT="0",   # a free port
-               PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""))
-    proc = subprocess.Popen([sys.executable, "-m", "bot", "serve", "--host", "127.0.0.1"],
-                            cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
+    env.update(
+        SLACK_BOT_TOKEN="xoxb-test-token",
+        SLACK_SIGNING_SECRET=SECRET,
+        SLACK_API_URL=fake_slack.api_url.rstrip("/"),  # the "/" is added by Settings
+        PAPERBOT_INDEX_DIR=str(tmp_path / "index"),
+        PAPERBOT_SEEDS=str(SEEDS),
+        DATABASE_URL=f"sqlite:///{tmp_path / 'paperbot.db'}",
+        PORT="0",  # a free port
+        PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""),
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "serve", "--host", "127.0.0.1"],
+        cwd=tmp_path,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         match, lines = None, []
-        for line in proc.stderr:                 # index build, then the line naming the port
+        for line in proc.stderr:  # index build, then the line naming the port
             lines.append(line)
             if match := re.search(r"serving on http://127\.0\.0\.1:(\d+)", line):
                 break
@@ -40,7 +51,7 @@ def served(fake_slack: FakeSlack, tmp_path: Path):
         proc.stderr.close()
 
 
-@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])   # Ctrl-C; Heroku/Docker stop
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])  # Ctrl-C; Heroku/Docker stop
 def test_serve_answers_commands_and_mentions_once(served, stop: signal.Signals) -> None:
     proc, slack = served
     assert slack.request("GET", "/healthz").body == b"ok"
@@ -67,16 +78,17 @@ def test_url_verification_against_the_real_process_and_what_a_wrong_secret_logs(
     challenge signed with another secret is refused with the one log line the README shows."""
     from bot.slack.server import MISMATCH, STALE
     from tests.signing import JSON, signed_headers
+
     proc, slack = served
     challenge = "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P"
     body = json.dumps({"token": "deprecated", "challenge": challenge, "type": "url_verification"})
     good = slack.request("POST", "/slack/events", body, signed_headers(SECRET, body, content_type=JSON))
     assert good.status == 200 and json.loads(good.body) == {"challenge": challenge}
 
-    wrong = slack.request("POST", "/slack/events", body,
-                          signed_headers("the-client-secret-instead", body, content_type=JSON))
-    old = slack.request("POST", "/slack/events", body, signed_headers(SECRET, body, content_type=JSON,
-                                                                      age_s=600))
+    wrong = slack.request(
+        "POST", "/slack/events", body, signed_headers("the-client-secret-instead", body, content_type=JSON)
+    )
+    old = slack.request("POST", "/slack/events", body, signed_headers(SECRET, body, content_type=JSON, age_s=600))
     assert wrong.status == 401 and old.status == 401 and challenge not in (wrong.text + old.text)
     proc.send_signal(signal.SIGINT)
     proc.wait(timeout=15)

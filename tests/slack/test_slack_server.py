@@ -1,4 +1,5 @@
 """The waitress server: routes, free port, clean shutdown, body limit."""
+
 from __future__ import annotations
 
 import http.client
@@ -49,9 +50,11 @@ def test_oversized_body_is_refused_before_bolt(slack: SlackHarness) -> None:
     port = int(slack.url.rsplit(":", 1)[1])
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
         # Only the headers: waitress answers from Content-Length alone.
-        sock.sendall(b"POST /slack/events HTTP/1.1\r\nHost: x\r\n"
-                     b"Content-Type: application/x-www-form-urlencoded\r\n"
-                     b"Content-Length: %d\r\n\r\n" % (MAX_REQUEST + 1))
+        sock.sendall(
+            b"POST /slack/events HTTP/1.1\r\nHost: x\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\n"
+            b"Content-Length: %d\r\n\r\n" % (MAX_REQUEST + 1)
+        )
         status_line = sock.makefile("rb").readline()
     assert status_line.split()[1] == b"413"
     assert len(slack.fake.calls()) == before

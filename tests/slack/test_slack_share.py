@@ -2,6 +2,7 @@
 HTTP server, the real store, the strict fake Slack. One card per message and
 paper, posted with ``chat.postMessage`` (abstract in the thread, the sharer by
 name), the results redrawn in place with "Shared in #channel ✓"."""
+
 from __future__ import annotations
 
 import json
@@ -20,9 +21,11 @@ def search(slack: SlackHarness, query: str = "sparse attention") -> dict:
 
 
 def parents(slack: SlackHarness, channel: str = "C0GENERAL") -> list:
-    return [c for c in slack.fake.calls("chat.postMessage")
-            if c.body.get("channel") == channel and not c.body.get("thread_ts")
-            and (c.answer or {}).get("ok")]
+    return [
+        c
+        for c in slack.fake.calls("chat.postMessage")
+        if c.body.get("channel") == channel and not c.body.get("thread_ts") and (c.answer or {}).get("ok")
+    ]
 
 
 def test_share_posts_a_compact_card_once_and_marks_the_row(slack: SlackHarness) -> None:
@@ -36,21 +39,21 @@ def test_share_posts_a_compact_card_once_and_marks_the_row(slack: SlackHarness) 
     (card,) = parents(slack)
     shown = " ".join(shown_strings(card.body["blocks"]))
     assert paper.title[:30] in shown and "Shared by u0bob" in shown
-    assert "<@U0BOB>" not in json.dumps(card.body)                  # the sharer is not notified
+    assert "<@U0BOB>" not in json.dumps(card.body)  # the sharer is not notified
     assert paper.tldr[:30] in shown or not paper.tldr
     thread = [c for c in slack.fake.calls("chat.postMessage") if c.body.get("thread_ts")]
     assert len(thread) == 1 and paper.abstract[:40] in " ".join(shown_strings(thread[0].body))
 
-    assert redrawn["replace_original"] is True                      # confirmed in place
+    assert redrawn["replace_original"] is True  # confirmed in place
     assert "Shared in <#C0GENERAL> ✓" in json.dumps(redrawn["blocks"], ensure_ascii=False)
     assert value["id"] not in [v["id"] for v in buttons(redrawn, ACTION_SHARE)]
     assert len(buttons(redrawn, ACTION_SHARE)) == len(buttons(results, ACTION_SHARE)) - 1
 
-    _, again = slack.click(ACTION_SHARE, value, user="U0BOB")         # a second click
+    _, again = slack.click(ACTION_SHARE, value, user="U0BOB")  # a second click
     (second,) = slack.replies(again)
     slack.drain()
     assert "already shared" in second["text"] and second["replace_original"] is False
-    assert len(parents(slack)) == 1                                   # still one post
+    assert len(parents(slack)) == 1  # still one post
 
 
 def test_share_into_a_channel_the_bot_cannot_post_in_says_invite_first(slack: SlackHarness) -> None:

@@ -1,6 +1,7 @@
 """Shortcuts end to end (issue 12 point 2): signed ``message_action`` and
 ``shortcut`` payloads through the real HTTP server (and Socket Mode's
 dispatch), the real service and index, the strict fake Slack."""
+
 from __future__ import annotations
 
 import json
@@ -17,8 +18,10 @@ from tests.slack.payloads import global_shortcut, message_action, values, view_o
 from tests.slack.slackkit import SECRET, SlackHarness, shown_strings
 
 #: Paraphrases the abstract of KIStego (training-free generative image steganography).
-PARAPHRASE = ("Could we hide secret messages inside ordinary generated images without training "
-              "any model? Sounds like image steganography <@U0BOB> &amp; cryptography.")
+PARAPHRASE = (
+    "Could we hide secret messages inside ordinary generated images without training "
+    "any model? Sounds like image steganography <@U0BOB> &amp; cryptography."
+)
 
 
 def kistego(slack: SlackHarness):
@@ -37,9 +40,8 @@ def test_find_related_opens_searching_then_fills_the_modal(slack: SlackHarness) 
     assert update.body["view_id"] == opened.answer["view"]["id"]
     view = view_of(update)
     ids = [v["id"] for v in values(view, ACTION_DETAILS)]
-    assert ids[0] == kistego(slack).id                           # the paraphrased paper first
-    assert ids == [v["id"] for v in values(view, ACTION_SIMILAR)] == \
-        [v["id"] for v in values(view, ACTION_SHARE_TO)]
+    assert ids[0] == kistego(slack).id  # the paraphrased paper first
+    assert ids == [v["id"] for v in values(view, ACTION_SIMILAR)] == [v["id"] for v in values(view, ACTION_SHARE_TO)]
     assert slack.fake.calls("response_url") == []
 
 

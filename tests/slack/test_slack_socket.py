@@ -4,6 +4,7 @@
 envelope: signature checks are skipped and ``retry_attempt`` becomes the
 ``X-Slack-Retry-Num`` header (docs/platform-facts.md "Socket Mode").
 """
+
 from __future__ import annotations
 
 import pytest
@@ -17,9 +18,17 @@ from tests.slack.slackkit import SlackHarness, mention_event
 
 def test_slash_command_envelope_is_acked_and_answered(slack: SlackHarness) -> None:
     url = slack.fake.new_response_url()
-    payload = {"team_id": TEAM_ID, "channel_id": "C0GENERAL", "channel_name": "general",
-               "user_id": "U0ALICE", "command": "/paper", "text": "search image steganography",
-               "response_url": url, "trigger_id": "1.2.3", "api_app_id": "A0PAPERBOT"}
+    payload = {
+        "team_id": TEAM_ID,
+        "channel_id": "C0GENERAL",
+        "channel_name": "general",
+        "user_id": "U0ALICE",
+        "command": "/paper",
+        "text": "search image steganography",
+        "response_url": url,
+        "trigger_id": "1.2.3",
+        "api_app_id": "A0PAPERBOT",
+    }
     response = run_bolt_app(slack.app, SocketModeRequest("slash_commands", "env-1", payload))
     assert response.status == 200 and not response.body
     (reply,) = slack.replies(url)
@@ -28,9 +37,14 @@ def test_slash_command_envelope_is_acked_and_answered(slack: SlackHarness) -> No
 
 
 def test_mention_envelope_and_its_retry_answer_once(slack: SlackHarness) -> None:
-    payload = {"team_id": TEAM_ID, "api_app_id": "A0PAPERBOT", "type": "event_callback",
-               "event_id": "Ev0SOCK1", "event_time": 1765000000,
-               "event": mention_event(f"<@{BOT_USER_ID}> KIStego", ts="1765000010.000100")}
+    payload = {
+        "team_id": TEAM_ID,
+        "api_app_id": "A0PAPERBOT",
+        "type": "event_callback",
+        "event_id": "Ev0SOCK1",
+        "event_time": 1765000000,
+        "event": mention_event(f"<@{BOT_USER_ID}> KIStego", ts="1765000010.000100"),
+    }
     assert run_bolt_app(slack.app, SocketModeRequest("events_api", "env-2", payload)).status == 200
     (post,) = slack.fake.wait_for("chat.postMessage")
     assert post.body["thread_ts"] == "1765000010.000100"

@@ -1,5 +1,6 @@
 """Socket Mode over a real websocket (``tests/fakesocket.py``): the bot survives a dropped
 connection, ``disconnect`` messages and missing pongs, and stops on ``link_disabled``."""
+
 from __future__ import annotations
 
 import logging
@@ -21,11 +22,18 @@ APP_TOKEN = "xapp-1-A0PAPERBOT-1-test"
 
 
 def command_envelope(envelope_id: str, response_url: str, text: str = "search image steganography") -> dict:
-    payload = {"team_id": TEAM_ID, "channel_id": "C0GENERAL", "channel_name": "general",
-               "user_id": "U0ALICE", "command": "/paper", "text": text, "response_url": response_url,
-               "trigger_id": "1.2.3", "api_app_id": "A0PAPERBOT"}
-    return {"envelope_id": envelope_id, "type": "slash_commands", "payload": payload,
-            "accepts_response_payload": True}
+    payload = {
+        "team_id": TEAM_ID,
+        "channel_id": "C0GENERAL",
+        "channel_name": "general",
+        "user_id": "U0ALICE",
+        "command": "/paper",
+        "text": text,
+        "response_url": response_url,
+        "trigger_id": "1.2.3",
+        "api_app_id": "A0PAPERBOT",
+    }
+    return {"envelope_id": envelope_id, "type": "slash_commands", "payload": payload, "accepts_response_payload": True}
 
 
 class Running:
@@ -82,9 +90,9 @@ def test_a_dropped_connection_reconnects_and_the_next_envelope_is_answered(runni
     bot = running()
     sockfake.wait_for_links(1)
     bot.answered("env-1")
-    sockfake.drop()                      # the server goes away mid-stream, no close frame
+    sockfake.drop()  # the server goes away mid-stream, no close frame
     sockfake.wait_for_links(2)
-    assert sockfake.opened == 2          # a fresh URL from apps.connections.open
+    assert sockfake.opened == 2  # a fresh URL from apps.connections.open
     bot.answered("env-2")
 
 
@@ -99,8 +107,8 @@ def test_a_disconnect_message_moves_to_a_new_connection(running, sockfake, reaso
 
 
 def test_no_pong_is_a_dead_connection_and_the_bot_reconnects(running, sockfake):
-    sockfake.answer_pings = False        # the network stops delivering; the socket stays "open"
-    bot = running(ping_interval=0.5)     # stale after 4 intervals without a pong
+    sockfake.answer_pings = False  # the network stops delivering; the socket stays "open"
+    bot = running(ping_interval=0.5)  # stale after 4 intervals without a pong
     sockfake.wait_for_links(1)
     sockfake.wait_for_links(2, timeout=20)
     sockfake.answer_pings = True
@@ -124,12 +132,24 @@ def test_link_disabled_stops_with_one_error_instead_of_reconnecting(running, soc
 def test_paperbot_socket_exits_1_with_one_error_line_on_link_disabled(tmp_path, fake_slack):
     with FakeSocketMode(upstream=fake_slack.base_url) as sockfake:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "PAPERBOT_", "DATABASE_"))}
-        env.update(SLACK_BOT_TOKEN="xoxb-test", SLACK_APP_TOKEN=APP_TOKEN, SLACK_API_URL=sockfake.api_url,
-                   PAPERBOT_SEEDS=str(ROOT / "seeds"), PAPERBOT_INDEX_DIR=str(tmp_path / "index"),
-                   DATABASE_URL=f"sqlite:///{tmp_path / 'bot.db'}", PYTHONPATH=str(ROOT))
-        proc = subprocess.Popen([sys.executable, "-m", "bot", "socket", "--no-clock"], cwd=tmp_path, env=env,
-                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True)
+        env.update(
+            SLACK_BOT_TOKEN="xoxb-test",
+            SLACK_APP_TOKEN=APP_TOKEN,
+            SLACK_API_URL=sockfake.api_url,
+            PAPERBOT_SEEDS=str(ROOT / "seeds"),
+            PAPERBOT_INDEX_DIR=str(tmp_path / "index"),
+            DATABASE_URL=f"sqlite:///{tmp_path / 'bot.db'}",
+            PYTHONPATH=str(ROOT),
+        )
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "bot", "socket", "--no-clock"],
+            cwd=tmp_path,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         try:
             sockfake.wait_for_links(1, timeout=60)
             url = fake_slack.new_response_url()

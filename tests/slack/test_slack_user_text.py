@@ -4,11 +4,11 @@ mention or the search modal (bot.slack.text, bot.core.parsing.user_text); a
 mention of nothing but a pasted link is about the link's label, not a help
 answer; a subscribe whose Slack time zone cannot be read says it uses the
 default zone. Through the real HTTP server and the strict fake Slack."""
+
 from __future__ import annotations
 
 import json
 import re
-
 
 from bot.cli.console import Console
 from bot.render import ACTION_PAGE
@@ -39,7 +39,7 @@ def test_a_command_echoes_no_control_or_bidi_character(slack: SlackHarness) -> N
     _, url = slack.command(f"search {HOSTILE}")
     (reply,) = slack.replies(url)
     strings = assert_clean(reply)
-    assert any(SHOWN in s for s in strings), strings                  # the rest is echoed
+    assert any(SHOWN in s for s in strings), strings  # the rest is echoed
 
 
 def test_a_mention_echoes_no_control_or_bidi_character(slack: SlackHarness) -> None:
@@ -61,14 +61,17 @@ def test_the_search_modal_echoes_no_control_character(slack: SlackHarness) -> No
 
 
 def test_a_mention_of_only_a_link_is_about_the_link_not_help(slack: SlackHarness) -> None:
-    slack.event(mention_event(f"<@{BOT_USER_ID}> <https://example.org/paper/1|KIStego>",
-                              ts="1765000201.000100"), event_id="Ev0LINK1")
-    (post,) = slack.fake.wait_for("chat.postMessage")          # the label the user wrote names it
+    slack.event(
+        mention_event(f"<@{BOT_USER_ID}> <https://example.org/paper/1|KIStego>", ts="1765000201.000100"),
+        event_id="Ev0LINK1",
+    )
+    (post,) = slack.fake.wait_for("chat.postMessage")  # the label the user wrote names it
     shown = " ".join(shown_strings(post.body))
     assert HELP not in shown and "KIStego" in shown, shown
     # a link's path is never a name (docs/search.md "Mentions: is the best hit the paper meant?")
-    slack.event(mention_event(f"<@{BOT_USER_ID}> <https://example.org/KIStego>",
-                              ts="1765000203.000100"), event_id="Ev0LINK2")
+    slack.event(
+        mention_event(f"<@{BOT_USER_ID}> <https://example.org/KIStego>", ts="1765000203.000100"), event_id="Ev0LINK2"
+    )
     (note,) = slack.fake.wait_for("chat.postEphemeral")
     shown = " ".join(shown_strings(note.body))
     assert HELP not in shown and "no paper at that link" in shown, shown
@@ -76,7 +79,7 @@ def test_a_mention_of_only_a_link_is_about_the_link_not_help(slack: SlackHarness
 
 def test_only_a_mention_is_still_help(slack: SlackHarness) -> None:
     slack.event(mention_event(f"<@{BOT_USER_ID}>", ts="1765000202.000100"), event_id="Ev0HELP1")
-    (post,) = slack.fake.wait_for("chat.postEphemeral")          # help goes to the asker only
+    (post,) = slack.fake.wait_for("chat.postEphemeral")  # help goes to the asker only
     assert HELP in " ".join(shown_strings(post.body))
 
 
@@ -85,10 +88,12 @@ def test_a_subscribe_whose_zone_cannot_be_read_says_it_uses_utc(slack: SlackHarn
     _, url = slack.command("subscribe 07:15", channel="C0DIGEST3")
     (reply,) = slack.replies(url)
     text = " ".join(shown_strings(reply))
-    assert "Your Slack time zone could not be read; using UTC — add a zone, e.g. " \
-           "`/paper subscribe 07:15 Europe/Berlin`." in text, text
+    assert (
+        "Your Slack time zone could not be read; using UTC — add a zone, e.g. "
+        "`/paper subscribe 07:15 Europe/Berlin`." in text
+    ), text
     sub = slack.store.get_subscription(TEAM_ID, "C0DIGEST3")
-    assert (sub.local_time, sub.tz) == ("07:15", "UTC")               # the fallback is kept
+    assert (sub.local_time, sub.tz) == ("07:15", "UTC")  # the fallback is kept
 
 
 def test_a_subscribe_with_a_readable_zone_or_a_given_one_says_nothing_of_it(slack: SlackHarness) -> None:

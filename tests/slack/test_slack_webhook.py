@@ -2,6 +2,7 @@
 before it, and each failure on the side that says whether Slack may have the
 reply (docs/architecture.md "Idempotency and the journal"). A raw loopback
 socket server plays Slack, so the test sees exactly when bytes arrive."""
+
 from __future__ import annotations
 
 import socket
@@ -33,7 +34,7 @@ class RawServer:
         self.conn.settimeout(10)
         while b"\r\n\r\n" not in self.request:
             chunk = self.conn.recv(65536)
-            if not chunk:                       # the client hung up before a whole request
+            if not chunk:  # the client hung up before a whole request
                 self.conn.close()
                 return
             self.request += chunk
@@ -70,16 +71,15 @@ def test_the_connection_is_open_and_nothing_written_when_ready_is_called() -> No
     seen = []
 
     def ready() -> None:
-        assert server.accepted.wait(5)          # the connection is up …
-        seen.append(server.bytes_waiting())     # … and not one byte of the request is out
+        assert server.accepted.wait(5)  # the connection is up …
+        seen.append(server.bytes_waiting())  # … and not one byte of the request is out
 
-    answer = post_json(f"http://127.0.0.1:{server.port}/response/1", {"text": "hi", "blocks": None},
-                       ready=ready)
+    answer = post_json(f"http://127.0.0.1:{server.port}/response/1", {"text": "hi", "blocks": None}, ready=ready)
     server.close()
     assert seen == [0]
     assert answer.status_code == 200 and answer.body == "ok"
     assert server.request.startswith(b"POST /response/1 HTTP/1.1")
-    assert server.request.endswith(b'{"text": "hi"}')    # None values left out
+    assert server.request.endswith(b'{"text": "hi"}')  # None values left out
 
 
 def test_what_ready_raises_stops_the_post() -> None:
@@ -93,7 +93,7 @@ def test_what_ready_raises_stops_the_post() -> None:
 
     with pytest.raises(Stop):
         post_json(f"http://127.0.0.1:{server.port}/response/2", {"text": "hi"}, ready=ready)
-    server.thread.join(timeout=5)               # the server saw the connection close, empty
+    server.thread.join(timeout=5)  # the server saw the connection close, empty
     assert server.request == b""
     server.sock.close()
 
@@ -101,7 +101,7 @@ def test_what_ready_raises_stops_the_post() -> None:
 def test_a_refused_connection_is_a_urlerror_and_ready_is_not_called() -> None:
     probe = socket.create_server(("127.0.0.1", 0))
     port = probe.getsockname()[1]
-    probe.close()                               # nothing listens there now
+    probe.close()  # nothing listens there now
     called = []
     with pytest.raises(URLError):
         post_json(f"http://127.0.0.1:{port}/response/3", {"text": "hi"}, ready=lambda: called.append(1))
@@ -109,7 +109,7 @@ def test_a_refused_connection_is_a_urlerror_and_ready_is_not_called() -> None:
 
 
 def test_a_connection_closed_after_the_request_is_ambiguous() -> None:
-    server = RawServer(None)                    # reads it all, then hangs up without an answer
+    server = RawServer(None)  # reads it all, then hangs up without an answer
     with pytest.raises(ConnectionError):
         post_json(f"http://127.0.0.1:{server.port}/response/4", {"text": "hi"})
     server.close()

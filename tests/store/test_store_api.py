@@ -1,5 +1,6 @@
 """Store API against real SQLite and PostgreSQL: subscriptions, claims, picks,
 idempotency keys."""
+
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta, timezone
@@ -60,8 +61,7 @@ def test_list_get_remove(store):
     store.upsert_subscription("T2", "C9", "09:00", "UTC", "U1", T0)
     store.upsert_subscription("T1", "C2", "09:00", "UTC", "U1", T0)
     store.upsert_subscription("T1", "C1", "09:00", "UTC", "U1", T0)
-    assert [(s.team_id, s.channel_id) for s in store.subscriptions()] == \
-        [("T1", "C1"), ("T1", "C2"), ("T2", "C9")]
+    assert [(s.team_id, s.channel_id) for s in store.subscriptions()] == [("T1", "C1"), ("T1", "C2"), ("T2", "C9")]
     assert [s.channel_id for s in store.subscriptions(team="T1")] == ["C1", "C2"]
     assert store.get_subscription("T1", "C2").channel_id == "C2"
     assert store.remove_subscription("T1", "C2") is True
@@ -208,5 +208,5 @@ def test_a_mark_is_recorded_once_for_good(db_url):
     assert store.mark_once("share", "T1:C1:1.0:p1", detail="C8", now=T0) is True
     store.close()
     again = Store(db_url)
-    assert again.mark_once("onboard", "user:T1:U1") is False          # survives a restart
+    assert again.mark_once("onboard", "user:T1:U1") is False  # survives a restart
     again.close()

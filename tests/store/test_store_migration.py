@@ -4,6 +4,7 @@ The "older" databases are written by hand with the drivers (sqlite3,
 psycopg), not with the code under test, using the version-1 shape
 documented in ``bot.store.schema``.
 """
+
 from __future__ import annotations
 
 import multiprocessing
@@ -50,8 +51,13 @@ def _write_v1_sqlite(path, with_version=True) -> None:
 def _check_v1_data_survived(store: Store) -> None:
     assert store.schema_version() == SCHEMA_VERSION
     c1 = store.get_subscription("T1", "C1")
-    assert (c1.local_time, c1.tz, c1.active, c1.inactive_reason, c1.subscribed_by) == \
-        ("09:30", "Europe/Berlin", True, None, None)
+    assert (c1.local_time, c1.tz, c1.active, c1.inactive_reason, c1.subscribed_by) == (
+        "09:30",
+        "Europe/Berlin",
+        True,
+        None,
+        None,
+    )
     assert c1.created_at == CREATED and c1.updated_at == CREATED  # backfilled by the v2 step
     assert store.get_subscription("T1", "C2").active is False
     old = store.get_delivery("T1", "C1", date(2026, 3, 1))
@@ -68,12 +74,12 @@ def _check_v1_data_survived(store: Store) -> None:
     assert [d.channel_id for d, _ in store.stale_claims(now + timedelta(minutes=5))] == ["C1"]
     # the v3 columns have their defaults, and topics and reading lists work (issue 13)
     assert (c1.topic, c1.days, c1.papers) == (None, (), 1)
-    store.upsert_subscription("T1", "C2", "07:00", "UTC", "U1", now, topic="reasoning", days=(0,),
-                              papers=3)
+    store.upsert_subscription("T1", "C2", "07:00", "UTC", "U1", now, topic="reasoning", days=(0,), papers=3)
     c2 = store.get_subscription("T1", "C2")
     assert (c2.topic, c2.days, c2.papers, c2.local_time) == ("reasoning", (0,), 3, "07:00")
-    assert store.picks_for_date("T1", "C2", date(2026, 3, 2), "reasoning",
-                                lambda cycle, seen: [("p1", cycle), ("p2", cycle)]) == ["p1", "p2"]
+    assert store.picks_for_date(
+        "T1", "C2", date(2026, 3, 2), "reasoning", lambda cycle, seen: [("p1", cycle), ("p2", cycle)]
+    ) == ["p1", "p2"]
     assert store.save_paper("T1", "U1", SavedPaper("p1", "A title", authors=("A B",)), now)
     assert [e.authors for e in store.saved_papers("T1", "U1")] == [("A B",)]
 
@@ -103,6 +109,7 @@ def test_unversioned_sqlite_database_counts_as_version_0(tmp_path):
 
 def test_v1_postgresql_database_opens_and_migrates(pg_schema):
     import psycopg
+
     url, schema, dsn = pg_schema
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(f'SET search_path TO "{schema}"')
@@ -139,8 +146,7 @@ def _open(url, barrier, results):
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_processes_opening_a_fresh_database_at_once_all_succeed(backend, tmp_path, request):
-    url = f"sqlite:///{tmp_path / 'fresh.db'}" if backend == "sqlite" \
-        else request.getfixturevalue("pg_schema")[0]
+    url = f"sqlite:///{tmp_path / 'fresh.db'}" if backend == "sqlite" else request.getfixturevalue("pg_schema")[0]
     ctx = multiprocessing.get_context("fork")
     barrier, results = ctx.Barrier(4), ctx.Queue()
     procs = [ctx.Process(target=_open, args=(url, barrier, results)) for _ in range(4)]

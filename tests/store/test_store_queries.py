@@ -1,5 +1,6 @@
 """Long queries kept for their page buttons (``Store.keep_query``, schema 6),
 against real SQLite and PostgreSQL, and the migration that adds the table."""
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
@@ -19,9 +20,9 @@ def test_a_kept_query_is_read_back_until_purged(db_url):
     key = key_of(LONG)
     assert store.query_text(key) is None
     store.keep_query(key, LONG[:4000], T0)
-    store.keep_query(key, LONG[:4000], T0 + timedelta(days=5))      # a second use: no error
+    store.keep_query(key, LONG[:4000], T0 + timedelta(days=5))  # a second use: no error
     assert store.query_text(key) == LONG[:4000]
-    assert store.purge_queries(T0 + timedelta(days=1)) == 0          # used since
+    assert store.purge_queries(T0 + timedelta(days=1)) == 0  # used since
     assert store.purge_queries(T0 + timedelta(days=6)) == 1
     assert store.query_text(key) is None
     with pytest.raises(ValueError):
@@ -37,15 +38,15 @@ def test_query_keys_only_for_texts_a_button_cannot_carry(db_url):
     ticks = [0.0]
     keys = QueryKeys(store, lambda: now[0], monotonic=lambda: ticks[0])
     short = "sparse attention"
-    quoted = '"' * 200                          # 200 characters, 400 once JSON-escaped
+    quoted = '"' * 200  # 200 characters, 400 once JSON-escaped
     got = dict(keys.keys_for([short, None, LONG[:3000], quoted, LONG[:3000]]))
     assert set(got) == {LONG[:3000], quoted}
     assert got[LONG[:3000]] == key_of(LONG[:3000]) and len(got[quoted]) == 20
     assert keys.text_of(got[LONG[:3000]]) == LONG[:3000]
     assert keys.text_of("not-a-key") is None and keys.text_of("0" * 20) is None
-    now[0] = T0 + timedelta(days=KEEP_DAYS + 1)        # both unused for a month …
+    now[0] = T0 + timedelta(days=KEEP_DAYS + 1)  # both unused for a month …
     ticks[0] = PURGE_EVERY_S + 1
-    keys.keys_for([LONG[:2000]])                       # … so the next use purges them
+    keys.keys_for([LONG[:2000]])  # … so the next use purges them
     assert keys.text_of(got[LONG[:3000]]) is None
     assert keys.text_of(key_of(LONG[:2000])) == LONG[:2000]
     store.close()

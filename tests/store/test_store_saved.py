@@ -1,4 +1,5 @@
 """Reading lists and per-channel picks in the store (SQLite and PostgreSQL)."""
+
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta, timezone
@@ -12,8 +13,9 @@ NOW = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
 def test_saved_papers_are_per_user_per_team_newest_first(db_url):
     store = Store(db_url)
     for n, pid in enumerate(("pa", "pb", "pc")):
-        assert store.save_paper("T1", "U1", SavedPaper(pid, f"Title {pid}", authors=("X", "Y")),
-                                NOW + timedelta(minutes=n))
+        assert store.save_paper(
+            "T1", "U1", SavedPaper(pid, f"Title {pid}", authors=("X", "Y")), NOW + timedelta(minutes=n)
+        )
     assert store.save_paper("T1", "U1", SavedPaper("pa", "again"), NOW) is False  # once
     assert store.save_paper("T1", "U2", SavedPaper("pz", "Bob's"), NOW)
     assert store.save_paper("T2", "U1", SavedPaper("py", "other team"), NOW)

@@ -8,38 +8,36 @@ https://github.com/incidentbot/incidentbot/issues/328; see docs/slack-rules.md).
 
 Public entry point: ``check_blocks(blocks, path, surface, out)``.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
 #: Block types each surface accepts (docs/slack-rules.md [surfaces]).
 SURFACE_BLOCKS = {
-    "message": {"section", "header", "context", "actions", "divider", "image", "rich_text",
-                "input", "video", "file"},
-    "modal": {"section", "header", "context", "actions", "divider", "image", "rich_text",
-              "input", "video"},
-    "home": {"section", "header", "context", "actions", "divider", "image", "rich_text",
-             "input", "video"},
+    "message": {"section", "header", "context", "actions", "divider", "image", "rich_text", "input", "video", "file"},
+    "modal": {"section", "header", "context", "actions", "divider", "image", "rich_text", "input", "video"},
+    "home": {"section", "header", "context", "actions", "divider", "image", "rich_text", "input", "video"},
 }
 #: [blocks-max]: 50 blocks in a message, 100 in a modal or Home tab.
 BLOCKS_MAX = {"message": 50, "modal": 100, "home": 100}
-ID_MAX = 255            # [ids] block_id, action_id
+ID_MAX = 255  # [ids] block_id, action_id
 SECTION_TEXT_MAX = 3000  # [section]
 FIELD_MAX = 2000
 FIELDS_MAX = 10
-HEADER_MAX = 150        # [header]
-CONTEXT_MAX = 10        # [context]
-ACTIONS_MAX = 25        # [actions]
-BUTTON_TEXT_MAX = 75    # [button]
+HEADER_MAX = 150  # [header]
+CONTEXT_MAX = 10  # [context]
+ACTIONS_MAX = 25  # [actions]
+BUTTON_TEXT_MAX = 75  # [button]
 VALUE_MAX = 2000
 URL_MAX = 3000
-LABEL_MAX = 75          # accessibility_label
-OPTION_TEXT_MAX = 75    # [option]
+LABEL_MAX = 75  # accessibility_label
+OPTION_TEXT_MAX = 75  # [option]
 OPTION_VALUE_MAX = 150
 OPTIONS_MAX = 100
 INPUT_LABEL_MAX = 2000  # [input]
 PLACEHOLDER_MAX = 150
-ALT_TEXT_MAX = 2000     # [image]
+ALT_TEXT_MAX = 2000  # [image]
 TEXT_TYPES = ("plain_text", "mrkdwn")
 
 
@@ -58,8 +56,7 @@ def check_length(value: Any, path: str, out: list[str], most: int, *, least: int
         err(out, f"must be less than {most + 1} characters", path)
 
 
-def check_text(obj: Any, path: str, out: list[str], most: int, *, plain: bool = False,
-               least: int = 1) -> None:
+def check_text(obj: Any, path: str, out: list[str], most: int, *, plain: bool = False, least: int = 1) -> None:
     """A text object [text-object]: ``type`` plain_text or mrkdwn (plain_text only
     where ``plain``), ``text`` of ``least``..``most`` chars, ``emoji`` only on
     plain_text, ``verbatim`` only on mrkdwn."""
@@ -119,16 +116,27 @@ def check_blocks(blocks: Any, path: str, surface: str, out: list[str]) -> None:
 
 def _response_url_enabled(block: dict, path: str, surface: str, out: list[str]) -> None:
     # [response-url-enabled] only on a conversations/channels select in an input block of a modal
-    elements = [(path + "/element", block.get("element"))] if block.get("type") == "input" else \
-        [(f"{path}/elements/{j}", e) for j, e in enumerate(block.get("elements") or [])] \
-        if block.get("type") == "actions" else [(path + "/accessory", block.get("accessory"))]
+    elements = (
+        [(path + "/element", block.get("element"))]
+        if block.get("type") == "input"
+        else [(f"{path}/elements/{j}", e) for j, e in enumerate(block.get("elements") or [])]
+        if block.get("type") == "actions"
+        else [(path + "/accessory", block.get("accessory"))]
+    )
     for here, el in elements:
         if not isinstance(el, dict) or "response_url_enabled" not in el:
             continue
-        if el.get("type") not in ("conversations_select", "channels_select") \
-                or block.get("type") != "input" or surface != "modal":
-            err(out, "response_url_enabled is only allowed on a conversations_select or "
-                     "channels_select in an input block of a modal", here + "/response_url_enabled")
+        if (
+            el.get("type") not in ("conversations_select", "channels_select")
+            or block.get("type") != "input"
+            or surface != "modal"
+        ):
+            err(
+                out,
+                "response_url_enabled is only allowed on a conversations_select or "
+                "channels_select in an input block of a modal",
+                here + "/response_url_enabled",
+            )
 
 
 def _section(block: dict, path: str, out: list[str]) -> None:
@@ -203,8 +211,14 @@ def _image(block: dict, path: str, out: list[str]) -> None:
     check_length(block.get("alt_text"), path + "/alt_text", out, ALT_TEXT_MAX)
 
 
-_BLOCKS = {"section": _section, "header": _header, "context": _context, "actions": _actions,
-           "input": _input, "image": _image}
+_BLOCKS = {
+    "section": _section,
+    "header": _header,
+    "context": _context,
+    "actions": _actions,
+    "input": _input,
+    "image": _image,
+}
 
 
 def check_elements(elements: list, path: str, out: list[str], *, single: bool = False) -> None:
@@ -272,5 +286,10 @@ def _conversations_select(el: dict, path: str, out: list[str]) -> None:
         err(out, "must be a list of im, mpim, private, public", path + "/filter/include")
 
 
-_ELEMENTS = {"button": _button, "plain_text_input": _text_input, "static_select": _select,
-             "overflow": _select, "conversations_select": _conversations_select}
+_ELEMENTS = {
+    "button": _button,
+    "plain_text_input": _text_input,
+    "static_select": _select,
+    "overflow": _select,
+    "conversations_select": _conversations_select,
+}

@@ -8,6 +8,7 @@ A mixin of ``tests.strict.methods.SlackMethods`` (so of ``tests.fakeslack.FakeSl
 needs ``base_url``, ``_reject``, ``_cond``, ``history`` and ``_ts``/``_base_ts``.
 ``tests.strict.wire`` hands the bytes POSTed to ``/upload/<id>`` to ``upload``.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -34,8 +35,12 @@ class FileMethods:
         filename = str(body.get("filename") or "")
         length = str(body.get("length") or "")
         if not filename or not length.isdigit() or int(length) <= 0:
-            return self._reject("files.getUploadURLExternal", body, "invalid_arguments",
-                                ["[ERROR] filename and a positive length are required"])
+            return self._reject(
+                "files.getUploadURLExternal",
+                body,
+                "invalid_arguments",
+                ["[ERROR] filename and a positive length are required"],
+            )
         if int(length) > FILE_MAX:
             return self._reject("files.getUploadURLExternal", body, "snippet_too_large", [])
         file_id = f"F0FAKE{next(self._file_ids):04d}"
@@ -62,13 +67,20 @@ class FileMethods:
         except ValueError:
             files = None
         if not isinstance(files, list) or not files:
-            return self._reject("files.completeUploadExternal", body, "invalid_arguments",
-                                ["[ERROR] files must be a JSON array of {id, title}"])
+            return self._reject(
+                "files.completeUploadExternal",
+                body,
+                "invalid_arguments",
+                ["[ERROR] files must be a JSON array of {id, title}"],
+            )
         channel = str(body.get("channel_id") or "")
         if channel and not CHANNEL_ID.match(channel):
-            return self._reject("files.completeUploadExternal", body, "invalid_arguments",
-                                ["[ERROR] failed to match all allowed schemas "
-                                 "[json-pointer:/channel_id]"])
+            return self._reject(
+                "files.completeUploadExternal",
+                body,
+                "invalid_arguments",
+                ["[ERROR] failed to match all allowed schemas [json-pointer:/channel_id]"],
+            )
         shared = []
         with self._cond:
             for f in files:
@@ -80,6 +92,12 @@ class FileMethods:
                 if channel:
                     ts = f"{self._base_ts + next(self._ts)}.000100"
                     self.history.setdefault(channel, []).append(
-                        {"type": "message", "subtype": "file_share", "ts": ts,
-                         "files": [{"id": f.get("id")}], "thread_ts": body.get("thread_ts")})
+                        {
+                            "type": "message",
+                            "subtype": "file_share",
+                            "ts": ts,
+                            "files": [{"id": f.get("id")}],
+                            "thread_ts": body.get("thread_ts"),
+                        }
+                    )
         return {"ok": True, "files": shared}

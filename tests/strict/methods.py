@@ -4,6 +4,7 @@ A mixin for ``tests.fakeslack.FakeSlack``: each ``_api_<method>`` takes the
 call's arguments and returns Slack's JSON answer; validation failures go
 through ``self._reject`` so every one is recorded in ``fake.rejections``.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -42,9 +43,16 @@ class SlackMethods(FileMethods):
     ``_ts``, ``_base_ts`` and ``_cond`` from the class it is mixed into."""
 
     def _api_auth_test(self, body: dict) -> dict:
-        return {"ok": True, "url": "https://paperbot-test.slack.com/", "team": "Test",
-                "user": "paperbot", "team_id": TEAM_ID, "user_id": BOT_USER_ID,
-                "bot_id": BOT_ID, "is_enterprise_install": False}
+        return {
+            "ok": True,
+            "url": "https://paperbot-test.slack.com/",
+            "team": "Test",
+            "user": "paperbot",
+            "team_id": TEAM_ID,
+            "user_id": BOT_USER_ID,
+            "bot_id": BOT_ID,
+            "is_enterprise_install": False,
+        }
 
     def _api_chat_postMessage(self, body: dict) -> dict:
         channel_id = str(body.get("channel", ""))
@@ -63,8 +71,14 @@ class SlackMethods(FileMethods):
         if problem:
             return self._reject("chat.postMessage", body, *problem)
         ts = f"{self._base_ts + next(self._ts)}.000100"
-        message = {"type": "message", "ts": ts, "user": BOT_USER_ID, "bot_id": BOT_ID,
-                   "text": body.get("text", ""), "blocks": decoded(body.get("blocks")) or []}
+        message = {
+            "type": "message",
+            "ts": ts,
+            "user": BOT_USER_ID,
+            "bot_id": BOT_ID,
+            "text": body.get("text", ""),
+            "blocks": decoded(body.get("blocks")) or [],
+        }
         if body.get("metadata"):
             message["metadata"] = decoded(body["metadata"])
         if body.get("thread_ts"):
@@ -77,8 +91,9 @@ class SlackMethods(FileMethods):
         # [ephemeral] user required and in the channel; same message rules as chat.postMessage
         channel_id, user = str(body.get("channel", "")), str(body.get("user", ""))
         if not user:
-            return self._reject("chat.postEphemeral", body, "invalid_arguments",
-                                ["[ERROR] missing required field: user"])
+            return self._reject(
+                "chat.postEphemeral", body, "invalid_arguments", ["[ERROR] missing required field: user"]
+            )
         channel = self.channel(channel_id)
         if channel.private and not channel.bot_member:
             return {"ok": False, "error": "channel_not_found"}
@@ -87,8 +102,13 @@ class SlackMethods(FileMethods):
         problem = check_message(body)
         if problem:
             return self._reject("chat.postEphemeral", body, *problem)
-        message = {"type": "message", "user": user, "text": body.get("text", ""),
-                   "blocks": decoded(body.get("blocks")) or [], "thread_ts": body.get("thread_ts")}
+        message = {
+            "type": "message",
+            "user": user,
+            "text": body.get("text", ""),
+            "blocks": decoded(body.get("blocks")) or [],
+            "thread_ts": body.get("thread_ts"),
+        }
         with self._cond:
             self.ephemerals.setdefault(channel_id, []).append(message)
         return {"ok": True, "message_ts": f"{self._base_ts + next(self._ts)}.000200"}
@@ -112,13 +132,12 @@ class SlackMethods(FileMethods):
 
     def _api_users_info(self, body: dict) -> dict:
         user = str(body.get("user", ""))
-        return {"ok": True, "user": {"id": user, "name": user.lower(),
-                                     "tz": self.user_tz.get(user, "Europe/Berlin")}}
+        return {"ok": True, "user": {"id": user, "name": user.lower(), "tz": self.user_tz.get(user, "Europe/Berlin")}}
 
     def _api_conversations_history(self, body: dict) -> dict:
         channel_id = str(body.get("channel", ""))
         if not self.channel(channel_id).bot_member:
-            return {"ok": False, "error": "not_in_channel"}     # [history]
+            return {"ok": False, "error": "not_in_channel"}  # [history]
         oldest = float(body.get("oldest") or 0)
         with_metadata = str(body.get("include_all_metadata", "")).lower() in ("1", "true")
         with self._cond:
@@ -131,24 +150,30 @@ class SlackMethods(FileMethods):
     def _api_conversations_info(self, body: dict) -> dict:
         channel_id = str(body.get("channel", ""))
         channel = self.channel(channel_id)
-        if channel.private and not channel.bot_member:          # [info] private: members only
+        if channel.private and not channel.bot_member:  # [info] private: members only
             return {"ok": False, "error": "channel_not_found"}
-        return {"ok": True, "channel": {"id": channel_id, "name": channel_id.lower(),
-                                        "is_private": channel.private, "is_member": channel.bot_member}}
+        return {
+            "ok": True,
+            "channel": {
+                "id": channel_id,
+                "name": channel_id.lower(),
+                "is_private": channel.private,
+                "is_member": channel.bot_member,
+            },
+        }
 
     def _api_conversations_replies(self, body: dict) -> dict:
         channel_id, ts = str(body.get("channel", "")), str(body.get("ts") or "")
         if not self.channel(channel_id).bot_member:
             return {"ok": False, "error": "not_in_channel"}
         with self._cond:
-            messages = [dict(m) for m in self.history.get(channel_id, [])
-                        if m["ts"] == ts or m.get("thread_ts") == ts]
+            messages = [dict(m) for m in self.history.get(channel_id, []) if m["ts"] == ts or m.get("thread_ts") == ts]
         return {"ok": True, "messages": messages, "has_more": False}
 
     def _api_conversations_join(self, body: dict) -> dict:
         channel_id = str(body.get("channel", ""))
         channel = self.channel(channel_id)
-        if channel.private:                                     # [join]
+        if channel.private:  # [join]
             return {"ok": False, "error": "method_not_supported_for_channel_type"}
         already = channel.bot_member
         channel.bot_member = True
@@ -161,22 +186,25 @@ class SlackMethods(FileMethods):
         channels = self.memberships.get(str(body.get("user", "")), [])
         start = int(body.get("cursor") or 0)
         size = max(1, min(self.member_page_size, int(body.get("limit") or 100)))
-        page = channels[start:start + size]
+        page = channels[start : start + size]
         more = start + size < len(channels)
-        return {"ok": True, "channels": [{"id": c, "is_channel": True} for c in page],
-                "response_metadata": {"next_cursor": str(start + size) if more else ""}}
+        return {
+            "ok": True,
+            "channels": [{"id": c, "is_channel": True} for c in page],
+            "response_metadata": {"next_cursor": str(start + size) if more else ""},
+        }
 
     def _view_call(self, method: str, body: dict, view_id: str | None, *, trigger: bool) -> dict:
         problem = check_view(body.get("view"), method=method)
-        if problem:     # checked first: a refused view leaves the trigger unspent (unverified)
+        if problem:  # checked first: a refused view leaves the trigger unspent (unverified)
             return self._reject(method, body, *problem)
         if trigger:
-            error = self.triggers.use(body.get("trigger_id"))   # [trigger-id]
+            error = self.triggers.use(body.get("trigger_id"))  # [trigger-id]
             if error:
                 return self._reject(method, body, error, [])
         if view_id is None and method == "views.open":
             view_id = self.stacks.open()
-        elif view_id is None:                                   # [view-stack] ≤ 3 deep
+        elif view_id is None:  # [view-stack] ≤ 3 deep
             view_id, error = self.stacks.push(self.triggers.view_of(body.get("trigger_id")))
             if error:
                 return self._reject(method, body, error, [])
@@ -184,8 +212,7 @@ class SlackMethods(FileMethods):
 
     def _api_views_publish(self, body: dict) -> dict:
         if not body.get("user_id"):
-            return self._reject("views.publish", body, "invalid_arguments",
-                                ["[ERROR] missing required field: user_id"])
+            return self._reject("views.publish", body, "invalid_arguments", ["[ERROR] missing required field: user_id"])
         return self._view_call("views.publish", body, "V0HOME", trigger=False)
 
     def _api_views_open(self, body: dict) -> dict:
@@ -196,6 +223,7 @@ class SlackMethods(FileMethods):
 
     def _api_views_update(self, body: dict) -> dict:
         if not (body.get("view_id") or body.get("external_id")):
-            return self._reject("views.update", body, "invalid_arguments",
-                                ["[ERROR] view_id or external_id is required"])
+            return self._reject(
+                "views.update", body, "invalid_arguments", ["[ERROR] view_id or external_id is required"]
+            )
         return self._view_call("views.update", body, body.get("view_id") or "V0EXT", trigger=False)

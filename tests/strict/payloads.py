@@ -1,6 +1,7 @@
 """Interactivity payloads as Slack sends them [shortcut] (docs/slack-rules.md): the
 tests check every shortcut payload they post against these shapes, so a test
 never feeds the bot something Slack would not send."""
+
 from __future__ import annotations
 
 from typing import Any

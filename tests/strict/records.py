@@ -1,5 +1,6 @@
 """What the strict fake records: each request it received and each call it refused
 (re-exported by ``tests.fakeslack``)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -7,6 +7,7 @@ when a method is called without its scope [missing-scope]: the ``needed``
 scope, or None when the call is allowed. The requirements come from
 ``bot.slack.scopes`` (one row per method, each citing Slack's method page).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -59,11 +60,11 @@ class Manifest:
             interactive=bool((settings.get("interactivity") or {}).get("is_enabled")),
             socket_mode=bool(settings.get("socket_mode_enabled")),
             unfurl_domains=tuple(features.get("unfurl_domains") or ()),
-            shortcuts=frozenset((s["callback_id"], s["type"]) for s in features.get("shortcuts") or ()))
+            shortcuts=frozenset((s["callback_id"], s["type"]) for s in features.get("shortcuts") or ()),
+        )
 
 
-def missing_scope(method: str, body: dict[str, Any], granted: frozenset[str],
-                  channel: Any = None) -> str | None:
+def missing_scope(method: str, body: dict[str, Any], granted: frozenset[str], channel: Any = None) -> str | None:
     """The scope Slack would name in ``needed`` for this call, or None.
 
     Args:
@@ -87,8 +88,9 @@ def missing_scope(method: str, body: dict[str, Any], granted: frozenset[str],
         needed = ("chat:write",)
     elif method == "users.conversations":
         types = str(body.get("types") or "public_channel").split(",")
-        needed = tuple(s for t, s in (("public_channel", "channels:read"),
-                                      ("private_channel", "groups:read")) if t in types)
+        needed = tuple(
+            s for t, s in (("public_channel", "channels:read"), ("private_channel", "groups:read")) if t in types
+        )
     else:
         needed = row.scopes
     for scope in needed:

@@ -6,6 +6,7 @@ Rules and their Slack pages: docs/slack-rules.md. ``check_message`` and
 messages)`` — the ``error`` of Slack's ``{"ok": false}`` answer and its
 ``response_metadata.messages``.
 """
+
 from __future__ import annotations
 
 import json
@@ -16,15 +17,15 @@ from typing import Any, Callable
 
 from tests.strict.blockkit import check_blocks, check_length, check_text, err
 
-TEXT_MAX = 40_000        # [message-text] longer → msg_too_long
-VIEW_TITLE_MAX = 24      # [view] title, submit, close
+TEXT_MAX = 40_000  # [message-text] longer → msg_too_long
+VIEW_TITLE_MAX = 24  # [view] title, submit, close
 PRIVATE_METADATA_MAX = 3000
 CALLBACK_ID_MAX = 255
-TRIGGER_TTL_S = 3.0      # [trigger-id] once, within 3 s
-STACK_MAX = 3            # [view-stack] views in one modal stack
-RESPONSE_URL_USES = 5    # [response-url] 5 uses within 30 minutes
+TRIGGER_TTL_S = 3.0  # [trigger-id] once, within 3 s
+STACK_MAX = 3  # [view-stack] views in one modal stack
+RESPONSE_URL_USES = 5  # [response-url] 5 uses within 30 minutes
 RESPONSE_URL_TTL_S = 30 * 60
-EVENT_TYPE = re.compile(r"^[a-zA-Z0-9_]{1,255}$")   # [metadata]
+EVENT_TYPE = re.compile(r"^[a-zA-Z0-9_]{1,255}$")  # [metadata]
 Problem = tuple[str, list[str]]
 
 
@@ -58,8 +59,11 @@ def check_message(body: dict[str, Any], *, response_url: bool = False) -> Proble
         return "invalid_payload", ["[ERROR] response_type must be ephemeral or in_channel"]
     metadata = decoded(body.get("metadata"))
     if metadata is not None:
-        if not isinstance(metadata, dict) or not EVENT_TYPE.match(str(metadata.get("event_type", ""))) \
-                or not isinstance(metadata.get("event_payload", {}), dict):
+        if (
+            not isinstance(metadata, dict)
+            or not EVENT_TYPE.match(str(metadata.get("event_type", "")))
+            or not isinstance(metadata.get("event_payload", {}), dict)
+        ):
             return "invalid_metadata_format", []
     return None
 
@@ -73,8 +77,7 @@ def check_view(view: Any, *, method: str) -> Problem | None:
     if not isinstance(view, dict):
         return "invalid_arguments", ["[ERROR] must provide an object [json-pointer:/view]"]
     kind = view.get("type")
-    wanted = ("home",) if method == "views.publish" else ("modal",) if method != "views.update" \
-        else ("modal", "home")
+    wanted = ("home",) if method == "views.publish" else ("modal",) if method != "views.update" else ("modal", "home")
     if kind not in wanted:
         err(out, f"must be {' or '.join(wanted)}", "/view/type")
     surface = "home" if kind == "home" else "modal"
@@ -89,8 +92,7 @@ def check_view(view: Any, *, method: str) -> Problem | None:
         if any(isinstance(b, dict) and b.get("type") == "input" for b in blocks) and "submit" not in view:
             err(out, "submit is required when a view has input blocks", "/view")
     if "private_metadata" in view:
-        check_length(view["private_metadata"], "/view/private_metadata", out,
-                     PRIVATE_METADATA_MAX, least=0)
+        check_length(view["private_metadata"], "/view/private_metadata", out, PRIVATE_METADATA_MAX, least=0)
     for key in ("callback_id", "external_id"):
         if key in view:
             check_length(view[key], f"/view/{key}", out, CALLBACK_ID_MAX, least=0)
@@ -163,8 +165,7 @@ class ResponseUrls:
         """Count one use of ``path``; ``"expired_url"`` when Slack would refuse it."""
         with self._lock:
             entry = self._issued.get(path)
-            if entry is None or entry[1] >= RESPONSE_URL_USES \
-                    or self._clock() - entry[0] > RESPONSE_URL_TTL_S:
+            if entry is None or entry[1] >= RESPONSE_URL_USES or self._clock() - entry[0] > RESPONSE_URL_TTL_S:
                 return "expired_url"
             entry[1] += 1
             return None
@@ -208,7 +209,9 @@ class Stacks:
         with self._lock:
             root = self._root.get(view)
             return self._depth.get(root, 0) if root else 0
-UNFURL_BLOCK_TYPES_REFUSED = ("rich_text",)   # [unfurl] rich_text blocks → invalid_blocks
+
+
+UNFURL_BLOCK_TYPES_REFUSED = ("rich_text",)  # [unfurl] rich_text blocks → invalid_blocks
 
 
 def check_unfurls(unfurls: Any, allowed: set[str]) -> Problem | None:
@@ -216,8 +219,7 @@ def check_unfurls(unfurls: Any, allowed: set[str]) -> Problem | None:
     the shared message (``allowed``) to ``{"blocks": [...]}`` or an attachment
     with ``text``; blocks as in a message, without ``rich_text``."""
     unfurls = decoded(unfurls)
-    if not isinstance(unfurls, dict) or not unfurls or \
-            not all(isinstance(v, dict) for v in unfurls.values()):
+    if not isinstance(unfurls, dict) or not unfurls or not all(isinstance(v, dict) for v in unfurls.values()):
         return "invalid_unfurls_format", []
     for url in unfurls:
         if url not in allowed:

@@ -6,6 +6,7 @@ headers, answer)`` where ``answer`` is a dict (JSON), a str (text/plain) or
 ``DROP`` — the request was taken in, but the connection is closed before
 any answer (what a network failure after Slack received a call looks like).
 """
+
 from __future__ import annotations
 
 import json
@@ -33,8 +34,7 @@ def serve(owner: Any) -> tuple[ThreadingHTTPServer, threading.Thread]:
 
     server = _Server(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, args=(0.005,), name="fakeslack",
-                              daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.005,), name="fakeslack", daemon=True)
     thread.start()
     return server, thread
 
