@@ -87,10 +87,10 @@ class Console:
             return self._related(line[7:].strip())
         word, _, arg = line.partition(" ")
         if word.lower() in ("save", "remove") and arg.strip() and " " not in arg.strip():
-            act = self.service.reading.save if word.lower() == "save" else self.service.reading.remove
+            act = self.service.reading_list.save if word.lower() == "save" else self.service.reading_list.remove
             return self._show(act(arg.strip(), CONTEXT))
         if low == "export":
-            export = self.service.reading.export(CONTEXT)
+            export = self.service.reading_list.export(CONTEXT)
             if export is None:
                 return "Your reading list is empty: nothing to export."
             return f"(to your DM)\n{export.markdown}\n── {export.filename} ──\n{export.bibtex}"

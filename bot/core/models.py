@@ -192,9 +192,10 @@ class Subscription:
 
 
 @dataclass(frozen=True)
-class SavedPaper:
-    """One entry of a user's reading list: a snapshot of the paper when saved
-    (so it still exports after a rebuild removed the paper; issue 13).
+class ReadingListEntry:
+    """One entry of a user's reading list: a snapshot of the paper when the
+    user clicked *Save* (so it still exports after a rebuild removed the
+    paper; issue 13).
 
     Attributes:
         paper_id: the paper's id.
@@ -203,7 +204,7 @@ class SavedPaper:
         venue: e.g. "ICML 2026" ("" when unknown).
         year: four digits from the venue, or None.
         url: the landing page, or None.
-        saved_at: when it was saved (UTC, aware).
+        saved_at: when it was added to the list (UTC, aware).
     """
 
     paper_id: str

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from bot.core.models import Hit, Paper, SavedPaper, SearchPage, Subscription
+from bot.core.models import Hit, Paper, ReadingListEntry, SearchPage, Subscription
 
 EPHEMERAL = "ephemeral"
 IN_CHANNEL = "in_channel"
@@ -190,18 +190,18 @@ class ShareReply(Reply):
 
 
 @dataclass(frozen=True)
-class SavedReply(Reply):
+class ReadingListReply(Reply):
     """A page of the user's reading list (``/paper saved``, App Home), newest first.
 
     Attributes:
-        entries: this page's saved snapshots.
+        entries: this page's entries.
         total: entries in the whole list.
         offset: index of ``entries[0]`` in the list.
         limit: page size.
         gone: ids of entries no longer in the index.
     """
 
-    entries: tuple[SavedPaper, ...] = ()
+    entries: tuple[ReadingListEntry, ...] = ()
     total: int = 0
     offset: int = 0
     limit: int = 5

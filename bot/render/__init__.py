@@ -24,9 +24,9 @@ from bot.core.replies import (
     NoticeReply,
     PaperReply,
     PickListReply,
+    ReadingListReply,
     Reply,
     ResultsReply,
-    SavedReply,
     ShareReply,
     SimilarReply,
     StatusReply,
@@ -34,7 +34,7 @@ from bot.core.replies import (
 )
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
-from bot.render import saved as _saved
+from bot.render import reading_list as _reading_list
 from bot.render import views as _views
 from bot.render.blocks import (
     ACTION_ANOTHER,
@@ -43,10 +43,10 @@ from bot.render.blocks import (
     ACTION_PAGE,
     ACTION_PAGE_INSTEAD,
     ACTION_PAGE_PREVIOUS,
+    ACTION_READING_LIST_EXPORT,
+    ACTION_READING_LIST_PAGE,
+    ACTION_READING_LIST_REMOVE,
     ACTION_SAVE,
-    ACTION_SAVED_EXPORT,
-    ACTION_SAVED_PAGE,
-    ACTION_SAVED_REMOVE,
     ACTION_SHARE,
     ACTION_SIMILAR,
     PAGE_ACTIONS,
@@ -72,9 +72,9 @@ __all__ = [
     "ACTION_HOME_SEARCH",
     "PAGE_SIZE",
     "ACTION_SAVE",
-    "ACTION_SAVED_REMOVE",
-    "ACTION_SAVED_PAGE",
-    "ACTION_SAVED_EXPORT",
+    "ACTION_READING_LIST_REMOVE",
+    "ACTION_READING_LIST_PAGE",
+    "ACTION_READING_LIST_EXPORT",
     "digest_marker",
 ]
 
@@ -356,7 +356,7 @@ _RENDERERS = {
     ErrorReply: _error,
     NoticeReply: _notice,
     StatusReply: lambda r: _views.status_message(r),
-    SavedReply: lambda r: _saved.saved_message(r),
+    ReadingListReply: lambda r: _reading_list.reading_list_message(r),
     DigestReply: _digest,
     WelcomeReply: _views.welcome_message,
     ShareReply: share_message,

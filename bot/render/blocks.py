@@ -53,11 +53,12 @@ ACTION_MODAL_PAGE_PREVIOUS = "modal_page_previous"
 ACTION_MODAL_PAGE_INSTEAD = "modal_page_instead"
 MODAL_PAGE_ACTIONS = (ACTION_MODAL_PAGE, ACTION_MODAL_PAGE_PREVIOUS, ACTION_MODAL_PAGE_INSTEAD)
 ACTION_HOME_SEARCH = "home_search"
-# the reading list (issue 13): Save on every paper card; Remove, paging and Export in the list
+# the reading list (issue 13): Save on every paper card; Remove, paging and Export in the list.
+# The action ids keep their first names ("saved_…"): buttons already posted in Slack carry them.
 ACTION_SAVE = "paper_save"
-ACTION_SAVED_REMOVE = "saved_remove"
-ACTION_SAVED_PAGE = "saved_page"
-ACTION_SAVED_EXPORT = "saved_export"
+ACTION_READING_LIST_REMOVE = "saved_remove"
+ACTION_READING_LIST_PAGE = "saved_page"
+ACTION_READING_LIST_EXPORT = "saved_export"
 
 
 def section(text: str, block_id: str | None = None) -> dict:

@@ -85,7 +85,7 @@ class Service:
         self.sharing = Sharing(store, now)
         self.queries = QueryKeys(store, now)
         self.welcomes = Welcomes(store, now)
-        self.reading = ReadingList(index, store, now)
+        self.reading_list = ReadingList(index, store, now)
 
     # ------------------------------------------------------------------ entry points
     def command(self, text: str, ctx: Context) -> Reply:
@@ -301,7 +301,7 @@ class Service:
         if cmd.name == "status":
             return self.subs.status(ctx)
         if cmd.name == "saved":
-            return self.reading.page(ctx)
+            return self.reading_list.page(ctx)
         return HelpReply(prefix=prefix)
 
     def related(self, text: str, limit: int = PAGE_SIZE) -> Reply:

@@ -146,7 +146,7 @@ def publish_home(service: "Service", client: WebClient, team: str, user: str, sa
     Raises: slack_sdk.errors.SlackApiError / SlackClientError (Slack refused it)."""
     ctx = Context(team, "", user)
     today, day, channels = service.home(ctx, Membership(client, user))
-    saved = service.reading.page(ctx, saved_offset)
+    saved = service.reading_list.page(ctx, saved_offset)
     view_or_plain(client.views_publish, valid_view(home_view(today, day, channels, saved)), HOME_PLAIN, user_id=user)
 
 

@@ -25,7 +25,9 @@ Tables (docs/interfaces.md "Paper of the day"):
   cycle)`` — a channel's own rotation (a topic or ``N papers``): the papers of
   each date, and which pass over the topic's matches each belongs to.
 - ``saved_papers(team, user_id, paper_id PK, saved_at, title, title_derived,
-  authors, venue, year, url)`` — reading lists, with a snapshot per entry.
+  authors, venue, year, url)`` — reading lists, with a snapshot per entry
+  (``bot.store.reading_list``; the table keeps its first name so existing
+  databases open unchanged).
 - ``marks(kind, key PK, at, detail)`` — things done once for good: an
   onboarding note per user / channel, a share per message and paper
   (``bot.store.marks``).
@@ -161,6 +163,8 @@ topic_picks = sa.Table(
     sa.Index("ix_topic_picks_channel", "team", "channel", "topic", "cycle"),
 )
 
+#: The reading lists (``bot.store.reading_list``). Table and column names stay
+#: as first released ("saved_…"): renaming them would need a migration for no gain.
 saved_papers = sa.Table(
     "saved_papers",
     metadata,
