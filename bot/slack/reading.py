@@ -4,9 +4,9 @@
 ====================  ==============  ===========================================
 action id             value           answer
 ====================  ==============  ===========================================
-``paper_save``        ``{"id"}``      ``reading.save`` → ephemeral note (Home: republished)
-``saved_remove``      ``{"id"}``      ``reading.remove`` → the list again, replacing it
-``saved_page``        ``{"o"}``       ``reading.page`` → that page, replacing the list
+``paper_save``        ``{"id"}``      ``reading_list.save`` → ephemeral note (Home: republished)
+``saved_remove``      ``{"id"}``      ``reading_list.remove`` → the list again, replacing it
+``saved_page``        ``{"o"}``       ``reading_list.page`` → that page, replacing the list
 ``saved_export``      any             Markdown list + BibTeX file in the user's DM
 ====================  ==============  ===========================================
 
