@@ -21,7 +21,7 @@ Job settings (docs/platform-facts.md "APScheduler 3"; APScheduler userguide):
   next interval covers it;
 - explicit ``timezone=UTC`` on the scheduler and trigger (the default is
   the host's local zone);
-- ``next_run_time=now``: the first run happens at start-up, so a slot missed
+- ``next_run_time=now``: the first run happens at start-up, so a post time missed
   while the process was down is posted at once (docs/interfaces.md "Paper of the day").
 
 Run exactly one clock process per database: APScheduler does not coordinate
@@ -46,7 +46,7 @@ from bot.daily.post_times import utc_now
 log = logging.getLogger(__name__)
 
 JOB_ID = "paperbot-digest"
-#: Default interval (seconds): a slot one minute ahead posts within that minute.
+#: Default interval (seconds): a post time one minute ahead posts within that minute.
 INTERVAL_S = 30.0
 
 

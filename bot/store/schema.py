@@ -4,7 +4,7 @@ Tables (docs/interfaces.md "Paper of the day"):
 
 - ``schema_version(version)`` — one row: the schema this database was last
   migrated to.
-- ``subscriptions`` — one row per (team, channel): the daily slot
+- ``subscriptions`` — one row per (team, channel): the daily post time
   (``local_time`` "HH:MM" in IANA zone ``tz``), whether it is ``active`` and
   why not (``inactive_reason``), who subscribed, ``created_at``/``updated_at``,
   the ``topic``, posting ``days`` ("mon,wed,fri"; NULL = every day) and

@@ -68,11 +68,11 @@ class SubscriptionStore:
         days=KEEP,
         papers=KEEP,
     ) -> tuple[Subscription, Subscription | None]:
-        """Create the channel's subscription, or change its slot and re-activate it.
+        """Create the channel's subscription, or change its post time and re-activate it.
 
-        ``updated_at`` moves to ``now`` only when the slot (time, zone) or the
-        active flag changes: the digest counts a slot only from then on, so a
-        subscription made after today's slot starts tomorrow (docs/interfaces.md "Paper
+        ``updated_at`` moves to ``now`` only when the post time (time, zone) or the
+        active flag changes: the digest counts a post time only from then on, so a
+        subscription made after today's post time starts tomorrow (docs/interfaces.md "Paper
         of the day"). ``subscribed_by`` always becomes ``user_id``.
 
         Args:
