@@ -17,6 +17,7 @@ from typing import Callable
 
 from bot.core import budget, parsing
 from bot.core.config import Settings
+from bot.core.input_cut import MAX_INPUT, cut_input
 from bot.core.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage
 from bot.core.ports import ChannelAnnouncer
 from bot.core.replies import (
@@ -117,11 +118,11 @@ class Service:
         """A page of results (``ResultsReply``) or an ``ErrorReply`` for bad input.
 
         ``exact`` turns auto-correction off ("search instead for …"). A query
-        over ``parsing.MAX_INPUT`` characters is cut (``cut_to`` says so); one
+        over ``bot.core.input_cut.MAX_INPUT`` characters is cut (``cut_to`` says so); one
         too long for a button gets a key for its buttons (``query_keys``).
         """
         offset = max(0, int(offset))
-        query, cut = parsing.cut_input(query.strip())
+        query, cut = cut_input(query.strip())
         try:
             page = self._search(query, offset, limit, exact)
         except QueryError as e:
@@ -133,7 +134,7 @@ class Service:
             page=page,
             typed_total=typed,
             query_keys=self.queries.for_page(page),
-            cut_to=parsing.MAX_INPUT if cut else None,
+            cut_to=MAX_INPUT if cut else None,
         )
 
     def show(self, text: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
@@ -329,7 +330,7 @@ class Service:
 def _with_cut_note(cmd: parsing.Command, reply: Reply) -> Reply:
     """Mark any reply to an over-long input as cut, so it says so in one note
     (docs/interfaces.md "Rules every reply obeys"; ``bot.render.echo.length_note``)."""
-    return replace(reply, cut_to=parsing.MAX_INPUT) if cmd.cut else reply
+    return replace(reply, cut_to=MAX_INPUT) if cmd.cut else reply
 
 
 def _quote(text: str) -> str:
