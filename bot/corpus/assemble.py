@@ -12,7 +12,7 @@ from bot.corpus.derive import contribution_index, derive_title, tldr
 from bot.corpus.ids import IdKey, normalise_source_id, text_digest
 from bot.corpus.keywords import keywords, title_keywords
 from bot.corpus.names import find_name, title_name
-from bot.corpus.text import Doc
+from bot.corpus.sentences import Doc
 from bot.corpus.urls import code_urls, find_urls, has_url
 
 #: Control characters (but tab/newline/CR, which are whitespace) and lone

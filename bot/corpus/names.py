@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.corpus.text import sentences
+from bot.corpus.sentences import sentences
 
 _GENERIC = frozenset(
     """llm llms lm lms rl sft dp ai ml nlp gpu gpus cpu api apis moe vlm vlms lmm lmms

@@ -54,7 +54,7 @@ from bot.render.blocks import (
 from bot.render.cards import chunks_of as _chunks
 from bot.render.cards import share_message
 from bot.render.echo import echo, length_note, query_value
-from bot.render.text import to_text
+from bot.render.terminal import to_text
 
 __all__ = [
     "render",
