@@ -8,6 +8,7 @@ characters of plain text. Built with ``slack_sdk.models.views.View``, whose
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import Sequence
 
 from slack_sdk.models.blocks import InputBlock, PlainTextInputElement, PlainTextObject
 from slack_sdk.models.views import View
@@ -33,7 +34,7 @@ MODAL_INPUT_MAX = 3000
 def home_view(
     today: Paper | None,
     day: date,
-    channels: list[tuple[Subscription, datetime | None]],
+    channels: Sequence[tuple[Subscription, datetime | None]],
     reading_list: ReadingListReply | None = None,
 ) -> dict:
     """The Home tab: today's paper, the viewer's subscribed channels (and
@@ -42,7 +43,8 @@ def home_view(
     Args:
         today: the paper of the day (default zone) or None for an empty index.
         day: its date.
-        channels: (subscription, next post or None) for channels the viewer is in.
+        channels: (subscription, next post or None) for channels the viewer is in
+            (``bot.service.home.HomeChannel`` pairs).
         reading_list: a page of the viewer's reading list (shown under the
             heading "Saved papers"), or None.
     """

@@ -36,9 +36,11 @@ from bot.core.replies import (
     WelcomeReply,
 )
 from bot.daily.post_times import utc_now
+from bot.service.home import AppHome, HomeTab
+from bot.service.onboarding import Welcomes
 from bot.service.query_keys import QueryKeys
 from bot.service.reading_list import ReadingList
-from bot.service.sharing import Sharing, Welcomes
+from bot.service.sharing import Sharing
 from bot.service.subscriptions import Subscriptions
 
 log = logging.getLogger(__name__)
@@ -87,6 +89,7 @@ class Service:
         self.queries = QueryKeys(store, now)
         self.welcomes = Welcomes(store, now)
         self.reading_list = ReadingList(index, store, now)
+        self.app_home = AppHome(self.subs, store, now)
 
     # ------------------------------------------------------------------ entry points
     def command(self, text: str, ctx: Context) -> Reply:
@@ -260,13 +263,17 @@ class Service:
             return self.paper(paper_id)
         return ShareReply(paper=paper, sharer=sharer, visibility=IN_CHANNEL)
 
-    def home(self, ctx: Context, is_member: Callable[[str], bool]):
-        """What the App Home shows for ``ctx.user_id``: ``(today, day, channels)``
-        (``bot.service.subscriptions.Subscriptions.home``)."""
-        return self.subs.home(ctx, is_member)
+    def home(self, ctx: Context, is_member: Callable[[str], bool]) -> HomeTab:
+        """What the App Home shows for ``ctx.user_id`` (``bot.service.home``).
+
+        Args:
+            ctx: the viewer (team and user).
+            is_member: ``is_member(channel_id) -> bool`` — whether the viewer is in that channel.
+        """
+        return self.app_home.for_viewer(ctx, is_member)
 
     def welcome(self, ctx: Context, audience: str) -> Reply | None:
-        """The first hello for a "user" or a "channel", once ever (``bot.service.sharing.Welcomes``),
+        """The first hello for a "user" or a "channel", once ever (``bot.service.onboarding.Welcomes``),
         else None; ``forget_welcome`` when it could not be delivered."""
         return WelcomeReply(audience=audience, visibility=IN_CHANNEL) if self.welcomes.first(ctx, audience) else None
 

@@ -1,5 +1,5 @@
-"""Share once per message and paper (issue 12 point 4) and say hello once per user
-and channel (issue 12 point 5), over the store's marks (``Store.mark_once``).
+"""Share once per message and paper (issue 12 point 4), over the store's marks
+(``Store.mark_once``).
 
 A share is keyed by where it was clicked — ``<team>:<channel>:<message ts>:<paper id>`` —
 and claimed with ``Store.mark_once`` before anything is posted, so two clicks
@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Callable, Iterable
-
-from bot.core.models import Context
 
 KIND = "share"
 
@@ -53,30 +51,3 @@ class Sharing:
             if found and target:
                 out.append((paper_id, target))
         return tuple(out)
-
-
-class Welcomes:
-    """Onboarding said once: per user (the Messages tab) and per channel (the bot added).
-
-    Args:
-        store: a ``bot.store.Store``.
-        now: the clock (aware UTC datetimes).
-    """
-
-    def __init__(self, store, now: Callable[[], datetime]) -> None:
-        self._store = store
-        self._now = now
-
-    @staticmethod
-    def key(ctx: Context, audience: str) -> str:
-        """``user:<team>:<user>`` or ``channel:<team>:<channel>``."""
-        who = ctx.channel_id if audience == "channel" else ctx.user_id
-        return f"{audience}:{ctx.team_id}:{who}"[:255]
-
-    def first(self, ctx: Context, audience: str) -> bool:
-        """True the first time for this user / channel (recorded now), False ever after."""
-        return self._store.mark_once("onboard", self.key(ctx, audience), now=self._now())
-
-    def forget(self, ctx: Context, audience: str) -> None:
-        """Forget the hello (its post failed), so it is tried again next time."""
-        self._store.unmark("onboard", self.key(ctx, audience))

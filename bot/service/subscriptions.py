@@ -258,30 +258,6 @@ class Subscriptions:
         if not previous.active:
             self.store.deactivate(ctx.team_id, ctx.channel_id, previous.inactive_reason or "inactive")
 
-    def home(self, ctx: Context, is_member: Callable[[str], bool]):
-        """What the App Home shows for ``ctx.user_id``.
-
-        Args:
-            ctx: the viewer (team and user).
-            is_member: ``is_member(channel_id) -> bool`` — whether the viewer is
-                in that channel (the Slack layer asks Slack; errors → False).
-
-        Returns:
-            ``(today: Paper | None, day: date, channels: [(Subscription, next post | None)])``
-            — today's paper in ``PAPERBOT_DEFAULT_TZ``, then the viewer's
-            personal feed (if any), then the team's channel subscriptions
-            (active and deactivated) the viewer is a member of.
-        """
-        today, day = self.paper_of_the_day(Context(ctx.team_id, "", ctx.user_id))
-        channels = []
-        feed = self.store.get_subscription(ctx.team_id, ctx.user_id) if ctx.user_id else None
-        if feed is not None:  # the viewer's personal feed first (issue 13)
-            channels.append((feed, next_post_time(feed, self.now()) if feed.active else None))
-        for sub in self.store.subscriptions(team=ctx.team_id):
-            if not sub.personal and is_member(sub.channel_id):
-                channels.append((sub, next_post_time(sub, self.now()) if sub.active else None))
-        return today, day, channels
-
 
 def posting_day(sub: Subscription, today: date, zone: ZoneInfo) -> date:
     """The date whose papers ``/paper today`` shows for a subscription with
