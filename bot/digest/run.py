@@ -42,7 +42,7 @@ from typing import Callable
 from bot.core.models import CONSOLE_TEAM, DeliveryState, Paper, Subscription
 from bot.core.ports import WORKSPACE_ERRORS, Message, Poster, PostError
 from bot.daily.post_times import UTC, due_today, effective_since, local_date, post_time_utc, posts_on, zone
-from bot.digest.post import post_for
+from bot.digest.post import DigestPost, post_for
 from bot.digest.summary import DigestDateError, DigestSummary
 from bot.render import digest_marker, render_digest
 from bot.service.topics import Topics
@@ -83,8 +83,8 @@ class _Run:
         self.summary = DigestSummary()
         self.topics = Topics(index, store)
 
-    def message(self, sub: Subscription, day: date):
-        """(first paper id, post) of ``sub`` on ``day``, or ``None`` / ``()`` (``bot.digest.post``)."""
+    def message(self, sub: Subscription, day: date) -> DigestPost:
+        """The post of ``sub`` on ``day`` (``bot.digest.post.post_for``)."""
         return post_for(self.topics, self.index, self.render, sub, day)
 
     def deliver(
@@ -96,11 +96,11 @@ class _Run:
             _Stop: a workspace-wide error.
         """
         team, channel = sub.team_id, sub.channel_id
-        made = self.message(sub, day)
-        if not made:
-            self.summary.failed += made is None
+        post = self.message(sub, day)
+        if post.message is None:
+            self.summary.failed += post.failed
             return Outcome.FAILED
-        paper_id, message = made
+        paper_id, message = post.paper_id, post.message
         if not self.store.claim_delivery(
             team, channel, day, paper_id, now=self.now, reclaim=reclaim, max_attempts=max_attempts
         ):
