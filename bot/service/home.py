@@ -17,6 +17,7 @@ from datetime import date, datetime
 from typing import Callable, NamedTuple
 
 from bot.core.models import Context, Paper, Subscription
+from bot.core.store_port import SubscriptionRecords
 from bot.daily.post_times import next_post_time
 from bot.service.subscriptions import Subscriptions
 
@@ -59,7 +60,7 @@ class AppHome:
         now: the clock (aware UTC datetimes).
     """
 
-    def __init__(self, subs: Subscriptions, store, now: Callable[[], datetime]) -> None:
+    def __init__(self, subs: Subscriptions, store: SubscriptionRecords, now: Callable[[], datetime]) -> None:
         self._subs, self._store, self._now = subs, store, now
 
     def for_viewer(self, ctx: Context, is_member: Callable[[str], bool]) -> HomeTab:

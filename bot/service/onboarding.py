@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Callable
 
 from bot.core.models import Context
+from bot.core.store_port import OnceMarks
 
 #: The kind of mark a hello is remembered under (table ``marks``).
 KIND = "onboard"
@@ -22,11 +23,11 @@ class Welcomes:
     """Onboarding said once: per user (the Messages tab) and per channel (the bot added).
 
     Args:
-        store: a ``bot.store.Store``.
+        store: the store's once-only marks (``mark_once``, ``unmark``).
         now: the clock (aware UTC datetimes).
     """
 
-    def __init__(self, store, now: Callable[[], datetime]) -> None:
+    def __init__(self, store: OnceMarks, now: Callable[[], datetime]) -> None:
         self._store = store
         self._now = now
 

@@ -14,8 +14,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Callable
 
+from bot.core.index_port import ServiceIndex
 from bot.core.models import Context, Paper, ReadingListEntry
 from bot.core.replies import EPHEMERAL, NoticeReply, ReadingListReply, Reply
+from bot.core.store_port import ReadingLists
 from bot.service import reading_list_export
 from bot.service.reading_list_export import Export
 
@@ -41,12 +43,11 @@ class ReadingList:
 
     Args:
         index: ``get(id) -> Paper | None``.
-        store: ``bot.store.Store`` (``add_reading_list_entry``, ``remove_reading_list_entry``,
-            ``reading_list_entries``, ``reading_list_count``).
+        store: the store's reading lists (``bot.core.store_port.ReadingLists``).
         now: the clock (aware UTC).
     """
 
-    def __init__(self, index, store, now: Callable[[], datetime]) -> None:
+    def __init__(self, index: ServiceIndex, store: ReadingLists, now: Callable[[], datetime]) -> None:
         self.index, self.store, self.now = index, store, now
 
     def save(self, paper_id: str, ctx: Context) -> Reply:

@@ -17,6 +17,7 @@ from typing import Callable
 
 from bot.core import budget, parsing
 from bot.core.config import Settings
+from bot.core.index_port import ServiceIndex
 from bot.core.input_cut import MAX_INPUT, cut_input
 from bot.core.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage
 from bot.core.ports import ChannelAnnouncer
@@ -35,6 +36,7 @@ from bot.core.replies import (
     StatusReply,
     WelcomeReply,
 )
+from bot.core.store_port import ServiceStore
 from bot.daily.post_times import utc_now
 from bot.service.home import AppHome, HomeTab
 from bot.service.onboarding import Welcomes
@@ -61,8 +63,8 @@ class Service:
     """The bot's behaviour.
 
     Args:
-        index: a ``bot.search.SearchIndex`` (search, get, resolve, similar, ids).
-        store: a ``bot.store.Store``.
+        index: the search index (``bot.core.index_port.ServiceIndex``; ``bot.search.SearchIndex``).
+        store: the store (``bot.core.store_port.ServiceStore``; ``bot.store.Store``).
         settings: ``bot.core.config.Settings`` (defaults for time and zone).
         announcer: tells a channel about a change (the subscribe confirmation);
             None disables those posts.
@@ -72,8 +74,8 @@ class Service:
 
     def __init__(
         self,
-        index,
-        store,
+        index: ServiceIndex,
+        store: ServiceStore,
         settings: Settings,
         announcer: ChannelAnnouncer | None = None,
         now: Callable[[], datetime] = utc_now,

@@ -12,6 +12,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Callable, Iterable
 
+from bot.core.store_port import OnceMarks
+
 KIND = "share"
 
 
@@ -24,11 +26,11 @@ class Sharing:
     """Claims, releases and looks up shares.
 
     Args:
-        store: a ``bot.store.Store`` (``mark_once``, ``mark``, ``unmark``).
+        store: the store's once-only marks (``mark_once``, ``mark``, ``unmark``).
         now: the clock (aware UTC datetimes).
     """
 
-    def __init__(self, store, now: Callable[[], datetime]) -> None:
+    def __init__(self, store: OnceMarks, now: Callable[[], datetime]) -> None:
         self._store = store
         self._now = now
 

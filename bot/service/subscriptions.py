@@ -21,9 +21,11 @@ from zoneinfo import ZoneInfo
 
 from bot.core import parsing
 from bot.core.config import Settings
+from bot.core.index_port import ServiceIndex
 from bot.core.models import Context, Paper, QueryError, Subscription
 from bot.core.ports import ChannelAnnouncer, PostError
 from bot.core.replies import IN_CHANNEL, ErrorReply, NoticeReply, Reply, StatusReply
+from bot.core.store_port import ServiceStore
 from bot.daily import subscribe_grammar
 from bot.daily.post_times import next_post_time, posts_on
 from bot.service.topics import Topics
@@ -40,15 +42,20 @@ class Subscriptions:
     """Subscribe/unsubscribe/status for the channel in a ``Context``.
 
     Args:
-        index: the search index (``ids()``, ``get(id)``).
-        store: ``bot.store.Store``.
+        index: the search index (``ids()``, ``get(id)``, ``match_all(topic)``).
+        store: the store's subscriptions and daily picks (``bot.core.store_port``).
         settings: default time (``PAPERBOT_DEFAULT_TIME``) and zone (``PAPERBOT_DEFAULT_TZ``).
         announcer: where the channel confirmation goes; None → no confirmation.
         now: clock returning an aware UTC datetime.
     """
 
     def __init__(
-        self, index, store, settings: Settings, announcer: ChannelAnnouncer | None, now: Callable[[], datetime]
+        self,
+        index: ServiceIndex,
+        store: ServiceStore,
+        settings: Settings,
+        announcer: ChannelAnnouncer | None,
+        now: Callable[[], datetime],
     ) -> None:
         self.index, self.store, self.settings, self.now = index, store, settings, now
         self.announcer = announcer

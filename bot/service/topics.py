@@ -27,7 +27,9 @@ import hashlib
 import logging
 from datetime import date
 
+from bot.core.index_port import ServiceIndex
 from bot.core.models import QueryError, Subscription
+from bot.core.store_port import DailyPicks
 from bot.daily import rotation
 
 log = logging.getLogger(__name__)
@@ -75,10 +77,10 @@ class Topics:
 
     Args:
         index: ``ids()``, ``get(id)`` and ``match_all(topic) -> list[id]``.
-        store: ``bot.store.Store``.
+        store: the store's daily picks (``bot.core.store_port.DailyPicks``).
     """
 
-    def __init__(self, index, store) -> None:
+    def __init__(self, index: ServiceIndex, store: DailyPicks) -> None:
         self.index, self.store = index, store
 
     def matches(self, topic: str | None) -> list[str]:
