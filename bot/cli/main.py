@@ -270,44 +270,56 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, related: bool,
     """
     if not query and not related:
         raise click.UsageError("Give a QUERY, \"-\" to read queries from stdin, or --related.")
-    settings = _settings()
-    try:
-        if index_dir is None:
-            wiring.ensure_default_index(settings)
-        idx = search.SearchIndex(index_dir or settings.index_dir)
-    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, wiring.IndexUnwritable) as e:
-        raise click.ClickException(str(e)) from None
+    idx = _open_index(index_dir)
     text = " ".join(query)
     if related:  # the words, or all of stdin, are one text: one JSON object (bot/cli/lines.py)
         data = sys.stdin.buffer.read() if text in ("", "-") else lines.argv_bytes(text)
         sys.exit(lines.print_related(idx, data, limit))
     idx.warm()  # the first query after start pays no opening (docs/search.md "Speed")
     # Any bytes in, one line out per b"\n"-ended input line (bot/cli/lines.py).
-    queries = lines.read_lines(sys.stdin.buffer) if text == "-" else [lines.from_argv(text)]
-    status = 0
+    batch = text == "-"
+    queries = lines.read_lines(sys.stdin.buffer) if batch else [lines.from_argv(text)]
+    refused = False
     for q, note in queries:
-        try:
-            page = idx.search(q, limit=limit)
-        except QueryError as e:
-            status = 1 if text != "-" else status
-            if as_json:
-                lines.print_json(error_json(q, e.message), note)
-            else:  # in a batch, the line says which query it answers, on stdout like the others
-                if text == "-":
-                    click.echo(f"== {q}")
-                click.echo(f"{note + ' ' if note else ''}{e.message} Example: {e.example}", err=text != "-")
-            continue
-        except search.IndexMissing as e:
-            raise click.ClickException(str(e)) from None
+        refused |= not _print_answer(idx, q, note, limit, as_json, batch)
+    sys.exit(1 if refused and not batch else 0)  # in a batch, a refused query is one line of the output
+
+
+def _open_index(index_dir: Path | None) -> search.SearchIndex:
+    """The index at ``index_dir`` (None: the default one, built when its seeds changed)."""
+    settings = _settings()
+    try:
+        if index_dir is None:
+            wiring.ensure_default_index(settings)
+        return search.SearchIndex(index_dir or settings.index_dir)
+    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, wiring.IndexUnwritable) as e:
+        raise click.ClickException(str(e)) from None
+
+
+def _print_answer(idx: search.SearchIndex, q: str, note: str | None, limit: int, as_json: bool, batch: bool) -> bool:
+    """Print the answer to one query (in a batch, headed by the query it answers, on stdout
+    like the others); False when the query could not run."""
+    try:
+        page = idx.search(q, limit=limit)
+    except QueryError as e:
         if as_json:
-            lines.print_json(page_json(page), note)
+            lines.print_json(error_json(q, e.message), note)
         else:
-            if text == "-":
+            if batch:
                 click.echo(f"== {q}")
-            if note:
-                click.echo(note)
-            _print_page(page)
-    sys.exit(status)
+            click.echo(f"{note + ' ' if note else ''}{e.message} Example: {e.example}", err=not batch)
+        return False
+    except search.IndexMissing as e:
+        raise click.ClickException(str(e)) from None
+    if as_json:
+        lines.print_json(page_json(page), note)
+    else:
+        if batch:
+            click.echo(f"== {q}")
+        if note:
+            click.echo(note)
+        _print_page(page)
+    return True
 
 
 def _plural(n: int, word: str) -> str:

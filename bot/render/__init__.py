@@ -111,20 +111,50 @@ def _message(blocks: list[dict], text: str, visibility: str, thread: tuple[Messa
 
 def _results(reply: ResultsReply) -> Message:
     page = reply.page
-    shown = page.corrected_query or page.query
-    if page.total:
-        first, last = page.offset + 1, page.offset + len(page.hits)
-        head = (
-            f"*{page.total} papers* match {md.quoted(echo(shown))}"
-            if page.total != 1
-            else f"*1 paper* matches {md.quoted(echo(shown))}"
-        )
-        if reply.unsure:
-            head = f"Not sure which paper you mean — these match {md.quoted(echo(shown))} best:"
-    else:
-        first = last = 0
-        head = f"No paper matches {md.quoted(echo(shown))}. Try fewer or other words, e.g. `sparse attention`."
+    first = page.offset + 1 if page.total else 0
+    last = page.offset + len(page.hits) if page.total else 0
+    head = _results_head(reply)
     blocks = [bk.section(head)]
+    notes = _results_notes(reply)
+    if notes:
+        blocks.append(bk.context(*[n if n.startswith(("Showing", "Did")) else md.escape(n) for n in notes]))
+    shared = dict(reply.shared)
+    for i, hit in enumerate(page.hits, start=first):
+        blocks.append(bk.section(bk.hit_text(i, hit)))
+        where = shared.get(hit.paper.id)
+        if where:
+            blocks.append(bk.context(f"Shared in <#{md.escape(where)}> ✓"))
+        blocks.append(
+            bk.actions(*bk.paper_buttons(hit.paper, share=not where, share_value=_page_value(reply, page.offset)))
+        )
+    if page.total:
+        blocks.append(
+            bk.context(f"Showing {first}–{last} of {page.total} · `/paper show &lt;id&gt;` for a paper in full")
+        )
+    nav = _results_nav(reply)
+    if nav:
+        blocks.append(bk.actions(*nav))
+    text = head + "".join(
+        f"\n{i}. {md.cut_escaped(h.paper.title, 150)} ({md.escape(h.paper.id)})"
+        for i, h in enumerate(page.hits, start=first)
+    )
+    return _message(blocks, text, reply.visibility)
+
+
+def _results_head(reply: ResultsReply) -> str:
+    """The first line: how many papers match (or "Not sure which paper …"), or none."""
+    page = reply.page
+    shown = md.quoted(echo(page.corrected_query or page.query))
+    if not page.total:
+        return f"No paper matches {shown}. Try fewer or other words, e.g. `sparse attention`."
+    if reply.unsure:
+        return f"Not sure which paper you mean — these match {shown} best:"
+    return f"*{page.total} papers* match {shown}" if page.total != 1 else f"*1 paper* matches {shown}"
+
+
+def _results_notes(reply: ResultsReply) -> list[str]:
+    """The page's notes, after the spelling line ("Showing results for …", "Did you mean …?") if any."""
+    page = reply.page
     notes = list(page.notes)
     typed_finds = reply.typed_total is None or reply.typed_total > 0
     if page.corrected_query and typed_finds:
@@ -141,18 +171,15 @@ def _results(reply: ResultsReply) -> Message:
         )
     elif page.suggestion:
         notes.insert(0, f"Did you mean *{md.escape(page.suggestion)}*?")
-    if notes:
-        blocks.append(bk.context(*[n if n.startswith(("Showing", "Did")) else md.escape(n) for n in notes]))
-    shared = dict(reply.shared)
-    for i, hit in enumerate(page.hits, start=first):
-        blocks.append(bk.section(bk.hit_text(i, hit)))
-        where = shared.get(hit.paper.id)
-        if where:
-            blocks.append(bk.context(f"Shared in <#{md.escape(where)}> ✓"))
-        blocks.append(
-            bk.actions(*bk.paper_buttons(hit.paper, share=not where, share_value=_page_value(reply, page.offset)))
-        )
+    return notes
+
+
+def _results_nav(reply: ResultsReply) -> list[dict]:
+    """*Search “…” instead*, *‹ Previous*, *Next ›* — those that apply and whose query fits a button."""
+    page = reply.page
+    shown = page.corrected_query or page.query
     nav = []
+    typed_finds = reply.typed_total is None or reply.typed_total > 0
     typed = query_value(page.query, reply.query_keys)
     if page.corrected_query and typed_finds and typed:
         nav.append(
@@ -177,17 +204,7 @@ def _results(reply: ResultsReply) -> Message:
         nav.append(
             bk.button("Next ›", ACTION_PAGE, after, accessible=f"Next page of results for “{md.cut(shown, 30)}”")
         )
-    if page.total:
-        blocks.append(
-            bk.context(f"Showing {first}–{last} of {page.total} · `/paper show &lt;id&gt;` for a paper in full")
-        )
-    if nav:
-        blocks.append(bk.actions(*nav))
-    text = head + "".join(
-        f"\n{i}. {md.cut_escaped(h.paper.title, 150)} ({md.escape(h.paper.id)})"
-        for i, h in enumerate(page.hits, start=first)
-    )
-    return _message(blocks, text, reply.visibility)
+    return nav
 
 
 def _page_value(reply: ResultsReply, offset: int) -> dict | None:

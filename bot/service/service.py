@@ -285,8 +285,7 @@ class Service:
 
     # ------------------------------------------------------------------ internals
     def _dispatch(self, cmd: parsing.Command, ctx: Context, prefix: str, visibility: str) -> Reply:
-        if cmd.name == "help":
-            return HelpReply(prefix=prefix)
+        """The reply to a parsed command; ``help`` (and anything unknown) gets the help."""
         if cmd.name == parsing.SUGGEST:
             return NoticeReply(
                 text=f"Did you mean `{prefix} {cmd.arg}`? Type it alone to run it, "
@@ -296,6 +295,14 @@ class Service:
             if not cmd.arg:
                 return ErrorReply(message="What should I search for?", example=f"{prefix} search sparse attention")
             return self.search(cmd.arg)
+        if cmd.name in ("show", "similar", "today", "random", "saved"):
+            return self._paper_command(cmd, ctx, visibility)
+        if cmd.name in ("subscribe", "unsubscribe", "status"):
+            return self._subscription_command(cmd, ctx)
+        return HelpReply(prefix=prefix)
+
+    def _paper_command(self, cmd: parsing.Command, ctx: Context, visibility: str) -> Reply:
+        """``show``, ``similar``, ``today``, ``random`` and ``saved`` (the reading list)."""
         if cmd.name == "show":
             return self.show(cmd.arg, visibility=visibility)
         if cmd.name == "similar":
@@ -304,15 +311,15 @@ class Service:
             return self.today(ctx, visibility=visibility)
         if cmd.name == "random":
             return self.random_paper(visibility=visibility)
+        return self.reading_list.page(ctx)
+
+    def _subscription_command(self, cmd: parsing.Command, ctx: Context) -> Reply:
+        """``subscribe``, ``unsubscribe`` (``me``) and ``status``."""
         if cmd.name == "subscribe":
             return self.subs.subscribe(cmd.arg, ctx)
         if cmd.name == "unsubscribe":
             return self.subs.unsubscribe(ctx, me=cmd.arg == "me")
-        if cmd.name == "status":
-            return self.subs.status(ctx)
-        if cmd.name == "saved":
-            return self.reading_list.page(ctx)
-        return HelpReply(prefix=prefix)
+        return self.subs.status(ctx)
 
     def related(self, text: str, limit: int = PAGE_SIZE) -> Reply:
         """Papers most like a piece of text (a message, a pasted abstract): a

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from typing import Callable
 from zoneinfo import ZoneInfo
@@ -82,79 +82,79 @@ class Subscriptions:
         if spec.me and not ctx.user_id:
             return ErrorReply(message="I can't tell who you are here.", example="/paper subscribe me 08:00")
         current = self.store.get_subscription(ctx.team_id, channel)
-        topic = spec.topic if spec.topic is not None else (current.topic if current else None)
-        notes = []
-        counted = re.search(r"\s([1-5]) papers?$", spec.topic or "", re.IGNORECASE)
-        if counted and not spec.papers:  # "about diffusion 3 papers"
-            notes.append(
-                f"Everything after `about` is the topic; for {counted.group(1)} papers a post, "
-                f"put `{counted.group(1)} papers` before `about`."
-            )
+        wanted = self._wanted(spec, current, ctx)
+        notes = _misplaced_count_note(spec)
         if spec.topic:
             refused, count = self._check_topic(spec.topic)
             if refused is not None:
                 return replace(refused, message=" ".join([refused.message, *notes]))
         else:
-            count = self.topics.match_count(topic)
-        # Slack was asked for the user's zone (user_tz not None) but gave none we know.
-        zone_unread = (
-            not spec.zone
-            and current is None
-            and ctx.user_tz is not None
-            and parsing.canonical_zone(ctx.user_tz) is None
-        )
-        hhmm = spec.local_time or (current.local_time if current else self.settings.default_time)
-        zone = (
-            spec.zone
-            or (current.tz if current else None)
-            or parsing.canonical_zone(ctx.user_tz or "")
-            or self.settings.default_tz
-        )
-        days = spec.days if spec.days is not None else (current.days if current else ())
-        papers = spec.papers or (current.papers if current else 1)
-        if (
-            current is not None
-            and current.active
-            and (current.local_time, current.tz, current.days, current.papers, current.topic)
-            == (hhmm, zone, tuple(days), papers, topic or None)
-        ):
-            # Nothing changes: tell the user only, announce nothing to the channel.
-            where = "Your personal feed is" if spec.me else "This channel is"
-            nxt = next_post_time(current, self.now())
-            return NoticeReply(
-                text=f"{where} already subscribed at {hhmm} ({zone}): "
-                f"{describe(current, count)}. Next post: " + ("{when}." if nxt else "unknown."),
-                when=nxt,
-            )
-        if topic and count is not None and -(-count // papers) < 7:
-            notes.append(
-                f"Only {count} paper{'s match' if count != 1 else ' matches'}, so it lasts "
-                f"{-(-count // papers)} posting day{'s' if -(-count // papers) != 1 else ''} "
-                "before the papers repeat."
-            )
+            count = self.topics.match_count(wanted.topic)
+        if current is not None and current.active and wanted.same_as(current):
+            return self._already_subscribed(spec, current, wanted, count)
+        notes += _short_rotation_note(wanted, count)
         new, previous = self.store.upsert_subscription(
-            ctx.team_id, channel, hhmm, zone, ctx.user_id, self.now(), topic=topic or None, days=days, papers=papers
+            ctx.team_id,
+            channel,
+            wanted.local_time,
+            wanted.tz,
+            ctx.user_id,
+            self.now(),
+            topic=wanted.topic,
+            days=wanted.days,
+            papers=wanted.papers,
         )
-        what = describe(new, count)
-        where = "your personal feed (in your DM with me)" if spec.me else "this channel"
-        if previous is not None and previous.active:
-            was = f"{previous.local_time} ({previous.tz})"
-            if (previous.topic, previous.days, previous.papers) != (new.topic, new.days, new.papers):
-                was += f", {describe(previous, with_time=False)}"
-            text = f"changed {where}: {what}; it was {was}."
-        else:
-            text = f"subscribed {where} to {what}."
+        text = _change_text(spec, new, previous, count)
         if self.announcer is not None and not spec.me:
             failed = self._announce(ctx, previous, NoticeReply(text=text, actor=ctx.user_id, visibility=IN_CHANNEL))
             if failed is not None:
                 return failed
+        # Slack was asked for the user's zone (user_tz not None) but gave none we know.
+        if (
+            not spec.zone
+            and current is None
+            and ctx.user_tz is not None
+            and parsing.canonical_zone(ctx.user_tz) is None
+        ):
+            notes.append(
+                f"Your Slack time zone could not be read; using {wanted.tz} — add a zone, e.g. "
+                f"`/paper subscribe {wanted.local_time} Europe/Berlin`."
+            )
+        return self._done(spec, new, text, notes)
+
+    def _wanted(self, spec: subscribe_grammar.SubscribeSpec, current: Subscription | None, ctx: Context) -> _Wanted:
+        """What the subscription becomes: each part given in ``spec``, else the current
+        value, else the default (``PAPERBOT_DEFAULT_TIME``; the user's Slack zone, else
+        ``PAPERBOT_DEFAULT_TZ``; every day; one paper; no topic)."""
+        return _Wanted(
+            local_time=spec.local_time or (current.local_time if current else self.settings.default_time),
+            tz=(
+                spec.zone
+                or (current.tz if current else None)
+                or parsing.canonical_zone(ctx.user_tz or "")
+                or self.settings.default_tz
+            ),
+            days=tuple(spec.days if spec.days is not None else (current.days if current else ())),
+            papers=spec.papers or (current.papers if current else 1),
+            topic=(spec.topic if spec.topic is not None else (current.topic if current else None)) or None,
+        )
+
+    def _already_subscribed(
+        self, spec: subscribe_grammar.SubscribeSpec, current: Subscription, wanted: _Wanted, count: int | None
+    ) -> Reply:
+        """Nothing changes: tell the user only, announce nothing to the channel."""
+        where = "Your personal feed is" if spec.me else "This channel is"
+        nxt = next_post_time(current, self.now())
+        return NoticeReply(
+            text=f"{where} already subscribed at {wanted.local_time} ({wanted.tz}): "
+            f"{describe(current, count)}. Next post: " + ("{when}." if nxt else "unknown."),
+            when=nxt,
+        )
+
+    def _done(self, spec: subscribe_grammar.SubscribeSpec, new: Subscription, text: str, notes: list[str]) -> Reply:
+        """The ephemeral answer after a change: the next post time (in each reader's zone) and the notes."""
         when = next_post_time(new, self.now())
         lead = "Done: " + text[0].upper() + text[1:] + " " if spec.me else "Done. "
-        if zone_unread:
-            notes.append(
-                f"Your Slack time zone could not be read; using {zone} — add a zone, e.g. "
-                f"`/paper subscribe {hhmm} Europe/Berlin`."
-            )
         tail = "".join(" " + n for n in notes)
         if when is None:
             return NoticeReply(text=f"{lead}Next post: unknown.{tail}")
@@ -301,3 +301,60 @@ def describe(sub: Subscription, count: int | None = None, with_time: bool = True
     days = subscribe_grammar.describe_days(sub.days)
     when = f" at {sub.local_time} ({sub.tz})" if with_time else ""
     return f"{what} {'every day' if days == 'every day' else 'on ' + days}{when}"
+
+
+@dataclass(frozen=True)
+class _Wanted:
+    """The post time, zone, days, papers and topic a subscribe asks for (``Subscriptions._wanted``)."""
+
+    local_time: str
+    tz: str
+    days: tuple[int, ...]
+    papers: int
+    topic: str | None
+
+    def same_as(self, sub: Subscription) -> bool:
+        """True when ``sub`` already has exactly these settings."""
+        return (sub.local_time, sub.tz, sub.days, sub.papers, sub.topic) == (
+            self.local_time,
+            self.tz,
+            self.days,
+            self.papers,
+            self.topic,
+        )
+
+
+def _misplaced_count_note(spec: subscribe_grammar.SubscribeSpec) -> list[str]:
+    """``["Everything after `about` is the topic; …"]`` for "about diffusion 3 papers", else []."""
+    counted = re.search(r"\s([1-5]) papers?$", spec.topic or "", re.IGNORECASE)
+    if not counted or spec.papers:
+        return []
+    return [
+        f"Everything after `about` is the topic; for {counted.group(1)} papers a post, "
+        f"put `{counted.group(1)} papers` before `about`."
+    ]
+
+
+def _short_rotation_note(wanted: _Wanted, count: int | None) -> list[str]:
+    """``["Only 3 papers match, so it lasts 2 posting days …"]`` when a topic lasts under 7 posting days."""
+    if not wanted.topic or count is None or -(-count // wanted.papers) >= 7:
+        return []
+    days = -(-count // wanted.papers)
+    return [
+        f"Only {count} paper{'s match' if count != 1 else ' matches'}, so it lasts "
+        f"{days} posting day{'s' if days != 1 else ''} before the papers repeat."
+    ]
+
+
+def _change_text(
+    spec: subscribe_grammar.SubscribeSpec, new: Subscription, previous: Subscription | None, count: int | None
+) -> str:
+    """ "subscribed this channel to …" or "changed this channel: …; it was …" (the channel's confirmation)."""
+    what = describe(new, count)
+    where = "your personal feed (in your DM with me)" if spec.me else "this channel"
+    if previous is None or not previous.active:
+        return f"subscribed {where} to {what}."
+    was = f"{previous.local_time} ({previous.tz})"
+    if (previous.topic, previous.days, previous.papers) != (new.topic, new.days, new.papers):
+        was += f", {describe(previous, with_time=False)}"
+    return f"changed {where}: {what}; it was {was}."

@@ -248,11 +248,7 @@ def migrate(conn: sa.Connection) -> int | None:
     if conn.dialect.name == "postgresql":
         conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_MIGRATION_LOCK})
     existing = set(sa.inspect(conn).get_table_names())
-    found: int | None = None
-    if "schema_version" in existing:
-        found = conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar() or 0
-    elif existing & {t.name for t in metadata.sorted_tables}:
-        found = 0
+    found = _version_found(conn, existing)
     if found is not None and found > SCHEMA_VERSION:
         raise StoreError(
             f"this database has schema version {found}, newer than this paperbot's ({SCHEMA_VERSION}); upgrade paperbot"
@@ -260,6 +256,28 @@ def migrate(conn: sa.Connection) -> int | None:
     if found == SCHEMA_VERSION:
         return found
     metadata.create_all(conn)  # missing tables, with their indexes
+    _complete_tables(conn, existing)
+    for version in range((found or 0) + 1, SCHEMA_VERSION + 1):
+        if found is not None:
+            for step in _DATA_STEPS.get(version, ()):
+                conn.execute(sa.text(step))
+    conn.execute(schema_version.delete())
+    conn.execute(schema_version.insert().values(version=SCHEMA_VERSION))
+    return found
+
+
+def _version_found(conn: sa.Connection, existing: set[str]) -> int | None:
+    """The schema version recorded in the database; 0 when it has tables but no
+    ``schema_version``; None when it is empty."""
+    if "schema_version" in existing:
+        return conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar() or 0
+    if existing & {t.name for t in metadata.sorted_tables}:
+        return 0
+    return None
+
+
+def _complete_tables(conn: sa.Connection, existing: set[str]) -> None:
+    """Add the columns and indexes that the tables in ``existing`` lack."""
     inspector = sa.inspect(conn)
     for table in metadata.sorted_tables:
         if table.name not in existing:
@@ -271,10 +289,3 @@ def migrate(conn: sa.Connection) -> int | None:
                 conn.execute(sa.text(f"ALTER TABLE {table.name} ADD COLUMN {ddl}"))
         for index in table.indexes:
             index.create(conn, checkfirst=True)
-    for version in range((found or 0) + 1, SCHEMA_VERSION + 1):
-        if found is not None:
-            for step in _DATA_STEPS.get(version, ()):
-                conn.execute(sa.text(step))
-    conn.execute(schema_version.delete())
-    conn.execute(schema_version.insert().values(version=SCHEMA_VERSION))
-    return found
