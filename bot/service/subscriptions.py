@@ -93,17 +93,7 @@ class Subscriptions:
         if current is not None and current.active and wanted.same_as(current):
             return self._already_subscribed(spec, current, wanted, count)
         notes += _short_rotation_note(wanted, count)
-        new, previous = self.store.upsert_subscription(
-            ctx.team_id,
-            channel,
-            wanted.local_time,
-            wanted.tz,
-            ctx.user_id,
-            self.now(),
-            topic=wanted.topic,
-            days=wanted.days,
-            papers=wanted.papers,
-        )
+        new, previous = self._put(ctx.team_id, channel, wanted, ctx.user_id)
         text = _change_text(spec, new, previous, count)
         if self.announcer is not None and not spec.me:
             failed = self._announce(ctx, previous, NoticeReply(text=text, actor=ctx.user_id, visibility=IN_CHANNEL))
@@ -247,21 +237,27 @@ class Subscriptions:
             )
         return self.topics.papers(sub, day), day
 
+    def _put(
+        self, team: str, channel: str, wanted: _Wanted, user_id: str | None
+    ) -> tuple[Subscription, Subscription | None]:
+        """Store ``wanted`` as the subscription of ``channel`` (turned on); ``(new, previous)``."""
+        return self.store.upsert_subscription(
+            team,
+            channel,
+            wanted.local_time,
+            wanted.tz,
+            user_id,
+            self.now(),
+            topic=wanted.topic,
+            days=wanted.days,
+            papers=wanted.papers,
+        )
+
     def _restore(self, ctx: Context, previous) -> None:
         if previous is None:
             self.store.remove_subscription(ctx.team_id, ctx.channel_id)
             return
-        self.store.upsert_subscription(
-            ctx.team_id,
-            ctx.channel_id,
-            previous.local_time,
-            previous.tz,
-            previous.subscribed_by,
-            self.now(),
-            topic=previous.topic,
-            days=previous.days,
-            papers=previous.papers,
-        )
+        self._put(ctx.team_id, ctx.channel_id, _Wanted.of(previous), previous.subscribed_by)
         if not previous.active:
             self.store.deactivate(ctx.team_id, ctx.channel_id, previous.inactive_reason or "inactive")
 
@@ -313,15 +309,14 @@ class _Wanted:
     papers: int
     topic: str | None
 
+    @classmethod
+    def of(cls, sub: Subscription) -> _Wanted:
+        """The settings ``sub`` has."""
+        return cls(local_time=sub.local_time, tz=sub.tz, days=sub.days, papers=sub.papers, topic=sub.topic)
+
     def same_as(self, sub: Subscription) -> bool:
         """True when ``sub`` already has exactly these settings."""
-        return (sub.local_time, sub.tz, sub.days, sub.papers, sub.topic) == (
-            self.local_time,
-            self.tz,
-            self.days,
-            self.papers,
-            self.topic,
-        )
+        return _Wanted.of(sub) == self
 
 
 def _misplaced_count_note(spec: subscribe_grammar.SubscribeSpec) -> list[str]:
