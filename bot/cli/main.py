@@ -168,6 +168,12 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None, accepted_only
     """Build a new index generation and switch to it atomically.
 
     Example: paperbot index build --source corpus.jsonl --index /tmp/idx
+    \f
+    Args:
+        sources: the paper files (none: the seeds).
+        index_dir: the index folder (None: the default one).
+        accepted_only: leave out papers not accepted at their venue.
+        wait: most seconds to wait for another build or add on the folder.
     """
     settings = _settings()
     _stop_on_sigterm()
@@ -221,6 +227,12 @@ def index_add(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: 
     """Add or update documents without a full rebuild.
 
     Example: paperbot index add --source new-papers.jsonl
+    \f
+    Args:
+        sources: the paper files or folders to add (at least one).
+        index_dir: the index folder (None: the default one).
+        accepted_only: leave out papers not accepted at their venue.
+        wait: most seconds to wait for another build or add on the folder.
     """
     settings = _settings()
     _stop_on_sigterm()
@@ -267,6 +279,13 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, related: bool,
     """Search the index. QUERY "-" reads one query per line from stdin.
 
     Example: paperbot search --json "speculative decoding"
+    \f
+    Args:
+        index_dir: the index folder (None: the default one, built when its seeds changed).
+        limit: results per query.
+        as_json: one JSON object per query instead of text.
+        related: the words (or all of stdin) are one text; its related papers as one JSON object.
+        query: the query words, or "-" for one query per line of stdin.
     """
     if not query and not related:
         raise click.UsageError("Give a QUERY, \"-\" to read queries from stdin, or --related.")

@@ -139,9 +139,11 @@ class Meant:
 class QueryError(ValueError):
     """A query that cannot run, with a short explanation for the user.
 
-    Attributes:
-        message: one sentence saying what is wrong (plain text, not escaped).
-        example: a query that would work, e.g. ``"sparse attention"``.
+    Args:
+        message: one sentence saying what is wrong (plain text, not escaped);
+            kept as the attribute ``message``.
+        example: a query that would work, e.g. ``"sparse attention"``; kept as
+            the attribute ``example``.
     """
 
     def __init__(self, message: str, example: str = "sparse attention") -> None:

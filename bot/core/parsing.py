@@ -148,6 +148,10 @@ def _zones() -> dict[str, str]:
 def parse_subscribe(arg: str, default_time: str | None) -> tuple[str | None, str | None]:
     """Parse ``[HH:MM] [zone]`` in either order → ``(time or default_time, zone or None)``.
 
+    Args:
+        arg: the text after ``subscribe``.
+        default_time: "HH:MM" used when no time is given (may be None).
+
     Raises:
         SubscribeError: with a sentence showing the right form.
     """

@@ -136,5 +136,10 @@ def _given(words: Iterable[str]) -> tuple[str, ...]:
 
 
 def with_id(paper: Paper, pid: str) -> Paper:
-    """``paper`` with its final id (the same object when unchanged)."""
+    """``paper`` with its final id (the same object when unchanged).
+
+    Args:
+        paper: the paper with its base id.
+        pid: its final id.
+    """
     return paper if paper.id == pid else replace(paper, id=pid)

@@ -117,6 +117,11 @@ def start_clock(
     Call ``scheduler.shutdown()`` to stop it. The daemon thread dies with the
     main thread (APScheduler FAQ), so the caller must keep its main thread
     alive (Bolt's ``SocketModeHandler.start()`` does).
+
+    Args:
+        job: the no-argument digest job (``bot.digest.make_job``).
+        interval_s: seconds between runs.
+        run_now: also run once at start-up.
     """
     scheduler = make_scheduler(job, interval_s=interval_s, run_now=run_now)
     scheduler.start()
@@ -128,6 +133,10 @@ def run_clock(job: Callable[[], object], *, interval_s: float = INTERVAL_S) -> N
     """Run the digest job in the foreground until interrupted (``paperbot clock``).
 
     Returns after Ctrl-C / ``SystemExit``, with the scheduler shut down.
+
+    Args:
+        job: the no-argument digest job (``bot.digest.make_job``).
+        interval_s: seconds between runs.
     """
     scheduler = make_scheduler(job, interval_s=interval_s, blocking=True)
     log.info("clock running: digest job every %ss (Ctrl-C to stop)", interval_s)

@@ -288,6 +288,10 @@ def render_digest(paper: Paper, day: date) -> Message:
     run can find its post; the fallback ``text`` — what notifications, the
     sidebar and screen readers show — is for people only:
     "Paper of the day: <title>".
+
+    Args:
+        paper: the paper of the day.
+        day: the subscription's local date (in the header and the marker).
     """
     marker = digest_marker(day, paper.id)
     blocks = [bk.section(f"*Paper of the day · {day.isoformat()}*", block_id=marker)]
@@ -326,6 +330,10 @@ def render_digest_many(papers: list[Paper], day: date) -> Message:
     sections at most). The marker is ``digest_marker(day, papers[0].id)``, as
     for one paper. Stays under ``blocks.MESSAGE_CHARS_MAX`` for 5 papers
     (titles ≤ 250, TL;DRs ≤ 600 characters).
+
+    Args:
+        papers: the day's papers, 1 to 5, the first one's id in the marker.
+        day: the subscription's local date.
     """
     marker = digest_marker(day, papers[0].id)
     blocks = [bk.section(f"*Papers of the day · {day.isoformat()}* — {len(papers)} papers", block_id=marker)]
@@ -356,7 +364,12 @@ def render_digest_many(papers: list[Paper], day: date) -> Message:
 
 
 def digest_marker(day: date, paper_id: str) -> str:
-    """``potd-YYYY-MM-DD-<paper id>``: identifies a digest post (≤ 255 chars)."""
+    """``potd-YYYY-MM-DD-<paper id>``: identifies a digest post (≤ 255 chars).
+
+    Args:
+        day: the local date of the post.
+        paper_id: its (first) paper.
+    """
     return f"potd-{day.isoformat()}-{paper_id}"[:255]
 
 

@@ -21,7 +21,12 @@ EMPTY = (
 
 
 def entry_line(e: ReadingListEntry, gone: bool) -> str:
-    """One entry as mrkdwn: title (with marks) and a short meta line."""
+    """One entry as mrkdwn: title (with marks) and a short meta line.
+
+    Args:
+        e: the reading-list entry.
+        gone: True when its paper is no longer in the index.
+    """
     title = md.cut_escaped(e.title, 250)
     marks = (" _(derived title)_" if e.title_derived else "") + (" _(no longer in the index)_" if gone else "")
     who = ", ".join(md.cut(a, 60) for a in e.authors[:3]) + (" et al." if len(e.authors) > 3 else "")
@@ -64,7 +69,12 @@ def reading_list_message(reply: ReadingListReply) -> Message:
 
 def export_message(markdown: str, count: int) -> Message:
     """The DM that carries an export: a line and the Markdown list as text
-    (escaped for Slack; the ``.bib`` file follows in its thread)."""
+    (escaped for Slack; the ``.bib`` file follows in its thread).
+
+    Args:
+        markdown: the list as Markdown (``bot.service.reading_list_export.markdown``).
+        count: how many entries the list holds.
+    """
     text = (
         f"*Your paperbot reading list* — {count} paper{'s' if count != 1 else ''}; "
         f"the BibTeX file is in the thread.\n{md.escape(markdown)}"

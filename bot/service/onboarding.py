@@ -33,14 +33,29 @@ class Welcomes:
 
     @staticmethod
     def key(ctx: Context, audience: str) -> str:
-        """``user:<team>:<user>`` or ``channel:<team>:<channel>``."""
+        """``user:<team>:<user>`` or ``channel:<team>:<channel>``.
+
+        Args:
+            ctx: the user (``user_id``) or the channel (``channel_id``) and its team.
+            audience: "user" or "channel".
+        """
         who = ctx.channel_id if audience == "channel" else ctx.user_id
         return f"{audience}:{ctx.team_id}:{who}"[:255]
 
     def first(self, ctx: Context, audience: str) -> bool:
-        """True the first time for this user / channel (recorded now), False ever after."""
+        """True the first time for this user / channel (recorded now), False ever after.
+
+        Args:
+            ctx: the user or channel and its team.
+            audience: "user" (the Messages tab) or "channel" (the bot was added).
+        """
         return self._store.mark_once(KIND, self.key(ctx, audience), now=self._now())
 
     def forget(self, ctx: Context, audience: str) -> None:
-        """Forget the hello (its post failed), so it is tried again next time."""
+        """Forget the hello (its post failed), so it is tried again next time.
+
+        Args:
+            ctx: the user or channel and its team.
+            audience: "user" or "channel".
+        """
         self._store.unmark(KIND, self.key(ctx, audience))

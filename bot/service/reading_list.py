@@ -51,7 +51,12 @@ class ReadingList:
         self.index, self.store, self.now = index, store, now
 
     def save(self, paper_id: str, ctx: Context) -> Reply:
-        """Add the paper to ``ctx.user_id``'s list; a short ephemeral note."""
+        """Add the paper to ``ctx.user_id``'s list; a short ephemeral note.
+
+        Args:
+            paper_id: the paper to add (must be in the index).
+            ctx: whose list (team and user).
+        """
         paper = self.index.get(paper_id) if paper_id else None
         if paper is None:
             return NoticeReply(text="That paper is no longer in the index, so I can't save it.")
@@ -64,13 +69,24 @@ class ReadingList:
         return NoticeReply(text="Your reading list is full; remove a few papers first.")
 
     def remove(self, paper_id: str, ctx: Context) -> Reply:
-        """Remove the paper from ``ctx.user_id``'s list."""
+        """Remove the paper from ``ctx.user_id``'s list.
+
+        Args:
+            paper_id: the entry's paper id (it may have left the index).
+            ctx: whose list (team and user).
+        """
         if self.store.remove_reading_list_entry(ctx.team_id, ctx.user_id, paper_id):
             return NoticeReply(text="Removed from your reading list.")
         return NoticeReply(text="That paper was not in your reading list.")
 
     def page(self, ctx: Context, offset: int = 0, visibility: str = EPHEMERAL) -> ReadingListReply:
-        """One page of the list, newest first (``ReadingListReply``)."""
+        """One page of the list, newest first (``ReadingListReply``).
+
+        Args:
+            ctx: whose list (team and user).
+            offset: entries to skip, newest first; clamped to the list.
+            visibility: "ephemeral" (the asker only) or "in_channel".
+        """
         total = self.store.reading_list_count(ctx.team_id, ctx.user_id)
         offset = max(0, min(int(offset), max(0, total - 1)))
         entries = tuple(self.store.reading_list_entries(ctx.team_id, ctx.user_id, offset, ENTRIES_PER_PAGE))

@@ -96,7 +96,12 @@ class Service:
     # ------------------------------------------------------------------ entry points
     def command(self, text: str, ctx: Context) -> Reply:
         """Answer ``/paper <text>`` (``text`` already entity-decoded). Never raises
-        for bad input: returns an ``ErrorReply`` explaining it."""
+        for bad input: returns an ``ErrorReply`` explaining it.
+
+        Args:
+            text: what followed ``/paper``, entity-decoded.
+            ctx: who asked and where (team, channel, user).
+        """
         cmd = parsing.parse_command(text)
         return _with_cut_note(cmd, self._dispatch(cmd, ctx, prefix="/paper", visibility=EPHEMERAL))
 
@@ -107,6 +112,10 @@ class Service:
         reply is visible in the thread; help, "did you mean", errors and "no
         confident match" are ``EPHEMERAL`` (the Slack layer shows them to the
         asker only, issue 12 point 4).
+
+        Args:
+            text: the mention's text without the bot's token, entity-decoded.
+            ctx: who asked and where (team, channel, user).
         """
         cmd = parsing.parse_command(text)
         typed_search = cmd.name == "search" and text.split(maxsplit=1)[0].lower() == "search"
@@ -125,6 +134,12 @@ class Service:
         ``exact`` turns auto-correction off ("search instead for …"). A query
         over ``bot.core.input_cut.MAX_INPUT`` characters is cut (``cut_to`` says so); one
         too long for a button gets a key for its buttons (``query_keys``).
+
+        Args:
+            query: the query as typed.
+            offset: results to skip (a later page).
+            limit: results per page.
+            exact: True runs the query as typed, without spelling correction.
         """
         offset = max(0, int(offset))
         query, cut = cut_input(query.strip())
@@ -146,6 +161,11 @@ class Service:
         """One paper in full from an id, a name or words.
 
         Resolution order: docs/interfaces.md "/paper slash command".
+
+        Args:
+            text: an id, a method name or words.
+            visibility: "ephemeral" (the asker only) or "in_channel".
+            headline: a line above the paper (mrkdwn), or None.
         """
         paper = self._resolve(text, "show", visibility)
         if not isinstance(paper, Paper):
@@ -159,7 +179,13 @@ class Service:
         )
 
     def paper(self, paper_id: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
-        """The paper with exactly this id, in full; a polite notice when unknown."""
+        """The paper with exactly this id, in full; a polite notice when unknown.
+
+        Args:
+            paper_id: the paper's id (a button's value: any string).
+            visibility: "ephemeral" (the asker only) or "in_channel".
+            headline: a line above the paper (mrkdwn), or None.
+        """
         paper = self.index.get(paper_id) if isinstance(paper_id, str) and paper_id else None
         if paper is None:
             shown = paper_id if isinstance(paper_id, str) and len(paper_id) <= 40 else "that id"
@@ -171,7 +197,12 @@ class Service:
         )
 
     def similar(self, text: str, visibility: str = EPHEMERAL) -> Reply:
-        """Papers like the one ``text`` resolves to (``SimilarReply``)."""
+        """Papers like the one ``text`` resolves to (``SimilarReply``).
+
+        Args:
+            text: an id, a method name or words naming the paper.
+            visibility: "ephemeral" (the asker only) or "in_channel".
+        """
         paper = self._resolve(text, "similar", visibility)
         if not isinstance(paper, Paper):
             return paper
@@ -199,7 +230,12 @@ class Service:
         """Mention/DM reading: a link, id or name in the text → that paper (several: pick
         list); else the link-free words' best match if confident, with 3 others; else their
         best ``PAGE_SIZE`` as an ``unsure`` list; small talk or nothing → a notice; a passage
-        (> ``PASSAGE_MIN``) → results. Rules: docs/search.md "Mentions: is the best hit the paper meant?"."""
+        (> ``PASSAGE_MIN``) → results. Rules: docs/search.md "Mentions: is the best hit the paper meant?".
+
+        Args:
+            text: the mention or DM text (tokens stripped).
+            visibility: of the answer when it names a paper; help and notices are ephemeral.
+        """
         words = text.strip()
         if not words or len(words) > PASSAGE_MIN:  # help to the asker only; a passage: results
             return self.search(words) if words else HelpReply(prefix="@paperbot", visibility=EPHEMERAL)
@@ -230,7 +266,12 @@ class Service:
         )
 
     def today(self, ctx: Context, visibility: str = EPHEMERAL) -> Reply:
-        """The paper of the day for this channel's local date (same as the digest)."""
+        """The paper of the day for this channel's local date (same as the digest).
+
+        Args:
+            ctx: the channel (or DM) whose local date and subscription count.
+            visibility: "ephemeral" (the asker only) or "in_channel".
+        """
         papers, day = self.subs.papers_of_the_day(ctx)
         if not papers:
             sub = self.subs.for_context(ctx)
@@ -259,7 +300,13 @@ class Service:
 
     def share(self, paper_id: str, ctx: Context, sharer: str = "someone") -> Reply:
         """The compact card posted when ``sharer`` (a display name, never a live
-        mention) shares a paper (``ShareReply``), or a notice for an unknown id."""
+        mention) shares a paper (``ShareReply``), or a notice for an unknown id.
+
+        Args:
+            paper_id: the paper to share.
+            ctx: where it is shared (unused by the card itself).
+            sharer: the sharer's display name.
+        """
         paper = self.index.get(paper_id) if isinstance(paper_id, str) and paper_id else None
         if paper is None:
             return self.paper(paper_id)
@@ -276,11 +323,21 @@ class Service:
 
     def welcome(self, ctx: Context, audience: str) -> Reply | None:
         """The first hello for a "user" or a "channel", once ever (``bot.service.onboarding.Welcomes``),
-        else None; ``forget_welcome`` when it could not be delivered."""
+        else None; ``forget_welcome`` when it could not be delivered.
+
+        Args:
+            ctx: the user or channel and its team.
+            audience: "user" (the Messages tab) or "channel" (the bot was added).
+        """
         return WelcomeReply(audience=audience, visibility=IN_CHANNEL) if self.welcomes.first(ctx, audience) else None
 
     def forget_welcome(self, ctx: Context, audience: str) -> None:
-        """Forget that ``welcome`` was given (its post failed): it is tried again."""
+        """Forget that ``welcome`` was given (its post failed): it is tried again.
+
+        Args:
+            ctx: the user or channel and its team.
+            audience: "user" or "channel".
+        """
         self.welcomes.forget(ctx, audience)
 
     # ------------------------------------------------------------------ internals
@@ -324,7 +381,12 @@ class Service:
     def related(self, text: str, limit: int = PAGE_SIZE) -> Reply:
         """Papers most like a piece of text (a message, a pasted abstract): a
         ``ResultsReply``, or an ``ErrorReply`` when the text has no words.
-        The text is read as prose (``bot.search.SearchIndex.related``)."""
+        The text is read as prose (``bot.search.SearchIndex.related``).
+
+        Args:
+            text: the message or pasted abstract.
+            limit: most papers.
+        """
         try:
             return ResultsReply(page=self.index.related(text, limit=limit))
         except QueryError as e:

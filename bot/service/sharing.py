@@ -18,7 +18,14 @@ KIND = "share"
 
 
 def share_key(team: str, channel: str, message_ts: str, paper_id: str) -> str:
-    """The claim key of one share (≤ 255 chars)."""
+    """The claim key of one share (≤ 255 chars).
+
+    Args:
+        team: Slack team id.
+        channel: the channel of the clicked message.
+        message_ts: the clicked message's ``ts``.
+        paper_id: the shared paper.
+    """
     return f"{team}:{channel}:{message_ts}:{paper_id}"[:255]
 
 
@@ -36,7 +43,12 @@ class Sharing:
 
     def claim(self, key: str, target: str) -> tuple[bool, str | None]:
         """``(True, target)`` when this caller may post the share into ``target``,
-        else ``(False, where it was shared before)``."""
+        else ``(False, where it was shared before)``.
+
+        Args:
+            key: the share's ``share_key``.
+            target: the channel id the share would be posted into.
+        """
         if self._store.mark_once(KIND, key, detail=target, now=self._now()):
             return True, target
         return False, self._store.mark(KIND, key)[1]

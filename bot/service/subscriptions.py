@@ -73,6 +73,10 @@ class Subscriptions:
         next post time, or an ``ErrorReply``.
         An identical repeat of an active subscription changes and announces
         nothing: the user alone is told "already subscribed …".
+
+        Args:
+            arg: the text after ``subscribe``.
+            ctx: the channel, team and user (and the user's Slack zone, when read).
         """
         try:
             spec = subscribe_grammar.parse_spec(arg)
@@ -180,7 +184,12 @@ class Subscriptions:
 
     def unsubscribe(self, ctx: Context, me: bool = False) -> Reply:
         """``/paper unsubscribe`` — stop this channel's post; ``unsubscribe me``
-        — stop the user's personal feed."""
+        — stop the user's personal feed.
+
+        Args:
+            ctx: the channel, team and user.
+            me: True stops the user's personal feed instead of the channel's post.
+        """
         if me:
             if ctx.user_id and self.store.remove_subscription(ctx.team_id, ctx.user_id):
                 return NoticeReply(text="Unsubscribed: your personal feed is stopped.")
@@ -267,7 +276,13 @@ def posting_day(sub: Subscription, today: date, zone: ZoneInfo) -> date:
     posting days: the latest posting day up to ``today`` (a reading group's
     paper of the week all week), or the next one when that was before the
     subscription began — never a date the digest will not post, whose pick
-    would use up a paper of the rotation."""
+    would use up a paper of the rotation.
+
+    Args:
+        sub: the subscription (its ``days`` and ``created_at``).
+        today: the local date in its zone.
+        zone: its zone.
+    """
     start = sub.created_at.astimezone(zone).date() if sub.created_at else today
     for back in range(7):
         day = today - timedelta(days=back)
@@ -284,7 +299,13 @@ def posting_day(sub: Subscription, today: date, zone: ZoneInfo) -> date:
 
 def describe(sub: Subscription, count: int | None = None, with_time: bool = True) -> str:
     """One line: "3 papers about “diffusion” (12 matching papers) on Mondays at 10:00
-    (Europe/London)"; ``with_time=False`` leaves out " at HH:MM (zone)"."""
+    (Europe/London)"; ``with_time=False`` leaves out " at HH:MM (zone)".
+
+    Args:
+        sub: the subscription.
+        count: how many papers match its topic now (None: unknown, not said).
+        with_time: False leaves out " at HH:MM (zone)".
+    """
     what = "a paper of the day" if sub.papers <= 1 else f"{sub.papers} papers"
     if sub.topic:
         what += f" about “{sub.topic}”"

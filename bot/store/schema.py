@@ -88,6 +88,15 @@ class UTCDateTime(sa.types.TypeDecorator):
     cache_ok = True
 
     def process_bind_param(self, value, dialect):
+        """An aware datetime → naive UTC for the database (SQLAlchemy's ``TypeDecorator`` hook).
+
+        Args:
+            value: an aware datetime, or None.
+            dialect: the database dialect (unused: the same on SQLite and PostgreSQL).
+
+        Raises:
+            ValueError: ``value`` is naive.
+        """
         if value is None:
             return None
         if value.tzinfo is None:
@@ -95,6 +104,12 @@ class UTCDateTime(sa.types.TypeDecorator):
         return value.astimezone(timezone.utc).replace(tzinfo=None)
 
     def process_result_value(self, value, dialect):
+        """A stored naive UTC time (or ISO text in an old SQLite file) → aware UTC datetime.
+
+        Args:
+            value: what the database returned, or None.
+            dialect: the database dialect (unused).
+        """
         if value is None:
             return None
         if isinstance(value, str):  # hand-written rows in an old SQLite file

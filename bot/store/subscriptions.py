@@ -150,7 +150,12 @@ class SubscriptionStore:
         raise AssertionError("unreachable")
 
     def get_subscription(self, team: str, channel: str) -> Subscription | None:
-        """The channel's subscription (active or not), or None."""
+        """The channel's subscription (active or not), or None.
+
+        Args:
+            team: Slack team id.
+            channel: Slack channel id, or a user id for a personal feed.
+        """
         with transaction(self._engine) as conn:
             row = conn.execute(sa.select(subs_t).where(_key(team, channel))).first()
         return _subscription(row) if row is not None else None
@@ -159,6 +164,10 @@ class SubscriptionStore:
         """Delete the channel's subscription; True when there was one.
 
         Its delivery rows stay, so re-subscribing the same day cannot post twice.
+
+        Args:
+            team: Slack team id.
+            channel: Slack channel id, or a user id for a personal feed.
         """
         with transaction(self._engine, write=True) as conn:
             return conn.execute(subs_t.delete().where(_key(team, channel))).rowcount > 0
