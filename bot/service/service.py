@@ -39,11 +39,11 @@ from bot.core.replies import (
 from bot.core.store_port import ServiceStore
 from bot.daily.post_times import utc_now
 from bot.service.home import AppHome, HomeTab
-from bot.service.onboarding import Welcomes
 from bot.service.query_keys import QueryKeys
 from bot.service.reading_list import ReadingList
 from bot.service.sharing import Sharing
 from bot.service.subscriptions import Subscriptions
+from bot.service.welcome import Welcomes
 
 log = logging.getLogger(__name__)
 
@@ -322,7 +322,7 @@ class Service:
         return self.app_home.for_viewer(ctx, is_member)
 
     def welcome(self, ctx: Context, audience: str) -> Reply | None:
-        """The first hello for a "user" or a "channel", once ever (``bot.service.onboarding.Welcomes``),
+        """The first hello for a "user" or a "channel", once ever (``bot.service.welcome.Welcomes``),
         else None; ``forget_welcome`` when it could not be delivered.
 
         Args:

@@ -1,5 +1,5 @@
-"""Onboarding said once: a hello per user (the app's Messages tab) and per
-channel (the bot added to it), issue 12 point 5.
+"""The welcome (onboarding), said once: a hello per user (the app's Messages
+tab) and per channel (the bot added to it), issue 12 point 5.
 
 Each hello is remembered with ``Store.mark_once("onboard", key)`` before it is
 posted, so two processes (or two events) say it once; a hello whose post
@@ -15,12 +15,12 @@ from typing import Callable
 from bot.core.models import Context
 from bot.core.store_port import OnceMarks
 
-#: The kind of mark a hello is remembered under (table ``marks``).
+#: The kind of mark a hello is remembered under (table ``marks``; stored, so it keeps its first name).
 KIND = "onboard"
 
 
 class Welcomes:
-    """Onboarding said once: per user (the Messages tab) and per channel (the bot added).
+    """The welcome said once: per user (the Messages tab) and per channel (the bot added).
 
     Args:
         store: the store's once-only marks (``mark_once``, ``unmark``).
