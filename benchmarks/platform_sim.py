@@ -181,33 +181,33 @@ def main() -> int:
 
         now = datetime.now(timezone.utc)
         if args.subscribe == "web":
-            slot = (now + timedelta(minutes=1)).replace(second=0, microsecond=0)
-            status, url = slash(port, fake, f"subscribe {slot:%H:%M} UTC", channel=DIGEST_CHANNEL)
+            post_time = (now + timedelta(minutes=1)).replace(second=0, microsecond=0)
+            status, url = slash(port, fake, f"subscribe {post_time:%H:%M} UTC", channel=DIGEST_CHANNEL)
             fake.wait_for("response_url", where=lambda c: url.endswith(c.path), timeout=30)
-            say(f"  /paper subscribe {slot:%H:%M} UTC sent through web.1 (ack {status})")
+            say(f"  /paper subscribe {post_time:%H:%M} UTC sent through web.1 (ack {status})")
         else:
             from bot.core.config import normalise_database_url
             from bot.store import Store
 
-            slot = now.replace(second=0, microsecond=0)
+            post_time = now.replace(second=0, microsecond=0)
             store = Store(normalise_database_url(config["DATABASE_URL"]))
             store.upsert_subscription(
-                TEAM_ID, DIGEST_CHANNEL, f"{slot:%H:%M}", "UTC", "U0SIM", now=now - timedelta(days=1)
+                TEAM_ID, DIGEST_CHANNEL, f"{post_time:%H:%M}", "UTC", "U0SIM", now=now - timedelta(days=1)
             )
             store.close()
-            say(f"  subscription {slot:%H:%M} UTC written to the store as if made yesterday")
+            say(f"  subscription {post_time:%H:%M} UTC written to the store as if made yesterday")
         in_channel = lambda c: c.body.get("channel") == DIGEST_CHANNEL  # noqa: E731
         before = len([c for c in fake.calls("chat.postMessage") if in_channel(c)])  # the subscribe notice
         clock = Dyno("clock.1", build, base, kinds["clock"], env)
         dynos.append(clock)
-        wait = max(0.0, (slot - datetime.now(timezone.utc)).total_seconds()) + 45
+        wait = max(0.0, (post_time - datetime.now(timezone.utc)).total_seconds()) + 45
         try:
             post = fake.wait_for("chat.postMessage", count=before + 1, timeout=wait, where=in_channel)[-1]
             after = time.perf_counter() - clock.started
             check(
                 bool(post.body.get("blocks")),
                 f"clock.1 posted the paper of the day to {DIGEST_CHANNEL} "
-                f"for the {slot:%H:%M} slot ({after:.0f} s after it started)",
+                f"for the {post_time:%H:%M} post time ({after:.0f} s after it started)",
             )
             data["digest_after_clock_start_s"] = round(after, 1)
             data["digest_text"] = post.body.get("text", "")[:200]

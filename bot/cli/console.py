@@ -43,13 +43,25 @@ class ConsolePoster:
         self.count = 0
 
     def post(self, channel_id: str, message: Message, thread_ts: str | None = None) -> str:
-        """Print ``message`` as a post in #console; returns a fake ``ts``."""
+        """Print ``message`` as a post in #console; returns a fake ``ts``.
+
+        Args:
+            channel_id: ignored: the console has one channel.
+            message: the message to print.
+            thread_ts: ignored.
+        """
         self.count += 1
         self.write(f"── posted in #console ──\n{to_text(message)}\n")
         return f"{self.count}.000000"
 
     def find_recent_post(self, channel_id: str, marker: str, oldest_ts: float) -> str | None:
-        """The console keeps no history: always None."""
+        """The console keeps no history: always None.
+
+        Args:
+            channel_id: ignored.
+            marker: ignored.
+            oldest_ts: ignored.
+        """
         return None
 
 
@@ -87,10 +99,10 @@ class Console:
             return self._related(line[7:].strip())
         word, _, arg = line.partition(" ")
         if word.lower() in ("save", "remove") and arg.strip() and " " not in arg.strip():
-            act = self.service.reading.save if word.lower() == "save" else self.service.reading.remove
+            act = self.service.reading_list.save if word.lower() == "save" else self.service.reading_list.remove
             return self._show(act(arg.strip(), CONTEXT))
         if low == "export":
-            export = self.service.reading.export(CONTEXT)
+            export = self.service.reading_list.export(CONTEXT)
             if export is None:
                 return "Your reading list is empty: nothing to export."
             return f"(to your DM)\n{export.markdown}\n── {export.filename} ──\n{export.bibtex}"
@@ -161,7 +173,14 @@ def _line_editor(stdin: TextIO) -> Callable[[], str]:
 
 
 def run(service: Service, stdin: TextIO, write: Callable[[str], None], interactive: bool) -> int:
-    """Read ``stdin`` to the end (or ``quit``), printing each reply. Returns 0."""
+    """Read ``stdin`` to the end (or ``quit``), printing each reply. Returns 0.
+
+    Args:
+        service: the ``Service`` to ask.
+        stdin: where the lines come from.
+        write: prints one answer.
+        interactive: a terminal: print the intro and edit lines.
+    """
     console = Console(service)
     read = stdin.readline
     if interactive:

@@ -41,5 +41,10 @@ def page_json(page: SearchPage) -> dict:
 
 
 def error_json(query: str, message: str) -> dict:
-    """A query that cannot run: ``{"query": str, "error": str}``."""
+    """A query that cannot run: ``{"query": str, "error": str}``.
+
+    Args:
+        query: the query as given.
+        message: why it cannot run.
+    """
     return {"query": query, "error": message}

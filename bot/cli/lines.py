@@ -78,7 +78,12 @@ def json_line(obj) -> bytes:
 
 def print_json(obj: dict, note: str | None = None) -> None:
     """Write ``obj`` (with ``"note": note`` when given) to stdout as one
-    ``json_line``, flushed, whatever the locale's encoding."""
+    ``json_line``, flushed, whatever the locale's encoding.
+
+    Args:
+        obj: a JSON-serialisable dict.
+        note: a note on the input (``REPLACED``), or None.
+    """
     sys.stdout.flush()
     sys.stdout.buffer.write(json_line({**obj, "note": note} if note else obj))
     sys.stdout.buffer.flush()
@@ -88,7 +93,13 @@ def print_related(index, data: bytes, limit: int) -> int:
     """``paperbot search --related``: ``data`` (all of stdin) as one text,
     ``index.related(text)`` printed as one JSON object — the search contract
     plus ``notes`` (a paper the text links to comes first, named there), or
-    an error object. Returns the exit status (1 for a text with no words)."""
+    an error object. Returns the exit status (1 for a text with no words).
+
+    Args:
+        index: the search index (``related``).
+        data: all of stdin, or the arguments' bytes.
+        limit: most papers.
+    """
     text, note = decode(data)
     try:
         page = index.related(text, limit=limit)

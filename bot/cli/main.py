@@ -168,6 +168,12 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None, accepted_only
     """Build a new index generation and switch to it atomically.
 
     Example: paperbot index build --source corpus.jsonl --index /tmp/idx
+    \f
+    Args:
+        sources: the paper files (none: the seeds).
+        index_dir: the index folder (None: the default one).
+        accepted_only: leave out papers not accepted at their venue.
+        wait: most seconds to wait for another build or add on the folder.
     """
     settings = _settings()
     _stop_on_sigterm()
@@ -221,6 +227,12 @@ def index_add(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: 
     """Add or update documents without a full rebuild.
 
     Example: paperbot index add --source new-papers.jsonl
+    \f
+    Args:
+        sources: the paper files or folders to add (at least one).
+        index_dir: the index folder (None: the default one).
+        accepted_only: leave out papers not accepted at their venue.
+        wait: most seconds to wait for another build or add on the folder.
     """
     settings = _settings()
     _stop_on_sigterm()
@@ -267,47 +279,66 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, related: bool,
     """Search the index. QUERY "-" reads one query per line from stdin.
 
     Example: paperbot search --json "speculative decoding"
+    \f
+    Args:
+        index_dir: the index folder (None: the default one, built when its seeds changed).
+        limit: results per query.
+        as_json: one JSON object per query instead of text.
+        related: the words (or all of stdin) are one text; its related papers as one JSON object.
+        query: the query words, or "-" for one query per line of stdin.
     """
     if not query and not related:
         raise click.UsageError("Give a QUERY, \"-\" to read queries from stdin, or --related.")
-    settings = _settings()
-    try:
-        if index_dir is None:
-            wiring.ensure_default_index(settings)
-        idx = search.SearchIndex(index_dir or settings.index_dir)
-    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, wiring.IndexUnwritable) as e:
-        raise click.ClickException(str(e)) from None
+    idx = _open_index(index_dir)
     text = " ".join(query)
     if related:  # the words, or all of stdin, are one text: one JSON object (bot/cli/lines.py)
         data = sys.stdin.buffer.read() if text in ("", "-") else lines.argv_bytes(text)
         sys.exit(lines.print_related(idx, data, limit))
     idx.warm()  # the first query after start pays no opening (docs/search.md "Speed")
     # Any bytes in, one line out per b"\n"-ended input line (bot/cli/lines.py).
-    queries = lines.read_lines(sys.stdin.buffer) if text == "-" else [lines.from_argv(text)]
-    status = 0
+    batch = text == "-"
+    queries = lines.read_lines(sys.stdin.buffer) if batch else [lines.from_argv(text)]
+    refused = False
     for q, note in queries:
-        try:
-            page = idx.search(q, limit=limit)
-        except QueryError as e:
-            status = 1 if text != "-" else status
-            if as_json:
-                lines.print_json(error_json(q, e.message), note)
-            else:  # in a batch, the line says which query it answers, on stdout like the others
-                if text == "-":
-                    click.echo(f"== {q}")
-                click.echo(f"{note + ' ' if note else ''}{e.message} Example: {e.example}", err=text != "-")
-            continue
-        except search.IndexMissing as e:
-            raise click.ClickException(str(e)) from None
+        refused |= not _print_answer(idx, q, note, limit, as_json, batch)
+    sys.exit(1 if refused and not batch else 0)  # in a batch, a refused query is one line of the output
+
+
+def _open_index(index_dir: Path | None) -> search.SearchIndex:
+    """The index at ``index_dir`` (None: the default one, built when its seeds changed)."""
+    settings = _settings()
+    try:
+        if index_dir is None:
+            wiring.ensure_default_index(settings)
+        return search.SearchIndex(index_dir or settings.index_dir)
+    except (corpus.CorpusError, search.IndexBusy, search.IndexMissing, wiring.IndexUnwritable) as e:
+        raise click.ClickException(str(e)) from None
+
+
+def _print_answer(idx: search.SearchIndex, q: str, note: str | None, limit: int, as_json: bool, batch: bool) -> bool:
+    """Print the answer to one query (in a batch, headed by the query it answers, on stdout
+    like the others); False when the query could not run."""
+    try:
+        page = idx.search(q, limit=limit)
+    except QueryError as e:
         if as_json:
-            lines.print_json(page_json(page), note)
+            lines.print_json(error_json(q, e.message), note)
         else:
-            if text == "-":
+            if batch:
                 click.echo(f"== {q}")
-            if note:
-                click.echo(note)
-            _print_page(page)
-    sys.exit(status)
+            click.echo(f"{note + ' ' if note else ''}{e.message} Example: {e.example}", err=not batch)
+        return False
+    except search.IndexMissing as e:
+        raise click.ClickException(str(e)) from None
+    if as_json:
+        lines.print_json(page_json(page), note)
+    else:
+        if batch:
+            click.echo(f"== {q}")
+        if note:
+            click.echo(note)
+        _print_page(page)
+    return True
 
 
 def _plural(n: int, word: str) -> str:

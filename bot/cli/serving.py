@@ -31,7 +31,13 @@ def _run(fn, *args, **kwargs):
 
 
 def register(main: click.Group, settings_fn, require_fn) -> None:
-    """Attach the Slack commands to the ``paperbot`` group."""
+    """Attach the Slack commands to the ``paperbot`` group.
+
+    Args:
+        main: the ``paperbot`` click group.
+        settings_fn: returns the ``Settings`` (read from the environment).
+        require_fn: checks that settings a command needs are present (click errors otherwise).
+    """
 
     @main.command()
     @click.option("--port", type=int, default=None, help="HTTP port (default: PORT, else 3000).")

@@ -35,6 +35,12 @@ def in_turn(target: Path, wait: float, attempt: Callable[[], T], gave_up: str = 
     Says on stderr that it waits (then, on a terminal, redraws the seconds
     waited) and, once through, how long it waited.
 
+    Args:
+        target: the index folder whose lock is waited for.
+        wait: most seconds to wait.
+        attempt: the work; raises ``search.IndexBusy`` while another holds the lock.
+        gave_up: added to the error when the wait runs out.
+
     Raises:
         click.ClickException: still busy after ``wait`` seconds: the lock's
             own message, how long it waited, then ``gave_up``.

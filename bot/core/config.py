@@ -123,6 +123,10 @@ def from_env(env: Mapping[str, str], cwd: Path | None = None) -> Settings:
 
     Relative paths resolve against ``cwd`` (default: the working directory).
 
+    Args:
+        env: variable name → value (``os.environ`` and ``.env``, read by the CLI).
+        cwd: the directory relative paths are resolved against (None: the process's).
+
     Raises:
         ValueError: ``PORT`` is not an integer, ``PAPERBOT_DEFAULT_TIME`` is
             not HH:MM, ``PAPERBOT_DEFAULT_TZ`` is not an IANA zone, or

@@ -139,9 +139,11 @@ class Meant:
 class QueryError(ValueError):
     """A query that cannot run, with a short explanation for the user.
 
-    Attributes:
-        message: one sentence saying what is wrong (plain text, not escaped).
-        example: a query that would work, e.g. ``"sparse attention"``.
+    Args:
+        message: one sentence saying what is wrong (plain text, not escaped);
+            kept as the attribute ``message``.
+        example: a query that would work, e.g. ``"sparse attention"``; kept as
+            the attribute ``example``.
     """
 
     def __init__(self, message: str, example: str = "sparse attention") -> None:
@@ -192,9 +194,10 @@ class Subscription:
 
 
 @dataclass(frozen=True)
-class SavedPaper:
-    """One entry of a user's reading list: a snapshot of the paper when saved
-    (so it still exports after a rebuild removed the paper; issue 13).
+class ReadingListEntry:
+    """One entry of a user's reading list: a snapshot of the paper when the
+    user clicked *Save* (so it still exports after a rebuild removed the
+    paper; issue 13).
 
     Attributes:
         paper_id: the paper's id.
@@ -203,7 +206,7 @@ class SavedPaper:
         venue: e.g. "ICML 2026" ("" when unknown).
         year: four digits from the venue, or None.
         url: the landing page, or None.
-        saved_at: when it was saved (UTC, aware).
+        saved_at: when it was added to the list (UTC, aware).
     """
 
     paper_id: str

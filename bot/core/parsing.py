@@ -11,10 +11,7 @@ import re
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-#: Longest input read, in characters: a pasted paragraph or abstract is a query;
-#: longer input is cut (at a space when one is near) with one note
-#: (docs/interfaces.md "Rules every reply obeys"; the search's own limit, docs/search.md "Long text").
-MAX_INPUT = 4000
+from bot.core.input_cut import cut_input
 
 #: Sub-commands that take an argument.
 WITH_ARGUMENT = ("search", "show", "similar", "subscribe")
@@ -68,7 +65,8 @@ class Command:
             ``SUGGEST`` when a no-argument sub-command came with only
             punctuation or ``FILLER_WORDS`` (then ``arg`` is that sub-command).
         arg: the rest of the text (stripped), "" when none.
-        cut: True when the input was longer than ``MAX_INPUT`` and was cut.
+        cut: True when the input was longer than ``bot.core.input_cut.MAX_INPUT``
+            and was cut (``cut_input``).
     """
 
     name: str
@@ -99,17 +97,6 @@ def parse_command(text: str) -> Command:
     if word in WITH_ARGUMENT:
         return Command(word, rest.strip(), cut)
     return Command("search", text, cut)
-
-
-def cut_input(text: str) -> tuple[str, bool]:
-    """``(text, was_cut)``: ``text`` cut to ``MAX_INPUT`` characters — at the
-    last space within 40 characters of the limit when there is one, so no word
-    is split — and stripped."""
-    if len(text) <= MAX_INPUT:
-        return text, False
-    head = text[:MAX_INPUT]
-    space = head.rfind(" ", MAX_INPUT - 40)
-    return (head[:space] if space > 0 else head).strip(), True
 
 
 def _only_filler(rest: str) -> bool:
@@ -160,6 +147,10 @@ def _zones() -> dict[str, str]:
 
 def parse_subscribe(arg: str, default_time: str | None) -> tuple[str | None, str | None]:
     """Parse ``[HH:MM] [zone]`` in either order → ``(time or default_time, zone or None)``.
+
+    Args:
+        arg: the text after ``subscribe``.
+        default_time: "HH:MM" used when no time is given (may be None).
 
     Raises:
         SubscribeError: with a sentence showing the right form.

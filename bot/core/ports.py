@@ -55,7 +55,12 @@ class Message:
 
 
 class PostError(Exception):
-    """Posting failed. ``code`` is Slack's error string ("is_archived", "ratelimited", …)."""
+    """Posting failed: Slack refused the post, or the request did not get through.
+
+    Args:
+        code: Slack's error string ("is_archived", "ratelimited", …).
+        detail: more about it, for logs (may be empty).
+    """
 
     def __init__(self, code: str, detail: str = "") -> None:
         super().__init__(f"{code}{': ' + detail if detail else ''}")
@@ -82,13 +87,24 @@ class Poster(Protocol):
     """Posts messages to channels. Implementations raise ``PostError``."""
 
     def post(self, channel_id: str, message: Message, thread_ts: str | None = None) -> str:
-        """Post ``message`` (and then its ``thread`` replies); return the parent ``ts``."""
+        """Post ``message`` (and then its ``thread`` replies); return the parent ``ts``.
+
+        Args:
+            channel_id: the channel (a user id: the app's DM with that user).
+            message: the rendered message.
+            thread_ts: the parent's ``ts`` to reply in its thread, or None.
+        """
         ...
 
     def find_recent_post(self, channel_id: str, marker: str, oldest_ts: float) -> str | None:
         """Return the ``ts`` of the bot's own post containing ``marker`` since
         ``oldest_ts`` (Unix seconds), or None when the whole history since then
         was read and holds no such post. Used to reconcile a claim left by a crash.
+
+        Args:
+            channel_id: the channel to look in.
+            marker: a string only that post carries (``bot.render.digest_marker``).
+            oldest_ts: how far back to look (Unix seconds).
 
         Raises:
             HistoryUnavailable: the history could not be read completely.
@@ -106,6 +122,10 @@ class ChannelAnnouncer(Protocol):
 
     def announce(self, channel_id: str, reply: "Reply") -> None:
         """Make ``reply`` visible to everyone in ``channel_id``.
+
+        Args:
+            channel_id: the channel to tell.
+            reply: what to tell it (rendered by the implementation).
 
         Raises:
             PostError: the post was refused (``not_in_channel``,

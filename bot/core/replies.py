@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from bot.core.models import Hit, Paper, SavedPaper, SearchPage, Subscription
+from bot.core.models import Hit, Paper, ReadingListEntry, SearchPage, Subscription
 
 EPHEMERAL = "ephemeral"
 IN_CHANNEL = "in_channel"
@@ -35,7 +35,7 @@ class Reply:
         visibility: "ephemeral" or "in_channel".
         note: a short plain-text note shown under the reply, or None.
         cut_to: the input was longer than this many characters and was cut
-            to them (``bot.core.parsing.MAX_INPUT``); None when not cut. The render
+            to them (``bot.core.input_cut.MAX_INPUT``); None when not cut. The render
             says so in one note (``bot.render.echo.length_note``).
     """
 
@@ -190,18 +190,18 @@ class ShareReply(Reply):
 
 
 @dataclass(frozen=True)
-class SavedReply(Reply):
+class ReadingListReply(Reply):
     """A page of the user's reading list (``/paper saved``, App Home), newest first.
 
     Attributes:
-        entries: this page's saved snapshots.
+        entries: this page's entries.
         total: entries in the whole list.
         offset: index of ``entries[0]`` in the list.
         limit: page size.
         gone: ids of entries no longer in the index.
     """
 
-    entries: tuple[SavedPaper, ...] = ()
+    entries: tuple[ReadingListEntry, ...] = ()
     total: int = 0
     offset: int = 0
     limit: int = 5

@@ -9,7 +9,7 @@ keywords (``derive``, ``names``, ``keywords``, ``text``), code links
 Public API (docs/architecture.md "Layers"): ``load_papers``, ``iter_records``,
 ``parse_seed_text``, ``clean_text``, ``seeds_fingerprint``, ``paper_id_for``,
 ``acronyms``, ``CorpusError``, plus ``LoadStats`` for skip counts; ``link_key``,
-``paper_link_keys``, ``link_lookup`` (``links``: which paper a posted link names).
+``paper_link_keys``, ``link_lookup`` (``link_keys``: which paper a posted link names).
 OpenReview notes and arXiv snapshot records are read in their own shapes (``sources``).
 """
 
@@ -17,11 +17,11 @@ from bot.corpus.clean import clean_text
 from bot.corpus.errors import CorpusError
 from bot.corpus.ids import paper_id_for
 from bot.corpus.keywords import keywords
-from bot.corpus.links import link_key, link_lookup, paper_link_keys
+from bot.corpus.link_keys import link_key, link_lookup, paper_link_keys
 from bot.corpus.load import iter_records, load_papers, not_accepted_summary, seeds_fingerprint
 from bot.corpus.records import LoadStats
 from bot.corpus.seeds import parse_seed_text, venue_from_header
-from bot.corpus.text import acronyms, sentences
+from bot.corpus.sentences import acronyms, sentences
 
 __all__ = [
     "CorpusError",

@@ -12,7 +12,7 @@ from bot.corpus.derive import contribution_index, derive_title, tldr
 from bot.corpus.ids import IdKey, normalise_source_id, text_digest
 from bot.corpus.keywords import keywords, title_keywords
 from bot.corpus.names import find_name, title_name
-from bot.corpus.text import Doc
+from bot.corpus.sentences import Doc
 from bot.corpus.urls import code_urls, find_urls, has_url
 
 #: Control characters (but tab/newline/CR, which are whitespace) and lone
@@ -136,5 +136,10 @@ def _given(words: Iterable[str]) -> tuple[str, ...]:
 
 
 def with_id(paper: Paper, pid: str) -> Paper:
-    """``paper`` with its final id (the same object when unchanged)."""
+    """``paper`` with its final id (the same object when unchanged).
+
+    Args:
+        paper: the paper with its base id.
+        pid: its final id.
+    """
     return paper if paper.id == pid else replace(paper, id=pid)

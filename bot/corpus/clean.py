@@ -134,6 +134,19 @@ def _clean(raw: str) -> Cleaned:
     links: list[str] = []
     text = raw.replace("\\$", held.hold("$")) if "\\$" in raw else raw
     has_latex = "\\" in text or "$" in text
+    text = _hold_links(text, held, links)
+    text = _hold_latex(text, held)
+    text = strip_emphasis(text)
+    text = _dashes_and_quotes(text)
+    text = held.restore(text)
+    if has_latex:
+        text = _latex_leftovers(text)
+    return Cleaned(" ".join(text.split()), tuple(links))
+
+
+def _hold_links(text: str, held: _Held, links: list[str]) -> str:
+    """``text`` with LaTeX links (``\\href``, ``\\url``), Markdown links and URLs held
+    out of the later steps; each link target is appended to ``links``."""
 
     def href(m: re.Match) -> str:
         links.append(m.group(1).strip())
@@ -157,24 +170,32 @@ def _clean(raw: str) -> Cleaned:
         text = URL_RE.sub(lambda m: _hold_url(m.group(), held), text)
         if has_bare_url(text):
             text = BARE_URL_RE.sub(lambda m: _hold_url(m.group(), held), text)
+    return text
+
+
+def _hold_latex(text: str, held: _Held) -> str:
+    """``text`` with its math, brace switches (``{\\bf x}``) and commands converted to
+    Unicode and held out of the later steps."""
     if "$" in text or "\\[" in text or "\\(" in text:
         text = _MATH.sub(lambda m: held.hold(latex.convert_math(next(g for g in m.groups() if g is not None))), text)
     if "{\\" in text:
         text = _BRACE_SWITCH.sub(lambda m: held.hold(latex.convert_command(m.group(1))), text)
     if "\\" in text:
         text = _COMMAND.sub(lambda m: held.hold(latex.convert_command(m.group())), text)
-    text = strip_emphasis(text)
-    text = _dashes_and_quotes(text)
-    text = held.restore(text)
-    if has_latex:
-        if "\\" in text:
-            text = _LEFTOVER_MACRO.sub(lambda m: latex.fallback(m.group()), text)
-        if "{" in text or "}" in text:  # TeX grouping left over ({GPT}-4, unbalanced input)
-            text = text.replace("{", "").replace("}", "")
-        for mark in ",.;:!?":  # a dropped \cite{…} leaves "word ." behind
-            if " " + mark in text:
-                text = text.replace(" " + mark, mark)
-    return Cleaned(" ".join(text.split()), tuple(links))
+    return text
+
+
+def _latex_leftovers(text: str) -> str:
+    """What LaTeX input leaves after conversion: unknown macros, TeX grouping
+    braces ({GPT}-4, unbalanced input), the space a dropped \\cite{…} leaves before a mark."""
+    if "\\" in text:
+        text = _LEFTOVER_MACRO.sub(lambda m: latex.fallback(m.group()), text)
+    if "{" in text or "}" in text:
+        text = text.replace("{", "").replace("}", "")
+    for mark in ",.;:!?":  # "word ." → "word."
+        if " " + mark in text:
+            text = text.replace(" " + mark, mark)
+    return text
 
 
 def _hold_url(url: str, held: _Held) -> str:

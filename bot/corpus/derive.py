@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 from bot.corpus.names import NameInfo
-from bot.corpus.text import Doc
+from bot.corpus.sentences import Doc
 from bot.corpus.wordlists import strip_connective
 
 TITLE_MAX = 120

@@ -149,32 +149,69 @@ def keywords(text: str, *, name: str | None = None, limit: int = 6) -> tuple[str
     """
     toks = _TOKEN.findall(text)
     low = " ".join(toks).lower().split(" ") if toks else []  # "".split(" ") is [""]
-    chosen: list[str] = []
-    keys: list[str] = []
-    skip = {_norm(name)} if name else set()
-
-    def take(phrase: str, key: str | None = None) -> bool:
-        key = key if key is not None else _norm(phrase)
-        if len(chosen) >= limit or key in skip or any(key in k or k in key for k in keys):
-            return False
-        parts = key.split()
-        if any(sum(word in k.split() for k in keys) >= 2 for word in parts):
-            return False  # at most two phrases around the same word ("reasoning …")
-        chosen.append(phrase)
-        keys.append(key)
-        return True
-
+    picks = _Picks(limit, name, per_word=2)  # at most two phrases around the same word ("reasoning …")
     every = Counter(low)
     ranked = []
     for order, (token, long_form) in enumerate(acronym_spans(text)):
         lowered = token.lower()
-        if lowered not in _GENERIC_ACRONYMS and _norm(token) not in skip and every[lowered] >= 2:
+        if lowered not in _GENERIC_ACRONYMS and _norm(token) not in picks.skip and every[lowered] >= 2:
             ranked.append((-every[lowered], order, token, long_form))
-    for _, _, token, long_form in sorted(ranked)[:3]:
-        take(f"{long_form} ({token})")
-        keys.append(_norm(token))
-
+    picks.take_acronyms(sorted(ranked)[:3])
     runs = _runs(toks, low)
+    for _, _, key in _scored_phrases(runs, low):
+        if picks.full:
+            break
+        lowered = " ".join(key).replace("-", " ")
+        if is_noun_phrase(key) and picks.take(lowered, lowered):  # cheap check first, surface form only when kept
+            picks.chosen[-1] = _surface(key, runs, toks, low)
+    if len(picks.chosen) < 3:
+        for start, end in sorted(runs, key=lambda r: r[0] - r[1]):
+            if 2 <= end - start <= 4 and is_noun_phrase(toks[start:end]):
+                picks.take(" ".join(toks[start:end]))
+    return tuple(picks.chosen)
+
+
+class _Picks:
+    """The phrases chosen so far: at most ``limit``, never the method ``name``, none
+    inside another (or containing one), and with ``per_word``, at most that many
+    phrases sharing a word."""
+
+    def __init__(self, limit: int, name: str | None, per_word: int | None = None) -> None:
+        self.limit, self.per_word = limit, per_word
+        self.skip = {_norm(name)} if name else set()
+        self.chosen: list[str] = []
+        self.keys: list[str] = []
+
+    @property
+    def full(self) -> bool:
+        return len(self.chosen) >= self.limit
+
+    def take(self, phrase: str, key: str | None = None) -> bool:
+        """Choose ``phrase`` (compared as ``key``, default its ``_norm``) unless a rule forbids it."""
+        key = key if key is not None else _norm(phrase)
+        if self.full or key in self.skip or any(key in k or k in key for k in self.keys):
+            return False
+        if self.per_word is not None and any(
+            sum(word in k.split() for k in self.keys) >= self.per_word for word in key.split()
+        ):
+            return False
+        self.chosen.append(phrase)
+        self.keys.append(key)
+        return True
+
+    def take_acronyms(self, ranked: list[tuple]) -> None:
+        """Choose "long form (TOKEN)" for each ``(…, token, long_form)``; the bare token is
+        then taken too, so no later phrase repeats it."""
+        for *_, token, long_form in ranked:
+            self.take(f"{long_form} ({token})")
+            self.keys.append(_norm(token))
+
+
+def _scored_phrases(runs: list[tuple[int, int]], low: list[str]) -> list[tuple[float, int, tuple[str, ...]]]:
+    """Candidate phrases (word tuples) of the runs, best first: phrases of two or three
+    words used at least twice (count × words), single words used at least three times
+    (0.8 × count, generic ones left out) and unrepeated runs of two or three words
+    built on repeated words."""
     flat: list[str] = []
     pairs: list[tuple[str, ...]] = []
     for start, end in runs:
@@ -201,17 +238,7 @@ def keywords(text: str, *, name: str | None = None, limit: int = 6) -> tuple[str
                 if best >= 2:
                     scored.append((-(0.8 * best + 0.3 * (len(key) - 1)), rank, key))
     scored.sort()
-    for _, _, key in scored:
-        if len(chosen) >= limit:
-            break
-        lowered = " ".join(key).replace("-", " ")
-        if is_noun_phrase(key) and take(lowered, lowered):  # cheap check first, surface form only when kept
-            chosen[-1] = _surface(key, runs, toks, low)
-    if len(chosen) < 3:
-        for start, end in sorted(runs, key=lambda r: r[0] - r[1]):
-            if 2 <= end - start <= 4 and is_noun_phrase(toks[start:end]):
-                take(" ".join(toks[start:end]))
-    return tuple(chosen)
+    return scored
 
 
 _TITLE_SPLIT = re.compile(r"[:;,.?!()\[\]{}/|]|\s[-–—]\s|—")
@@ -253,26 +280,28 @@ def title_keywords(title: str, text: str, *, name: str | None = None, limit: int
         frequent content words when fewer than 3. A fraction of the cost of
         ``keywords``.
     """
-    chosen: list[str] = []
-    keys: list[str] = []
-    skip = {_norm(name)} if name else set()
+    picks = _Picks(limit, name)
     lower = text.lower()
-
-    def take(phrase: str) -> None:
-        key = _norm(phrase)
-        if len(chosen) < limit and key not in skip and not any(key in k or k in key for k in keys):
-            chosen.append(phrase)
-            keys.append(key)
-
     if "(" in text:
         ranked = []
         for order, (token, long_form) in enumerate(acronym_spans(text, min_uses=2)):
             uses = text.count(token)
             if token.lower() not in _GENERIC_ACRONYMS and uses >= 2:
                 ranked.append((-uses, order, token, long_form))
-        for _, _, token, long_form in sorted(ranked)[:3]:
-            take(f"{long_form} ({token})")
-            keys.append(_norm(token))
+        picks.take_acronyms(sorted(ranked)[:3])
+    for _, _, phrase in sorted(_title_candidates(title, lower)):
+        picks.take(phrase)
+    if len(picks.chosen) < 3:
+        counts = Counter(_LONG_WORD.findall(lower))
+        for word, count in counts.most_common(40):
+            if count >= 2 and len(word) >= 5 and word not in _STOP and word not in _GENERIC_WORDS:
+                at = lower.find(word)
+                picks.take(text[at : at + len(word)] if len(lower) == len(text) else word)
+    return tuple(picks.chosen)
+
+
+def _title_candidates(title: str, lower: str) -> list[tuple[float, int, str]]:
+    """Scored phrases (``_title_phrases``) of every stop-word-free run of the title's words."""
     candidates = []
     for chunk in _TITLE_SPLIT.split(title):
         words = chunk.replace('"', " ").replace("“", " ").replace("”", " ").split()
@@ -284,12 +313,4 @@ def title_keywords(title: str, text: str, *, name: str | None = None, limit: int
             elif not keep and start is not None:
                 candidates.extend(_title_phrases(words[start:i], lower))
                 start = None
-    for _, _, phrase in sorted(candidates):
-        take(phrase)
-    if len(chosen) < 3:
-        counts = Counter(_LONG_WORD.findall(lower))
-        for word, count in counts.most_common(40):
-            if count >= 2 and len(word) >= 5 and word not in _STOP and word not in _GENERIC_WORDS:
-                at = lower.find(word)
-                take(text[at : at + len(word)] if len(lower) == len(text) else word)
-    return tuple(chosen)
+    return candidates

@@ -219,22 +219,36 @@ class _Parser:
             if char in _ESCAPES:
                 return _ESCAPES[char]
             return _via_pylatexenc("\\" + char + self.raw_arg("{"))
+        known = self._with_arguments(name)
+        if known is not None:
+            return known
+        if name in _SIMPLE:
+            return _SIMPLE[name]
+        spec = _WALKER_DB.get_macro_spec(name)
+        if spec is not None and spec.args_parser.argspec:
+            raw = "".join(self.raw_arg(k) for k in spec.args_parser.argspec)
+            return _via_pylatexenc(m.group(0) + raw)
+        # Unknown macro: a custom word (\ours, \ours{}) or a formatting command before a group.
+        if self.s.startswith("{}", self.i):
+            self.i += 2
+            return name
+        return "" if self.s.startswith("{", self.i) else name
+
+    def _with_arguments(self, name: str) -> str | None:
+        """The text of a macro whose arguments are read here (fonts, links, colours,
+        dropped commands, sizing switches, fractions, roots); None for any other."""
         if name in _FONT:
-            content = self.arg()
-            return content
+            return self.arg()
         if name == "mathbb":
             content = self.arg()
             return _DOUBLE_STRUCK.get(content, content)
-        if name == "href":
+        if name in ("href", "textcolor"):  # the target or colour, then the text shown
             self.raw_arg("{")
             return self.arg()
         if name == "texorpdfstring":
             content = self.arg()
             self.raw_arg("{")
             return content
-        if name == "textcolor":
-            self.raw_arg("{")
-            return self.arg()
         if name in _DROP:
             self.raw_arg("*")
             self.raw_arg("[")
@@ -252,17 +266,7 @@ class _Parser:
         if name == "sqrt":
             self.raw_arg("[")
             return "√" + _wrap(self.arg())
-        if name in _SIMPLE:
-            return _SIMPLE[name]
-        spec = _WALKER_DB.get_macro_spec(name)
-        if spec is not None and spec.args_parser.argspec:
-            raw = "".join(self.raw_arg(k) for k in spec.args_parser.argspec)
-            return _via_pylatexenc(m.group(0) + raw)
-        # Unknown macro: a custom word (\ours, \ours{}) or a formatting command before a group.
-        if self.s.startswith("{}", self.i):
-            self.i += 2
-            return name
-        return "" if self.s.startswith("{", self.i) else name
+        return None
 
     def script(self, mark: str) -> str:
         content = self.arg().strip()

@@ -100,6 +100,11 @@ def iter_entries(paths: Iterable[Path | str], stats: LoadStats, workers: int | N
     Runs of consecutive record files are parsed on several processes when
     they are large (``bot.corpus.parallel``; ``workers`` None = decide, 0 or
     1 = in this process, n = n processes), else in this process.
+
+    Args:
+        paths: files and folders of paper sources.
+        stats: counts what was read, skipped and left out (updated).
+        workers: parser processes: None decides, 0 or 1 parses here.
     """
     files = [path for _, path in expand_paths(paths, stats)]
     i = 0

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.corpus.text import sentences
+from bot.corpus.sentences import sentences
 
 _GENERIC = frozenset(
     """llm llms lm lms rl sft dp ai ml nlp gpu gpus cpu api apis moe vlm vlms lmm lmms
@@ -144,13 +144,26 @@ def find_name(
             where = next((i for i, s in enumerate(sents) if info.name in s), None)
             return NameInfo(info.name, where)
     if raw and ("textbf" in raw or "**" in raw):
-        for m in _BOLD.finditer(raw):
-            token = (m.group(1) or m.group(2)).strip()
-            if " " not in token and is_namey(token):
-                for i, sentence in enumerate(sents):
-                    pos = sentence.find(token)
-                    if pos >= 0:
-                        return NameInfo(token, i, None, sentence[pos + len(token) :])
+        info = _bold_name(raw, sents)
+        if info:
+            return info
+    return _introduced_name(sents)
+
+
+def _bold_name(raw: str, sents: list[str]) -> NameInfo | None:
+    """The first name-like single word in bold in ``raw`` that one of ``sents`` holds."""
+    for m in _BOLD.finditer(raw):
+        token = (m.group(1) or m.group(2)).strip()
+        if " " not in token and is_namey(token):
+            for i, sentence in enumerate(sents):
+                pos = sentence.find(token)
+                if pos >= 0:
+                    return NameInfo(token, i, None, sentence[pos + len(token) :])
+    return None
+
+
+def _introduced_name(sents: list[str]) -> NameInfo | None:
+    """The first name introduced in a sentence ("we propose X", "a method called X")."""
     for i, sentence in enumerate(sents):
         for m in _INTRO.finditer(sentence):
             info = _after_intro(sentence, m.end(), i)

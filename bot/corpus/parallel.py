@@ -68,6 +68,11 @@ def _batches(path: Path, stats: LoadStats) -> Iterator[list[tuple[int, object]]]
 def parallel_file_entries(paths: list[Path], stats: LoadStats, workers: int) -> Iterator[Entry]:
     """Entries of several record files, parsed by ``workers`` processes, in file order.
 
+    Args:
+        paths: the record files.
+        stats: counts what was read and skipped (updated).
+        workers: how many processes parse.
+
     Raises:
         CorpusError: as ``bot.corpus.records.raw_items`` (reading happens here).
     """

@@ -191,6 +191,10 @@ def _csv_items(stream: IO[bytes], stats: LoadStats) -> Iterator[tuple[int, dict]
 def raw_items(path: Path, stats: LoadStats) -> Iterator[tuple[int, object]]:
     """The unparsed records of one file: ``(line/row number, JSON line bytes or dict)``.
 
+    Args:
+        path: a JSON Lines, JSON or CSV file, maybe gzipped.
+        stats: counts what was read (updated).
+
     Raises:
         CorpusError: the file cannot be opened or read (bad gzip, I/O error),
             has an unsupported type, or is a JSON array that does not parse.
@@ -247,7 +251,14 @@ def entries_from_items(name: str, items: list[tuple[int, object]]) -> tuple[list
 
 
 def finish_file(path: Path, stats: LoadStats, skipped: int, bad: int) -> None:
-    """Count a file as read and note its skipped/bad records (also logged by ``load_papers``)."""
+    """Count a file as read and note its skipped/bad records (also logged by ``load_papers``).
+
+    Args:
+        path: the file read.
+        stats: the counts to update.
+        skipped: records without an abstract.
+        bad: records that could not be read.
+    """
     stats.files += 1
     stats.skipped_no_abstract += skipped
     stats.bad_lines += bad
@@ -257,6 +268,10 @@ def finish_file(path: Path, stats: LoadStats, skipped: int, bad: int) -> None:
 
 def iter_file_entries(path: Path, stats: LoadStats) -> Iterator[Entry]:
     """Stream the entries of one JSON Lines / JSON / CSV file (optionally gzipped), in order.
+
+    Args:
+        path: a JSON Lines, JSON or CSV file, maybe gzipped.
+        stats: counts what was read and skipped (updated).
 
     Raises:
         CorpusError: see ``raw_items``.

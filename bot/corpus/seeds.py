@@ -77,7 +77,12 @@ def split_seed_text(text: str) -> tuple[str, list[str]]:
 
 
 def seed_entries(text: str, file_name: str) -> list[Entry]:
-    """Entries (papers with base ids) for one seed file's text, in file order."""
+    """Entries (papers with base ids) for one seed file's text, in file order.
+
+    Args:
+        text: the seed file's text.
+        file_name: its name, for each paper's ``source``.
+    """
     venue, abstracts = split_seed_text(text)
     entries = []
     for n, raw in enumerate(abstracts, 1):

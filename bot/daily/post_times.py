@@ -1,18 +1,20 @@
-"""Daily slots in local time: when a subscription's post is due (pure, zoneinfo),
-and the UTC clock every layer uses (``utc_now``).
+"""Post times in local time: when a subscription's post is due (pure, zoneinfo),
+and the UTC clock every layer uses (``utc_now``). A *post time* is a
+subscription's local HH:MM on one local date; "slots" in this code base are
+only the CPU work slots of ``bot.slack.fair``.
 
 Leaf module (docs/architecture.md "Layers"): the service (``/paper status``,
 the subscribe confirmation), the subscriptions and the digest all import it;
 it imports only the standard library and ``bot.core.models``.
 
-Rule (docs/interfaces.md "Paper of the day"): a slot is due at the first instant whose local wall
-time is at or after HH:MM on that local date. So a slot inside the skipped
-spring-forward hour is due right at the jump (02:30 on a 02:00→03:00 day is
-due at 03:00 local), and a slot inside the repeated fall-back hour is due at
-its first occurrence (fold=0, PEP 495) — the delivery claim keyed by local
-date makes the second occurrence harmless. A subscription counts a slot only
-if the slot is at or after the subscription's ``updated_at`` (when its time,
-zone or active flag last changed): one made after today's slot starts
+Rule (docs/interfaces.md "Paper of the day"): a post time is due at the first instant whose local
+wall time is at or after HH:MM on that local date. So a post time inside the
+skipped spring-forward hour is due right at the jump (02:30 on a 02:00→03:00
+day is due at 03:00 local), and one inside the repeated fall-back hour is due
+at its first occurrence (fold=0, PEP 495) — the delivery claim keyed by local
+date makes the second occurrence harmless. A subscription counts a post time
+only if it is at or after the subscription's ``updated_at`` (when its time,
+zone or active flag last changed): one made after today's post time starts
 tomorrow.
 """
 
@@ -53,7 +55,12 @@ def zone(name: str) -> ZoneInfo:
 
 
 def local_date(now: datetime, tz: ZoneInfo) -> date:
-    """The calendar date at ``now`` (aware) in ``tz``."""
+    """The calendar date at ``now`` in ``tz``.
+
+    Args:
+        now: an aware instant.
+        tz: the zone whose calendar is read.
+    """
     return now.astimezone(tz).date()
 
 
@@ -61,8 +68,8 @@ def _wall(instant: datetime, tz: ZoneInfo) -> datetime:
     return instant.astimezone(tz).replace(tzinfo=None)
 
 
-def slot_instant(day: date, local_time: str, tz: ZoneInfo) -> datetime:
-    """The UTC instant the slot ``local_time`` of local date ``day`` is due.
+def post_time_utc(day: date, local_time: str, tz: ZoneInfo) -> datetime:
+    """The UTC instant the post time ``local_time`` of local date ``day`` is due.
 
     Args:
         day: local calendar date in ``tz``.
@@ -94,31 +101,41 @@ def slot_instant(day: date, local_time: str, tz: ZoneInfo) -> datetime:
 
 
 def effective_since(sub: Subscription) -> datetime | None:
-    """When the subscription's current slot took effect (``updated_at``, else ``created_at``)."""
+    """When the subscription's current post time took effect (``updated_at``, else ``created_at``)."""
     return sub.updated_at or sub.created_at
 
 
 def posts_on(sub: Subscription, day: date) -> bool:
-    """Whether ``day`` (a local date in the subscription's zone) is one of its
-    posting days: every day when ``sub.days`` is empty, else its weekday
-    (Monday 0) is in ``sub.days`` (docs/interfaces.md "Paper of the day")."""
+    """Whether ``day`` is one of the subscription's posting days: every day
+    when ``sub.days`` is empty, else its weekday (Monday 0) is in ``sub.days``
+    (docs/interfaces.md "Paper of the day").
+
+    Args:
+        sub: the subscription.
+        day: a local date in the subscription's zone.
+    """
     return not sub.days or day.weekday() in sub.days
 
 
 def due_today(sub: Subscription, now: datetime) -> tuple[date, datetime, bool]:
-    """The subscription's local date at ``now``, its slot instant, and whether it is due.
+    """The subscription's local date at ``now``, its post time that day (UTC), and whether it is due.
 
-    Due means: the local date is a posting day (``posts_on``), ``slot ≤ now``
-    and the slot is not before ``effective_since``.
+    Due means: the local date is a posting day (``posts_on``), ``post_time ≤ now``
+    and the post time is not before ``effective_since``.
+
+    Args:
+        sub: the subscription (its ``local_time``, ``tz``, ``days``).
+        now: aware current time.
 
     Raises:
         KeyError/ValueError: unknown zone or bad time in ``sub``.
     """
     tz = zone(sub.tz)
     today = local_date(now, tz)
-    slot = slot_instant(today, sub.local_time, tz)
+    post_time = post_time_utc(today, sub.local_time, tz)
     since = effective_since(sub)
-    return today, slot, posts_on(sub, today) and slot <= now and (since is None or slot >= since)
+    due = posts_on(sub, today) and post_time <= now and (since is None or post_time >= since)
+    return today, post_time, due
 
 
 def next_post_time(sub: Subscription | None, now: datetime, store=None) -> datetime | None:
@@ -133,7 +150,7 @@ def next_post_time(sub: Subscription | None, now: datetime, store=None) -> datet
             (any delivery row) moves the answer to the next day.
 
     Returns:
-        datetime | None: aware, in ``sub.tz``. A slot that is due but not yet
+        datetime | None: aware, in ``sub.tz``. A post time that is due but not yet
         posted (the clock runs every 30 s, or was down earlier today) gives
         ``now``.
     """
@@ -142,13 +159,13 @@ def next_post_time(sub: Subscription | None, now: datetime, store=None) -> datet
     tz = zone(sub.tz)
     since = effective_since(sub)
     day = local_date(now, tz)
-    for _ in range(9):  # a weekly slot is at most 7 days (+ today's, if posted) away
+    for _ in range(9):  # a weekly post time is at most 7 days (+ today's, if posted) away
         if not posts_on(sub, day):
             day += timedelta(days=1)
             continue
-        slot = slot_instant(day, sub.local_time, tz)
+        post_time = post_time_utc(day, sub.local_time, tz)
         had = store is not None and store.get_delivery(sub.team_id, sub.channel_id, day) is not None
-        if not had and (since is None or slot >= since):
-            return max(slot, now).astimezone(tz)
+        if not had and (since is None or post_time >= since):
+            return max(post_time, now).astimezone(tz)
         day += timedelta(days=1)
     return None

@@ -105,74 +105,103 @@ def parse_spec(arg: str) -> SubscribeSpec:
             is one sentence for the user (show ``EXAMPLE`` with it).
     """
     head, sep, tail = _split_about(arg or "")
-    topic = None
-    if sep:
-        topic = " ".join(tail.split())
-        if topic.lower() in EVERYTHING:
-            topic = ""
-        if len(topic) > MAX_TOPIC:
-            raise SubscribeError(f"A topic can be at most {MAX_TOPIC} characters long.")
+    topic = _topic(tail) if sep else None
     words = head.split()
     me = bool(words) and words[0].lower() == "me"
-    if me:
-        words = words[1:]
-    days: list[int] | None = None
-    time_value = zone = None
-    papers = None
-    i = 0
+    parts = _Parts()
+    i = 1 if me else 0
     while i < len(words):
-        word, low = words[i], words[i].lower()
-        nxt = words[i + 1].lower() if i + 1 < len(words) else ""
-        if low in ("weekdays", "workdays"):
-            days = _add_days(days, WEEKDAYS)
-        elif low in ("daily", "everyday"):
-            days = _add_days(days, (0, 1, 2, 3, 4, 5, 6))
-        elif low == "weekly":
-            day = day_number(nxt) if nxt else None
-            if day is not None:
-                i += 1
-            days = _add_days(days, (0 if day is None else day,))
-        elif day_number(low) is not None:
-            days = _add_days(days, (day_number(low),))
-        elif low.isdigit() and nxt in ("paper", "papers"):
-            if papers is not None:
-                raise SubscribeError("Say how many papers once, e.g. 3 papers.")
-            papers = int(low)
-            if not 1 <= papers <= MAX_PAPERS:
-                raise SubscribeError(f"A post can have 1 to {MAX_PAPERS} papers; “{word} papers” is not possible.")
-            i += 1
-        elif parse_time(word):
-            if time_value is not None:
-                raise SubscribeError("Give one time only, e.g. 09:30 (and optionally one zone).")
-            time_value = parse_time(word)
-        elif canonical_zone(word):
-            if zone is not None:
-                raise SubscribeError("Give one time zone only, e.g. Europe/Berlin.")
-            zone = canonical_zone(word)
-        elif low == "me":
-            raise SubscribeError("Put “me” right after subscribe: /paper subscribe me 08:00.")
-        elif re.match(r"^\d", word):
-            raise SubscribeError(f"“{word}” is not a time. Use 24-hour HH:MM, e.g. 09:30 or 21:00.")
-        else:
-            raise SubscribeError(
-                f"I don't understand “{word}”. Before `about`, give days "
-                "(weekdays, mon wed fri, weekly mon), a time, an IANA zone such "
-                "as Europe/Berlin, or “N papers”; the topic goes after `about`."
-            )
-        i += 1
-    full = days is not None and len(set(days)) == 7
+        i += parts.read(words[i], words[i + 1].lower() if i + 1 < len(words) else "")
     return SubscribeSpec(
-        me=me,
-        days=(EVERY_DAY if full else tuple(sorted(set(days)))) if days is not None else None,
-        local_time=time_value,
-        zone=zone,
-        papers=papers,
-        topic=topic,
+        me=me, days=parts.day_set(), local_time=parts.local_time, zone=parts.zone, papers=parts.papers, topic=topic
     )
 
 
-def _add_days(days: list[int] | None, more) -> list[int]:
-    return (days or []) + list(more)
+def _topic(tail: str) -> str:
+    """The topic after ``about``, whitespace collapsed ("" for ``EVERYTHING``: the whole corpus).
+
+    Raises:
+        SubscribeError: longer than ``MAX_TOPIC`` characters.
+    """
+    topic = " ".join(tail.split())
+    if topic.lower() in EVERYTHING:
+        topic = ""
+    if len(topic) > MAX_TOPIC:
+        raise SubscribeError(f"A topic can be at most {MAX_TOPIC} characters long.")
+    return topic
+
+
+def _days_of(low: str, nxt: str) -> tuple[tuple[int, ...] | None, int]:
+    """``(weekdays, words used)`` when ``low`` (lower-cased, ``nxt`` the next word) names
+    days — ``weekdays``, ``daily``, ``weekly [DAY]``, a day name — else ``(None, 1)``."""
+    if low in ("weekdays", "workdays"):
+        return WEEKDAYS, 1
+    if low in ("daily", "everyday"):
+        return (0, 1, 2, 3, 4, 5, 6), 1
+    if low == "weekly":
+        day = day_number(nxt) if nxt else None
+        return ((0,), 1) if day is None else ((day,), 2)
+    day = day_number(low)
+    return (None, 1) if day is None else ((day,), 1)
+
+
+def _not_understood(word: str) -> SubscribeError:
+    """The error for a word before ``about`` that is no part of the grammar."""
+    if word.lower() == "me":
+        return SubscribeError("Put “me” right after subscribe: /paper subscribe me 08:00.")
+    if re.match(r"^\d", word):
+        return SubscribeError(f"“{word}” is not a time. Use 24-hour HH:MM, e.g. 09:30 or 21:00.")
+    return SubscribeError(
+        f"I don't understand “{word}”. Before `about`, give days "
+        "(weekdays, mon wed fri, weekly mon), a time, an IANA zone such "
+        "as Europe/Berlin, or “N papers”; the topic goes after `about`."
+    )
+
+
+class _Parts:
+    """The parts before ``about`` read so far (None: not given)."""
+
+    def __init__(self) -> None:
+        self.days: list[int] | None = None
+        self.local_time: str | None = None
+        self.zone: str | None = None
+        self.papers: int | None = None
+
+    def read(self, word: str, nxt: str) -> int:
+        """Read ``word`` (``nxt``: the next word, lower-cased, "" at the end); how many words it used.
+
+        Raises:
+            SubscribeError: ``word`` is not understood, or its part was given before.
+        """
+        low = word.lower()
+        days, used = _days_of(low, nxt)
+        if days is not None:
+            self.days = (self.days or []) + list(days)
+            return used
+        if low.isdigit() and nxt in ("paper", "papers"):
+            if self.papers is not None:
+                raise SubscribeError("Say how many papers once, e.g. 3 papers.")
+            self.papers = int(low)
+            if not 1 <= self.papers <= MAX_PAPERS:
+                raise SubscribeError(f"A post can have 1 to {MAX_PAPERS} papers; “{word} papers” is not possible.")
+            return 2
+        if parse_time(word):
+            if self.local_time is not None:
+                raise SubscribeError("Give one time only, e.g. 09:30 (and optionally one zone).")
+            self.local_time = parse_time(word)
+            return 1
+        if canonical_zone(word):
+            if self.zone is not None:
+                raise SubscribeError("Give one time zone only, e.g. Europe/Berlin.")
+            self.zone = canonical_zone(word)
+            return 1
+        raise _not_understood(word)
+
+    def day_set(self) -> tuple[int, ...] | None:
+        """The posting days: sorted weekdays, ``EVERY_DAY`` for all seven, None when none was given."""
+        if self.days is None:
+            return None
+        return EVERY_DAY if len(set(self.days)) == 7 else tuple(sorted(set(self.days)))
 
 
 def _split_about(text: str) -> tuple[str, bool, str]:

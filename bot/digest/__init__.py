@@ -2,7 +2,7 @@
 
 ``run_due`` is what the clock's interval job calls; ``send`` is
 ``paperbot digest send``; ``make_job`` builds the plain function the clock
-schedules. Slot arithmetic (``next_post_time``, ``slot_instant``) and the UTC
+schedules. Post-time arithmetic (``next_post_time``, ``post_time_utc``) and the UTC
 clock (``utc_now``) are in the leaf ``bot.daily.post_times``, re-exported here; the runs
 are in ``bot.digest.run`` (docs/architecture.md "Layers"). No Slack, SQL
 or APScheduler types here: the store, index, poster and clock are passed in.
@@ -14,14 +14,14 @@ import logging
 from datetime import datetime, timedelta
 from typing import Callable
 
-from bot.daily.post_times import next_post_time, slot_instant, utc_now
+from bot.daily.post_times import next_post_time, post_time_utc, utc_now
 from bot.digest.run import LATE_AFTER, MAX_ATTEMPTS, RECONCILE_AFTER, DigestDateError, DigestSummary, run_due, send
 
 __all__ = [
     "run_due",
     "send",
     "next_post_time",
-    "slot_instant",
+    "post_time_utc",
     "make_job",
     "utc_now",
     "DigestSummary",

@@ -21,7 +21,7 @@ Job settings (docs/platform-facts.md "APScheduler 3"; APScheduler userguide):
   next interval covers it;
 - explicit ``timezone=UTC`` on the scheduler and trigger (the default is
   the host's local zone);
-- ``next_run_time=now``: the first run happens at start-up, so a slot missed
+- ``next_run_time=now``: the first run happens at start-up, so a post time missed
   while the process was down is posted at once (docs/interfaces.md "Paper of the day").
 
 Run exactly one clock process per database: APScheduler does not coordinate
@@ -46,7 +46,7 @@ from bot.daily.post_times import utc_now
 log = logging.getLogger(__name__)
 
 JOB_ID = "paperbot-digest"
-#: Default interval (seconds): a slot one minute ahead posts within that minute.
+#: Default interval (seconds): a post time one minute ahead posts within that minute.
 INTERVAL_S = 30.0
 
 
@@ -117,6 +117,11 @@ def start_clock(
     Call ``scheduler.shutdown()`` to stop it. The daemon thread dies with the
     main thread (APScheduler FAQ), so the caller must keep its main thread
     alive (Bolt's ``SocketModeHandler.start()`` does).
+
+    Args:
+        job: the no-argument digest job (``bot.digest.make_job``).
+        interval_s: seconds between runs.
+        run_now: also run once at start-up.
     """
     scheduler = make_scheduler(job, interval_s=interval_s, run_now=run_now)
     scheduler.start()
@@ -128,6 +133,10 @@ def run_clock(job: Callable[[], object], *, interval_s: float = INTERVAL_S) -> N
     """Run the digest job in the foreground until interrupted (``paperbot clock``).
 
     Returns after Ctrl-C / ``SystemExit``, with the scheduler shut down.
+
+    Args:
+        job: the no-argument digest job (``bot.digest.make_job``).
+        interval_s: seconds between runs.
     """
     scheduler = make_scheduler(job, interval_s=interval_s, blocking=True)
     log.info("clock running: digest job every %ss (Ctrl-C to stop)", interval_s)

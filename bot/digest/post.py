@@ -6,40 +6,69 @@ Rules: docs/interfaces.md "Paper of the day".
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import date
+from typing import Callable
 
-from bot.core.models import Subscription
+from bot.core.models import Paper, Subscription
 from bot.core.ports import Message
 from bot.render import render_digest_many
+from bot.service.topics import Topics
 
 log = logging.getLogger(__name__)
 
 
-def post_for(topics, index, render, sub: Subscription, day: date) -> tuple[str, Message] | tuple | None:
+@dataclass(frozen=True)
+class DigestPost:
+    """A subscription's post on one date, or why there is none.
+
+    Attributes:
+        message: the rendered post (its ``thread`` holds the abstract); None
+            when there is nothing to post.
+        paper_id: the first paper's id, recorded with the delivery ("" without
+            a message).
+        topic_matches_nothing: without a message: True when the subscription's
+            topic matches no paper now — not a failure (``/paper status`` says
+            so); False when it is one (logged: empty index, papers gone).
+    """
+
+    message: Message | None = None
+    paper_id: str = ""
+    topic_matches_nothing: bool = False
+
+    @property
+    def failed(self) -> bool:
+        """True when there is no message and that is a failure to count."""
+        return self.message is None and not self.topic_matches_nothing
+
+
+def post_for(
+    topics: Topics, index, render: Callable[[Paper, date], Message], sub: Subscription, day: date
+) -> DigestPost:
     """The post of ``sub`` on ``day``.
 
     Args:
-        topics: ``bot.service.topics.Topics`` (the day's paper ids, persisted once).
+        topics: the day's paper ids of a subscription, persisted once.
         index: ``get(id) -> Paper | None``.
         render: ``(paper, day) -> Message`` for a single paper.
-        sub, day: the subscription and its local date.
+        sub: the subscription.
+        day: its local date.
 
     Returns:
-        ``(first paper id, message)``; ``None`` when it cannot post (logged:
-        empty index, papers gone); ``()`` when its topic matches nothing now
-        (not a failure: ``/paper status`` says so).
+        DigestPost: with a message; or without one, ``failed`` when nothing
+        can be posted (logged: empty index, papers gone) and
+        ``topic_matches_nothing`` when the topic matches no paper now.
     """
     ids = topics.paper_ids(sub, day)
     if not ids and sub.topic:
         log.debug("digest %s %s: topic %r matches no paper", sub.channel_id, day, sub.topic)
-        return ()
+        return DigestPost(topic_matches_nothing=True)
     if not ids:
         log.error("digest %s %s: the index is empty; nothing posted", sub.channel_id, day)
-        return None
+        return DigestPost()
     papers = [p for p in (index.get(i) for i in ids) if p is not None]
     if not papers:
         log.error("digest %s %s: papers %s of that date are not in the index", sub.channel_id, day, ",".join(ids))
-        return None
-    if len(papers) == 1:
-        return papers[0].id, render(papers[0], day)
-    return papers[0].id, render_digest_many(papers, day)
+        return DigestPost()
+    message = render(papers[0], day) if len(papers) == 1 else render_digest_many(papers, day)
+    return DigestPost(message=message, paper_id=papers[0].id)

@@ -25,7 +25,7 @@ Rules (docs/interfaces.md "Paper of the day"):
   channel), so it is posted on the next tick — never skipped; history cannot
   be read completely (``HistoryUnavailable``) → ``UNKNOWN``, logged, never
   posted again that date (a second post would be worse than a missing one).
-- Downtime: today's missed slot is posted once, late (logged); earlier days
+- Downtime: today's missed post time is posted once, late (logged); earlier days
   in the last ``SKIP_LOOKBACK_DAYS`` are recorded ``SKIPPED`` and logged once.
 
 States are ``bot.core.models.DeliveryState``; ``deliver`` returns an ``Outcome``.
@@ -41,15 +41,15 @@ from typing import Callable
 
 from bot.core.models import CONSOLE_TEAM, DeliveryState, Paper, Subscription
 from bot.core.ports import WORKSPACE_ERRORS, Message, Poster, PostError
-from bot.daily.post_times import UTC, due_today, effective_since, local_date, posts_on, slot_instant, zone
-from bot.digest.post import post_for
+from bot.daily.post_times import UTC, due_today, effective_since, local_date, post_time_utc, posts_on, zone
+from bot.digest.post import DigestPost, post_for
 from bot.digest.summary import DigestDateError, DigestSummary
 from bot.render import digest_marker, render_digest
 from bot.service.topics import Topics
 
 log = logging.getLogger(__name__)
 
-LATE_AFTER = timedelta(minutes=2)  # posted later than this after its slot → "late"
+LATE_AFTER = timedelta(minutes=2)  # posted later than this after its post time → "late"
 RECONCILE_AFTER = timedelta(minutes=2)  # a claim older than this without ts is stale
 MAX_ATTEMPTS = 3  # tries per channel and date after FAILED
 SKIP_LOOKBACK_DAYS = 7  # missed days recorded as skipped
@@ -83,8 +83,8 @@ class _Run:
         self.summary = DigestSummary()
         self.topics = Topics(index, store)
 
-    def message(self, sub: Subscription, day: date):
-        """(first paper id, post) of ``sub`` on ``day``, or ``None`` / ``()`` (``bot.digest.post``)."""
+    def message(self, sub: Subscription, day: date) -> DigestPost:
+        """The post of ``sub`` on ``day`` (``bot.digest.post.post_for``)."""
         return post_for(self.topics, self.index, self.render, sub, day)
 
     def deliver(
@@ -96,11 +96,11 @@ class _Run:
             _Stop: a workspace-wide error.
         """
         team, channel = sub.team_id, sub.channel_id
-        made = self.message(sub, day)
-        if not made:
-            self.summary.failed += made is None
+        post = self.message(sub, day)
+        if post.message is None:
+            self.summary.failed += post.failed
             return Outcome.FAILED
-        paper_id, message = made
+        paper_id, message = post.paper_id, post.message
         if not self.store.claim_delivery(
             team, channel, day, paper_id, now=self.now, reclaim=reclaim, max_attempts=max_attempts
         ):
@@ -225,7 +225,7 @@ def run_due(
     try:
         for sub in subs:
             try:
-                today, slot, due = due_today(sub, now)
+                today, post_time, due = due_today(sub, now)
             except (KeyError, ValueError) as exc:
                 if store.deactivate(sub.team_id, sub.channel_id, f"bad time or zone: {exc}", now=now):
                     log.error("digest %s: deactivated, bad time or zone (%s)", sub.channel_id, exc)
@@ -235,10 +235,14 @@ def run_due(
             if not due or (had is not None and had.state != DeliveryState.FAILED):
                 continue
             outcome = run.deliver(sub, today, reclaim=(DeliveryState.FAILED,), max_attempts=max_attempts)
-            if outcome is Outcome.POSTED and now - slot > late_after:
+            if outcome is Outcome.POSTED and now - post_time > late_after:
                 run.summary.late += 1
                 log.warning(
-                    "digest %s %s: posted late by %s (slot %s)", sub.channel_id, today, now - slot, slot.isoformat()
+                    "digest %s %s: posted late by %s (post time %s)",
+                    sub.channel_id,
+                    today,
+                    now - post_time,
+                    post_time.isoformat(),
                 )
     except _Stop as stop:
         run.summary.stopped = stop.code
@@ -258,18 +262,18 @@ def _record_skipped(run: _Run, sub: Subscription, today: date, seen: dict) -> No
     day = first
     while day < today:
         if posts_on(sub, day) and (sub.team_id, sub.channel_id, day) not in seen:
-            slot = slot_instant(day, sub.local_time, tz)
+            post_time = post_time_utc(day, sub.local_time, tz)
             if (
-                (since is None or slot >= since)
-                and slot <= run.now
+                (since is None or post_time >= since)
+                and post_time <= run.now
                 and run.store.mark_skipped(sub.team_id, sub.channel_id, day, now=run.now)
             ):
                 run.summary.skipped += 1
                 log.warning(
-                    "digest %s %s: slot %s was missed (bot down?); not back-filled",
+                    "digest %s %s: post time %s was missed (bot down?); not back-filled",
                     sub.channel_id,
                     day,
-                    slot.isoformat(),
+                    post_time.isoformat(),
                 )
         day += timedelta(days=1)
 
@@ -285,7 +289,7 @@ def send(
     render: Render | None = None,
 ) -> DigestSummary:
     """``paperbot digest send``: post a date's paper now to every active
-    subscription that has not had it, whatever its slot (docs/interfaces.md "CLI").
+    subscription that has not had it, whatever its post time (docs/interfaces.md "CLI").
 
     Args:
         store, index, poster, now, render: as for ``run_due``.

@@ -18,7 +18,7 @@ class DigestSummary:
         skipped: ``send``: channels that already had that date's post;
             ``run_due``: missed earlier days recorded as not back-filled.
         failed: posts that did not happen (or whose outcome is unknown).
-        late: posts made more than ``LATE_AFTER`` after their slot.
+        late: posts made more than ``LATE_AFTER`` after their post time.
         reconciled: stale claims resolved (found → posted, else unknown).
         deactivated: channel ids deactivated by this run.
         stopped: the workspace-wide error code that stopped the run, or None.

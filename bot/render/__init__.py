@@ -24,9 +24,9 @@ from bot.core.replies import (
     NoticeReply,
     PaperReply,
     PickListReply,
+    ReadingListReply,
     Reply,
     ResultsReply,
-    SavedReply,
     ShareReply,
     SimilarReply,
     StatusReply,
@@ -34,7 +34,7 @@ from bot.core.replies import (
 )
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
-from bot.render import saved as _saved
+from bot.render import reading_list as _reading_list
 from bot.render import views as _views
 from bot.render.blocks import (
     ACTION_ANOTHER,
@@ -43,10 +43,10 @@ from bot.render.blocks import (
     ACTION_PAGE,
     ACTION_PAGE_INSTEAD,
     ACTION_PAGE_PREVIOUS,
+    ACTION_READING_LIST_EXPORT,
+    ACTION_READING_LIST_PAGE,
+    ACTION_READING_LIST_REMOVE,
     ACTION_SAVE,
-    ACTION_SAVED_EXPORT,
-    ACTION_SAVED_PAGE,
-    ACTION_SAVED_REMOVE,
     ACTION_SHARE,
     ACTION_SIMILAR,
     PAGE_ACTIONS,
@@ -54,7 +54,7 @@ from bot.render.blocks import (
 from bot.render.cards import chunks_of as _chunks
 from bot.render.cards import share_message
 from bot.render.echo import echo, length_note, query_value
-from bot.render.text import to_text
+from bot.render.terminal import to_text
 
 __all__ = [
     "render",
@@ -72,9 +72,9 @@ __all__ = [
     "ACTION_HOME_SEARCH",
     "PAGE_SIZE",
     "ACTION_SAVE",
-    "ACTION_SAVED_REMOVE",
-    "ACTION_SAVED_PAGE",
-    "ACTION_SAVED_EXPORT",
+    "ACTION_READING_LIST_REMOVE",
+    "ACTION_READING_LIST_PAGE",
+    "ACTION_READING_LIST_EXPORT",
     "digest_marker",
 ]
 
@@ -111,20 +111,50 @@ def _message(blocks: list[dict], text: str, visibility: str, thread: tuple[Messa
 
 def _results(reply: ResultsReply) -> Message:
     page = reply.page
-    shown = page.corrected_query or page.query
-    if page.total:
-        first, last = page.offset + 1, page.offset + len(page.hits)
-        head = (
-            f"*{page.total} papers* match {md.quoted(echo(shown))}"
-            if page.total != 1
-            else f"*1 paper* matches {md.quoted(echo(shown))}"
-        )
-        if reply.unsure:
-            head = f"Not sure which paper you mean — these match {md.quoted(echo(shown))} best:"
-    else:
-        first = last = 0
-        head = f"No paper matches {md.quoted(echo(shown))}. Try fewer or other words, e.g. `sparse attention`."
+    first = page.offset + 1 if page.total else 0
+    last = page.offset + len(page.hits) if page.total else 0
+    head = _results_head(reply)
     blocks = [bk.section(head)]
+    notes = _results_notes(reply)
+    if notes:
+        blocks.append(bk.context(*[n if n.startswith(("Showing", "Did")) else md.escape(n) for n in notes]))
+    shared = dict(reply.shared)
+    for i, hit in enumerate(page.hits, start=first):
+        blocks.append(bk.section(bk.hit_text(i, hit)))
+        where = shared.get(hit.paper.id)
+        if where:
+            blocks.append(bk.context(f"Shared in <#{md.escape(where)}> ✓"))
+        blocks.append(
+            bk.actions(*bk.paper_buttons(hit.paper, share=not where, share_value=_page_value(reply, page.offset)))
+        )
+    if page.total:
+        blocks.append(
+            bk.context(f"Showing {first}–{last} of {page.total} · `/paper show &lt;id&gt;` for a paper in full")
+        )
+    nav = _results_nav(reply)
+    if nav:
+        blocks.append(bk.actions(*nav))
+    text = head + "".join(
+        f"\n{i}. {md.cut_escaped(h.paper.title, 150)} ({md.escape(h.paper.id)})"
+        for i, h in enumerate(page.hits, start=first)
+    )
+    return _message(blocks, text, reply.visibility)
+
+
+def _results_head(reply: ResultsReply) -> str:
+    """The first line: how many papers match (or "Not sure which paper …"), or none."""
+    page = reply.page
+    shown = md.quoted(echo(page.corrected_query or page.query))
+    if not page.total:
+        return f"No paper matches {shown}. Try fewer or other words, e.g. `sparse attention`."
+    if reply.unsure:
+        return f"Not sure which paper you mean — these match {shown} best:"
+    return f"*{page.total} papers* match {shown}" if page.total != 1 else f"*1 paper* matches {shown}"
+
+
+def _results_notes(reply: ResultsReply) -> list[str]:
+    """The page's notes, after the spelling line ("Showing results for …", "Did you mean …?") if any."""
+    page = reply.page
     notes = list(page.notes)
     typed_finds = reply.typed_total is None or reply.typed_total > 0
     if page.corrected_query and typed_finds:
@@ -141,18 +171,15 @@ def _results(reply: ResultsReply) -> Message:
         )
     elif page.suggestion:
         notes.insert(0, f"Did you mean *{md.escape(page.suggestion)}*?")
-    if notes:
-        blocks.append(bk.context(*[n if n.startswith(("Showing", "Did")) else md.escape(n) for n in notes]))
-    shared = dict(reply.shared)
-    for i, hit in enumerate(page.hits, start=first):
-        blocks.append(bk.section(bk.hit_text(i, hit)))
-        where = shared.get(hit.paper.id)
-        if where:
-            blocks.append(bk.context(f"Shared in <#{md.escape(where)}> ✓"))
-        blocks.append(
-            bk.actions(*bk.paper_buttons(hit.paper, share=not where, share_value=_page_value(reply, page.offset)))
-        )
+    return notes
+
+
+def _results_nav(reply: ResultsReply) -> list[dict]:
+    """*Search “…” instead*, *‹ Previous*, *Next ›* — those that apply and whose query fits a button."""
+    page = reply.page
+    shown = page.corrected_query or page.query
     nav = []
+    typed_finds = reply.typed_total is None or reply.typed_total > 0
     typed = query_value(page.query, reply.query_keys)
     if page.corrected_query and typed_finds and typed:
         nav.append(
@@ -177,17 +204,7 @@ def _results(reply: ResultsReply) -> Message:
         nav.append(
             bk.button("Next ›", ACTION_PAGE, after, accessible=f"Next page of results for “{md.cut(shown, 30)}”")
         )
-    if page.total:
-        blocks.append(
-            bk.context(f"Showing {first}–{last} of {page.total} · `/paper show &lt;id&gt;` for a paper in full")
-        )
-    if nav:
-        blocks.append(bk.actions(*nav))
-    text = head + "".join(
-        f"\n{i}. {md.cut_escaped(h.paper.title, 150)} ({md.escape(h.paper.id)})"
-        for i, h in enumerate(page.hits, start=first)
-    )
-    return _message(blocks, text, reply.visibility)
+    return nav
 
 
 def _page_value(reply: ResultsReply, offset: int) -> dict | None:
@@ -271,6 +288,10 @@ def render_digest(paper: Paper, day: date) -> Message:
     run can find its post; the fallback ``text`` — what notifications, the
     sidebar and screen readers show — is for people only:
     "Paper of the day: <title>".
+
+    Args:
+        paper: the paper of the day.
+        day: the subscription's local date (in the header and the marker).
     """
     marker = digest_marker(day, paper.id)
     blocks = [bk.section(f"*Paper of the day · {day.isoformat()}*", block_id=marker)]
@@ -309,6 +330,10 @@ def render_digest_many(papers: list[Paper], day: date) -> Message:
     sections at most). The marker is ``digest_marker(day, papers[0].id)``, as
     for one paper. Stays under ``blocks.MESSAGE_CHARS_MAX`` for 5 papers
     (titles ≤ 250, TL;DRs ≤ 600 characters).
+
+    Args:
+        papers: the day's papers, 1 to 5, the first one's id in the marker.
+        day: the subscription's local date.
     """
     marker = digest_marker(day, papers[0].id)
     blocks = [bk.section(f"*Papers of the day · {day.isoformat()}* — {len(papers)} papers", block_id=marker)]
@@ -339,7 +364,12 @@ def render_digest_many(papers: list[Paper], day: date) -> Message:
 
 
 def digest_marker(day: date, paper_id: str) -> str:
-    """``potd-YYYY-MM-DD-<paper id>``: identifies a digest post (≤ 255 chars)."""
+    """``potd-YYYY-MM-DD-<paper id>``: identifies a digest post (≤ 255 chars).
+
+    Args:
+        day: the local date of the post.
+        paper_id: its (first) paper.
+    """
     return f"potd-{day.isoformat()}-{paper_id}"[:255]
 
 
@@ -356,7 +386,7 @@ _RENDERERS = {
     ErrorReply: _error,
     NoticeReply: _notice,
     StatusReply: lambda r: _views.status_message(r),
-    SavedReply: lambda r: _saved.saved_message(r),
+    ReadingListReply: lambda r: _reading_list.reading_list_message(r),
     DigestReply: _digest,
     WelcomeReply: _views.welcome_message,
     ShareReply: share_message,

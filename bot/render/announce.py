@@ -27,6 +27,10 @@ class PostingAnnouncer:
     def announce(self, channel_id: str, reply: Reply) -> None:
         """Render ``reply`` and post it to ``channel_id``.
 
+        Args:
+            channel_id: the channel to post in.
+            reply: the service's reply, rendered with ``bot.render.render``.
+
         Raises:
             bot.core.ports.PostError: Slack (or the console) refused the post.
         """

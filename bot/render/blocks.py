@@ -53,15 +53,21 @@ ACTION_MODAL_PAGE_PREVIOUS = "modal_page_previous"
 ACTION_MODAL_PAGE_INSTEAD = "modal_page_instead"
 MODAL_PAGE_ACTIONS = (ACTION_MODAL_PAGE, ACTION_MODAL_PAGE_PREVIOUS, ACTION_MODAL_PAGE_INSTEAD)
 ACTION_HOME_SEARCH = "home_search"
-# the reading list (issue 13): Save on every paper card; Remove, paging and Export in the list
+# the reading list (issue 13): Save on every paper card; Remove, paging and Export in the list.
+# The action ids keep their first names ("saved_…"): buttons already posted in Slack carry them.
 ACTION_SAVE = "paper_save"
-ACTION_SAVED_REMOVE = "saved_remove"
-ACTION_SAVED_PAGE = "saved_page"
-ACTION_SAVED_EXPORT = "saved_export"
+ACTION_READING_LIST_REMOVE = "saved_remove"
+ACTION_READING_LIST_PAGE = "saved_page"
+ACTION_READING_LIST_EXPORT = "saved_export"
 
 
 def section(text: str, block_id: str | None = None) -> dict:
-    """A mrkdwn section; ``text`` is already-escaped mrkdwn, cut to 3000 chars."""
+    """A mrkdwn section; ``text`` is already-escaped mrkdwn, cut to 3000 chars.
+
+    Args:
+        text: already-escaped mrkdwn.
+        block_id: the block's id (a digest marker), or None.
+    """
     return SectionBlock(text=MarkdownTextObject(text=md.cut(text, SECTION_MAX)), block_id=block_id).to_dict()
 
 
@@ -83,7 +89,12 @@ def context(*parts: str) -> dict:
 
 def fit(blocks: list[dict | None], limit: int = MESSAGE_CHARS_MAX) -> list[dict]:
     """Drop ``None`` blocks and keep the message's total text under ``limit``
-    characters: blocks past the budget are left out and a note says so."""
+    characters: blocks past the budget are left out and a note says so.
+
+    Args:
+        blocks: blocks in order; None entries are dropped.
+        limit: most characters of the blocks' JSON together.
+    """
     out, used = [], 0
     for b in blocks:
         if b is None:
@@ -113,6 +124,13 @@ def button(
     ≤ 75 chars, D/block-kit/block-elements/button-element in docs/slack-rules.md);
     default ``label``. At most one ``style="primary"`` button per message
     (docs/slack-rules.md [button]; issue 12 point 4).
+
+    Args:
+        label: the button's text (cut to 75 characters).
+        action_id: the listener's action id.
+        value: what the click carries back, as a dict.
+        style: "primary", "danger" or None.
+        accessible: what a screen reader says instead of ``label``, or None.
     """
     data = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
     if len(data) > VALUE_MAX:
@@ -129,7 +147,12 @@ def button(
 
 
 def actions(*buttons: ButtonElement, block_id: str | None = None) -> dict | None:
-    """An actions block of up to 25 buttons (Slack's limit); None without buttons."""
+    """An actions block of up to 25 buttons (Slack's limit); None without buttons.
+
+    Args:
+        buttons: the buttons, in order; past 25 are left out.
+        block_id: the block's id, or None.
+    """
     if not buttons:
         return None
     return ActionsBlock(elements=list(buttons)[:25], block_id=block_id).to_dict()
@@ -151,7 +174,17 @@ def paper_buttons(
     ``bot.corpus``, so only a hand-made index could have one). ``primary``
     styles *Share* — only for a message showing one paper. ``share_value`` adds
     the page's ``{"q" or "k", "o"[, "exact"]}`` to *Share*'s value, so the results can
-    be drawn again with that row marked shared."""
+    be drawn again with that row marked shared.
+
+    Args:
+        paper: the paper the buttons act on.
+        share: with *Share*.
+        details: with *Details*.
+        similar: with *Similar*.
+        primary: *Details* styled as the primary button.
+        share_value: extra fields for *Share*'s value (the page to redraw), or None.
+        save: with *Save* (to the reading list).
+    """
     out = []
     if len(paper.id) > 200:
         return out
@@ -184,7 +217,12 @@ def share_to_button(paper: Paper) -> ButtonElement:
 
 
 def spoken_label(verb: str, paper: Paper) -> str:
-    """``verb “title”`` cut to the 75 characters of an ``accessibility_label``."""
+    """``verb “title”`` cut to the 75 characters of an ``accessibility_label``.
+
+    Args:
+        verb: what the button does ("Share", "Details of").
+        paper: the paper (its title, else its id).
+    """
     room = LABEL_MAX - len(verb) - 3
     return f"{verb} “{md.cut(paper.title or paper.id, max(10, room))}”"
 
@@ -233,7 +271,12 @@ def code_line(paper: Paper) -> str:
 
 
 def hit_text(rank: int, hit: Hit) -> str:
-    """One result's section text: rank, bold title, snippet, id and code link."""
+    """One result's section text: rank, bold title, snippet, id and code link.
+
+    Args:
+        rank: the result's position, from 1.
+        hit: the result.
+    """
     p = hit.paper
     title = md.cut_escaped(p.title, 200)
     lines = [f"*{rank}. {title}*", md.snippet(hit.snippet) if hit.snippet else md.cut_escaped(p.tldr, 300)]
@@ -254,12 +297,22 @@ def hit_text(rank: int, hit: Hit) -> str:
 
 
 def short_list(hits: tuple[Hit, ...] | list[Hit], limit: int = 5) -> str:
-    """A compact bulleted list of papers: ``• title `id```."""
+    """A compact bulleted list of papers: ``• title `id```.
+
+    Args:
+        hits: the papers, best first.
+        limit: most lines.
+    """
     return "\n".join(f"• {md.cut_escaped(h.paper.title, 150)} `{md.escape(h.paper.id)}`" for h in list(hits)[:limit])
 
 
 def paper_blocks(paper: Paper, *, abstract: bool = True) -> list[dict]:
-    """The full paper: header title, meta, TL;DR, abstract (cut), keywords, code."""
+    """The full paper: header title, meta, TL;DR, abstract (cut), keywords, code.
+
+    Args:
+        paper: the paper.
+        abstract: with the abstract (cut); False for a card whose thread holds it.
+    """
     blocks = [header(paper.title), context(meta_line(paper), title_note(paper))]
     if paper.tldr:
         blocks.append(section(f"*TL;DR* {md.cut_escaped(paper.tldr, 600)}"))

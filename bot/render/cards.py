@@ -50,7 +50,12 @@ def share_message(reply: ShareReply) -> Message:
 
 
 def chunks_of(text: str, size: int) -> list[str]:
-    """``text`` cut at spaces into pieces of ≤ ``size`` characters."""
+    """``text`` cut at spaces into pieces of ≤ ``size`` characters.
+
+    Args:
+        text: the text to split.
+        size: most characters per piece.
+    """
     out = []
     while text:
         if len(text) <= size:
@@ -101,7 +106,12 @@ def share_modal(paper, depth: int) -> dict:
 
 
 def shared_modal(text: str, depth: int) -> dict:
-    """The share modal after the post: one line ("Shared in #channel ✓", mrkdwn)."""
+    """The share modal after the post: one line ("Shared in #channel ✓", mrkdwn).
+
+    Args:
+        text: the line, mrkdwn ("Shared in #channel ✓").
+        depth: how many views deep the modal is (kept in ``private_metadata``).
+    """
     return View(
         type="modal",
         title=PlainTextObject(text="Share a paper"),

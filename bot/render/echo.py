@@ -57,7 +57,12 @@ def length_note(reply: Reply) -> str | None:
 
 
 def query_value(text: str, keys: tuple[tuple[str, str], ...] = ()) -> dict | None:
-    """``{"q": text}``, ``{"k": key}`` or None (see the module doc)."""
+    """``{"q": text}``, ``{"k": key}`` or None (see the module doc).
+
+    Args:
+        text: the query a button repeats.
+        keys: ``(text, key)`` pairs of long queries (``ResultsReply.query_keys``).
+    """
     key = dict(keys).get(text)
     if key:
         return {"k": key}

@@ -8,16 +8,17 @@ characters of plain text. Built with ``slack_sdk.models.views.View``, whose
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import Sequence
 
 from slack_sdk.models.blocks import InputBlock, PlainTextInputElement, PlainTextObject
 from slack_sdk.models.views import View
 
 from bot.core.models import Paper, SearchPage, Subscription
-from bot.core.replies import ResultsReply, SavedReply
+from bot.core.replies import ReadingListReply, ResultsReply
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
 from bot.render.echo import echo, length_note, query_value
-from bot.render.saved import saved_blocks
+from bot.render.reading_list import reading_list_blocks
 from bot.render.views import help_lines
 
 VIEW_BLOCKS_MAX = 100  # Slack: ≤ 100 blocks in a Home tab or modal
@@ -33,17 +34,19 @@ MODAL_INPUT_MAX = 3000
 def home_view(
     today: Paper | None,
     day: date,
-    channels: list[tuple[Subscription, datetime | None]],
-    saved: SavedReply | None = None,
+    channels: Sequence[tuple[Subscription, datetime | None]],
+    reading_list: ReadingListReply | None = None,
 ) -> dict:
     """The Home tab: today's paper, the viewer's subscribed channels (and
-    personal feed), their saved papers, a search button and a short how-to.
+    personal feed), a page of their reading list, a search button and a short how-to.
 
     Args:
         today: the paper of the day (default zone) or None for an empty index.
         day: its date.
-        channels: (subscription, next post or None) for channels the viewer is in.
-        saved: a page of the viewer's reading list ("Saved papers"), or None.
+        channels: (subscription, next post or None) for channels the viewer is in
+            (``bot.service.home.HomeChannel`` pairs).
+        reading_list: a page of the viewer's reading list (shown under the
+            heading "Saved papers"), or None.
     """
     blocks: list[dict] = [
         bk.header("paperbot"),
@@ -80,10 +83,10 @@ def home_view(
                 " — `/paper subscribe` there to turn it back on"
             )
         blocks.append(bk.section(line))
-    if saved is not None:
+    if reading_list is not None:
         blocks.append(bk.divider())
         blocks.append(bk.section("*Saved papers*"))
-        blocks += saved_blocks(saved)
+        blocks += reading_list_blocks(reading_list)
     blocks.append(bk.divider())
     blocks.append(bk.section("*How to use paperbot*\n" + "\n".join(help_lines("/paper")[:6])))
     blocks.append(bk.context("Mention `@paperbot &lt;id | name | words&gt;` in a channel, or write to me here."))

@@ -42,6 +42,10 @@ def cut(text: str, limit: int) -> str:
     """Cut ``text`` to at most ``limit`` characters, ending with ``…`` when cut.
 
     Cuts at a word boundary when one is in the last 20% of the allowed length.
+
+    Args:
+        text: the text to cut.
+        limit: most characters, ``…`` included.
     """
     if len(text) <= limit:
         return text
@@ -56,6 +60,10 @@ def cut_escaped(text: str, limit: int) -> str:
     """Escape ``text`` and keep the result within ``limit`` characters.
 
     Cutting happens on the raw text first so no entity is split in half.
+
+    Args:
+        text: raw text (not escaped).
+        limit: most characters of the escaped result.
     """
     out = escape(text)
     while len(out) > limit:
@@ -73,6 +81,10 @@ def link(url: str | None, label: str | None = None) -> str:
     """A mrkdwn link ``<url|label>`` for a safe http(s) URL, else the escaped label.
 
     URLs with whitespace, ``<``, ``>`` or ``|`` are never made live links.
+
+    Args:
+        url: the target; only http(s) URLs become links.
+        label: the text shown (None: the URL without its scheme).
     """
     if not url or not _URL_OK.match(url):
         return escape(label or url or "")
@@ -91,6 +103,10 @@ def date_token(when, fallback_format: str = FALLBACK_FORMAT) -> str:
     show the token show the fallback (``when`` formatted in its own zone).
 
     Source: https://docs.slack.dev/messaging/formatting-message-text (dates).
+
+    Args:
+        when: an aware datetime.
+        fallback_format: ``strftime`` format of the fallback text.
     """
     fallback = escape(when.strftime(fallback_format)).replace("|", "/")
     return f"<!date^{int(when.timestamp())}^{DATE_FORMAT}|{fallback}>"

@@ -40,6 +40,11 @@ def _rows(page: SearchPage, *, in_modal: bool) -> list[dict]:
 def related_modal(page: SearchPage | None = None, status: str | None = None, error: str | None = None) -> dict:
     """The modal: a status line ("Searching…"), an explanation, or the papers.
 
+    Args:
+        page: the related papers, or None.
+        status: a line such as "Searching…", or None.
+        error: a user-facing explanation, or None.
+
     Returns:
         dict: a modal view (≤ 100 blocks; title ≤ 24 chars).
     """

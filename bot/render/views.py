@@ -37,7 +37,13 @@ def help_lines(prefix: str) -> list[str]:
 
 
 def help_message(prefix: str = "/paper", note: str | None = None, visibility: str = "ephemeral") -> Message:
-    """The help reply: what paperbot does, each sub-command with an example."""
+    """The help reply: what paperbot does, each sub-command with an example.
+
+    Args:
+        prefix: "/paper" or "@paperbot": how the examples start.
+        note: a line above the help (plain text), or None.
+        visibility: "ephemeral" or "in_channel".
+    """
     intro = (
         f"*paperbot* searches this workspace's conference papers. "
         f"Anything after `{prefix}` that is not a command is a search."

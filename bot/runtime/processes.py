@@ -107,6 +107,11 @@ def build(settings: Settings):
 def serve(settings: Settings, host: str, port: int) -> None:
     """``paperbot serve``: HTTP on ``host:port`` until SIGTERM/Ctrl-C. Never runs the clock.
 
+    Args:
+        settings: the process's settings.
+        host: the interface to listen on.
+        port: the HTTP port.
+
     Raises:
         StartupError: bad configuration (one line for the operator).
     """
@@ -126,7 +131,12 @@ def serve(settings: Settings, host: str, port: int) -> None:
 
 
 def socket(settings: Settings, with_clock: bool = True) -> None:
-    """``paperbot socket``: Socket Mode, plus the digest clock unless ``with_clock`` is False."""
+    """``paperbot socket``: Socket Mode, plus the digest clock unless ``with_clock`` is False.
+
+    Args:
+        settings: the process's settings.
+        with_clock: also run the digest clock in this process.
+    """
     with startup("socket"):
         app, service, poster = build(settings)
     _log_settings(settings)
@@ -153,6 +163,11 @@ def clock(settings: Settings) -> None:
 
 def digest_send(settings: Settings, day: date | None, force: bool):
     """``paperbot digest send``: post ``day``'s paper now; returns the ``DigestSummary``.
+
+    Args:
+        settings: the process's settings.
+        day: the date to send; None: each channel's local today.
+        force: allow a date other than a channel's today or yesterday.
 
     Raises:
         bot.digest.DigestDateError (a ValueError): a date other than a

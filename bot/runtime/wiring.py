@@ -55,6 +55,11 @@ def ensure_default_index(settings: Settings, progress=None, wait_s: float = STAR
     built, with one WARNING. Whatever a failed build wrote is removed
     (``search.build_index``).
 
+    Args:
+        settings: where the index and the seeds are.
+        progress: the build's progress display (``bot.cli.progress.progress``), or None.
+        wait_s: most seconds to wait for another process's build.
+
     Raises:
         corpus.CorpusError: when the seeds cannot be read (or are absent and
             there is no index to serve).
@@ -120,7 +125,13 @@ _WRITE_PROBLEMS = {
 def write_error(target: Path, e: OSError, setting: str = "--index DIR") -> str:
     """One line for an OSError while writing the index at ``target``: what is
     wrong and the fix, ``setting`` being how to choose another folder
-    (``"--index DIR"``, ``"PAPERBOT_INDEX_DIR"``)."""
+    (``"--index DIR"``, ``"PAPERBOT_INDEX_DIR"``).
+
+    Args:
+        target: the index folder.
+        e: the error.
+        setting: how the user chooses another folder ("--index DIR", "PAPERBOT_INDEX_DIR").
+    """
     target = Path(target)
     if isinstance(e, shutil.Error):
         return _copy_error(target, e, setting)
@@ -171,7 +182,12 @@ def _needs_build(index_dir: Path, fingerprint: str) -> bool:
 class LazyPapers:
     """An iterable that reads ``paths`` only when iterated (inside the build's
     lock); ``total`` is the number of papers once read, ``stats`` the load's
-    ``corpus.LoadStats``; ``accepted_only`` as for ``corpus.load_papers``."""
+    ``corpus.LoadStats``; ``accepted_only`` as for ``corpus.load_papers``.
+
+    Args:
+        paths: the source files.
+        accepted_only: leave out papers not accepted at their venue.
+    """
 
     def __init__(self, paths: list[Path], accepted_only: bool = False) -> None:
         self.paths = paths

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import re
 import threading
-from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from bot.core.index_port import ServiceIndex
 from bot.core.models import Paper
 
 #: Registered in both manifests' ``features.unfurl_domains`` (≤ 5, hosts only).
@@ -95,7 +95,7 @@ class PaperLinks:
     Thread safety: safe to share; the first lookup after a rebuild reads the keys.
     """
 
-    def __init__(self, index: Any) -> None:
+    def __init__(self, index: ServiceIndex) -> None:
         self._index = index
         self._lock = threading.Lock()
         self._keys: dict[str, str | None] = {}

@@ -26,6 +26,7 @@ from typing import Callable, Iterable
 
 from bot.core.models import SearchPage
 from bot.core.replies import carried_inline
+from bot.core.store_port import KeptQueries
 
 log = logging.getLogger(__name__)
 
@@ -45,12 +46,14 @@ class QueryKeys:
     """Keys for long queries, kept in the store.
 
     Args:
-        store: a ``bot.store.Store`` (``keep_query``, ``query_text``, ``purge_queries``).
+        store: the store's kept queries (``keep_query``, ``query_text``, ``purge_queries``).
         now: the clock (aware UTC datetimes).
         monotonic: seconds for spacing purges (tests inject one).
     """
 
-    def __init__(self, store, now: Callable[[], datetime], monotonic: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, store: KeptQueries, now: Callable[[], datetime], monotonic: Callable[[], float] = time.monotonic
+    ) -> None:
         self._store = store
         self._now = now
         self._monotonic = monotonic

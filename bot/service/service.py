@@ -17,6 +17,8 @@ from typing import Callable
 
 from bot.core import budget, parsing
 from bot.core.config import Settings
+from bot.core.index_port import ServiceIndex
+from bot.core.input_cut import MAX_INPUT, cut_input
 from bot.core.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage
 from bot.core.ports import ChannelAnnouncer
 from bot.core.replies import (
@@ -34,11 +36,14 @@ from bot.core.replies import (
     StatusReply,
     WelcomeReply,
 )
+from bot.core.store_port import ServiceStore
 from bot.daily.post_times import utc_now
+from bot.service.home import AppHome, HomeTab
 from bot.service.query_keys import QueryKeys
 from bot.service.reading_list import ReadingList
-from bot.service.sharing import Sharing, Welcomes
+from bot.service.sharing import Sharing
 from bot.service.subscriptions import Subscriptions
+from bot.service.welcome import Welcomes
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +63,8 @@ class Service:
     """The bot's behaviour.
 
     Args:
-        index: a ``bot.search.SearchIndex`` (search, get, resolve, similar, ids).
-        store: a ``bot.store.Store``.
+        index: the search index (``bot.core.index_port.ServiceIndex``; ``bot.search.SearchIndex``).
+        store: the store (``bot.core.store_port.ServiceStore``; ``bot.store.Store``).
         settings: ``bot.core.config.Settings`` (defaults for time and zone).
         announcer: tells a channel about a change (the subscribe confirmation);
             None disables those posts.
@@ -69,8 +74,8 @@ class Service:
 
     def __init__(
         self,
-        index,
-        store,
+        index: ServiceIndex,
+        store: ServiceStore,
         settings: Settings,
         announcer: ChannelAnnouncer | None = None,
         now: Callable[[], datetime] = utc_now,
@@ -85,12 +90,18 @@ class Service:
         self.sharing = Sharing(store, now)
         self.queries = QueryKeys(store, now)
         self.welcomes = Welcomes(store, now)
-        self.reading = ReadingList(index, store, now)
+        self.reading_list = ReadingList(index, store, now)
+        self.app_home = AppHome(self.subs, store, now)
 
     # ------------------------------------------------------------------ entry points
     def command(self, text: str, ctx: Context) -> Reply:
         """Answer ``/paper <text>`` (``text`` already entity-decoded). Never raises
-        for bad input: returns an ``ErrorReply`` explaining it."""
+        for bad input: returns an ``ErrorReply`` explaining it.
+
+        Args:
+            text: what followed ``/paper``, entity-decoded.
+            ctx: who asked and where (team, channel, user).
+        """
         cmd = parsing.parse_command(text)
         return _with_cut_note(cmd, self._dispatch(cmd, ctx, prefix="/paper", visibility=EPHEMERAL))
 
@@ -101,6 +112,10 @@ class Service:
         reply is visible in the thread; help, "did you mean", errors and "no
         confident match" are ``EPHEMERAL`` (the Slack layer shows them to the
         asker only, issue 12 point 4).
+
+        Args:
+            text: the mention's text without the bot's token, entity-decoded.
+            ctx: who asked and where (team, channel, user).
         """
         cmd = parsing.parse_command(text)
         typed_search = cmd.name == "search" and text.split(maxsplit=1)[0].lower() == "search"
@@ -117,11 +132,17 @@ class Service:
         """A page of results (``ResultsReply``) or an ``ErrorReply`` for bad input.
 
         ``exact`` turns auto-correction off ("search instead for …"). A query
-        over ``parsing.MAX_INPUT`` characters is cut (``cut_to`` says so); one
+        over ``bot.core.input_cut.MAX_INPUT`` characters is cut (``cut_to`` says so); one
         too long for a button gets a key for its buttons (``query_keys``).
+
+        Args:
+            query: the query as typed.
+            offset: results to skip (a later page).
+            limit: results per page.
+            exact: True runs the query as typed, without spelling correction.
         """
         offset = max(0, int(offset))
-        query, cut = parsing.cut_input(query.strip())
+        query, cut = cut_input(query.strip())
         try:
             page = self._search(query, offset, limit, exact)
         except QueryError as e:
@@ -133,13 +154,18 @@ class Service:
             page=page,
             typed_total=typed,
             query_keys=self.queries.for_page(page),
-            cut_to=parsing.MAX_INPUT if cut else None,
+            cut_to=MAX_INPUT if cut else None,
         )
 
     def show(self, text: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
         """One paper in full from an id, a name or words.
 
         Resolution order: docs/interfaces.md "/paper slash command".
+
+        Args:
+            text: an id, a method name or words.
+            visibility: "ephemeral" (the asker only) or "in_channel".
+            headline: a line above the paper (mrkdwn), or None.
         """
         paper = self._resolve(text, "show", visibility)
         if not isinstance(paper, Paper):
@@ -153,7 +179,13 @@ class Service:
         )
 
     def paper(self, paper_id: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
-        """The paper with exactly this id, in full; a polite notice when unknown."""
+        """The paper with exactly this id, in full; a polite notice when unknown.
+
+        Args:
+            paper_id: the paper's id (a button's value: any string).
+            visibility: "ephemeral" (the asker only) or "in_channel".
+            headline: a line above the paper (mrkdwn), or None.
+        """
         paper = self.index.get(paper_id) if isinstance(paper_id, str) and paper_id else None
         if paper is None:
             shown = paper_id if isinstance(paper_id, str) and len(paper_id) <= 40 else "that id"
@@ -165,7 +197,12 @@ class Service:
         )
 
     def similar(self, text: str, visibility: str = EPHEMERAL) -> Reply:
-        """Papers like the one ``text`` resolves to (``SimilarReply``)."""
+        """Papers like the one ``text`` resolves to (``SimilarReply``).
+
+        Args:
+            text: an id, a method name or words naming the paper.
+            visibility: "ephemeral" (the asker only) or "in_channel".
+        """
         paper = self._resolve(text, "similar", visibility)
         if not isinstance(paper, Paper):
             return paper
@@ -193,7 +230,12 @@ class Service:
         """Mention/DM reading: a link, id or name in the text → that paper (several: pick
         list); else the link-free words' best match if confident, with 3 others; else their
         best ``PAGE_SIZE`` as an ``unsure`` list; small talk or nothing → a notice; a passage
-        (> ``PASSAGE_MIN``) → results. Rules: docs/search.md "Mentions: is the best hit the paper meant?"."""
+        (> ``PASSAGE_MIN``) → results. Rules: docs/search.md "Mentions: is the best hit the paper meant?".
+
+        Args:
+            text: the mention or DM text (tokens stripped).
+            visibility: of the answer when it names a paper; help and notices are ephemeral.
+        """
         words = text.strip()
         if not words or len(words) > PASSAGE_MIN:  # help to the asker only; a passage: results
             return self.search(words) if words else HelpReply(prefix="@paperbot", visibility=EPHEMERAL)
@@ -224,7 +266,12 @@ class Service:
         )
 
     def today(self, ctx: Context, visibility: str = EPHEMERAL) -> Reply:
-        """The paper of the day for this channel's local date (same as the digest)."""
+        """The paper of the day for this channel's local date (same as the digest).
+
+        Args:
+            ctx: the channel (or DM) whose local date and subscription count.
+            visibility: "ephemeral" (the asker only) or "in_channel".
+        """
         papers, day = self.subs.papers_of_the_day(ctx)
         if not papers:
             sub = self.subs.for_context(ctx)
@@ -253,30 +300,49 @@ class Service:
 
     def share(self, paper_id: str, ctx: Context, sharer: str = "someone") -> Reply:
         """The compact card posted when ``sharer`` (a display name, never a live
-        mention) shares a paper (``ShareReply``), or a notice for an unknown id."""
+        mention) shares a paper (``ShareReply``), or a notice for an unknown id.
+
+        Args:
+            paper_id: the paper to share.
+            ctx: where it is shared (unused by the card itself).
+            sharer: the sharer's display name.
+        """
         paper = self.index.get(paper_id) if isinstance(paper_id, str) and paper_id else None
         if paper is None:
             return self.paper(paper_id)
         return ShareReply(paper=paper, sharer=sharer, visibility=IN_CHANNEL)
 
-    def home(self, ctx: Context, is_member: Callable[[str], bool]):
-        """What the App Home shows for ``ctx.user_id``: ``(today, day, channels)``
-        (``bot.service.subscriptions.Subscriptions.home``)."""
-        return self.subs.home(ctx, is_member)
+    def home(self, ctx: Context, is_member: Callable[[str], bool]) -> HomeTab:
+        """What the App Home shows for ``ctx.user_id`` (``bot.service.home``).
+
+        Args:
+            ctx: the viewer (team and user).
+            is_member: ``is_member(channel_id) -> bool`` — whether the viewer is in that channel.
+        """
+        return self.app_home.for_viewer(ctx, is_member)
 
     def welcome(self, ctx: Context, audience: str) -> Reply | None:
-        """The first hello for a "user" or a "channel", once ever (``bot.service.sharing.Welcomes``),
-        else None; ``forget_welcome`` when it could not be delivered."""
+        """The first hello for a "user" or a "channel", once ever (``bot.service.welcome.Welcomes``),
+        else None; ``forget_welcome`` when it could not be delivered.
+
+        Args:
+            ctx: the user or channel and its team.
+            audience: "user" (the Messages tab) or "channel" (the bot was added).
+        """
         return WelcomeReply(audience=audience, visibility=IN_CHANNEL) if self.welcomes.first(ctx, audience) else None
 
     def forget_welcome(self, ctx: Context, audience: str) -> None:
-        """Forget that ``welcome`` was given (its post failed): it is tried again."""
+        """Forget that ``welcome`` was given (its post failed): it is tried again.
+
+        Args:
+            ctx: the user or channel and its team.
+            audience: "user" or "channel".
+        """
         self.welcomes.forget(ctx, audience)
 
     # ------------------------------------------------------------------ internals
     def _dispatch(self, cmd: parsing.Command, ctx: Context, prefix: str, visibility: str) -> Reply:
-        if cmd.name == "help":
-            return HelpReply(prefix=prefix)
+        """The reply to a parsed command; ``help`` (and anything unknown) gets the help."""
         if cmd.name == parsing.SUGGEST:
             return NoticeReply(
                 text=f"Did you mean `{prefix} {cmd.arg}`? Type it alone to run it, "
@@ -286,6 +352,14 @@ class Service:
             if not cmd.arg:
                 return ErrorReply(message="What should I search for?", example=f"{prefix} search sparse attention")
             return self.search(cmd.arg)
+        if cmd.name in ("show", "similar", "today", "random", "saved"):
+            return self._paper_command(cmd, ctx, visibility)
+        if cmd.name in ("subscribe", "unsubscribe", "status"):
+            return self._subscription_command(cmd, ctx)
+        return HelpReply(prefix=prefix)
+
+    def _paper_command(self, cmd: parsing.Command, ctx: Context, visibility: str) -> Reply:
+        """``show``, ``similar``, ``today``, ``random`` and ``saved`` (the reading list)."""
         if cmd.name == "show":
             return self.show(cmd.arg, visibility=visibility)
         if cmd.name == "similar":
@@ -294,20 +368,25 @@ class Service:
             return self.today(ctx, visibility=visibility)
         if cmd.name == "random":
             return self.random_paper(visibility=visibility)
+        return self.reading_list.page(ctx)
+
+    def _subscription_command(self, cmd: parsing.Command, ctx: Context) -> Reply:
+        """``subscribe``, ``unsubscribe`` (``me``) and ``status``."""
         if cmd.name == "subscribe":
             return self.subs.subscribe(cmd.arg, ctx)
         if cmd.name == "unsubscribe":
             return self.subs.unsubscribe(ctx, me=cmd.arg == "me")
-        if cmd.name == "status":
-            return self.subs.status(ctx)
-        if cmd.name == "saved":
-            return self.reading.page(ctx)
-        return HelpReply(prefix=prefix)
+        return self.subs.status(ctx)
 
     def related(self, text: str, limit: int = PAGE_SIZE) -> Reply:
         """Papers most like a piece of text (a message, a pasted abstract): a
         ``ResultsReply``, or an ``ErrorReply`` when the text has no words.
-        The text is read as prose (``bot.search.SearchIndex.related``)."""
+        The text is read as prose (``bot.search.SearchIndex.related``).
+
+        Args:
+            text: the message or pasted abstract.
+            limit: most papers.
+        """
         try:
             return ResultsReply(page=self.index.related(text, limit=limit))
         except QueryError as e:
@@ -329,7 +408,7 @@ class Service:
 def _with_cut_note(cmd: parsing.Command, reply: Reply) -> Reply:
     """Mark any reply to an over-long input as cut, so it says so in one note
     (docs/interfaces.md "Rules every reply obeys"; ``bot.render.echo.length_note``)."""
-    return replace(reply, cut_to=parsing.MAX_INPUT) if cmd.cut else reply
+    return replace(reply, cut_to=MAX_INPUT) if cmd.cut else reply
 
 
 def _quote(text: str) -> str:

@@ -1,5 +1,5 @@
-"""Share once per message and paper (issue 12 point 4) and say hello once per user
-and channel (issue 12 point 5), over the store's marks (``Store.mark_once``).
+"""Share once per message and paper (issue 12 point 4), over the store's marks
+(``Store.mark_once``).
 
 A share is keyed by where it was clicked — ``<team>:<channel>:<message ts>:<paper id>`` —
 and claimed with ``Store.mark_once`` before anything is posted, so two clicks
@@ -12,13 +12,20 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Callable, Iterable
 
-from bot.core.models import Context
+from bot.core.store_port import OnceMarks
 
 KIND = "share"
 
 
 def share_key(team: str, channel: str, message_ts: str, paper_id: str) -> str:
-    """The claim key of one share (≤ 255 chars)."""
+    """The claim key of one share (≤ 255 chars).
+
+    Args:
+        team: Slack team id.
+        channel: the channel of the clicked message.
+        message_ts: the clicked message's ``ts``.
+        paper_id: the shared paper.
+    """
     return f"{team}:{channel}:{message_ts}:{paper_id}"[:255]
 
 
@@ -26,17 +33,22 @@ class Sharing:
     """Claims, releases and looks up shares.
 
     Args:
-        store: a ``bot.store.Store`` (``mark_once``, ``mark``, ``unmark``).
+        store: the store's once-only marks (``mark_once``, ``mark``, ``unmark``).
         now: the clock (aware UTC datetimes).
     """
 
-    def __init__(self, store, now: Callable[[], datetime]) -> None:
+    def __init__(self, store: OnceMarks, now: Callable[[], datetime]) -> None:
         self._store = store
         self._now = now
 
     def claim(self, key: str, target: str) -> tuple[bool, str | None]:
         """``(True, target)`` when this caller may post the share into ``target``,
-        else ``(False, where it was shared before)``."""
+        else ``(False, where it was shared before)``.
+
+        Args:
+            key: the share's ``share_key``.
+            target: the channel id the share would be posted into.
+        """
         if self._store.mark_once(KIND, key, detail=target, now=self._now()):
             return True, target
         return False, self._store.mark(KIND, key)[1]
@@ -53,30 +65,3 @@ class Sharing:
             if found and target:
                 out.append((paper_id, target))
         return tuple(out)
-
-
-class Welcomes:
-    """Onboarding said once: per user (the Messages tab) and per channel (the bot added).
-
-    Args:
-        store: a ``bot.store.Store``.
-        now: the clock (aware UTC datetimes).
-    """
-
-    def __init__(self, store, now: Callable[[], datetime]) -> None:
-        self._store = store
-        self._now = now
-
-    @staticmethod
-    def key(ctx: Context, audience: str) -> str:
-        """``user:<team>:<user>`` or ``channel:<team>:<channel>``."""
-        who = ctx.channel_id if audience == "channel" else ctx.user_id
-        return f"{audience}:{ctx.team_id}:{who}"[:255]
-
-    def first(self, ctx: Context, audience: str) -> bool:
-        """True the first time for this user / channel (recorded now), False ever after."""
-        return self._store.mark_once("onboard", self.key(ctx, audience), now=self._now())
-
-    def forget(self, ctx: Context, audience: str) -> None:
-        """Forget the hello (its post failed), so it is tried again next time."""
-        self._store.unmark("onboard", self.key(ctx, audience))

@@ -14,16 +14,18 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from typing import Callable
 from zoneinfo import ZoneInfo
 
 from bot.core import parsing
 from bot.core.config import Settings
+from bot.core.index_port import ServiceIndex
 from bot.core.models import Context, Paper, QueryError, Subscription
 from bot.core.ports import ChannelAnnouncer, PostError
 from bot.core.replies import IN_CHANNEL, ErrorReply, NoticeReply, Reply, StatusReply
+from bot.core.store_port import ServiceStore
 from bot.daily import subscribe_grammar
 from bot.daily.post_times import next_post_time, posts_on
 from bot.service.topics import Topics
@@ -40,15 +42,20 @@ class Subscriptions:
     """Subscribe/unsubscribe/status for the channel in a ``Context``.
 
     Args:
-        index: the search index (``ids()``, ``get(id)``).
-        store: ``bot.store.Store``.
+        index: the search index (``ids()``, ``get(id)``, ``match_all(topic)``).
+        store: the store's subscriptions and daily picks (``bot.core.store_port``).
         settings: default time (``PAPERBOT_DEFAULT_TIME``) and zone (``PAPERBOT_DEFAULT_TZ``).
         announcer: where the channel confirmation goes; None → no confirmation.
         now: clock returning an aware UTC datetime.
     """
 
     def __init__(
-        self, index, store, settings: Settings, announcer: ChannelAnnouncer | None, now: Callable[[], datetime]
+        self,
+        index: ServiceIndex,
+        store: ServiceStore,
+        settings: Settings,
+        announcer: ChannelAnnouncer | None,
+        now: Callable[[], datetime],
     ) -> None:
         self.index, self.store, self.settings, self.now = index, store, settings, now
         self.announcer = announcer
@@ -66,6 +73,10 @@ class Subscriptions:
         next post time, or an ``ErrorReply``.
         An identical repeat of an active subscription changes and announces
         nothing: the user alone is told "already subscribed …".
+
+        Args:
+            arg: the text after ``subscribe``.
+            ctx: the channel, team and user (and the user's Slack zone, when read).
         """
         try:
             spec = subscribe_grammar.parse_spec(arg)
@@ -75,79 +86,69 @@ class Subscriptions:
         if spec.me and not ctx.user_id:
             return ErrorReply(message="I can't tell who you are here.", example="/paper subscribe me 08:00")
         current = self.store.get_subscription(ctx.team_id, channel)
-        topic = spec.topic if spec.topic is not None else (current.topic if current else None)
-        notes = []
-        counted = re.search(r"\s([1-5]) papers?$", spec.topic or "", re.IGNORECASE)
-        if counted and not spec.papers:  # "about diffusion 3 papers"
-            notes.append(
-                f"Everything after `about` is the topic; for {counted.group(1)} papers a post, "
-                f"put `{counted.group(1)} papers` before `about`."
-            )
+        wanted = self._wanted(spec, current, ctx)
+        notes = _misplaced_count_note(spec)
         if spec.topic:
             refused, count = self._check_topic(spec.topic)
             if refused is not None:
                 return replace(refused, message=" ".join([refused.message, *notes]))
         else:
-            count = self.topics.match_count(topic)
-        # Slack was asked for the user's zone (user_tz not None) but gave none we know.
-        zone_unread = (
-            not spec.zone
-            and current is None
-            and ctx.user_tz is not None
-            and parsing.canonical_zone(ctx.user_tz) is None
-        )
-        hhmm = spec.local_time or (current.local_time if current else self.settings.default_time)
-        zone = (
-            spec.zone
-            or (current.tz if current else None)
-            or parsing.canonical_zone(ctx.user_tz or "")
-            or self.settings.default_tz
-        )
-        days = spec.days if spec.days is not None else (current.days if current else ())
-        papers = spec.papers or (current.papers if current else 1)
-        if (
-            current is not None
-            and current.active
-            and (current.local_time, current.tz, current.days, current.papers, current.topic)
-            == (hhmm, zone, tuple(days), papers, topic or None)
-        ):
-            # Nothing changes: tell the user only, announce nothing to the channel.
-            where = "Your personal feed is" if spec.me else "This channel is"
-            nxt = next_post_time(current, self.now())
-            return NoticeReply(
-                text=f"{where} already subscribed at {hhmm} ({zone}): "
-                f"{describe(current, count)}. Next post: " + ("{when}." if nxt else "unknown."),
-                when=nxt,
-            )
-        if topic and count is not None and -(-count // papers) < 7:
-            notes.append(
-                f"Only {count} paper{'s match' if count != 1 else ' matches'}, so it lasts "
-                f"{-(-count // papers)} posting day{'s' if -(-count // papers) != 1 else ''} "
-                "before the papers repeat."
-            )
-        new, previous = self.store.upsert_subscription(
-            ctx.team_id, channel, hhmm, zone, ctx.user_id, self.now(), topic=topic or None, days=days, papers=papers
-        )
-        what = describe(new, count)
-        where = "your personal feed (in your DM with me)" if spec.me else "this channel"
-        if previous is not None and previous.active:
-            was = f"{previous.local_time} ({previous.tz})"
-            if (previous.topic, previous.days, previous.papers) != (new.topic, new.days, new.papers):
-                was += f", {describe(previous, with_time=False)}"
-            text = f"changed {where}: {what}; it was {was}."
-        else:
-            text = f"subscribed {where} to {what}."
+            count = self.topics.match_count(wanted.topic)
+        if current is not None and current.active and wanted.same_as(current):
+            return self._already_subscribed(spec, current, wanted, count)
+        notes += _short_rotation_note(wanted, count)
+        new, previous = self._put(ctx.team_id, channel, wanted, ctx.user_id)
+        text = _change_text(spec, new, previous, count)
         if self.announcer is not None and not spec.me:
             failed = self._announce(ctx, previous, NoticeReply(text=text, actor=ctx.user_id, visibility=IN_CHANNEL))
             if failed is not None:
                 return failed
+        # Slack was asked for the user's zone (user_tz not None) but gave none we know.
+        if (
+            not spec.zone
+            and current is None
+            and ctx.user_tz is not None
+            and parsing.canonical_zone(ctx.user_tz) is None
+        ):
+            notes.append(
+                f"Your Slack time zone could not be read; using {wanted.tz} — add a zone, e.g. "
+                f"`/paper subscribe {wanted.local_time} Europe/Berlin`."
+            )
+        return self._done(spec, new, text, notes)
+
+    def _wanted(self, spec: subscribe_grammar.SubscribeSpec, current: Subscription | None, ctx: Context) -> _Wanted:
+        """What the subscription becomes: each part given in ``spec``, else the current
+        value, else the default (``PAPERBOT_DEFAULT_TIME``; the user's Slack zone, else
+        ``PAPERBOT_DEFAULT_TZ``; every day; one paper; no topic)."""
+        return _Wanted(
+            local_time=spec.local_time or (current.local_time if current else self.settings.default_time),
+            tz=(
+                spec.zone
+                or (current.tz if current else None)
+                or parsing.canonical_zone(ctx.user_tz or "")
+                or self.settings.default_tz
+            ),
+            days=tuple(spec.days if spec.days is not None else (current.days if current else ())),
+            papers=spec.papers or (current.papers if current else 1),
+            topic=(spec.topic if spec.topic is not None else (current.topic if current else None)) or None,
+        )
+
+    def _already_subscribed(
+        self, spec: subscribe_grammar.SubscribeSpec, current: Subscription, wanted: _Wanted, count: int | None
+    ) -> Reply:
+        """Nothing changes: tell the user only, announce nothing to the channel."""
+        where = "Your personal feed is" if spec.me else "This channel is"
+        nxt = next_post_time(current, self.now())
+        return NoticeReply(
+            text=f"{where} already subscribed at {wanted.local_time} ({wanted.tz}): "
+            f"{describe(current, count)}. Next post: " + ("{when}." if nxt else "unknown."),
+            when=nxt,
+        )
+
+    def _done(self, spec: subscribe_grammar.SubscribeSpec, new: Subscription, text: str, notes: list[str]) -> Reply:
+        """The ephemeral answer after a change: the next post time (in each reader's zone) and the notes."""
         when = next_post_time(new, self.now())
         lead = "Done: " + text[0].upper() + text[1:] + " " if spec.me else "Done. "
-        if zone_unread:
-            notes.append(
-                f"Your Slack time zone could not be read; using {zone} — add a zone, e.g. "
-                f"`/paper subscribe {hhmm} Europe/Berlin`."
-            )
         tail = "".join(" " + n for n in notes)
         if when is None:
             return NoticeReply(text=f"{lead}Next post: unknown.{tail}")
@@ -183,7 +184,12 @@ class Subscriptions:
 
     def unsubscribe(self, ctx: Context, me: bool = False) -> Reply:
         """``/paper unsubscribe`` — stop this channel's post; ``unsubscribe me``
-        — stop the user's personal feed."""
+        — stop the user's personal feed.
+
+        Args:
+            ctx: the channel, team and user.
+            me: True stops the user's personal feed instead of the channel's post.
+        """
         if me:
             if ctx.user_id and self.store.remove_subscription(ctx.team_id, ctx.user_id):
                 return NoticeReply(text="Unsubscribed: your personal feed is stopped.")
@@ -240,47 +246,29 @@ class Subscriptions:
             )
         return self.topics.papers(sub, day), day
 
+    def _put(
+        self, team: str, channel: str, wanted: _Wanted, user_id: str | None
+    ) -> tuple[Subscription, Subscription | None]:
+        """Store ``wanted`` as the subscription of ``channel`` (turned on); ``(new, previous)``."""
+        return self.store.upsert_subscription(
+            team,
+            channel,
+            wanted.local_time,
+            wanted.tz,
+            user_id,
+            self.now(),
+            topic=wanted.topic,
+            days=wanted.days,
+            papers=wanted.papers,
+        )
+
     def _restore(self, ctx: Context, previous) -> None:
         if previous is None:
             self.store.remove_subscription(ctx.team_id, ctx.channel_id)
             return
-        self.store.upsert_subscription(
-            ctx.team_id,
-            ctx.channel_id,
-            previous.local_time,
-            previous.tz,
-            previous.subscribed_by,
-            self.now(),
-            topic=previous.topic,
-            days=previous.days,
-            papers=previous.papers,
-        )
+        self._put(ctx.team_id, ctx.channel_id, _Wanted.of(previous), previous.subscribed_by)
         if not previous.active:
             self.store.deactivate(ctx.team_id, ctx.channel_id, previous.inactive_reason or "inactive")
-
-    def home(self, ctx: Context, is_member: Callable[[str], bool]):
-        """What the App Home shows for ``ctx.user_id``.
-
-        Args:
-            ctx: the viewer (team and user).
-            is_member: ``is_member(channel_id) -> bool`` — whether the viewer is
-                in that channel (the Slack layer asks Slack; errors → False).
-
-        Returns:
-            ``(today: Paper | None, day: date, channels: [(Subscription, next post | None)])``
-            — today's paper in ``PAPERBOT_DEFAULT_TZ``, then the viewer's
-            personal feed (if any), then the team's channel subscriptions
-            (active and deactivated) the viewer is a member of.
-        """
-        today, day = self.paper_of_the_day(Context(ctx.team_id, "", ctx.user_id))
-        channels = []
-        feed = self.store.get_subscription(ctx.team_id, ctx.user_id) if ctx.user_id else None
-        if feed is not None:  # the viewer's personal feed first (issue 13)
-            channels.append((feed, next_post_time(feed, self.now()) if feed.active else None))
-        for sub in self.store.subscriptions(team=ctx.team_id):
-            if not sub.personal and is_member(sub.channel_id):
-                channels.append((sub, next_post_time(sub, self.now()) if sub.active else None))
-        return today, day, channels
 
 
 def posting_day(sub: Subscription, today: date, zone: ZoneInfo) -> date:
@@ -288,7 +276,13 @@ def posting_day(sub: Subscription, today: date, zone: ZoneInfo) -> date:
     posting days: the latest posting day up to ``today`` (a reading group's
     paper of the week all week), or the next one when that was before the
     subscription began — never a date the digest will not post, whose pick
-    would use up a paper of the rotation."""
+    would use up a paper of the rotation.
+
+    Args:
+        sub: the subscription (its ``days`` and ``created_at``).
+        today: the local date in its zone.
+        zone: its zone.
+    """
     start = sub.created_at.astimezone(zone).date() if sub.created_at else today
     for back in range(7):
         day = today - timedelta(days=back)
@@ -305,7 +299,13 @@ def posting_day(sub: Subscription, today: date, zone: ZoneInfo) -> date:
 
 def describe(sub: Subscription, count: int | None = None, with_time: bool = True) -> str:
     """One line: "3 papers about “diffusion” (12 matching papers) on Mondays at 10:00
-    (Europe/London)"; ``with_time=False`` leaves out " at HH:MM (zone)"."""
+    (Europe/London)"; ``with_time=False`` leaves out " at HH:MM (zone)".
+
+    Args:
+        sub: the subscription.
+        count: how many papers match its topic now (None: unknown, not said).
+        with_time: False leaves out " at HH:MM (zone)".
+    """
     what = "a paper of the day" if sub.papers <= 1 else f"{sub.papers} papers"
     if sub.topic:
         what += f" about “{sub.topic}”"
@@ -318,3 +318,59 @@ def describe(sub: Subscription, count: int | None = None, with_time: bool = True
     days = subscribe_grammar.describe_days(sub.days)
     when = f" at {sub.local_time} ({sub.tz})" if with_time else ""
     return f"{what} {'every day' if days == 'every day' else 'on ' + days}{when}"
+
+
+@dataclass(frozen=True)
+class _Wanted:
+    """The post time, zone, days, papers and topic a subscribe asks for (``Subscriptions._wanted``)."""
+
+    local_time: str
+    tz: str
+    days: tuple[int, ...]
+    papers: int
+    topic: str | None
+
+    @classmethod
+    def of(cls, sub: Subscription) -> _Wanted:
+        """The settings ``sub`` has."""
+        return cls(local_time=sub.local_time, tz=sub.tz, days=sub.days, papers=sub.papers, topic=sub.topic)
+
+    def same_as(self, sub: Subscription) -> bool:
+        """True when ``sub`` already has exactly these settings."""
+        return _Wanted.of(sub) == self
+
+
+def _misplaced_count_note(spec: subscribe_grammar.SubscribeSpec) -> list[str]:
+    """``["Everything after `about` is the topic; …"]`` for "about diffusion 3 papers", else []."""
+    counted = re.search(r"\s([1-5]) papers?$", spec.topic or "", re.IGNORECASE)
+    if not counted or spec.papers:
+        return []
+    return [
+        f"Everything after `about` is the topic; for {counted.group(1)} papers a post, "
+        f"put `{counted.group(1)} papers` before `about`."
+    ]
+
+
+def _short_rotation_note(wanted: _Wanted, count: int | None) -> list[str]:
+    """``["Only 3 papers match, so it lasts 2 posting days …"]`` when a topic lasts under 7 posting days."""
+    if not wanted.topic or count is None or -(-count // wanted.papers) >= 7:
+        return []
+    days = -(-count // wanted.papers)
+    return [
+        f"Only {count} paper{'s match' if count != 1 else ' matches'}, so it lasts "
+        f"{days} posting day{'s' if days != 1 else ''} before the papers repeat."
+    ]
+
+
+def _change_text(
+    spec: subscribe_grammar.SubscribeSpec, new: Subscription, previous: Subscription | None, count: int | None
+) -> str:
+    """ "subscribed this channel to …" or "changed this channel: …; it was …" (the channel's confirmation)."""
+    what = describe(new, count)
+    where = "your personal feed (in your DM with me)" if spec.me else "this channel"
+    if previous is None or not previous.active:
+        return f"subscribed {where} to {what}."
+    was = f"{previous.local_time} ({previous.tz})"
+    if (previous.topic, previous.days, previous.papers) != (new.topic, new.days, new.papers):
+        was += f", {describe(previous, with_time=False)}"
+    return f"changed {where}: {what}; it was {was}."

@@ -27,14 +27,22 @@ import hashlib
 import logging
 from datetime import date
 
+from bot.core.index_port import ServiceIndex
 from bot.core.models import QueryError, Subscription
+from bot.core.store_port import DailyPicks
 from bot.daily import rotation
 
 log = logging.getLogger(__name__)
 
 
 def channel_order(team: str, channel: str, ids) -> list[str]:
-    """``ids`` in the channel's own stable order: SHA-256 of "team:channel:id", then id."""
+    """``ids`` in the channel's own stable order: SHA-256 of "team:channel:id", then id.
+
+    Args:
+        team: Slack team id.
+        channel: Slack channel id (a user id for a personal feed).
+        ids: paper ids (duplicates are dropped).
+    """
     salt = f"paperbot-topic-v1:{team}:{channel}:".encode("utf-8")
     return sorted(set(ids), key=lambda i: (hashlib.sha256(salt + i.encode("utf-8")).digest(), i))
 
@@ -75,10 +83,10 @@ class Topics:
 
     Args:
         index: ``ids()``, ``get(id)`` and ``match_all(topic) -> list[id]``.
-        store: ``bot.store.Store``.
+        store: the store's daily picks (``bot.core.store_port.DailyPicks``).
     """
 
-    def __init__(self, index, store) -> None:
+    def __init__(self, index: ServiceIndex, store: DailyPicks) -> None:
         self.index, self.store = index, store
 
     def matches(self, topic: str | None) -> list[str]:
@@ -100,7 +108,12 @@ class Topics:
 
     def paper_ids(self, sub: Subscription, day: date) -> list[str]:
         """The ids ``sub`` posts on ``day`` (persisted the first time); ``[]``
-        when its topic matches nothing (or cannot run) or the index is empty."""
+        when its topic matches nothing (or cannot run) or the index is empty.
+
+        Args:
+            sub: the subscription (topic, papers per post, channel).
+            day: its local date.
+        """
         if not sub.topic and sub.papers <= 1:
             ids = self.index.ids()
             if not ids:
@@ -132,7 +145,12 @@ class Topics:
         )
 
     def papers(self, sub: Subscription, day: date) -> list:
-        """The ``Paper`` objects of ``paper_ids`` that are still in the index."""
+        """The ``Paper`` objects of ``paper_ids`` that are still in the index.
+
+        Args:
+            sub: the subscription.
+            day: its local date.
+        """
         out = []
         for pid in self.paper_ids(sub, day):
             paper = self.index.get(pid)

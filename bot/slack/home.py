@@ -145,9 +145,10 @@ def publish_home(service: "Service", client: WebClient, team: str, user: str, sa
 
     Raises: slack_sdk.errors.SlackApiError / SlackClientError (Slack refused it)."""
     ctx = Context(team, "", user)
-    today, day, channels = service.home(ctx, Membership(client, user))
-    saved = service.reading.page(ctx, saved_offset)
-    view_or_plain(client.views_publish, valid_view(home_view(today, day, channels, saved)), HOME_PLAIN, user_id=user)
+    tab = service.home(ctx, Membership(client, user))
+    saved = service.reading_list.page(ctx, saved_offset)
+    view = home_view(tab.today, tab.day, tab.channels, saved)
+    view_or_plain(client.views_publish, valid_view(view), HOME_PLAIN, user_id=user)
 
 
 # ---------------------------------------------------------------- search modal

@@ -4,9 +4,9 @@
 ====================  ==============  ===========================================
 action id             value           answer
 ====================  ==============  ===========================================
-``paper_save``        ``{"id"}``      ``reading.save`` → ephemeral note (Home: republished)
-``saved_remove``      ``{"id"}``      ``reading.remove`` → the list again, replacing it
-``saved_page``        ``{"o"}``       ``reading.page`` → that page, replacing the list
+``paper_save``        ``{"id"}``      ``reading_list.save`` → ephemeral note (Home: republished)
+``saved_remove``      ``{"id"}``      ``reading_list.remove`` → the list again, replacing it
+``saved_page``        ``{"o"}``       ``reading_list.page`` → that page, replacing the list
 ``saved_export``      any             Markdown list + BibTeX file in the user's DM
 ====================  ==============  ===========================================
 
@@ -29,8 +29,14 @@ from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 
 from bot.core.replies import ErrorReply, NoticeReply, Reply
-from bot.render import ACTION_SAVE, ACTION_SAVED_EXPORT, ACTION_SAVED_PAGE, ACTION_SAVED_REMOVE, render
-from bot.render.saved import export_message
+from bot.render import (
+    ACTION_READING_LIST_EXPORT,
+    ACTION_READING_LIST_PAGE,
+    ACTION_READING_LIST_REMOVE,
+    ACTION_SAVE,
+    render,
+)
+from bot.render.reading_list import export_message
 from bot.slack.actions import EXAMPLE, BadValue, Click, answer, paper_id, read_value
 from bot.slack.commands import SORRY
 from bot.slack.fair import FairSlots
@@ -52,24 +58,24 @@ def _offset(value: dict[str, Any]) -> int:
 
 
 def _save(service: "Service", value: dict[str, Any], click: Click) -> tuple[Reply, int, bool]:
-    return service.reading.save(paper_id(value), click.context), 0, False
+    return service.reading_list.save(paper_id(value), click.context), 0, False
 
 
 def _remove(service: "Service", value: dict[str, Any], click: Click) -> tuple[Reply, int, bool]:
-    note = service.reading.remove(paper_id(value), click.context)
-    page = service.reading.page(click.context, _offset(value))
+    note = service.reading_list.remove(paper_id(value), click.context)
+    page = service.reading_list.page(click.context, _offset(value))
     return replace(page, note=note.text), page.offset, True
 
 
 def _page(service: "Service", value: dict[str, Any], click: Click) -> tuple[Reply, int, bool]:
-    page = service.reading.page(click.context, _offset(value))
+    page = service.reading_list.page(click.context, _offset(value))
     return page, page.offset, True
 
 
 BUTTONS: dict[str, Callable[..., tuple[Reply, int, bool]]] = {
     ACTION_SAVE: _save,
-    ACTION_SAVED_REMOVE: _remove,
-    ACTION_SAVED_PAGE: _page,
+    ACTION_READING_LIST_REMOVE: _remove,
+    ACTION_READING_LIST_PAGE: _page,
 }
 
 
@@ -77,7 +83,7 @@ def register(app: App, service: "Service", *, slots: FairSlots) -> None:
     """Register the reading-list buttons (see the module table)."""
     for action_id, kind in BUTTONS.items():
         app.action(action_id)(make_listener(service, action_id, kind, slots))
-    app.action(ACTION_SAVED_EXPORT)(make_export_listener(service, slots))
+    app.action(ACTION_READING_LIST_EXPORT)(make_export_listener(service, slots))
 
 
 def _in_home(body: dict[str, Any]) -> bool:
@@ -116,7 +122,7 @@ def make_export_listener(service: "Service", slots: FairSlots):
         click = Click.of(body)
         try:
             with slots(click.user_id or ""):
-                export = service.reading.export(click.context)
+                export = service.reading_list.export(click.context)
             if export is None:
                 note = "Your reading list is empty: nothing to export."
             else:

@@ -20,7 +20,7 @@ from bot.store.deliveries import STATES, DeliveryStore
 from bot.store.journal import Entry, EntryState, JournalStore
 from bot.store.marks import MarkStore
 from bot.store.queries import QueryStore
-from bot.store.saved import SavedStore
+from bot.store.reading_list import ReadingListStore
 from bot.store.schema import SCHEMA_VERSION, StoreError, migrate
 from bot.store.schema import schema_version as _version_t
 from bot.store.subscriptions import KEEP, SubscriptionStore
@@ -29,7 +29,7 @@ from bot.store.topics import TopicPickStore
 __all__ = ["Store", "StoreError", "SCHEMA_VERSION", "STATES", "DeliveryState", "Entry", "EntryState", "KEEP"]
 
 
-class Store(SubscriptionStore, DeliveryStore, JournalStore, TopicPickStore, SavedStore, MarkStore, QueryStore):
+class Store(SubscriptionStore, DeliveryStore, JournalStore, TopicPickStore, ReadingListStore, MarkStore, QueryStore):
     """Subscriptions, deliveries, daily picks, handled events, the journal, channel
     rotations, reading lists, once-only marks (onboarding, shares) and the long
     queries of page buttons in one database.

@@ -14,11 +14,12 @@ from datetime import datetime
 
 import sqlalchemy as sa
 
+from bot.core.input_cut import MAX_INPUT
 from bot.store.db import transaction
 from bot.store.schema import query_keys as keys_t
 
 KEY_MAX = 32
-TEXT_MAX = 4000  # bot.core.parsing.MAX_INPUT: nothing longer is ever searched
+TEXT_MAX = MAX_INPUT  # nothing longer is ever searched, so nothing longer is kept
 
 
 class QueryStore:
@@ -37,7 +38,7 @@ class QueryStore:
             ValueError: ``key`` or ``text`` empty or too long.
         """
         if not key or len(key) > KEY_MAX or not text or len(text) > TEXT_MAX:
-            raise ValueError("query key must be 1..32 and text 1..4000 characters")
+            raise ValueError(f"query key must be 1..{KEY_MAX} and text 1..{TEXT_MAX} characters")
         try:
             with transaction(self._engine, write=True) as conn:
                 done = conn.execute(keys_t.update().where(keys_t.c.key == key).values(text=text, used_at=now)).rowcount

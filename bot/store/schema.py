@@ -4,7 +4,7 @@ Tables (docs/interfaces.md "Paper of the day"):
 
 - ``schema_version(version)`` — one row: the schema this database was last
   migrated to.
-- ``subscriptions`` — one row per (team, channel): the daily slot
+- ``subscriptions`` — one row per (team, channel): the daily post time
   (``local_time`` "HH:MM" in IANA zone ``tz``), whether it is ``active`` and
   why not (``inactive_reason``), who subscribed, ``created_at``/``updated_at``,
   the ``topic``, posting ``days`` ("mon,wed,fri"; NULL = every day) and
@@ -25,7 +25,9 @@ Tables (docs/interfaces.md "Paper of the day"):
   cycle)`` — a channel's own rotation (a topic or ``N papers``): the papers of
   each date, and which pass over the topic's matches each belongs to.
 - ``saved_papers(team, user_id, paper_id PK, saved_at, title, title_derived,
-  authors, venue, year, url)`` — reading lists, with a snapshot per entry.
+  authors, venue, year, url)`` — reading lists, with a snapshot per entry
+  (``bot.store.reading_list``; the table keeps its first name so existing
+  databases open unchanged).
 - ``marks(kind, key PK, at, detail)`` — things done once for good: an
   onboarding note per user / channel, a share per message and paper
   (``bot.store.marks``).
@@ -86,6 +88,15 @@ class UTCDateTime(sa.types.TypeDecorator):
     cache_ok = True
 
     def process_bind_param(self, value, dialect):
+        """An aware datetime → naive UTC for the database (SQLAlchemy's ``TypeDecorator`` hook).
+
+        Args:
+            value: an aware datetime, or None.
+            dialect: the database dialect (unused: the same on SQLite and PostgreSQL).
+
+        Raises:
+            ValueError: ``value`` is naive.
+        """
         if value is None:
             return None
         if value.tzinfo is None:
@@ -93,6 +104,12 @@ class UTCDateTime(sa.types.TypeDecorator):
         return value.astimezone(timezone.utc).replace(tzinfo=None)
 
     def process_result_value(self, value, dialect):
+        """A stored naive UTC time (or ISO text in an old SQLite file) → aware UTC datetime.
+
+        Args:
+            value: what the database returned, or None.
+            dialect: the database dialect (unused).
+        """
         if value is None:
             return None
         if isinstance(value, str):  # hand-written rows in an old SQLite file
@@ -161,6 +178,8 @@ topic_picks = sa.Table(
     sa.Index("ix_topic_picks_channel", "team", "channel", "topic", "cycle"),
 )
 
+#: The reading lists (``bot.store.reading_list``). Table and column names stay
+#: as first released ("saved_…"): renaming them would need a migration for no gain.
 saved_papers = sa.Table(
     "saved_papers",
     metadata,
@@ -244,11 +263,7 @@ def migrate(conn: sa.Connection) -> int | None:
     if conn.dialect.name == "postgresql":
         conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_MIGRATION_LOCK})
     existing = set(sa.inspect(conn).get_table_names())
-    found: int | None = None
-    if "schema_version" in existing:
-        found = conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar() or 0
-    elif existing & {t.name for t in metadata.sorted_tables}:
-        found = 0
+    found = _version_found(conn, existing)
     if found is not None and found > SCHEMA_VERSION:
         raise StoreError(
             f"this database has schema version {found}, newer than this paperbot's ({SCHEMA_VERSION}); upgrade paperbot"
@@ -256,6 +271,28 @@ def migrate(conn: sa.Connection) -> int | None:
     if found == SCHEMA_VERSION:
         return found
     metadata.create_all(conn)  # missing tables, with their indexes
+    _complete_tables(conn, existing)
+    for version in range((found or 0) + 1, SCHEMA_VERSION + 1):
+        if found is not None:
+            for step in _DATA_STEPS.get(version, ()):
+                conn.execute(sa.text(step))
+    conn.execute(schema_version.delete())
+    conn.execute(schema_version.insert().values(version=SCHEMA_VERSION))
+    return found
+
+
+def _version_found(conn: sa.Connection, existing: set[str]) -> int | None:
+    """The schema version recorded in the database; 0 when it has tables but no
+    ``schema_version``; None when it is empty."""
+    if "schema_version" in existing:
+        return conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar() or 0
+    if existing & {t.name for t in metadata.sorted_tables}:
+        return 0
+    return None
+
+
+def _complete_tables(conn: sa.Connection, existing: set[str]) -> None:
+    """Add the columns and indexes that the tables in ``existing`` lack."""
     inspector = sa.inspect(conn)
     for table in metadata.sorted_tables:
         if table.name not in existing:
@@ -267,10 +304,3 @@ def migrate(conn: sa.Connection) -> int | None:
                 conn.execute(sa.text(f"ALTER TABLE {table.name} ADD COLUMN {ddl}"))
         for index in table.indexes:
             index.create(conn, checkfirst=True)
-    for version in range((found or 0) + 1, SCHEMA_VERSION + 1):
-        if found is not None:
-            for step in _DATA_STEPS.get(version, ()):
-                conn.execute(sa.text(step))
-    conn.execute(schema_version.delete())
-    conn.execute(schema_version.insert().values(version=SCHEMA_VERSION))
-    return found

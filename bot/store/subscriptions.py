@@ -68,11 +68,11 @@ class SubscriptionStore:
         days=KEEP,
         papers=KEEP,
     ) -> tuple[Subscription, Subscription | None]:
-        """Create the channel's subscription, or change its slot and re-activate it.
+        """Create the channel's subscription, or change its post time and re-activate it.
 
-        ``updated_at`` moves to ``now`` only when the slot (time, zone) or the
-        active flag changes: the digest counts a slot only from then on, so a
-        subscription made after today's slot starts tomorrow (docs/interfaces.md "Paper
+        ``updated_at`` moves to ``now`` only when the post time (time, zone) or the
+        active flag changes: the digest counts a post time only from then on, so a
+        subscription made after today's post time starts tomorrow (docs/interfaces.md "Paper
         of the day"). ``subscribed_by`` always becomes ``user_id``.
 
         Args:
@@ -150,7 +150,12 @@ class SubscriptionStore:
         raise AssertionError("unreachable")
 
     def get_subscription(self, team: str, channel: str) -> Subscription | None:
-        """The channel's subscription (active or not), or None."""
+        """The channel's subscription (active or not), or None.
+
+        Args:
+            team: Slack team id.
+            channel: Slack channel id, or a user id for a personal feed.
+        """
         with transaction(self._engine) as conn:
             row = conn.execute(sa.select(subs_t).where(_key(team, channel))).first()
         return _subscription(row) if row is not None else None
@@ -159,6 +164,10 @@ class SubscriptionStore:
         """Delete the channel's subscription; True when there was one.
 
         Its delivery rows stay, so re-subscribing the same day cannot post twice.
+
+        Args:
+            team: Slack team id.
+            channel: Slack channel id, or a user id for a personal feed.
         """
         with transaction(self._engine, write=True) as conn:
             return conn.execute(subs_t.delete().where(_key(team, channel))).rowcount > 0

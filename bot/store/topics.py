@@ -33,7 +33,14 @@ class TopicPickStore:
     _engine: sa.Engine
 
     def channel_picks(self, team: str, channel: str, day: date, topic: str | None) -> list[str]:
-        """The paper ids already picked for this channel, date and topic, in order ([] if none)."""
+        """The paper ids already picked for this channel, date and topic, in order ([] if none).
+
+        Args:
+            team: Slack team id.
+            channel: Slack channel id (a user id for a personal feed).
+            day: the local date.
+            topic: the channel's topic (None: none).
+        """
         with transaction(self._engine) as conn:
             return [
                 r.paper_id
@@ -90,7 +97,14 @@ class TopicPickStore:
 
     def drop_channel_picks(self, team: str, channel: str, day: date, topic: str | None) -> int:
         """Forget a date's pick (every paper of it left the index before it was
-        posted), so the next ``picks_for_date`` picks again; returns rows deleted."""
+        posted), so the next ``picks_for_date`` picks again; returns rows deleted.
+
+        Args:
+            team: Slack team id.
+            channel: Slack channel id (a user id for a personal feed).
+            day: the local date.
+            topic: the channel's topic (None: none).
+        """
         with transaction(self._engine, write=True) as conn:
             return conn.execute(
                 picks_t.delete().where(*self._where(team, channel, topic), picks_t.c.local_date == day)
@@ -100,6 +114,9 @@ class TopicPickStore:
         """(latest cycle number, ids picked in it) of a channel's topic rotation.
 
         Args:
+            team: Slack team id.
+            channel: Slack channel id (a user id for a personal feed).
+            topic: the channel's topic (None: none).
             before: only picks of dates before this one count (None: all).
         """
         where = list(self._where(team, channel, topic))

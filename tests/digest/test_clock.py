@@ -1,6 +1,6 @@
 """The APScheduler clock: one interval job with the documented settings
 (docs/platform-facts.md "APScheduler 3"), running a plain function. No test waits for a real
-slot time; the running-scheduler tests wait on events set by the job.
+post time; the running-scheduler tests wait on events set by the job.
 """
 
 from __future__ import annotations

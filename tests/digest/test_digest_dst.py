@@ -1,8 +1,8 @@
 """Exactly one post per channel and local date across the DST changes of 2026
-(America/Los_Angeles, Europe/Berlin) for slots 00:00, 01:30, 02:30, 09:00.
+(America/Los_Angeles, Europe/Berlin) for post times 00:00, 01:30, 02:30, 09:00.
 
 The interval job is simulated: ``run_due`` is called with an injected clock
-every minute (starting 17 s past, so no tick lands exactly on a slot) through
+every minute (starting 17 s past, so no tick lands exactly on a post time) through
 the local day before, the day of, and the day after each transition. The
 expected UTC instants on the transition days are written out by hand from
 the zones' published rules, not computed by the code under test.
@@ -16,13 +16,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.digest import run_due, slot_instant
+from bot.digest import post_time_utc, run_due
 from bot.store import Store
 from tests.digest.digestkit import ListIndex, make_papers, marker_of
 from tests.kit import Clock, RecordingPoster
 
 UTC = timezone.utc
-SLOTS = ("00:00", "01:30", "02:30", "09:00")
+POST_TIMES = ("00:00", "01:30", "02:30", "09:00")
 TICK = timedelta(minutes=1)
 
 
@@ -30,7 +30,7 @@ def utc(*args) -> datetime:
     return datetime(*args, tzinfo=UTC)
 
 
-# zone, transition date, {slot: due instant on that date (UTC)}
+# zone, transition date, {post time: due instant on that date (UTC)}
 TRANSITIONS = [
     # 2026-03-08 02:00 PST → 03:00 PDT (10:00 UTC): 02:30 does not exist → due at the jump.
     (
@@ -80,9 +80,9 @@ TRANSITIONS = [
 
 
 @pytest.mark.parametrize("zone,day,expected", TRANSITIONS, ids=[f"{z}-{d}" for z, d, _ in TRANSITIONS])
-def test_slot_instants_on_transition_days(zone, day, expected):
-    for slot, instant in expected.items():
-        assert slot_instant(day, slot, ZoneInfo(zone)) == instant, slot
+def test_post_times_on_transition_days(zone, day, expected):
+    for post_time, instant in expected.items():
+        assert post_time_utc(day, post_time, ZoneInfo(zone)) == instant, post_time
 
 
 @pytest.mark.parametrize("zone,day,expected", TRANSITIONS, ids=[f"{z}-{d}" for z, d, _ in TRANSITIONS])
@@ -92,8 +92,10 @@ def test_one_post_per_local_date_through_a_dst_change(tmp_path, zone, day, expec
     start = datetime.combine(days[0], datetime.min.time(), tz).astimezone(UTC)
     end = datetime.combine(days[-1] + timedelta(days=1), datetime.min.time(), tz).astimezone(UTC)
     store = Store(f"sqlite:///{tmp_path / 'dst.db'}")
-    for slot in SLOTS:
-        store.upsert_subscription("T1", f"C{slot.replace(':', '')}", slot, zone, "U1", start - timedelta(hours=1))
+    for post_time in POST_TIMES:
+        store.upsert_subscription(
+            "T1", f"C{post_time.replace(':', '')}", post_time, zone, "U1", start - timedelta(hours=1)
+        )
     clock = Clock(start + timedelta(seconds=17))
     poster = RecordingPoster(clock)
     index = ListIndex(make_papers())
@@ -108,17 +110,17 @@ def test_one_post_per_local_date_through_a_dst_change(tmp_path, zone, day, expec
     for channel, message, at in poster.parents:
         posted_date, _paper = marker_of(message)
         by_channel_date[(channel, posted_date)].append(at)
-    for slot in SLOTS:
-        channel = f"C{slot.replace(':', '')}"
+    for post_time in POST_TIMES:
+        channel = f"C{post_time.replace(':', '')}"
         for d in days:
             times = by_channel_date.pop((channel, d.isoformat()), [])
             assert len(times) == 1, f"{channel} {d}: {len(times)} posts"
             (at,) = times
             assert at.astimezone(tz).date() == d  # posted on that local date
             if d == day:
-                due = expected[slot]
+                due = expected[post_time]
             else:
-                due = datetime.combine(d, datetime.strptime(slot, "%H:%M").time(), tz).astimezone(UTC)
+                due = datetime.combine(d, datetime.strptime(post_time, "%H:%M").time(), tz).astimezone(UTC)
             assert due <= at < due + TICK, f"{channel} {d}: posted {at}, due {due}"
     assert not by_channel_date, f"unexpected posts: {dict(by_channel_date)}"
     # every post of one date is the same paper, and three dates → three papers

@@ -48,7 +48,7 @@ def tick_through(store, index, poster, clock, until, step=timedelta(seconds=30))
         clock.now += step
 
 
-def test_due_slot_posts_once_with_the_abstract_in_its_thread(store, index, poster, clock):
+def test_due_post_time_posts_once_with_the_abstract_in_its_thread(store, index, poster, clock):
     subscribe(store, "C1")
     clock.now = AT_0900 - timedelta(minutes=2)
     tick_through(store, index, poster, clock, AT_0900 + timedelta(hours=3))
@@ -86,7 +86,7 @@ def test_restart_within_the_day_posts_once(sqlite_url, index, clock):
     second.close()
 
 
-def test_subscription_made_after_todays_slot_starts_tomorrow(store, index, poster, clock):
+def test_subscription_made_after_todays_post_time_starts_tomorrow(store, index, poster, clock):
     subscribe(store, "LATE", at=AT_0900 + timedelta(minutes=5))
     subscribe(store, "EARLY", at=AT_0900 - timedelta(minutes=1))
     clock.now = AT_0900 - timedelta(minutes=1)
@@ -96,7 +96,7 @@ def test_subscription_made_after_todays_slot_starts_tomorrow(store, index, poste
     assert store.get_delivery("T1", "LATE", DAY) is None  # not "skipped" either
 
 
-def test_slot_one_minute_ahead_posts_within_that_minute(store, index, poster, clock):
+def test_post_time_one_minute_ahead_posts_within_that_minute(store, index, poster, clock):
     clock.now = datetime(2026, 12, 1, 14, 41, 20, tzinfo=UTC)
     subscribe(store, "C1", time="14:42", tz="UTC", at=clock.now)
     assert next_post_time(store.get_subscription("T1", "C1"), clock.now) == datetime(2026, 12, 1, 14, 42, tzinfo=UTC)
@@ -176,7 +176,7 @@ def test_send_twice_posts_once(db_url, index, clock):
     store = Store(db_url)
     subscribe(store, "C1", "C2", "C3")
     poster = RecordingPoster(clock)
-    now = AT_0900 - timedelta(hours=3)  # before the slot: a manual send ignores it
+    now = AT_0900 - timedelta(hours=3)  # before the post time: a manual send ignores it
     first = send(store, index, poster, now)
     second = send(store, index, poster, now + timedelta(minutes=1))
     assert str(first) == "posted 3, skipped 0, failed 0"

@@ -14,7 +14,13 @@ from bibtexparser.middlewares import LatexDecodingMiddleware, SeparateCoAuthors
 
 from bot import search
 from bot.core.models import Paper
-from bot.render import ACTION_SAVE, ACTION_SAVED_EXPORT, ACTION_SAVED_PAGE, ACTION_SAVED_REMOVE, render_digest
+from bot.render import (
+    ACTION_READING_LIST_EXPORT,
+    ACTION_READING_LIST_PAGE,
+    ACTION_READING_LIST_REMOVE,
+    ACTION_SAVE,
+    render_digest,
+)
 from bot.render.announce import PostingAnnouncer
 from bot.service.service import Service
 from bot.slack.app import make_client
@@ -68,26 +74,26 @@ def test_save_list_remove_and_export_a_reading_list(slack: SlackHarness):
 
     _, url = slack.command("saved")
     (page,) = slack.replies(url)
-    shown = values(page, ACTION_SAVED_REMOVE)
+    shown = values(page, ACTION_READING_LIST_REMOVE)
     assert [v["id"] for v in shown] == list(reversed(ids))[:5]  # newest first, 5 a page
-    older = values(page, ACTION_SAVED_PAGE)
+    older = values(page, ACTION_READING_LIST_PAGE)
     assert older == [{"o": 5}]
-    _, url = slack.click(ACTION_SAVED_PAGE, {"o": 5})
-    assert [v["id"] for v in values(slack.replies(url)[0], ACTION_SAVED_REMOVE)] == list(reversed(ids))[5:]
-    _, url = slack.click(ACTION_SAVED_REMOVE, {"id": ids[-1]})
+    _, url = slack.click(ACTION_READING_LIST_PAGE, {"o": 5})
+    assert [v["id"] for v in values(slack.replies(url)[0], ACTION_READING_LIST_REMOVE)] == list(reversed(ids))[5:]
+    _, url = slack.click(ACTION_READING_LIST_REMOVE, {"id": ids[-1]})
     after = slack.replies(url)[0]
-    assert after.get("replace_original") is True and ids[-1] not in str(values(after, ACTION_SAVED_REMOVE))
-    assert slack.store.saved_count(TEAM_ID, "U0ALICE") == 6
+    assert after.get("replace_original") is True and ids[-1] not in str(values(after, ACTION_READING_LIST_REMOVE))
+    assert slack.store.reading_list_count(TEAM_ID, "U0ALICE") == 6
 
     # the App Home lists them (Remove / Details)
     assert slack.event(home_opened(), event_id="Ev0SAVEDHOME").status == 200
     slack.fake.wait_for("views.publish")
     home = sent_view(slack.fake.calls("views.publish")[-1])
     assert "Saved papers" in " ".join(shown_strings(home))
-    assert [v["id"] for v in values(home, ACTION_SAVED_REMOVE)] == list(reversed(ids[:-1]))[:5]
+    assert [v["id"] for v in values(home, ACTION_READING_LIST_REMOVE)] == list(reversed(ids[:-1]))[:5]
 
     # Export: the Markdown list in the DM, then the .bib file in its thread
-    _, url = slack.click(ACTION_SAVED_EXPORT, {"all": 1})
+    _, url = slack.click(ACTION_READING_LIST_EXPORT, {"all": 1})
     assert "BibTeX" in " ".join(shown_strings(slack.replies(url)[0]))
     (post,) = [c for c in slack.fake.calls("chat.postMessage")]
     assert post.body["channel"] == "U0ALICE" and post.answer["channel"] == dm_of("U0ALICE")
@@ -95,7 +101,7 @@ def test_save_list_remove_and_export_a_reading_list(slack: SlackHarness):
     assert complete.body["channel_id"] == dm_of("U0ALICE")
     (entry,) = slack.fake.files.values()
     assert entry["channel"] == dm_of("U0ALICE") and entry["filename"].endswith(".bib")
-    saved = {e.paper_id: e for e in slack.store.saved_papers(TEAM_ID, "U0ALICE")}
+    saved = {e.paper_id: e for e in slack.store.reading_list_entries(TEAM_ID, "U0ALICE")}
     listed = post.body["text"].replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
     assert all(e.title in listed and f"`{pid}`" in listed for pid, e in saved.items())
     library = bibtexparser.parse_string(
@@ -135,7 +141,7 @@ def test_a_paper_removed_by_a_rebuild_still_exports_marked(slack_factory, fake_s
     _, url = slack.command("saved")
     text = " ".join(shown_strings(slack.replies(url)[0]))
     assert "no longer in the index" in text
-    slack.click(ACTION_SAVED_EXPORT, {"all": 1})
+    slack.click(ACTION_READING_LIST_EXPORT, {"all": 1})
     slack.fake.wait_for("files.completeUploadExternal")
     (entry,) = slack.fake.files.values()
     library = bibtexparser.parse_string(
@@ -159,26 +165,26 @@ def test_save_and_remove_in_the_home_tab_republish_it(slack: SlackHarness):
         assert slack.click(ACTION_SAVE, {"id": pid}, in_view="home")[0].status == 200
         slack.fake.wait_for("views.publish", n)
     home = sent_view(slack.fake.calls("views.publish")[-1])
-    assert [v["id"] for v in values(home, ACTION_SAVED_REMOVE)] == list(reversed(ids))
-    slack.click(ACTION_SAVED_REMOVE, {"id": ids[0]}, in_view="home")
+    assert [v["id"] for v in values(home, ACTION_READING_LIST_REMOVE)] == list(reversed(ids))
+    slack.click(ACTION_READING_LIST_REMOVE, {"id": ids[0]}, in_view="home")
     slack.fake.wait_for("views.publish", 3)
     slack.drain()
     home = sent_view(slack.fake.calls("views.publish")[-1])
-    assert [v["id"] for v in values(home, ACTION_SAVED_REMOVE)] == [ids[1]]
+    assert [v["id"] for v in values(home, ACTION_READING_LIST_REMOVE)] == [ids[1]]
     assert slack.fake.calls("views.open") == []  # no modal for these clicks
 
 
 def test_bad_values_and_a_refused_upload_get_short_answers(slack: SlackHarness):
     _, url = slack.click(ACTION_SAVE, '{"id": 5}')
     assert "couldn't read that button" in " ".join(shown_strings(slack.replies(url)[0]))
-    _, url = slack.click(ACTION_SAVED_PAGE, {"o": -3})
+    _, url = slack.click(ACTION_READING_LIST_PAGE, {"o": -3})
     assert "couldn't read that button" in " ".join(shown_strings(slack.replies(url)[0]))
-    _, url = slack.click(ACTION_SAVED_EXPORT, {"all": 1})
+    _, url = slack.click(ACTION_READING_LIST_EXPORT, {"all": 1})
     assert "empty" in " ".join(shown_strings(slack.replies(url)[0]))
     slack.click(ACTION_SAVE, {"id": slack.index.ids()[0]})
     slack.fake.wait_for("response_url", 4)
     slack.fake.fail_method("files.completeUploadExternal", "not_in_channel")
-    _, url = slack.click(ACTION_SAVED_EXPORT, {"all": 1})
+    _, url = slack.click(ACTION_READING_LIST_EXPORT, {"all": 1})
     assert "Slack refused the export (not_in_channel)" in " ".join(shown_strings(slack.replies(url)[0]))
     slack.drain()
-    assert slack.store.saved_count(TEAM_ID, "U0ALICE") == 1
+    assert slack.store.reading_list_count(TEAM_ID, "U0ALICE") == 1

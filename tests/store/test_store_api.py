@@ -39,7 +39,7 @@ def test_upsert_creates_then_changes_and_reports_previous(store):
     assert changed.created_at == T0 and changed.updated_at == later
 
 
-def test_upsert_same_slot_keeps_updated_at(store):
+def test_upsert_same_post_time_keeps_updated_at(store):
     store.upsert_subscription("T1", "C1", "09:00", "UTC", "U1", T0)
     again, _ = store.upsert_subscription("T1", "C1", "09:00", "UTC", "U2", T0 + timedelta(hours=3))
     assert again.updated_at == T0

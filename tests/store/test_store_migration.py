@@ -15,7 +15,7 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 
 from bot.core.models import DeliveryState as State
-from bot.core.models import SavedPaper
+from bot.core.models import ReadingListEntry
 from bot.store import SCHEMA_VERSION, Store, StoreError
 
 V1_DDL = [
@@ -80,8 +80,8 @@ def _check_v1_data_survived(store: Store) -> None:
     assert store.picks_for_date(
         "T1", "C2", date(2026, 3, 2), "reasoning", lambda cycle, seen: [("p1", cycle), ("p2", cycle)]
     ) == ["p1", "p2"]
-    assert store.save_paper("T1", "U1", SavedPaper("p1", "A title", authors=("A B",)), now)
-    assert [e.authors for e in store.saved_papers("T1", "U1")] == [("A B",)]
+    assert store.add_reading_list_entry("T1", "U1", ReadingListEntry("p1", "A title", authors=("A B",)), now)
+    assert [e.authors for e in store.reading_list_entries("T1", "U1")] == [("A B",)]
 
 
 def test_v1_sqlite_database_opens_and_migrates(tmp_path):

@@ -1,4 +1,4 @@
-"""Slot arithmetic (``bot.daily.post_times``): parsing and edge zones."""
+"""Post-time arithmetic (``bot.daily.post_times``): parsing and edge zones."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.core.models import Subscription
-from bot.daily.post_times import due_today, next_post_time, parse_hhmm, slot_instant
+from bot.daily.post_times import due_today, next_post_time, parse_hhmm, post_time_utc
 from bot.digest import run_due
 from bot.store import Store
 from tests.kit import Clock, RecordingPoster
@@ -31,13 +31,13 @@ def test_parse_hhmm_rejects(bad):
 
 def test_midnight_inside_a_gap_is_due_at_the_jump():
     # America/Santiago 2026-09-06: 00:00 -04 → 01:00 -03 (04:00 UTC); midnight does not exist.
-    assert slot_instant(date(2026, 9, 6), "00:00", ZoneInfo("America/Santiago")) == datetime(
+    assert post_time_utc(date(2026, 9, 6), "00:00", ZoneInfo("America/Santiago")) == datetime(
         2026, 9, 6, 4, 0, tzinfo=UTC
     )
 
 
 def test_ordinary_day_is_the_plain_wall_time():
-    assert slot_instant(date(2026, 7, 1), "09:00", ZoneInfo("Asia/Kolkata")) == datetime(2026, 7, 1, 3, 30, tzinfo=UTC)
+    assert post_time_utc(date(2026, 7, 1), "09:00", ZoneInfo("Asia/Kolkata")) == datetime(2026, 7, 1, 3, 30, tzinfo=UTC)
 
 
 def _sub(time_="09:00", tz="UTC", since=datetime(2026, 1, 1, tzinfo=UTC), active=True):
@@ -46,8 +46,8 @@ def _sub(time_="09:00", tz="UTC", since=datetime(2026, 1, 1, tzinfo=UTC), active
 
 def test_due_today_uses_the_channel_local_date():
     now = datetime(2026, 12, 1, 23, 30, tzinfo=UTC)  # already Dec 2 in Tokyo
-    today, slot, due = due_today(_sub("08:00", "Asia/Tokyo"), now)
-    assert today == date(2026, 12, 2) and slot == datetime(2026, 12, 1, 23, 0, tzinfo=UTC) and due
+    today, post_time, due = due_today(_sub("08:00", "Asia/Tokyo"), now)
+    assert today == date(2026, 12, 2) and post_time == datetime(2026, 12, 1, 23, 0, tzinfo=UTC) and due
 
 
 def test_due_today_not_before_the_subscription():

@@ -1,6 +1,6 @@
-"""A reading list as BibTeX and as a Markdown list (pure; leaf module).
+"""The reading list's export: a BibTeX file and a Markdown list (pure; leaf module).
 
-BibTeX: one ``@misc`` entry per saved paper (``@inproceedings`` with
+BibTeX: one ``@misc`` entry per reading-list entry (``@inproceedings`` with
 ``booktitle`` when a venue is known), keyed by the paper id, with ``title``,
 ``author`` (names joined by `` and ``), ``year``, ``url``, and a ``note``
 saying when the title was derived and when the paper is no longer in the
@@ -14,8 +14,9 @@ documented at https://www.bibtex.org/Format/ .
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from bot.core.models import SavedPaper
+from bot.core.models import ReadingListEntry
 
 _TEX = {
     "\\": r"\textbackslash{}",
@@ -32,6 +33,35 @@ _TEX = {
 _TEX_RE = re.compile("|".join(re.escape(c) for c in _TEX))
 DERIVED_NOTE = "Title derived by paperbot (the source has none)"
 GONE_NOTE = "No longer in the paperbot index"
+#: The name of the exported ``.bib`` file.
+FILENAME = "paperbot-reading-list.bib"
+
+
+@dataclass(frozen=True)
+class Export:
+    """A reading list ready to send.
+
+    Attributes:
+        markdown: the list for the message text (Slack shows it as is).
+        bibtex: the ``.bib`` file's content.
+        filename: e.g. "paperbot-reading-list.bib".
+        count: number of entries.
+    """
+
+    markdown: str
+    bibtex: str
+    filename: str
+    count: int
+
+
+def export(entries: list[ReadingListEntry], gone: frozenset[str] = frozenset()) -> Export:
+    """``entries`` as an ``Export`` (Markdown list and BibTeX file, in their order).
+
+    Args:
+        entries: the reading list's entries.
+        gone: ids no longer in the index (their entries say so).
+    """
+    return Export(markdown=markdown(entries, gone), bibtex=bibtex(entries, gone), filename=FILENAME, count=len(entries))
 
 
 def tex(text: str) -> str:
@@ -45,11 +75,11 @@ def year_of(venue: str) -> str | None:
     return m.group() if m else None
 
 
-def bibtex(entries: list[SavedPaper], gone: frozenset[str] = frozenset()) -> str:
+def bibtex(entries: list[ReadingListEntry], gone: frozenset[str] = frozenset()) -> str:
     """The BibTeX file of ``entries``, in their order.
 
     Args:
-        entries: saved snapshots.
+        entries: the reading list's entries (snapshots of their papers).
         gone: ids no longer in the index (their entries say so in ``note``).
 
     Returns:
@@ -76,11 +106,16 @@ def bibtex(entries: list[SavedPaper], gone: frozenset[str] = frozenset()) -> str
     return "\n\n".join(out) + "\n"
 
 
-def markdown(entries: list[SavedPaper], gone: frozenset[str] = frozenset(), limit: int = 3500) -> str:
+def markdown(entries: list[ReadingListEntry], gone: frozenset[str] = frozenset(), limit: int = 3500) -> str:
     """A Markdown list of ``entries`` for the export message (cut to ``limit`` chars).
 
     Each line: ``- Title — Authors (Venue) · id`` (with ``[Title](url)`` when
     there is a url), "(derived title)" and "(no longer in the index)" marks.
+
+    Args:
+        entries: the reading list's entries.
+        gone: ids no longer in the index (marked "(no longer in the index)").
+        limit: most characters of the list; longer lists end with "… and more".
     """
     lines = []
     for e in entries:

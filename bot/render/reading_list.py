@@ -8,9 +8,9 @@ page, *‹ Newer* / *Older ›* (value ``{"o": offset}``) and *Export BibTeX*.
 
 from __future__ import annotations
 
-from bot.core.models import SavedPaper
+from bot.core.models import ReadingListEntry
 from bot.core.ports import Message
-from bot.core.replies import SavedReply
+from bot.core.replies import ReadingListReply
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
 
@@ -20,8 +20,13 @@ EMPTY = (
 )
 
 
-def entry_line(e: SavedPaper, gone: bool) -> str:
-    """One entry as mrkdwn: title (with marks) and a short meta line."""
+def entry_line(e: ReadingListEntry, gone: bool) -> str:
+    """One entry as mrkdwn: title (with marks) and a short meta line.
+
+    Args:
+        e: the reading-list entry.
+        gone: True when its paper is no longer in the index.
+    """
     title = md.cut_escaped(e.title, 250)
     marks = (" _(derived title)_" if e.title_derived else "") + (" _(no longer in the index)_" if gone else "")
     who = ", ".join(md.cut(a, 60) for a in e.authors[:3]) + (" et al." if len(e.authors) > 3 else "")
@@ -29,7 +34,7 @@ def entry_line(e: SavedPaper, gone: bool) -> str:
     return f"*{title}*{marks}\n{meta}"
 
 
-def saved_blocks(reply: SavedReply) -> list[dict]:
+def reading_list_blocks(reply: ReadingListReply) -> list[dict]:
     """The list's blocks (shared by the message and the Home tab)."""
     blocks: list[dict] = []
     if not reply.entries:
@@ -41,30 +46,35 @@ def saved_blocks(reply: SavedReply) -> list[dict]:
         blocks.append(bk.section(entry_line(e, gone)))
         buttons = [] if gone or len(e.paper_id) > 200 else [bk.button("Details", bk.ACTION_DETAILS, {"id": e.paper_id})]
         if len(e.paper_id) <= 200:
-            buttons.append(bk.button("Remove", bk.ACTION_SAVED_REMOVE, {"id": e.paper_id}, style="danger"))
+            buttons.append(bk.button("Remove", bk.ACTION_READING_LIST_REMOVE, {"id": e.paper_id}, style="danger"))
         if buttons:
             blocks.append(bk.actions(*buttons))
     nav = []
     if reply.offset > 0:
-        nav.append(bk.button("‹ Newer", bk.ACTION_SAVED_PAGE, {"o": max(0, reply.offset - reply.limit)}))
+        nav.append(bk.button("‹ Newer", bk.ACTION_READING_LIST_PAGE, {"o": max(0, reply.offset - reply.limit)}))
     if last < reply.total:
-        nav.append(bk.button("Older ›", bk.ACTION_SAVED_PAGE, {"o": last}))
-    nav.append(bk.button("Export BibTeX", bk.ACTION_SAVED_EXPORT, {"all": 1}, style="primary"))
+        nav.append(bk.button("Older ›", bk.ACTION_READING_LIST_PAGE, {"o": last}))
+    nav.append(bk.button("Export BibTeX", bk.ACTION_READING_LIST_EXPORT, {"all": 1}, style="primary"))
     blocks.append(bk.actions(*nav))
     return blocks
 
 
-def saved_message(reply: SavedReply) -> Message:
+def reading_list_message(reply: ReadingListReply) -> Message:
     """``/paper saved``: the page as an ephemeral message (its ``note`` on top)."""
     head = [bk.section(md.escape(reply.note))] if reply.note else []
     head.append(bk.section("*Your reading list*"))
     text = f"Your reading list: {reply.total} paper{'s' if reply.total != 1 else ''}."
-    return Message(text=text, blocks=tuple(head + saved_blocks(reply)), visibility=reply.visibility)
+    return Message(text=text, blocks=tuple(head + reading_list_blocks(reply)), visibility=reply.visibility)
 
 
 def export_message(markdown: str, count: int) -> Message:
     """The DM that carries an export: a line and the Markdown list as text
-    (escaped for Slack; the ``.bib`` file follows in its thread)."""
+    (escaped for Slack; the ``.bib`` file follows in its thread).
+
+    Args:
+        markdown: the list as Markdown (``bot.service.reading_list_export.markdown``).
+        count: how many entries the list holds.
+    """
     text = (
         f"*Your paperbot reading list* — {count} paper{'s' if count != 1 else ''}; "
         f"the BibTeX file is in the thread.\n{md.escape(markdown)}"

@@ -3,6 +3,9 @@ snapshot of the paper's fields (docs/interfaces.md "Reading list").
 
 Part of ``bot.store.Store``; the methods use ``self._engine``. Every query is
 scoped to one team and one user: nothing of one user is visible to another.
+The table and its columns keep their first names (``saved_papers``,
+``saved_at``) so existing databases open unchanged; in the code the concept
+is the reading list, and "save" names only the user's action (the *Save* button).
 """
 
 from __future__ import annotations
@@ -11,19 +14,19 @@ from datetime import datetime
 
 import sqlalchemy as sa
 
-from bot.core.models import SavedPaper
+from bot.core.models import ReadingListEntry
 from bot.daily.post_times import utc_now
 from bot.store.db import transaction
-from bot.store.schema import saved_papers as saved_t
+from bot.store.schema import saved_papers as reading_list_t
 
 #: Authors are stored one per line (names never contain a newline).
 _SEP = "\n"
 #: Most entries one reading list keeps (a Save beyond it is refused).
-MAX_SAVED = 1000
+MAX_ENTRIES = 1000
 
 
-def _entry(row) -> SavedPaper:
-    return SavedPaper(
+def _entry(row) -> ReadingListEntry:
+    return ReadingListEntry(
         paper_id=row.paper_id,
         title=row.title,
         title_derived=bool(row.title_derived),
@@ -36,15 +39,17 @@ def _entry(row) -> SavedPaper:
 
 
 def _mine(team: str, user: str):
-    return sa.and_(saved_t.c.team == team, saved_t.c.user_id == user)
+    return sa.and_(reading_list_t.c.team == team, reading_list_t.c.user_id == user)
 
 
-class SavedStore:
-    """Save, remove and list a user's papers."""
+class ReadingListStore:
+    """Add, remove and list the entries of a user's reading list."""
 
     _engine: sa.Engine
 
-    def save_paper(self, team: str, user: str, entry: SavedPaper, now: datetime | None = None) -> bool:
+    def add_reading_list_entry(
+        self, team: str, user: str, entry: ReadingListEntry, now: datetime | None = None
+    ) -> bool:
         """Add ``entry`` to the user's reading list.
 
         Args:
@@ -54,14 +59,14 @@ class SavedStore:
 
         Returns:
             bool: True when it was added, False when it was already there or
-            the list holds ``MAX_SAVED`` entries (see ``saved_count``).
+            the list holds ``MAX_ENTRIES`` entries (see ``reading_list_count``).
         """
-        if self.saved_count(team, user) >= MAX_SAVED:
+        if self.reading_list_count(team, user) >= MAX_ENTRIES:
             return False
         try:
             with transaction(self._engine, write=True) as conn:
                 conn.execute(
-                    saved_t.insert().values(
+                    reading_list_t.insert().values(
                         team=team,
                         user_id=user,
                         paper_id=entry.paper_id,
@@ -78,34 +83,59 @@ class SavedStore:
         except sa.exc.IntegrityError:
             return False
 
-    def remove_saved(self, team: str, user: str, paper_id: str) -> bool:
-        """Remove a paper from the user's list; True when it was there."""
-        with transaction(self._engine, write=True) as conn:
-            return conn.execute(saved_t.delete().where(_mine(team, user), saved_t.c.paper_id == paper_id)).rowcount > 0
-
-    def get_saved(self, team: str, user: str, paper_id: str) -> SavedPaper | None:
-        """The user's saved entry for ``paper_id``, or None."""
-        with transaction(self._engine) as conn:
-            row = conn.execute(sa.select(saved_t).where(_mine(team, user), saved_t.c.paper_id == paper_id)).first()
-        return _entry(row) if row is not None else None
-
-    def saved_count(self, team: str, user: str) -> int:
-        """How many papers the user has saved."""
-        with transaction(self._engine) as conn:
-            return int(
-                conn.execute(sa.select(sa.func.count()).select_from(saved_t).where(_mine(team, user))).scalar() or 0
-            )
-
-    def saved_papers(self, team: str, user: str, offset: int = 0, limit: int | None = None) -> list[SavedPaper]:
-        """The user's saved papers, newest first (ties by paper id).
+    def remove_reading_list_entry(self, team: str, user: str, paper_id: str) -> bool:
+        """Remove a paper from the user's list; True when it was there.
 
         Args:
+            team, user: Slack ids (the list's owner).
+            paper_id: the entry's paper id.
+        """
+        with transaction(self._engine, write=True) as conn:
+            return (
+                conn.execute(
+                    reading_list_t.delete().where(_mine(team, user), reading_list_t.c.paper_id == paper_id)
+                ).rowcount
+                > 0
+            )
+
+    def get_reading_list_entry(self, team: str, user: str, paper_id: str) -> ReadingListEntry | None:
+        """The user's entry for ``paper_id``, or None when it is not in their list.
+
+        Args:
+            team, user: Slack ids (the list's owner).
+            paper_id: the entry's paper id.
+        """
+        with transaction(self._engine) as conn:
+            row = conn.execute(
+                sa.select(reading_list_t).where(_mine(team, user), reading_list_t.c.paper_id == paper_id)
+            ).first()
+        return _entry(row) if row is not None else None
+
+    def reading_list_count(self, team: str, user: str) -> int:
+        """How many entries the user's reading list holds.
+
+        Args:
+            team, user: Slack ids (the list's owner).
+        """
+        with transaction(self._engine) as conn:
+            return int(
+                conn.execute(sa.select(sa.func.count()).select_from(reading_list_t).where(_mine(team, user))).scalar()
+                or 0
+            )
+
+    def reading_list_entries(
+        self, team: str, user: str, offset: int = 0, limit: int | None = None
+    ) -> list[ReadingListEntry]:
+        """The entries of the user's reading list, newest first (ties by paper id).
+
+        Args:
+            team, user: Slack ids (the list's owner).
             offset, limit: a page of them (``limit`` None: all from ``offset``).
         """
         query = (
-            sa.select(saved_t)
+            sa.select(reading_list_t)
             .where(_mine(team, user))
-            .order_by(saved_t.c.saved_at.desc(), saved_t.c.paper_id)
+            .order_by(reading_list_t.c.saved_at.desc(), reading_list_t.c.paper_id)
             .offset(max(0, int(offset)))
         )
         if limit is not None:

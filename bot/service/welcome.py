@@ -1,0 +1,61 @@
+"""The welcome (onboarding), said once: a hello per user (the app's Messages
+tab) and per channel (the bot added to it), issue 12 point 5.
+
+Each hello is remembered with ``Store.mark_once("onboard", key)`` before it is
+posted, so two processes (or two events) say it once; a hello whose post
+failed is forgotten, so it is tried again next time. No Slack types here
+(docs/architecture.md "Layers"); the Slack side is ``bot.slack.welcome``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Callable
+
+from bot.core.models import Context
+from bot.core.store_port import OnceMarks
+
+#: The kind of mark a hello is remembered under (table ``marks``; stored, so it keeps its first name).
+KIND = "onboard"
+
+
+class Welcomes:
+    """The welcome said once: per user (the Messages tab) and per channel (the bot added).
+
+    Args:
+        store: the store's once-only marks (``mark_once``, ``unmark``).
+        now: the clock (aware UTC datetimes).
+    """
+
+    def __init__(self, store: OnceMarks, now: Callable[[], datetime]) -> None:
+        self._store = store
+        self._now = now
+
+    @staticmethod
+    def key(ctx: Context, audience: str) -> str:
+        """``user:<team>:<user>`` or ``channel:<team>:<channel>``.
+
+        Args:
+            ctx: the user (``user_id``) or the channel (``channel_id``) and its team.
+            audience: "user" or "channel".
+        """
+        who = ctx.channel_id if audience == "channel" else ctx.user_id
+        return f"{audience}:{ctx.team_id}:{who}"[:255]
+
+    def first(self, ctx: Context, audience: str) -> bool:
+        """True the first time for this user / channel (recorded now), False ever after.
+
+        Args:
+            ctx: the user or channel and its team.
+            audience: "user" (the Messages tab) or "channel" (the bot was added).
+        """
+        return self._store.mark_once(KIND, self.key(ctx, audience), now=self._now())
+
+    def forget(self, ctx: Context, audience: str) -> None:
+        """Forget the hello (its post failed), so it is tried again next time.
+
+        Args:
+            ctx: the user or channel and its team.
+            audience: "user" or "channel".
+        """
+        self._store.unmark(KIND, self.key(ctx, audience))
