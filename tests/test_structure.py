@@ -225,7 +225,7 @@ def test_the_checks_catch_what_they_guard(tmp_path: Path) -> None:
     assert len(third) == 2 and "requests, which is not in THIRD_PARTY" in third[0] and "click" in third[1]
     assert any("sibling bot.corpus" in v for v in layers) and any("bot.service (layer 2)" in v for v in layers)
     assert env == [6]
-    assert _layer("bot.slack.events") == (3, "bot.slack") and _layer("bot.cli.serving") == (4, "bot.cli")
+    assert _layer("bot.slack.listeners.mention") == (3, "bot.slack") and _layer("bot.cli.serving") == (4, "bot.cli")
 
 
 _IMPORT_ALONE = textwrap.dedent("""

@@ -91,7 +91,7 @@ class JournalStore:
             kind: "event" or "command".
             payload: the request body as JSON text (holds a ``response_url``
                 for commands: stored, never logged).
-            owner: this process's id (``bot.slack.journal.process_id``).
+            owner: this process's id (``bot.slack.delivery.journal.process_id``).
             lease: how long the claim holds without renewal.
             aliases: other keys of the same event.
             now: aware UTC time (default: real clock).
