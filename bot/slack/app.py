@@ -22,6 +22,7 @@ from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
 from bot.core.config import Settings
+from bot.slack.delivery.event_keys import SeenKeys
 from bot.slack.delivery.fair_slots import FairSlots
 from bot.slack.delivery.fallback import pre_send_retry
 from bot.slack.listeners import (
@@ -137,7 +138,7 @@ def build_app(
             the same client the service's ``SlackPoster`` uses.
         seen: idempotency check for events, ``seen(*keys) -> True`` when
             any key was already handled (else records them all, atomically). Default: an
-            in-memory ``mention.SeenKeys`` (one process, lost on restart);
+            in-memory ``bot.slack.delivery.event_keys.SeenKeys`` (one process, lost on restart);
             with the store: ``bot.runtime.processes.store_seen(store)``.
         listener_executor: where listeners run; default a
             ``ThreadPoolExecutor(LISTENER_THREADS)``. Tests pass their own to
@@ -188,7 +189,7 @@ def register_listeners(
         slots: see ``build_app``.
     """
     slots = slots or FairSlots(WORK_SLOTS)
-    seen = seen or mention.SeenKeys().seen  # one check for mentions and DMs
+    seen = seen or SeenKeys().seen  # one check for mentions and DMs
     slash_command.register(app, service, slots=slots)
     mention.register(app, service, seen=seen, slots=slots)
     direct_message.register(app, service, seen=seen, slots=slots)
@@ -197,6 +198,6 @@ def register_listeners(
     modal_search.register(app, service, slots=slots)
     shortcuts.register(app, service, slots=slots)
     reading_list.register(app, service, slots=slots)
-    app_home.register(app, service, slots=slots)
+    app_home.register(app, service)
     welcome.register(app, service)
     unfurls.register(app, service)

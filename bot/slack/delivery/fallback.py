@@ -1,4 +1,5 @@
-"""When Slack refuses a message anyway: log Slack's reasons once, answer in plain text.
+"""When the real answer cannot be shown: Slack refused it (log Slack's reasons
+once, answer in plain text), or it failed after the ack (``SORRY``).
 
 The renderer keeps to Slack's rules (docs/slack-rules.md; the strict fake in
 the tests checks them), but a refusal must still never leave a user with
@@ -11,7 +12,7 @@ silence. Every send path of the adapter goes through here:
 - ``refusal``: tells a ``chat.postMessage`` / ``views.*`` refusal
   (``invalid_blocks``, ``invalid_arguments`` …) from other errors and logs its
   ``response_metadata.messages`` — the callers (``bot.slack.delivery.poster``,
-  ``bot.slack.listeners.app_home``) then send the plain version.
+  ``unfurls``, ``view_or_plain`` for every ``views.*`` call) then send the plain version.
 """
 
 from __future__ import annotations
@@ -46,6 +47,11 @@ REFUSALS = frozenset(
     }
 )
 TEXT_MAX = 3900  # a plain fallback reply: Slack advises ≤ 4,000 characters of text
+#: Shown when anything fails after the ack (plain text; no detail leaks).
+SORRY = (
+    "Sorry, something went wrong while answering that. "
+    "Please try again in a moment; if it keeps happening, tell whoever runs paperbot."
+)
 
 
 def plain(message: Message) -> Message:

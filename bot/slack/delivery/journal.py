@@ -47,8 +47,8 @@ from typing import Any, Callable
 from slack_bolt import App, BoltRequest, BoltResponse
 
 from bot.daily.post_times import utc_now
+from bot.slack.delivery.event_keys import idempotency_keys, should_answer
 from bot.slack.delivery.journal_context import DONE, RETAKEN, RETRY, STILL_MINE
-from bot.slack.listeners.mention import idempotency_keys, should_answer
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +81,7 @@ def _alive(pid: int) -> bool:
 def work_of(body: dict[str, Any]) -> tuple[str, str, list[str]] | None:
     """``(key, kind, alias keys)`` of a request the journal keeps, else None.
 
-    Kept: ``app_mention`` events and DMs the bot answers (``mention.should_answer``),
+    Kept: ``app_mention`` events and DMs the bot answers (``event_keys.should_answer``),
     keyed ``event:<event_id>`` with the message key as alias; ``/paper`` commands,
     keyed ``cmd:`` + SHA-256 of their ``response_url`` (unique per invocation).
     """

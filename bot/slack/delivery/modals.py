@@ -21,8 +21,7 @@ from slack_sdk.models.views import View
 from bot.core.ports import Message
 from bot.render import blocks as bk
 from bot.render.home import VIEW_BLOCKS_MAX
-from bot.slack.delivery.fallback import view_or_plain
-from bot.slack.listeners.slash_command import SORRY
+from bot.slack.delivery.fallback import SORRY, view_or_plain
 
 log = logging.getLogger(__name__)
 

@@ -1,12 +1,12 @@
 """Direct messages to the bot (``message.im``): answered like a mention, in the DM.
 
-A DM is read exactly as ``@paperbot …`` (``bot.slack.listeners.mention.answer_message``:
+A DM is read exactly as ``@paperbot …`` (``bot.slack.listeners.common.answer_message``:
 tokens stripped, entities decoded once, ``service.mention``), with the same
 idempotency check (``event:<event_id>`` and ``msg:<team>:<channel>:<ts>``),
 so a Slack retry or an edit never gets a second answer. Only plain user
 messages are answered: the bot's own and other bots' messages (``bot_id``,
 subtype ``bot_message``), edits (``message_changed``), deletions and other
-subtypes are ignored (``mention.should_answer``), and so is every message
+subtypes are ignored (``bot.slack.delivery.event_keys.should_answer``), and so is every message
 outside a DM (``channel_type`` other than "im").
 
 Unlike a mention, the answer is a plain message in the DM — threaded only
@@ -24,8 +24,7 @@ from bot.core.ports import Message
 from bot.slack.delivery.fair_slots import FairSlots
 from bot.slack.delivery.journal_context import RETAKEN, journaled, settled, still_mine
 from bot.slack.delivery.poster import SlackPoster
-from bot.slack.listeners.mention import CLAIMED, answer_message
-from bot.slack.listeners.slash_command import user_time_zone
+from bot.slack.listeners.common import CLAIMED, answer_message, user_time_zone
 
 if TYPE_CHECKING:
     from bot.service.service import Service

@@ -32,9 +32,8 @@ from bot.core.replies import ErrorReply, NoticeReply, Reply
 from bot.render import ACTION_SAVE, ACTION_SAVED_EXPORT, ACTION_SAVED_PAGE, ACTION_SAVED_REMOVE, render
 from bot.render.saved import export_message
 from bot.slack.delivery.fair_slots import FairSlots
-from bot.slack.listeners.app_home import publish_home
-from bot.slack.listeners.buttons import EXAMPLE, BadValue, Click, answer, paper_id, read_value
-from bot.slack.listeners.slash_command import SORRY
+from bot.slack.delivery.fallback import SORRY
+from bot.slack.listeners.common import EXAMPLE, BadValue, Click, answer, paper_id, publish_home, read_value
 
 if TYPE_CHECKING:
     from bot.service.service import Service

@@ -22,8 +22,9 @@ from bot.core.models import Context
 from bot.core.ports import Message
 from bot.render import render
 from bot.slack.delivery.fair_slots import FairSlots, quick
-from bot.slack.delivery.fallback import respond_or_plain
+from bot.slack.delivery.fallback import SORRY, respond_or_plain
 from bot.slack.delivery.journal_context import NotMine, RetryLater, settled, still_mine
+from bot.slack.listeners.common import user_time_zone
 from bot.slack.transport.incoming_text import command_text, first_word
 
 if TYPE_CHECKING:
@@ -32,11 +33,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 COMMAND = "/paper"
-#: Shown when anything fails after the ack (plain text; no detail leaks).
-SORRY = (
-    "Sorry, something went wrong while answering that. "
-    "Please try again in a moment; if it keeps happening, tell whoever runs paperbot."
-)
 
 
 def register(app: App, service: "Service", *, slots: FairSlots) -> None:
@@ -110,24 +106,6 @@ def command_context(command: dict[str, Any], client: WebClient, text: str) -> Co
         user_tz=tz,
         channel_name=command.get("channel_name"),
     )
-
-
-def user_time_zone(client: WebClient, user_id: str) -> str | None:
-    """The user's Slack time zone ("Europe/Berlin"); "" when ``users.info``
-    fails or gives none (the service then says it uses the default zone);
-    None when there is no user to ask.
-
-    Source: ``users.info`` returns ``user.tz`` (docs.slack.dev/reference/
-    methods/users.info); needs the ``users:read`` scope.
-    """
-    if not user_id:
-        return None
-    try:
-        tz = client.users_info(user=user_id).get("user", {}).get("tz")
-    except Exception as exc:  # noqa: BLE001 — a missing zone only means "use the default"
-        log.info("users.info for %s failed (%s); using the default zone", user_id, exc)
-        return ""
-    return tz if isinstance(tz, str) else ""
 
 
 def mine_or_raise(context: dict[str, Any] | None) -> None:

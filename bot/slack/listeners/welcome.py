@@ -22,9 +22,7 @@ from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
 from bot.core.models import Context
-from bot.core.ports import PostError
-from bot.render import render
-from bot.slack.delivery.poster import SlackPoster
+from bot.slack.listeners.common import say_once
 
 if TYPE_CHECKING:
     from bot.service.service import Service
@@ -34,7 +32,7 @@ log = logging.getLogger(__name__)
 
 def register(app: App, service: "Service") -> None:
     """Register the ``member_joined_channel`` listener (the Messages tab is
-    handled from ``bot.slack.listeners.app_home``'s ``app_home_opened`` via ``welcome_user``)."""
+    handled by ``bot.slack.listeners.app_home``; both say ``common.say_once``)."""
 
     def member_joined_channel(
         body: dict[str, Any], event: dict[str, Any], client: WebClient, context: BoltContext
@@ -50,35 +48,3 @@ def register(app: App, service: "Service") -> None:
         say_once(service, client, ctx, "channel", event["channel"])
 
     app.event("member_joined_channel")(member_joined_channel)
-
-
-def welcome_user(service: "Service", client: WebClient, body: dict[str, Any], event: dict[str, Any]) -> None:
-    """The Messages tab was opened: greet ``event.user`` in ``event.channel`` once."""
-    user, channel = event.get("user") or "", event.get("channel") or ""
-    if not user or not channel:
-        return
-    ctx = Context(team_id=body.get("team_id") or "", channel_id=channel, user_id=user)
-    say_once(service, client, ctx, "user", channel)
-
-
-def say_once(service: "Service", client: WebClient, ctx: Context, audience: str, channel: str) -> bool:
-    """Post the welcome for ``audience`` in ``channel`` unless it was said before.
-
-    Returns:
-        bool: True when it was posted now.
-    """
-    try:
-        reply = service.welcome(ctx, audience)
-        if reply is None:
-            return False
-        SlackPoster(client).post(channel, render(reply))
-        return True
-    except PostError as exc:
-        log.warning("welcome (%s) in %s not posted: %s; will try again", audience, channel, exc.code)
-    except Exception:  # noqa: BLE001 — events are auto-acked; log and move on
-        log.exception("welcome (%s) in %s failed", audience, channel)
-    try:
-        service.forget_welcome(ctx, audience)
-    except Exception:  # noqa: BLE001 — the store is down: it will not be repeated, only missed
-        log.exception("could not forget the welcome mark for %s", channel)
-    return False

@@ -16,7 +16,7 @@ from bot.core.config import Settings
 from bot.core.ports import Message
 from bot.slack.app import make_client
 from bot.slack.delivery.poster import SlackPoster
-from bot.slack.listeners import app_home, slash_command
+from bot.slack.listeners import common, slash_command
 from tests.slack.slackkit import BOT_TOKEN, SlackHarness
 
 BROKEN = {
@@ -66,7 +66,7 @@ def test_a_refused_post_is_posted_as_plain_text_with_slacks_reasons_logged(
 def test_a_refused_home_tab_is_published_as_plain_text(
     slack: SlackHarness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr(app_home, "home_view", lambda *a: {"type": "home", "blocks": [BROKEN]})
+    monkeypatch.setattr(common, "home_view", lambda *a: {"type": "home", "blocks": [BROKEN]})
     slack.event(
         {
             "type": "app_home_opened",

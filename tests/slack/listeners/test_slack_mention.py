@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from bot.slack.listeners.mention import SeenKeys, idempotency_keys, should_answer
+from bot.slack.delivery.event_keys import SeenKeys, idempotency_keys, should_answer
 
 EVENT = {"type": "app_mention", "user": "U1", "text": "<@UBOT> x", "ts": "1.000100", "channel": "C1"}
 
@@ -62,7 +62,7 @@ def test_a_failing_idempotency_check_answers_nothing(fake_slack, caplog: pytest.
     from bot.core.config import Settings
     from bot.slack.app import make_client
     from bot.slack.delivery.poster import SlackPoster
-    from bot.slack.listeners.mention import answer_message
+    from bot.slack.listeners.common import answer_message
 
     def broken_seen(*keys: str) -> bool:
         raise RuntimeError("database is locked")
@@ -87,9 +87,9 @@ def test_a_mention_whose_text_is_not_a_string_is_read_as_no_words_not_sorry(fake
     from bot.core.config import Settings
     from bot.service.service import Service
     from bot.slack.app import make_client
+    from bot.slack.delivery.fallback import SORRY
     from bot.slack.delivery.poster import SlackPoster
-    from bot.slack.listeners.mention import answer_message
-    from bot.slack.listeners.slash_command import SORRY
+    from bot.slack.listeners.common import answer_message
 
     settings = Settings(bot_token="xoxb-t", api_url=fake_slack.api_url)
     poster = SlackPoster(make_client(settings))

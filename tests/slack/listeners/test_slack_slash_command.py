@@ -10,7 +10,7 @@ import pytest
 
 from bot.core.replies import NoticeReply
 from bot.slack.app import WORK_SLOTS
-from bot.slack.listeners.slash_command import SORRY
+from bot.slack.delivery.fallback import SORRY
 from tests.slack.slackkit import shown_strings, wait_until
 
 
