@@ -35,7 +35,7 @@ from bot.render.home import home_view
 from bot.slack.delivery.event_keys import idempotency_keys, should_answer
 from bot.slack.delivery.fair_slots import FairSlots, quick
 from bot.slack.delivery.fallback import respond_or_plain, view_or_plain
-from bot.slack.delivery.journal_context import NotMine, RetryLater
+from bot.slack.delivery.journal_context import RetryLater, reply_guard, settled
 from bot.slack.delivery.modals import show_in_view, valid_view
 from bot.slack.delivery.poster import TRANSIENT, SlackPoster
 from bot.slack.transport.incoming_text import first_word, mention_text
@@ -296,15 +296,46 @@ def say_once(service: "Service", client: WebClient, ctx: Context, audience: str,
 
 
 # ---------------------------------------------------------------- a mention or DM
-_UNBOUNDED = contextlib.nullcontext()
-
 #: A mention's answer when anything failed (posted in the thread, visibly).
 MENTION_SORRY = "Sorry, something went wrong while answering that. Please try again in a moment."
 
 
-def CLAIMED(*keys: str) -> bool:
-    """The ``seen`` check for work the journal middleware already claimed: never seen."""
-    return False
+def message_listener(
+    service: "Service",
+    *,
+    seen: Callable[..., bool],
+    slots: FairSlots | None,
+    wants: Callable[[dict[str, Any]], bool] = lambda event: True,
+    poster_for: Callable[[WebClient, dict[str, Any]], SlackPoster] = lambda client, event: SlackPoster(client),
+) -> Callable[..., None]:
+    """A Bolt listener (``body, event, client, context``) that answers a message
+    event with ``answer_message``, inside the journal's ``settled``, through its
+    ``reply_guard`` (bot.slack.delivery.journal_context).
+
+    Args:
+        service: answers ``mention(text, ctx)``.
+        seen: the claim of the event's keys when the journal does not keep it.
+        slots: held while the service and the renderer run (None: unbounded).
+        wants: False for an event of this kind that is not for us (a message outside a DM).
+        poster_for: the poster for one event (a DM's threads differ from a mention's).
+    """
+
+    def listener(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: dict[str, Any]) -> None:
+        with settled(context):
+            if not wants(event):
+                return
+            check, poster = reply_guard(context, seen, poster_for(client, event), body, event)
+            answer_message(
+                body,
+                event,
+                service=service,
+                poster=poster,
+                seen=check,
+                time_zone=lambda user: user_time_zone(client, user),
+                slots=slots,
+            )
+
+    return listener
 
 
 def answer_message(
@@ -316,90 +347,86 @@ def answer_message(
     seen: Callable[..., bool],
     time_zone: Callable[[str], str | None] = lambda user: None,
     slots: FairSlots | None = None,
-    retaken: bool = False,
-    owned: Callable[[], bool] = lambda: True,
 ) -> bool:
-    """Answer one mention (or DM) in its thread, unless already answered.
+    """Answer one mention (or DM) in its thread, unless it was answered already.
 
     Args:
         body: the Events API envelope (``event_id``, ``team_id``, …).
-        event: ``body["event"]`` (``channel``, ``ts``, ``thread_ts``,
-            ``text``, ``user``).
+        event: ``body["event"]`` (``channel``, ``ts``, ``thread_ts``, ``text``, ``user``).
         service: answers ``mention(text, ctx)``.
-        poster: posts the rendered reply (``chat.postMessage``).
-        seen: the idempotency check (see ``bot.slack.listeners.mention.register``).
-        time_zone: the user's IANA zone or None; asked only for
-            ``subscribe`` (``users.info``, see ``user_time_zone``).
+        poster: posts the rendered reply (``SlackPoster``, or the journal's
+            fenced one from ``bot.slack.delivery.journal_context.reply_guard``).
+        seen: the one duplicate check, ``seen(*keys) -> bool`` over the event's
+            keys (``bot.slack.delivery.event_keys.idempotency_keys``): True when
+            it was answered (or is being answered) already.
+        time_zone: the user's IANA zone or None; asked only for ``subscribe``
+            (``users.info``, see ``user_time_zone``).
         slots: held while the service and the renderer run (None: unbounded).
-        retaken: the journal took this over from a crashed or stalled owner
-            that had started posting: post only if ``poster.replied_in_thread``
-            says no reply is there yet (unknown → skipped, logged), and never
-            an ephemeral reply (it cannot be looked up: skipped, logged).
-        owned: renews the journal claim right before the post; False (another
-            process took the work over after this one stalled past its lease)
-            raises ``NotMine``: nothing is posted (fencing).
 
     Returns:
-        bool: True when a reply was posted. False when ignored, already
-        answered, when ``seen`` raised (logged: without it a second reply
+        bool: True when the reply was handed to the poster. False when ignored,
+        already answered, when ``seen`` raised (logged: without it a second reply
         cannot be ruled out) or when posting failed for good (logged:
         ``channel_not_found``, ``not_in_channel`` …).
 
     Raises:
-        RetryLater: posting failed in a way that may pass
-            (``poster.TRANSIENT``: HTTP 5xx, ``internal_error``, a dropped
-            connection); the journal tries again later, and its retake looks
-            in the thread first, so a post that did land is not doubled.
+        RetryLater: posting failed in a way that may pass (``poster.TRANSIENT``:
+            HTTP 5xx, ``internal_error``, a dropped connection); the journal tries
+            again later, and its retake looks in the thread first.
+        NotMine: the fenced poster found the work taken over by another process.
     """
     if not should_answer(event):
         log.debug("ignored %s event (subtype %s)", event.get("type"), event.get("subtype"))
         return False
     keys = idempotency_keys(body, event)
+    if _answered(seen, keys):
+        return False
+    return _post(poster, event, _reply(body, event, service, time_zone, slots, keys))
+
+
+def _answered(seen: Callable[..., bool], keys: list[str]) -> bool:
+    """``seen(*keys)``, one claim over every key; True (logged) when it raised."""
     try:
-        duplicate = seen(*keys)  # one claim over every key (bot.slack.delivery.event_keys)
+        duplicate = seen(*keys)
     except Exception:  # noqa: BLE001 — e.g. the store is down: cannot tell, so never risk a 2nd reply
         log.exception("idempotency check failed for %s; not answered", " ".join(keys))
-        return False
+        return True
     if duplicate:
         log.info("%s already answered; skipped", " ".join(keys))
-        return False
-    channel = event["channel"]
-    thread_ts = event.get("thread_ts") or event["ts"]
+    return duplicate
+
+
+def _reply(
+    body: dict[str, Any],
+    event: dict[str, Any],
+    service: "Service",
+    time_zone: Callable[[str], str | None],
+    slots: FairSlots | None,
+    keys: list[str],
+) -> Message:
+    """The rendered answer to the event's text, or ``MENTION_SORRY`` (logged)."""
     user = event.get("user") or ""
-    if retaken:
-        replied = poster.replied_in_thread(channel, thread_ts, after_ts=event["ts"])
-        if replied is not False:
-            log.warning(
-                "%s: %s; not answering again",
-                " ".join(keys),
-                "already answered" if replied else "cannot read the thread to check",
-            )
-            return False
     try:
         raw = event.get("text")
         text = mention_text(raw if isinstance(raw, str) else "")  # Slack sends a string (or none)
         tz = time_zone(user) if first_word(text) == "subscribe" else None
-        ctx = Context(
-            team_id=body.get("team_id") or event.get("team") or "", channel_id=channel, user_id=user, user_tz=tz
-        )
-        with slots(user, quick(text)) if slots is not None else _UNBOUNDED:
-            message = render(service.mention(text, ctx))
+        team = body.get("team_id") or event.get("team") or ""
+        ctx = Context(team_id=team, channel_id=event["channel"], user_id=user, user_tz=tz)
+        with slots(user, quick(text)) if slots is not None else contextlib.nullcontext():
+            return render(service.mention(text, ctx))
     except Exception:  # noqa: BLE001 — listeners must not raise; the user gets a short note
         log.exception("mention failed (%s)", " ".join(keys))
-        message = Message(text=MENTION_SORRY, visibility="in_channel")
-    ephemeral = message.visibility == EPHEMERAL and bool(user) and not channel.startswith("D")
-    if retaken and ephemeral:
-        log.warning(
-            "%s: an ephemeral reply may have gone out already and cannot be looked up; not answering again",
-            " ".join(keys),
-        )
-        return False
-    if not owned():  # fencing: stalled past the lease, another process answers it
-        raise NotMine()
+        return Message(text=MENTION_SORRY, visibility="in_channel")
+
+
+def _post(poster: SlackPoster, event: dict[str, Any], message: Message) -> bool:
+    """Post ``message`` in the event's thread: to the asker only when it is
+    ephemeral (help, "did you mean", no confident match — issue 12 point 4;
+    docs/slack-rules.md [ephemeral]), except in a DM."""
+    channel, user = event["channel"], event.get("user") or ""
+    thread_ts = event.get("thread_ts") or event["ts"]
     try:
-        if ephemeral:
-            # help, "did you mean" and "no confident match" go to the asker only, in the
-            # thread (issue 12 point 4; docs/slack-rules.md [ephemeral])
+        if message.visibility == EPHEMERAL and user and not channel.startswith("D"):
             poster.post_ephemeral(channel, user, message, thread_ts=thread_ts)
         else:
             poster.post(channel, message, thread_ts=thread_ts)

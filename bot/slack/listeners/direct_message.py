@@ -15,16 +15,14 @@ when the DM message itself was in a thread.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from slack_bolt import App
-from slack_sdk import WebClient
 
 from bot.core.ports import Message
 from bot.slack.delivery.fair_slots import FairSlots
-from bot.slack.delivery.journal_context import RETAKEN, journaled, settled, still_mine
 from bot.slack.delivery.poster import SlackPoster
-from bot.slack.listeners.common import CLAIMED, answer_message, user_time_zone
+from bot.slack.listeners.common import message_listener
 
 if TYPE_CHECKING:
     from bot.service.service import Service
@@ -64,21 +62,11 @@ def register(app: App, service: "Service", *, seen: Callable[..., bool], slots: 
         slots: bounds concurrent service calls (``bot.slack.app.WORK_SLOTS``).
     """
 
-    def direct_message(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: dict[str, Any]) -> None:
-        with settled(context):
-            if event.get("channel_type") != "im":
-                return
-            poster = _InThreadOnlyIf(SlackPoster(client), event.get("thread_ts"))
-            answer_message(
-                body,
-                event,
-                service=service,
-                poster=poster,
-                seen=CLAIMED if journaled(context) else seen,
-                time_zone=lambda user: user_time_zone(client, user),
-                slots=slots,
-                retaken=bool(context.get(RETAKEN)),
-                owned=lambda: still_mine(context),
-            )
-
-    app.event("message")(direct_message)
+    answers = message_listener(
+        service,
+        seen=seen,
+        slots=slots,
+        wants=lambda event: event.get("channel_type") == "im",
+        poster_for=lambda client, event: _InThreadOnlyIf(SlackPoster(client), event.get("thread_ts")),
+    )
+    app.event("message")(answers)

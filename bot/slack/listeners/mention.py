@@ -11,15 +11,12 @@ reply, and concurrent duplicates give exactly one (docs/interfaces.md
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from slack_bolt import App
-from slack_sdk import WebClient
 
 from bot.slack.delivery.fair_slots import FairSlots
-from bot.slack.delivery.journal_context import RETAKEN, journaled, settled, still_mine
-from bot.slack.delivery.poster import SlackPoster
-from bot.slack.listeners.common import CLAIMED, answer_message, user_time_zone
+from bot.slack.listeners.common import message_listener
 
 if TYPE_CHECKING:
     from bot.service.service import Service
@@ -33,23 +30,8 @@ def register(app: App, service: "Service", *, seen: Callable[..., bool], slots: 
         service: its ``mention(text: str, ctx: Context) -> Reply`` answers.
         seen: ``seen(*keys) -> bool``, True when any key was handled before;
             otherwise records all of them — atomically, as one claim (any
-            number of duplicates may race).
+            number of duplicates may race). Asked only for work the journal
+            does not keep (``bot.slack.delivery.journal_context.reply_guard``).
         slots: bounds concurrent service calls (``bot.slack.app.WORK_SLOTS``).
     """
-    slots = slots or FairSlots(1_000)
-
-    def app_mention(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: dict[str, Any]) -> None:
-        with settled(context):
-            answer_message(
-                body,
-                event,
-                service=service,
-                poster=SlackPoster(client),
-                seen=CLAIMED if journaled(context) else seen,
-                time_zone=lambda user: user_time_zone(client, user),
-                slots=slots,
-                retaken=bool(context.get(RETAKEN)),
-                owned=lambda: still_mine(context),
-            )
-
-    app.event("app_mention")(app_mention)
+    app.event("app_mention")(message_listener(service, seen=seen, slots=slots or FairSlots(1_000)))

@@ -23,7 +23,7 @@ from bot.core.ports import Message
 from bot.render import render
 from bot.slack.delivery.fair_slots import FairSlots, quick
 from bot.slack.delivery.fallback import SORRY, respond_or_plain
-from bot.slack.delivery.journal_context import NotMine, RetryLater, settled, still_mine
+from bot.slack.delivery.journal_context import NotMine, RetryLater, fence, settled
 from bot.slack.listeners.common import user_time_zone
 from bot.slack.transport.incoming_text import command_text, first_word
 
@@ -77,7 +77,7 @@ def make_listener(service: "Service", slots: FairSlots) -> Callable[..., None]:
                     command.get("user_id"),
                 )
                 message = Message(text=SORRY)
-            send(respond, message, ready=lambda: mine_or_raise(context))
+            send(respond, message, ready=lambda: fence(context))
 
     return paper_command
 
@@ -106,14 +106,6 @@ def command_context(command: dict[str, Any], client: WebClient, text: str) -> Co
         user_tz=tz,
         channel_name=command.get("channel_name"),
     )
-
-
-def mine_or_raise(context: dict[str, Any] | None) -> None:
-    """The fencing check right before a reply is written: renew the journal
-    claim and mark the reply as going out (``journal_context.still_mine``); raise
-    ``NotMine`` when this process stalled past its lease and another took over."""
-    if not still_mine(context):
-        raise NotMine()
 
 
 def send(respond: Respond, message: Message, ready: Callable[[], None] | None = None) -> None:
