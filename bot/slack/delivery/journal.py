@@ -15,7 +15,9 @@ redeliver what was acknowledged; the journal does (docs/architecture.md
 - ``Journal.run`` (a thread of ``paperbot serve`` / ``socket``) finishes what a
   crashed process left — events under ``EVENT_WINDOW``, commands while their
   ``response_url`` is valid (``COMMAND_WINDOW``) — by dispatching the stored
-  request again, expires older ones (payloads purged), and purges old rows;
+  request again, expires older ones (payloads purged), and once an hour purges
+  finished claims (``Store.purge_claims``: event keys and finished rows, as
+  ``bot.store.claims.KEPT`` says — this loop is their one purge owner);
 - right before it posts, the listener renews its claim and marks the reply
   as going out (``still_mine``); a retake of work whose reply may be out is a
   mention answered only if the thread holds no reply of ours
@@ -56,7 +58,6 @@ LEASE = timedelta(seconds=60)  # a claim without renewal holds this long
 TICK_S = 10.0  # renew, recover, expire every so often
 EVENT_WINDOW = timedelta(minutes=10)  # an unanswered mention older than this is not answered
 COMMAND_WINDOW = timedelta(minutes=30)  # a response_url works 30 min (docs.slack.dev, slash commands)
-RETENTION = timedelta(days=7)  # finished rows kept this long
 WINDOWS = {"event": EVENT_WINDOW, "command": COMMAND_WINDOW}
 RETRY_AFTER_S = (2.0, 8.0, 30.0)  # pause before attempt 2, 3, 4 of an undelivered reply
 MAX_ATTEMPTS = len(RETRY_AFTER_S) + 1  # then the row is given up (logged)
@@ -286,8 +287,9 @@ class Journal:
 
     def run(self, app: App, tick_s: float = TICK_S) -> None:
         """Every ``tick_s`` seconds until ``stop()``, from now: release the work of
-        dead processes on this host, then ``tick``; purge finished rows older
-        than ``RETENTION`` once an hour. Errors are logged, one line each."""
+        dead processes on this host, then ``tick``; once an hour purge the claims
+        ``bot.store.claims.KEPT`` says are old (Slack event keys, finished rows).
+        Errors are logged, one line each."""
         purged_at, starting = None, True
         while not self._stop.is_set():
             try:
@@ -296,7 +298,7 @@ class Journal:
                 self.tick(app)
                 now = self.clock()
                 if purged_at is None or now - purged_at > timedelta(hours=1):
-                    self.store.purge_journal(now - RETENTION)
+                    self.store.purge_claims(now)
                     purged_at = now
             except Exception as exc:  # noqa: BLE001 — e.g. the database is briefly down: next tick
                 log.error("journal tick failed (%s: %s); trying again", type(exc).__name__, str(exc)[:160])

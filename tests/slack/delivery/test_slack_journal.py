@@ -293,3 +293,28 @@ def test_a_due_attempt_not_yet_taken_is_looked_at_again_shortly(restarted) -> No
     assert journal._pause(10.0) <= 0.5
     journal._due.clear()
     assert journal._pause(10.0) == 10.0
+
+
+def test_the_journal_loop_is_what_purges_old_event_keys(tmp_path) -> None:
+    """Slack's event keys are purged by the process that handles events — its
+    journal loop, the one purge owner of ``bot.store.claims`` — once they are older
+    than ``KEPT["event"]``; newer ones stay."""
+    from datetime import timedelta
+
+    from bot.daily.post_times import utc_now
+    from bot.store import Store
+    from bot.store.claims import KEPT
+    from tests.slack.slackkit import wait_until
+
+    store = Store(f"sqlite:///{tmp_path / 'purge.db'}")
+    store.claim_keys(["event:Ev0OLD", "msg:T0:C0:1.0"], now=utc_now() - KEPT["event"] - timedelta(hours=1))
+    store.claim_keys(["event:Ev0NEW"])
+    journal = Journal(store)
+    journal.start(app=None, tick_s=0.05)  # no stale work here: the loop never dispatches
+    try:
+        wait_until(lambda: store.mark("event", "event:Ev0OLD") == (False, None), what="the old key purged")
+    finally:
+        journal.stop()
+    assert store.mark("event", "msg:T0:C0:1.0") == (False, None)
+    assert store.mark("event", "event:Ev0NEW") == (True, None)
+    store.close()
