@@ -177,10 +177,13 @@ def build_app(
 def register_listeners(
     app: App, service: "Service", *, seen: Callable[..., bool] | None = None, slots: FairSlots | None = None
 ) -> None:
-    """Wire every listener module to ``app`` (one ``register()`` per area):
-    ``/paper`` (commands), ``app_mention`` (events), DMs (messages), buttons
-    (actions), the App Home and the search modal (home), link unfurls (unfurls),
-    onboarding (welcome), the message and global shortcuts (shortcuts).
+    """Wire every listener module of ``bot.slack.listeners`` to ``app``, one
+    ``register()`` per Slack surface: ``/paper`` (``slash_command``),
+    ``app_mention`` (``mention``), DMs (``direct_message``), the paper buttons
+    (``buttons``), *Share* and *Share to…* (``share``), the search modal
+    (``modal_search``), the shortcuts (``shortcuts``), the reading-list buttons
+    (``reading_list``), the App Home (``app_home``), the bot joining a channel
+    (``welcome``) and link unfurls (``unfurls``).
 
     Args:
         app: the Bolt app.
