@@ -102,8 +102,9 @@ def test_architecture_answers_the_two_first_questions_first():
     heads = _headings("architecture")
     assert heads[1:3] == ["Where a slash command is answered", "Where a digest is claimed"]
     text = (DOCS / "architecture.md").read_text(encoding="utf-8")
-    assert "bot/slack/commands.py: make_listener" in text
-    assert "bot/store/deliveries.py: DeliveryStore.claim_delivery" in text
+    assert "bot/slack/listeners/slash_command.py: make_listener" in text
+    assert "bot/store/claims.py: ClaimStore.claim_delivery" in text
+    assert heads[3] == "Where a mention is claimed" and "ClaimStore.journal_claim" in text
 
 
 def test_no_file_cites_a_document_or_a_path_outside_the_repository():

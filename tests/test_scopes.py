@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.service.paper_links import UNFURL_DOMAINS
-from bot.slack import commands, shortcuts
+from bot.slack.listeners import shortcuts, slash_command
 from bot.slack.scopes import COMMANDS, EVENTS, METHODS, SHORTCUTS, USES, markdown, needed_scopes
 from tests.kit import ROOT
 from tests.strict.scopes import MANIFESTS, Manifest
@@ -65,7 +65,7 @@ def test_every_listener_has_a_row() -> None:
         for kind, arg in LISTENER.findall(text):
             kinds.setdefault(kind, set()).add(arg.strip().strip("\"'"))
     assert {e.split(".")[0] for e in EVENTS} == kinds["event"]  # "message" ← message.im
-    assert kinds["command"] == {"COMMAND"} and commands.COMMAND in COMMANDS
+    assert kinds["command"] == {"COMMAND"} and slash_command.COMMAND in COMMANDS
     interactions = {u.name for u in USES if u.kind == "interaction"}
     assert ("action" in kinds) == ("block_actions" in interactions)
     assert ("view" in kinds) == ("view_submission" in interactions)

@@ -185,6 +185,51 @@ def test_layers_import_one_way() -> None:
     assert _layer_violations(BOT_MODULES) == []
 
 
+#: The Slack listeners (docs/architecture.md "Layers"): one module per Slack surface.
+#: What they share is in ``common``; no listener imports another, and below them
+#: (delivery, transport) nothing imports a listener. Only the app registers them.
+LISTENERS = "bot.slack.listeners"
+LISTENERS_SHARED = (LISTENERS, LISTENERS + ".common")
+LISTENERS_REGISTERED_BY = ("bot.slack.app",)
+
+
+def _listener_violations(files: list[tuple[Path, str]]) -> list[str]:
+    bad = []
+    for path, module in files:
+        if not _within(module, ("bot.slack",)) or _within(module, LISTENERS_REGISTERED_BY):
+            continue
+        mine = _within(module, (LISTENERS,))
+        for name, line in _imports(path, module):
+            if not _within(name, (LISTENERS,)) or name == module:
+                continue
+            if not mine:
+                bad.append(f"{module}:{line} imports the listener {name}: only {LISTENERS_REGISTERED_BY} may")
+            elif name not in LISTENERS_SHARED:
+                bad.append(f"{module}:{line} imports the listener {name}: move what both need to {LISTENERS}.common")
+    return bad
+
+
+def test_no_listener_imports_another() -> None:
+    listeners = [m for _, m in BOT_MODULES if _within(m, (LISTENERS,)) and m not in LISTENERS_SHARED]
+    assert len(listeners) >= 11  # one per surface: the check below reads real modules
+    assert _listener_violations(BOT_MODULES) == []
+
+
+def test_the_listener_check_catches_a_listener_importing_another(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from bot.slack.listeners.common import SEARCHING\nfrom bot.slack.listeners import mention\n"
+        "from bot.slack.listeners.buttons import BUTTONS\n",
+        encoding="utf-8",
+    )
+    as_listener = _listener_violations([(probe, "bot.slack.listeners.probe")])
+    as_delivery = _listener_violations([(probe, "bot.slack.delivery.probe")])
+    assert len(as_listener) == 2 and "listener bot.slack.listeners.mention" in as_listener[0]
+    assert "listener bot.slack.listeners.buttons" in as_listener[1]
+    assert len(as_delivery) == 4 and all("only ('bot.slack.app',) may" in v for v in as_delivery)
+    assert _listener_violations([(probe, "bot.slack.app")]) == []
+
+
 def _env_reads(path: Path) -> list[int]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     lines = []
@@ -225,7 +270,7 @@ def test_the_checks_catch_what_they_guard(tmp_path: Path) -> None:
     assert len(third) == 2 and "requests, which is not in THIRD_PARTY" in third[0] and "click" in third[1]
     assert any("sibling bot.corpus" in v for v in layers) and any("bot.service (layer 2)" in v for v in layers)
     assert env == [6]
-    assert _layer("bot.slack.events") == (3, "bot.slack") and _layer("bot.cli.serving") == (4, "bot.cli")
+    assert _layer("bot.slack.listeners.mention") == (3, "bot.slack") and _layer("bot.cli.serving") == (4, "bot.cli")
 
 
 _IMPORT_ALONE = textwrap.dedent("""

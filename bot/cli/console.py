@@ -132,7 +132,7 @@ class Console:
         return self._show(reply)
 
     def _related(self, text: str) -> str:
-        """What *Find related papers* (the message shortcut, bot.slack.shortcuts) answers."""
+        """What *Find related papers* (the message shortcut, bot.slack.listeners.shortcuts) answers."""
         if not any(c.isalnum() for c in text):
             return NO_TEXT
         reply = self.service.related(text, limit=RELATED_RESULTS)
@@ -141,7 +141,7 @@ class Console:
         return self._show(reply)
 
     def _previews(self, urls: list[str]) -> str:
-        """What Slack would unfurl under a message with these links (bot.slack.unfurls)."""
+        """What Slack would unfurl under a message with these links (bot.slack.listeners.unfurls)."""
         shown = []
         for url in dict.fromkeys(urls):
             paper = self.links.find(url)

@@ -16,10 +16,10 @@ def _run(fn, *args, **kwargs):
     """Call a runtime entry point; a ``StartupError`` becomes one line, exit 1.
 
     ``SocketModeDisabled`` (Slack switched Socket Mode off) exits 1 too; its
-    one ERROR line was already logged (``bot.slack.socket.run_socket``).
+    one ERROR line was already logged (``bot.slack.transport.socket_mode.run_socket``).
     """
     from bot.runtime.processes import StartupError
-    from bot.slack.socket import SocketModeDisabled
+    from bot.slack.transport.socket_mode import SocketModeDisabled
 
     try:
         return fn(*args, **kwargs)

@@ -1,5 +1,5 @@
 """Pure parsing of what users type: sub-commands and subscribe arguments
-(mention tokens are stripped by ``bot.slack.text``, where Slack's formats live).
+(mention tokens are stripped by ``bot.slack.transport.incoming_text``, where Slack's formats live).
 
 Rules: docs/interfaces.md "/paper slash command" and "Mentions and direct messages".
 No Slack, SQL or Whoosh types here.

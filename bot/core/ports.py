@@ -1,7 +1,7 @@
 """Ports: the rendered ``Message``, the ``Poster`` interface the digest posts
 through, and the ``ChannelAnnouncer`` the service notifies a channel through.
 
-The Slack adapter (``bot.slack.poster``) implements ``Poster`` over
+The Slack adapter (``bot.slack.delivery.poster``) implements ``Poster`` over
 ``slack_sdk.WebClient``; the console implements it by printing. The service
 never renders or posts: it hands a reply to a ``ChannelAnnouncer``, which the
 layers above it implement by rendering and posting

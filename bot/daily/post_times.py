@@ -1,7 +1,7 @@
 """Post times in local time: when a subscription's post is due (pure, zoneinfo),
 and the UTC clock every layer uses (``utc_now``). A *post time* is a
 subscription's local HH:MM on one local date; "slots" in this code base are
-only the CPU work slots of ``bot.slack.fair``.
+only the CPU work slots of ``bot.slack.delivery.fair_slots``.
 
 Leaf module (docs/architecture.md "Layers"): the service (``/paper status``,
 the subscribe confirmation), the subscriptions and the digest all import it;

@@ -11,7 +11,7 @@ or APScheduler types here: the store, index, poster and clock are passed in.
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Callable
 
 from bot.daily.post_times import next_post_time, post_time_utc, utc_now
@@ -29,20 +29,15 @@ __all__ = [
     "LATE_AFTER",
     "RECONCILE_AFTER",
     "MAX_ATTEMPTS",
-    "EVENT_RETENTION",
 ]
 
 log = logging.getLogger(__name__)
 
-#: How long idempotency keys (Slack event ids, answered message keys) are kept.
-#: Slack retries an event for about 5 minutes (docs/platform-facts.md "Slack timing and retries"); edits of
-#: a message can come much later, hence days.
-EVENT_RETENTION = timedelta(days=7)
-
 
 def make_job(store, index, poster, *, clock: Callable[[], datetime] = utc_now) -> Callable[[], DigestSummary]:
-    """The plain function the clock runs every interval: ``run_due`` at ``clock()``,
-    then a purge of idempotency keys older than ``EVENT_RETENTION``.
+    """The plain function the clock runs every interval: ``run_due`` at ``clock()``.
+    (Slack's event keys are not purged here: the processes that handle events
+    do it, ``bot.store.claims``.)
 
     Args:
         store: ``bot.store.Store``.
@@ -59,7 +54,6 @@ def make_job(store, index, poster, *, clock: Callable[[], datetime] = utc_now) -
     def digest_job() -> DigestSummary:
         now = clock()
         summary = run_due(store, index, poster, now)
-        store.purge_events(now - EVENT_RETENTION)
         if summary.posted or summary.failed or summary.skipped or summary.stopped:
             log.info("digest run: %s", summary)
         return summary

@@ -36,7 +36,7 @@ LABEL_MAX = 75  # Slack: button accessibility_label ≤ 75 chars
 URL_MAX = 500  # longer code URLs are not shown (Slack allows 3000 in a button)
 MESSAGE_CHARS_MAX = 11_000  # all block text; Slack refuses ~13.2k (bolt-js#2509, docs/platform-facts.md)
 
-# action_id values: the Slack adapter (bot.slack.actions) routes on these.
+# action_id values: the Slack adapter (bot.slack.listeners.buttons) routes on these.
 ACTION_SHARE = "paper_share"
 ACTION_DETAILS = "paper_details"
 ACTION_SIMILAR = "paper_similar"

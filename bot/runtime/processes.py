@@ -5,7 +5,7 @@ The one place the Slack transports, the store-backed idempotency check, the
 Slack ``Poster`` and the digest clock are put together (docs/architecture.md
 "Layers": entry points build objects). It sits above the Slack adapter and the
 clock/digest and imports no third-party library: Slack's own start-up errors
-reach it as ``bot.slack.errors.SlackUnavailable``.
+reach it as ``bot.slack.startup_errors.SlackUnavailable``.
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ from bot.digest import make_job, send
 from bot.digest.clock import run_clock, start_clock
 from bot.runtime import wiring
 from bot.slack.app import WORK_SLOTS, build_app, make_client
-from bot.slack.errors import SlackUnavailable, slack_errors
-from bot.slack.fair import FairSlots
-from bot.slack.journal import Journal
-from bot.slack.poster import SlackPoster
-from bot.slack.server import make_server
-from bot.slack.socket import run_socket
+from bot.slack.delivery.fair_slots import FairSlots
+from bot.slack.delivery.journal import Journal
+from bot.slack.delivery.poster import SlackPoster
+from bot.slack.startup_errors import SlackUnavailable, slack_errors
+from bot.slack.transport.http_server import make_server
+from bot.slack.transport.socket_mode import run_socket
 from bot.store import StoreError
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,7 @@ def startup(what: str):
     Covers: unreadable seeds (``CorpusError``), a build still in progress
     after the wait (``IndexBusy``), an index folder that cannot be written
     (``wiring.IndexUnwritable``), the database (``StoreError``), a rejected token and an
-    unreachable Web API (``bot.slack.errors.slack_errors``).
+    unreachable Web API (``bot.slack.startup_errors.slack_errors``).
     """
     try:
         with slack_errors():
@@ -87,7 +87,7 @@ def store_seen(store):
 
 def build(settings: Settings):
     """The Bolt app over the real service, with every answered event and command
-    journaled in the store before its ack (``bot.slack.journal``), and the journal's
+    journaled in the store before its ack (``bot.slack.delivery.journal``), and the journal's
     thread started: it finishes what a crashed process acknowledged but did not answer.
 
     Returns ``(app, service, poster)``. Raises what ``bot.slack.app.build_app``

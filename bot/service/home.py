@@ -3,7 +3,7 @@ paper in ``PAPERBOT_DEFAULT_TZ``, then the viewer's personal feed (if any),
 then the team's channel subscriptions (active and deactivated) the viewer is
 a member of, each with its next post time.
 
-The data only: ``bot.render.home.home_view`` draws it and ``bot.slack.home``
+The data only: ``bot.render.home.home_view`` draws it and ``bot.slack.listeners.common.publish_home``
 publishes it (with a page of the viewer's reading list,
 ``bot.service.reading_list``). Service layer: no Slack types; whether the
 viewer is in a channel is asked through the ``is_member`` callable the Slack

@@ -1,14 +1,16 @@
-"""Slack adapter: the Bolt app, its listeners, the poster and the two transports.
+"""Slack adapter: everything that speaks Slack, in three parts (docs/architecture.md "Layers").
 
-Owns everything that speaks Slack: ``app`` (builds the Bolt ``App``),
-``commands`` / ``events`` (listeners, one ``register()`` each), ``poster``
-(``bot.core.ports.Poster`` over ``chat.postMessage``), ``server`` (HTTP through
-waitress), ``socket`` (Socket Mode) and ``errors`` (Slack's start-up errors as one
-plain exception). What ``paperbot serve | socket | clock | digest send`` run
-is built outside this package, in ``bot.runtime.processes`` (docs/architecture.md
-"Layers"). ``text`` holds the pure text helpers
-(entity decoding, mention-token stripping) and imports nothing from Slack.
+- ``listeners/``: one module per Slack surface, each with its ``register()``;
+  what they share is in ``listeners.common`` (no listener imports another).
+- ``delivery/``: getting work done once and replies out — the journal, event
+  keys, the poster, the ``response_url`` sender and its fallback, work slots.
+- ``transport/``: how requests arrive — the HTTP server, request shapes,
+  Socket Mode, Slack's text as it arrives.
 
-slack_bolt / slack_sdk are imported only in this package (and in
-``bot.render`` for Block Kit models).
+``app`` builds the Bolt ``App`` and registers each listener; ``scopes`` is the
+table of what paperbot asks Slack for; ``startup_errors`` turns Slack's start-up
+errors into one plain exception. What ``paperbot serve | socket | clock | digest
+send`` run is built outside this package, in ``bot.runtime.processes``.
+slack_bolt / slack_sdk are imported only in this package (and in ``bot.render``
+for Block Kit models).
 """

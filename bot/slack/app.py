@@ -22,25 +22,26 @@ from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
 from bot.core.config import Settings
-from bot.slack import (
-    actions,
-    commands,
-    events,
-    home,
-    messages,
+from bot.slack.delivery.event_keys import SeenKeys
+from bot.slack.delivery.fair_slots import FairSlots
+from bot.slack.delivery.fallback import pre_send_retry
+from bot.slack.listeners import (
+    app_home,
+    buttons,
+    direct_message,
+    mention,
     modal_search,
-    reading,
+    reading_list,
     share,
     shortcuts,
+    slash_command,
     unfurls,
     welcome,
 )
-from bot.slack.fair import FairSlots
-from bot.slack.fallback import pre_send_retry
 
 if TYPE_CHECKING:  # the service is the lead's; listeners call its public methods
     from bot.service.service import Service
-    from bot.slack.journal import Journal
+    from bot.slack.delivery.journal import Journal
 
 log = logging.getLogger(__name__)
 
@@ -98,14 +99,14 @@ def make_client(settings: Settings) -> WebClient:
             joins method names with ``urljoin``, docs/platform-facts.md).
 
     Returns:
-        WebClient: with ``bot.slack.fallback.pre_send_retry()`` for errors raised
+        WebClient: with ``bot.slack.delivery.fallback.pre_send_retry()`` for errors raised
         before Slack could have the request (``URLError``: refused, DNS, a
         failed send) and ``RateLimitErrorRetryHandler(RATE_LIMIT_RETRIES)``
         (opt-in, docs/platform-facts.md). A connection dropped *after* the
         request was sent (``RemoteDisconnected``, ``ConnectionResetError`` —
         slack_sdk's default retries them) is not retried: Slack may have
         posted the message, and a retry would post it twice
-        (tests/slack/test_slack_digest_recovery.py); the caller sees
+        (tests/slack/delivery/test_slack_digest_recovery.py); the caller sees
         ``PostError("request_failed")`` and the digest reconciles the claim
         later. Bolt copies these handlers into the
         per-request ``client`` it passes to listeners.
@@ -137,14 +138,14 @@ def build_app(
             the same client the service's ``SlackPoster`` uses.
         seen: idempotency check for events, ``seen(*keys) -> True`` when
             any key was already handled (else records them all, atomically). Default: an
-            in-memory ``events.SeenKeys`` (one process, lost on restart);
+            in-memory ``bot.slack.delivery.event_keys.SeenKeys`` (one process, lost on restart);
             with the store: ``bot.runtime.processes.store_seen(store)``.
         listener_executor: where listeners run; default a
             ``ThreadPoolExecutor(LISTENER_THREADS)``. Tests pass their own to
             wait for every listener with ``shutdown(wait=True)``.
         slots: the work slots (default ``FairSlots(WORK_SLOTS)``); pass the
             ones the service's ``SlackPoster`` steps out of for Web API calls.
-        journal: a ``bot.slack.journal.Journal``: its middleware records each
+        journal: a ``bot.slack.delivery.journal.Journal``: its middleware records each
             answered event and command durably before the ack and claims it
             (then ``seen`` is not asked for journaled work).
 
@@ -176,10 +177,13 @@ def build_app(
 def register_listeners(
     app: App, service: "Service", *, seen: Callable[..., bool] | None = None, slots: FairSlots | None = None
 ) -> None:
-    """Wire every listener module to ``app`` (one ``register()`` per area):
-    ``/paper`` (commands), ``app_mention`` (events), DMs (messages), buttons
-    (actions), the App Home and the search modal (home), link unfurls (unfurls),
-    onboarding (welcome), the message and global shortcuts (shortcuts).
+    """Wire every listener module of ``bot.slack.listeners`` to ``app``, one
+    ``register()`` per Slack surface: ``/paper`` (``slash_command``),
+    ``app_mention`` (``mention``), DMs (``direct_message``), the paper buttons
+    (``buttons``), *Share* and *Share to…* (``share``), the search modal
+    (``modal_search``), the shortcuts (``shortcuts``), the reading-list buttons
+    (``reading_list``), the App Home (``app_home``), the bot joining a channel
+    (``welcome``) and link unfurls (``unfurls``).
 
     Args:
         app: the Bolt app.
@@ -188,15 +192,15 @@ def register_listeners(
         slots: see ``build_app``.
     """
     slots = slots or FairSlots(WORK_SLOTS)
-    seen = seen or events.SeenKeys().seen  # one check for mentions and DMs
-    commands.register(app, service, slots=slots)
-    events.register(app, service, seen=seen, slots=slots)
-    messages.register(app, service, seen=seen, slots=slots)
-    actions.register(app, service, slots=slots)
+    seen = seen or SeenKeys().seen  # one check for mentions and DMs
+    slash_command.register(app, service, slots=slots)
+    mention.register(app, service, seen=seen, slots=slots)
+    direct_message.register(app, service, seen=seen, slots=slots)
+    buttons.register(app, service, slots=slots)
     share.register(app, service, slots=slots)
     modal_search.register(app, service, slots=slots)
     shortcuts.register(app, service, slots=slots)
-    reading.register(app, service, slots=slots)
-    home.register(app, service, slots=slots)
+    reading_list.register(app, service, slots=slots)
+    app_home.register(app, service)
     welcome.register(app, service)
     unfurls.register(app, service)

@@ -1,5 +1,5 @@
 """The SQL store: subscriptions, delivery claims, the paper of the day,
-idempotency keys and the journal of acknowledged work, over SQLAlchemy 2 (the only package that imports it).
+claims of work done once and the journal of acknowledged work, over SQLAlchemy 2 (the only package that imports it).
 
 ``Store(database_url)`` opens SQLite (default ``sqlite:///paperbot.db``) or
 PostgreSQL (``postgresql+psycopg://…``; ``postgres://`` accepted) and creates
@@ -15,10 +15,10 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 from bot.core.models import DeliveryState
+from bot.store.claims import ClaimStore
 from bot.store.db import make_engine, transaction
 from bot.store.deliveries import STATES, DeliveryStore
 from bot.store.journal import Entry, EntryState, JournalStore
-from bot.store.marks import MarkStore
 from bot.store.queries import QueryStore
 from bot.store.reading_list import ReadingListStore
 from bot.store.schema import SCHEMA_VERSION, StoreError, migrate
@@ -29,10 +29,11 @@ from bot.store.topics import TopicPickStore
 __all__ = ["Store", "StoreError", "SCHEMA_VERSION", "STATES", "DeliveryState", "Entry", "EntryState", "KEEP"]
 
 
-class Store(SubscriptionStore, DeliveryStore, JournalStore, TopicPickStore, ReadingListStore, MarkStore, QueryStore):
-    """Subscriptions, deliveries, daily picks, handled events, the journal, channel
-    rotations, reading lists, once-only marks (onboarding, shares) and the long
-    queries of page buttons in one database.
+class Store(SubscriptionStore, ClaimStore, DeliveryStore, JournalStore, TopicPickStore, ReadingListStore, QueryStore):
+    """Subscriptions, claims of work done once (``bot.store.claims``: Slack event
+    keys, onboarding and shares, the journal, deliveries), delivery outcomes,
+    daily picks, the journal's leases, channel rotations, reading lists and the
+    long queries of page buttons in one database.
 
     Args:
         database_url: SQLAlchemy URL, e.g. ``sqlite:///paperbot.db`` or

@@ -1,12 +1,14 @@
 """The journal of acknowledged work: one row per Slack event or command the bot
 has acknowledged, so a crash loses nothing (docs/architecture.md "Idempotency and the journal").
 
-A row is written before the request is acknowledged and is *claimed*: it has an
-``owner`` (one process) and a ``lease_until``. The owner renews the lease while
-it works and marks the row done once the reply is posted. Only a pending row
-whose lease has expired can be taken over — by a process finishing a crashed
-one's work, or by a Slack retry arriving after the lease ran out — so a retry
-racing a slow original, or a second process, never does the work twice.
+A row is written before the request is acknowledged and is *claimed*
+(``bot.store.claims.ClaimStore.journal_claim``, with every other claim): it has
+an ``owner`` (one process) and a ``lease_until``. Here is the rest of its life:
+the owner renews the lease while it works and marks the row done once the
+reply is posted. Only a pending row whose lease has expired can be taken over —
+by a process finishing a crashed one's work, or by a Slack retry arriving after
+the lease ran out — so a retry racing a slow original, or a second process,
+never does the work twice.
 
 Part of ``bot.store.Store``; the methods use ``self._engine``.
 """
@@ -21,14 +23,7 @@ import sqlalchemy as sa
 
 from bot.daily.post_times import utc_now
 from bot.store.db import transaction
-from bot.store.schema import handled_events as events_t
 from bot.store.schema import journal as journal_t
-
-#: How long a claim waits for another transaction's lock on the same key (a
-#: frozen process mid-claim) before it gives up — so the request is answered
-#: well within Slack's 3 s (a 500: Slack delivers the event again).
-CLAIM_LOCK_TIMEOUT_MS = 2000
-
 
 #: How long after a reply started going out its row is left alone: a post the
 #: process wrote just before it died may still be on its way through Slack, and
@@ -36,7 +31,7 @@ CLAIM_LOCK_TIMEOUT_MS = 2000
 POST_SETTLE = timedelta(seconds=15)
 
 
-def _settled(at: datetime):
+def settled_rows(at: datetime):
     """A row not marked as going out, or marked at least ``POST_SETTLE`` ago."""
     return sa.or_(journal_t.c.posting_at.is_(None), journal_t.c.posting_at < at - POST_SETTLE)
 
@@ -62,90 +57,9 @@ class Entry(NamedTuple):
 
 
 class JournalStore:
-    """Journal rows: claim, renew, finish, find stale ones, expire."""
+    """Journal rows after their claim: renew, finish, defer, find stale ones, expire."""
 
     _engine: sa.Engine
-
-    def journal_claim(
-        self,
-        key: str,
-        *,
-        kind: str,
-        payload: str,
-        owner: str,
-        lease: timedelta,
-        aliases: Iterable[str] = (),
-        now: datetime | None = None,
-        answerable_after: datetime | None = None,
-    ) -> int:
-        """Record ``key`` as this owner's work; the one gate before an acknowledgement.
-
-        The row and every alias key (``handled_events``, e.g. the
-        ``msg:<team>:<channel>:<ts>`` of the event's message) are INSERTed in
-        one transaction; if any exists, nothing is added. A pending row of
-        ``key`` whose lease expired (and received after ``answerable_after``)
-        is then taken over by a conditional UPDATE, whose row count says who won.
-
-        Args:
-            key: ``event:<event_id>`` or ``cmd:<digest>`` (≤ 255 chars).
-            kind: "event" or "command".
-            payload: the request body as JSON text (holds a ``response_url``
-                for commands: stored, never logged).
-            owner: this process's id (``bot.slack.journal.process_id``).
-            lease: how long the claim holds without renewal.
-            aliases: other keys of the same event.
-            now: aware UTC time (default: real clock).
-            answerable_after: a pending row received before this is not taken over.
-
-        Returns:
-            int: 0 — another owner has (or had) it: do nothing; 1 — a new claim;
-            2 or more — this owner took over an expired claim (the attempt number).
-
-        Raises:
-            sqlalchemy.exc.SQLAlchemyError: the database cannot be written, or
-                (PostgreSQL) another transaction held ``key`` for more than
-                ``CLAIM_LOCK_TIMEOUT_MS``.
-        """
-        at = utc_now() if now is None else now
-        try:
-            with transaction(self._engine, write=True, lock_timeout_ms=CLAIM_LOCK_TIMEOUT_MS) as conn:
-                conn.execute(
-                    journal_t.insert().values(
-                        key=key,
-                        kind=kind,
-                        state=EntryState.PENDING,
-                        owner=owner,
-                        lease_until=at + lease,
-                        received_at=at,
-                        attempts=1,
-                        payload=payload,
-                    )
-                )
-                for alias in sorted(set(aliases)):  # sorted: overlapping claims never deadlock
-                    conn.execute(events_t.insert().values(key=alias, at=at))
-            return 1
-        except sa.exc.IntegrityError:
-            pass
-        where = [
-            journal_t.c.key == key,
-            journal_t.c.state == EntryState.PENDING,
-            journal_t.c.lease_until < at,
-            _settled(at),
-        ]
-        if answerable_after is not None:
-            where.append(journal_t.c.received_at >= answerable_after)
-        with transaction(self._engine, write=True, lock_timeout_ms=CLAIM_LOCK_TIMEOUT_MS) as conn:
-            won = (
-                conn.execute(
-                    journal_t.update()
-                    .where(*where)
-                    .values(owner=owner, lease_until=at + lease, attempts=journal_t.c.attempts + 1)
-                ).rowcount
-                == 1
-            )
-            if not won:
-                return 0
-            return int(conn.execute(sa.select(journal_t.c.attempts).where(journal_t.c.key == key)).scalar_one())
 
     def journal_renew(
         self, keys: Iterable[str], owner: str, lease: timedelta, now: datetime | None = None, posting: bool = False
@@ -230,7 +144,7 @@ class JournalStore:
                 journal_t.c.state == EntryState.PENDING,
                 journal_t.c.lease_until < at,
                 journal_t.c.received_at >= received_after,
-                _settled(at),
+                settled_rows(at),
             )
             .order_by(journal_t.c.received_at)
             .limit(limit)
@@ -277,11 +191,4 @@ class JournalStore:
                 journal_t.update()
                 .where(journal_t.c.owner == owner, journal_t.c.state == EntryState.PENDING)
                 .values(lease_until=at - timedelta(seconds=1))
-            ).rowcount
-
-    def purge_journal(self, before: datetime) -> int:
-        """Delete finished (done or expired) rows received before ``before``."""
-        with transaction(self._engine, write=True) as conn:
-            return conn.execute(
-                journal_t.delete().where(journal_t.c.state != EntryState.PENDING, journal_t.c.received_at < before)
             ).rowcount

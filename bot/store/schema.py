@@ -14,8 +14,6 @@ Tables (docs/interfaces.md "Paper of the day"):
   a ``bot.core.models.DeliveryState`` value: claimed → posted | failed | unknown, or skipped for a missed day
   that was not back-filled.
 - ``daily_picks(local_date PK, paper_id)`` — the persisted paper of the day.
-- ``handled_events(key PK, at)`` — idempotency keys (Slack ``event_id``,
-  ``team:channel:ts`` of a message already answered).
 - ``journal`` — one row per acknowledged event or command (``key`` PK): its
   ``state`` (pending → done | expired), the ``owner`` process and its
   ``lease_until``, when it was received, the request ``payload`` (JSON;
@@ -28,9 +26,11 @@ Tables (docs/interfaces.md "Paper of the day"):
   authors, venue, year, url)`` — reading lists, with a snapshot per entry
   (``bot.store.reading_list``; the table keeps its first name so existing
   databases open unchanged).
-- ``marks(kind, key PK, at, detail)`` — things done once for good: an
-  onboarding note per user / channel, a share per message and paper
-  (``bot.store.marks``).
+- ``claims(kind, key PK, at, detail)`` — keys claimed once (``bot.store.claims``):
+  a Slack event's keys (kind ``event``: ``event:<event_id>``,
+  ``msg:<team>:<channel>:<ts>``; kept 7 days), an onboarding note per user /
+  channel and a share per message and paper (kinds ``onboard``, ``share``;
+  kept for good).
 - ``query_keys(key PK, text, used_at)`` — long queries kept for their page
   buttons, which carry the short key instead of the text (``bot.store.queries``;
   purged some days after last use).
@@ -52,10 +52,15 @@ Versions:
 - 5: adds table ``marks`` (no data step).
 - 6: adds table ``query_keys`` and its index (no data step).
 - 7: adds ``journal.posting_at`` (no data step).
+- 8 (issue 17): adds table ``claims``; its data step copies the rows of
+  ``marks`` (kind, key, at, detail) and ``handled_events`` (as kind ``event``)
+  into it, then drops those two tables — the one migration that removes
+  anything, so every process of an older paperbot must be stopped before one
+  of this version starts (an older one still running would write to them).
 
-Migrations are additive only: missing tables and indexes are created, missing
+Migrations are additive: missing tables and indexes are created, missing
 columns are added (each is nullable or has a server default), then the data
-steps of the versions in between run. A database without ``schema_version``
+steps of the versions in between run (version 8's merges two tables into one). A database without ``schema_version``
 is treated as version 0. Nothing here ever stores a client or a token.
 """
 
@@ -66,7 +71,7 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 from sqlalchemy.schema import CreateColumn
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 #: Key of the PostgreSQL advisory lock held while migrating (any 64-bit int).
 _PG_MIGRATION_LOCK = 0x70617065_72626F74  # "paperbot"
@@ -196,14 +201,6 @@ saved_papers = sa.Table(
     sa.Index("ix_saved_papers_user", "team", "user_id", "saved_at"),
 )
 
-handled_events = sa.Table(
-    "handled_events",
-    metadata,
-    sa.Column("key", sa.String(255), primary_key=True),
-    sa.Column("at", UTCDateTime, nullable=False),
-    sa.Index("ix_handled_events_at", "at"),
-)
-
 journal = sa.Table(
     "journal",
     metadata,
@@ -219,13 +216,14 @@ journal = sa.Table(
     sa.Index("ix_journal_state", "state", "lease_until"),
 )
 
-marks = sa.Table(
-    "marks",
+claims = sa.Table(
+    "claims",
     metadata,
     sa.Column("kind", sa.String(32), primary_key=True),
     sa.Column("key", sa.String(255), primary_key=True),
     sa.Column("at", UTCDateTime, nullable=False),
     sa.Column("detail", sa.String(200)),
+    sa.Index("ix_claims_kind_at", "kind", "at"),
 )
 
 query_keys = sa.Table(
@@ -237,9 +235,19 @@ query_keys = sa.Table(
     sa.Index("ix_query_keys_used_at", "used_at"),
 )
 
-#: Data steps run once when a database moves past the version (SQL text).
-_DATA_STEPS: dict[int, tuple[str, ...]] = {
-    2: ("UPDATE subscriptions SET updated_at = created_at WHERE updated_at IS NULL",),
+#: Data steps run once when a database moves past the version (SQL text), each
+#: only when the tables it names were there before the migration.
+_DATA_STEPS: dict[int, tuple[tuple[frozenset[str], str], ...]] = {
+    2: ((frozenset(), "UPDATE subscriptions SET updated_at = created_at WHERE updated_at IS NULL"),),
+    8: (
+        (frozenset({"marks"}), "INSERT INTO claims (kind, key, at, detail) SELECT kind, key, at, detail FROM marks"),
+        (frozenset({"marks"}), "DROP TABLE marks"),
+        (
+            frozenset({"handled_events"}),
+            "INSERT INTO claims (kind, key, at) SELECT 'event', key, at FROM handled_events",
+        ),
+        (frozenset({"handled_events"}), "DROP TABLE handled_events"),
+    ),
 }
 
 
@@ -274,8 +282,9 @@ def migrate(conn: sa.Connection) -> int | None:
     _complete_tables(conn, existing)
     for version in range((found or 0) + 1, SCHEMA_VERSION + 1):
         if found is not None:
-            for step in _DATA_STEPS.get(version, ()):
-                conn.execute(sa.text(step))
+            for needs, step in _DATA_STEPS.get(version, ()):
+                if needs <= existing:
+                    conn.execute(sa.text(step))
     conn.execute(schema_version.delete())
     conn.execute(schema_version.insert().values(version=SCHEMA_VERSION))
     return found

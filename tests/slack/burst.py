@@ -31,9 +31,9 @@ from bot.render.announce import PostingAnnouncer
 from bot.runtime.processes import store_seen
 from bot.service.service import Service
 from bot.slack.app import LISTENER_THREADS, build_app, make_client
-from bot.slack.journal import Journal
-from bot.slack.poster import SlackPoster
-from bot.slack.server import make_server
+from bot.slack.delivery.journal import Journal
+from bot.slack.delivery.poster import SlackPoster
+from bot.slack.transport.http_server import make_server
 from bot.store import Store
 from tests.fakeslack import BOT_USER_ID, TEAM_ID, FakeSlack
 from tests.signing import FORM, JSON, signed_headers

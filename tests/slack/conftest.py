@@ -22,9 +22,9 @@ from bot.render.announce import PostingAnnouncer
 from bot.runtime.processes import store_seen as store_seen_fn
 from bot.service.service import Service
 from bot.slack.app import LISTENER_THREADS, build_app, make_client
-from bot.slack.events import SeenKeys
-from bot.slack.poster import SlackPoster
-from bot.slack.server import make_server
+from bot.slack.delivery.event_keys import SeenKeys
+from bot.slack.delivery.poster import SlackPoster
+from bot.slack.transport.http_server import make_server
 from bot.store import Store
 from tests.fakeslack import MANIFESTS, FakeSlack
 from tests.slack.slackkit import SlackHarness, make_settings

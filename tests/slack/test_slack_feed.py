@@ -16,11 +16,11 @@ from bot.digest import run_due, send
 from bot.render.announce import PostingAnnouncer
 from bot.service.service import Service
 from bot.slack.app import make_client
-from bot.slack.poster import SlackPoster
+from bot.slack.delivery.poster import SlackPoster
 from bot.store import Store
 from tests.fakeslack import TEAM_ID
+from tests.slack.listeners.test_slack_app_home import home_opened, sent_view
 from tests.slack.slackkit import BOT_TOKEN, SlackHarness, make_settings, shown_strings
-from tests.slack.test_slack_home import home_opened, sent_view
 from tests.strict.methods import dm_of
 
 

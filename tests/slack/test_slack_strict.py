@@ -20,7 +20,7 @@ from bot.core.config import Settings
 from bot.digest import send
 from bot.render import ACTION_ANOTHER, ACTION_DETAILS, ACTION_HOME_SEARCH, ACTION_SHARE, ACTION_SIMILAR, PAGE_ACTIONS
 from bot.slack.app import make_client
-from bot.slack.poster import SlackPoster
+from bot.slack.delivery.poster import SlackPoster
 from tests.fakeslack import BOT_USER_ID
 from tests.slack.slackkit import BOT_TOKEN, SlackHarness, dm_event, mention_event, view_submission
 

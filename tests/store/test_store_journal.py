@@ -124,7 +124,7 @@ def test_a_claim_stuck_behind_a_frozen_transaction_gives_up_in_time(pg_schema):
     # not wait as long as the frozen one sleeps.
     import psycopg
 
-    from bot.store.journal import CLAIM_LOCK_TIMEOUT_MS
+    from bot.store.claims import CLAIM_LOCK_TIMEOUT_MS
 
     url, schema, dsn = pg_schema
     store = Store(url)

@@ -1,0 +1,65 @@
+"""The App Home (``app_home_opened``): the Home tab and the Messages tab.
+
+- Tab "home" → ``bot.slack.listeners.common.publish_home``: ``service.home(ctx,
+  is_member)`` → ``bot.render.home.home_view`` → one ``views.publish``, on
+  every open. Membership comes from one paginated ``users.conversations`` for
+  the viewer, asked only when the team has a subscription.
+- Tab "messages" → the first hello, once per user (``welcome_user``; the
+  bot joining a channel is ``bot.slack.listeners.welcome``).
+
+The Home tab's *Search papers* button and the search modal are
+``bot.slack.listeners.modal_search``; its reading-list buttons are
+``bot.slack.listeners.reading_list``. Nothing here raises out of a listener:
+failures are logged (events are auto-acked).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from slack_bolt import App
+from slack_sdk import WebClient
+
+from bot.core.models import Context
+from bot.slack.listeners.common import publish_home, say_once
+
+if TYPE_CHECKING:
+    from bot.service.service import Service
+
+log = logging.getLogger(__name__)
+
+
+def register(app: App, service: "Service") -> None:
+    """Register the ``app_home_opened`` listener (``service`` answers ``home(ctx,
+    is_member)`` and ``welcome(ctx, audience)``)."""
+    app.event("app_home_opened")(make_home_listener(service))
+
+
+def make_home_listener(service: "Service"):
+    """The ``app_home_opened`` listener (Bolt arguments ``body, event, client``). Service and
+    rendering are light here (no search), so no work slot is held, nor during Slack calls."""
+
+    def app_home_opened(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
+        if event.get("tab") == "messages":
+            welcome_user(service, client, body, event)  # once per user (issue 12 point 5)
+            return
+        user = event.get("user") or ""
+        team = body.get("team_id") or ""
+        if not user:
+            return
+        try:
+            publish_home(service, client, team, user)
+        except Exception:  # noqa: BLE001 — events are auto-acked; log and move on
+            log.exception("App Home for %s (team %s) not published", user, team)
+
+    return app_home_opened
+
+
+def welcome_user(service: "Service", client: WebClient, body: dict[str, Any], event: dict[str, Any]) -> None:
+    """The Messages tab was opened: greet ``event.user`` in ``event.channel`` once."""
+    user, channel = event.get("user") or "", event.get("channel") or ""
+    if not user or not channel:
+        return
+    ctx = Context(team_id=body.get("team_id") or "", channel_id=channel, user_id=user)
+    say_once(service, client, ctx, "user", channel)

@@ -1,0 +1,439 @@
+"""What the listeners share, so that no listener imports another (docs/architecture.md "Layers").
+
+- Reading a click: ``Click`` (who clicked, where), ``read_value`` / ``paper_id``
+  / ``page_request`` (a button's ``value``; ``BadValue`` with a sentence for the
+  user when it is not one we draw) and ``answer`` (back through the click's
+  ``response_url``, else in a modal) — buttons, the reading list, *Share*,
+  the search modal.
+- ``user_time_zone``: the user's Slack zone, asked only for ``subscribe`` —
+  the slash command, mentions, DMs.
+- ``publish_home``: the Home tab drawn for one user — the App Home, and the
+  reading-list buttons clicked in it.
+- ``say_once``: the welcome, said once per user or channel — the App Home's
+  Messages tab, the bot joining a channel.
+- ``answer_message``: the answer to a mention, shared by the mention and DM
+  listeners.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+from slack_bolt import Respond
+from slack_sdk import WebClient
+
+from bot.core.models import Context
+from bot.core.parsing import user_text
+from bot.core.ports import Message, PostError
+from bot.core.replies import EPHEMERAL, IN_CHANNEL
+from bot.render import render
+from bot.render.home import home_view
+from bot.slack.delivery.event_keys import idempotency_keys, should_answer
+from bot.slack.delivery.fair_slots import FairSlots, quick
+from bot.slack.delivery.fallback import respond_or_plain, view_or_plain
+from bot.slack.delivery.journal_context import RetryLater, reply_guard, settled
+from bot.slack.delivery.modals import show_in_view, valid_view
+from bot.slack.delivery.poster import TRANSIENT, SlackPoster
+from bot.slack.transport.incoming_text import first_word, mention_text
+
+if TYPE_CHECKING:
+    from bot.service.service import Service
+
+log = logging.getLogger(__name__)
+
+QUERY_MAX = 300  # longest query a page button carries as text (longer: a key)
+ID_MAX = 200  # longest paper id accepted (ids are short: "p7k2b", "2401.01234")
+#: Deepest offset a page button may ask for (the search ranks 1,000 at most).
+OFFSET_MAX = 1000
+#: The example under an error about a button (buttons, the reading list, *Share*).
+EXAMPLE = "/paper search sparse attention"
+#: A modal's status while its search runs (the search modal, the related-papers shortcut).
+SEARCHING = "Searching…"
+#: ``users.conversations``: Slack recommends ``limit`` ≤ 200; 20 pages cover
+#: a viewer in 4,000 channels, beyond which the Home tab lists fewer.
+MEMBER_PAGE_SIZE = 200
+MEMBER_PAGES = 20
+#: Conversation types a subscription can live in. Scopes: ``channels:read``
+#: (public) and ``groups:read`` (private channels the bot is in).
+MEMBER_TYPES = "public_channel,private_channel"
+#: The Home tab when Slack refuses the real one (``bot.slack.delivery.fallback``).
+HOME_PLAIN = "*paperbot* searches this workspace's conference papers. Type `/paper help` in any channel to start."
+
+
+# ---------------------------------------------------------------- who asks
+def user_time_zone(client: WebClient, user_id: str) -> str | None:
+    """The user's Slack time zone ("Europe/Berlin"); "" when ``users.info``
+    fails or gives none (the service then says it uses the default zone);
+    None when there is no user to ask.
+
+    Source: ``users.info`` returns ``user.tz`` (docs.slack.dev/reference/
+    methods/users.info); needs the ``users:read`` scope.
+    """
+    if not user_id:
+        return None
+    try:
+        tz = client.users_info(user=user_id).get("user", {}).get("tz")
+    except Exception as exc:  # noqa: BLE001 — a missing zone only means "use the default"
+        log.info("users.info for %s failed (%s); using the default zone", user_id, exc)
+        return ""
+    return tz if isinstance(tz, str) else ""
+
+
+# ---------------------------------------------------------------- a click
+class BadValue(ValueError):
+    """A button value we did not render; ``message`` is shown to the user."""
+
+    def __init__(
+        self,
+        message: str = "Sorry, I couldn't read that button — it may come "
+        "from an older message. Please run the search again.",
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Click:
+    """Who clicked, where: the parts of a ``block_actions`` payload we use.
+
+    Attributes:
+        team_id, channel_id, user_id: Slack ids (``channel_id`` is "" for a
+            click inside a view).
+        channel_name: e.g. "general", when Slack sends it.
+    """
+
+    team_id: str
+    channel_id: str
+    user_id: str
+    channel_name: str | None = None
+
+    @classmethod
+    def of(cls, body: dict[str, Any]) -> "Click":
+        """Read a ``block_actions`` payload (``team``, ``channel``, ``container``, ``user``)."""
+        user = body.get("user") or {}
+        channel = body.get("channel") or {}
+        container = body.get("container") or {}
+        return cls(
+            team_id=(body.get("team") or {}).get("id") or user.get("team_id") or "",
+            channel_id=channel.get("id") or container.get("channel_id") or "",
+            user_id=user.get("id") or "",
+            channel_name=channel.get("name"),
+        )
+
+    @property
+    def context(self) -> Context:
+        """The service's ``Context`` for this click (no ``user_tz``: never needed here)."""
+        return Context(
+            team_id=self.team_id, channel_id=self.channel_id, user_id=self.user_id, channel_name=self.channel_name
+        )
+
+
+# ---------------------------------------------------------------- reading values
+def read_value(action: dict[str, Any]) -> dict[str, Any]:
+    """The button's ``value`` as a JSON object.
+
+    Raises:
+        BadValue: missing, not JSON, or not an object.
+    """
+    raw = action.get("value")
+    if not isinstance(raw, str):
+        raise BadValue()
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        raise BadValue() from None
+    if not isinstance(value, dict):
+        raise BadValue()
+    return value
+
+
+def paper_id(value: dict[str, Any]) -> str:
+    """``value["id"]``: a non-empty string of ≤ ``ID_MAX`` visible characters.
+
+    Raises:
+        BadValue: missing, not a string, empty, too long or with spaces.
+    """
+    pid = value.get("id")
+    if not isinstance(pid, str) or not 0 < len(pid) <= ID_MAX or not pid.isprintable() or any(c.isspace() for c in pid):
+        raise BadValue()
+    return pid
+
+
+def page_request(value: dict[str, Any], stored: Callable[[str], str | None]) -> tuple[str, int, bool]:
+    """``(query, offset, exact)`` from a page button's ``{"q" or "k", "o", "exact"?}``
+    (``stored(key)``: the long query kept under ``k``, ``service.queries.text_of``),
+    the query's controls and bidi overrides removed (``bot.core.parsing.user_text``).
+
+    Raises:
+        BadValue: ``q`` not a string of 1..``QUERY_MAX`` chars, ``k`` naming no stored query
+            (or purged), ``o`` not an int in 0..``OFFSET_MAX``, ``exact`` not 0/1."""
+    query, offset, exact = value.get("q"), value.get("o"), value.get("exact", 0)
+    if "k" in value and query is None:
+        query = stored(value["k"]) if isinstance(value["k"], str) else None
+        if query is None:
+            raise BadValue("That search is too old to page through now: please run it again.")
+    elif not isinstance(query, str) or not query.strip() or len(query) > QUERY_MAX:
+        raise BadValue()
+    if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= OFFSET_MAX:
+        raise BadValue()
+    if exact not in (0, 1) or (not isinstance(exact, (bool, int))):
+        raise BadValue()
+    return user_text(query), offset, bool(exact)  # a tampered value may carry controls
+
+
+def answer(
+    body: dict[str, Any],
+    respond: Respond,
+    client: WebClient,
+    message: Message,
+    *,
+    in_channel: bool = False,
+    replace_original: bool = False,
+) -> None:
+    """Send ``message`` back to the click: its ``response_url``, else a modal.
+
+    Args:
+        body: the ``block_actions`` payload.
+        respond: Bolt's ``respond`` for the click's ``response_url``.
+        client: Web API client (for views, when there is no ``response_url``).
+        message: the rendered answer.
+        in_channel: post visibly (``response_type: in_channel``); else ephemeral.
+        replace_original: replace the message clicked instead of adding one.
+
+    Never raises: failures are logged; a reply Slack refuses is sent again
+    as plain text (``bot.slack.delivery.fallback.respond_or_plain``).
+    """
+    try:
+        if not body.get("response_url"):
+            show_in_view(client, body, message)
+            return
+        respond_or_plain(
+            respond, message, response_type=IN_CHANNEL if in_channel else EPHEMERAL, replace_original=replace_original
+        )
+    except Exception:  # noqa: BLE001 — nothing else to tell the user through
+        log.exception("answering a button click failed")
+
+
+# ---------------------------------------------------------------- the Home tab
+class Membership:
+    """``is_member(channel_id)`` for one viewer, from Slack, at most once per Home open.
+
+    The first call lists the viewer's channels with ``users.conversations``
+    (paginated, ``MEMBER_PAGES`` at most); later calls reuse that set. A
+    failing call counts as "not a member" for the channels not yet listed
+    (logged), so the Home tab still opens.
+
+    Args:
+        client: Web API client (bot token; scopes in ``MEMBER_TYPES``).
+        user_id: the viewer ("U0123").
+    """
+
+    def __init__(self, client: WebClient, user_id: str) -> None:
+        self._client = client
+        self._user = user_id
+        self._channels: set[str] | None = None
+
+    def __call__(self, channel_id: str) -> bool:
+        """True when the viewer is a member of ``channel_id`` ("C0123")."""
+        if self._channels is None:
+            self._channels = self._load()
+        return channel_id in self._channels
+
+    def _load(self) -> set[str]:
+        found: set[str] = set()
+        cursor = None
+        try:
+            for _ in range(MEMBER_PAGES):
+                response = self._client.users_conversations(
+                    user=self._user, types=MEMBER_TYPES, exclude_archived=False, limit=MEMBER_PAGE_SIZE, cursor=cursor
+                )
+                found.update(c["id"] for c in response.get("channels") or [] if c.get("id"))
+                cursor = (response.get("response_metadata") or {}).get("next_cursor")
+                if not cursor:
+                    break
+        except Exception as exc:  # noqa: BLE001 — unknown membership only hides channels
+            log.warning("users.conversations for %s failed (%s); Home lists %d channel(s)", self._user, exc, len(found))
+        return found
+
+
+def publish_home(service: "Service", client: WebClient, team: str, user: str, saved_offset: int = 0) -> None:
+    """``views.publish`` the Home tab of ``user``: today's paper, their channels and
+    feed, a page of their saved papers (from ``saved_offset``).
+
+    Raises: slack_sdk.errors.SlackApiError / SlackClientError (Slack refused it)."""
+    ctx = Context(team, "", user)
+    tab = service.home(ctx, Membership(client, user))
+    saved = service.reading_list.page(ctx, saved_offset)
+    view = home_view(tab.today, tab.day, tab.channels, saved)
+    view_or_plain(client.views_publish, valid_view(view), HOME_PLAIN, user_id=user)
+
+
+# ---------------------------------------------------------------- the welcome
+def say_once(service: "Service", client: WebClient, ctx: Context, audience: str, channel: str) -> bool:
+    """Post the welcome for ``audience`` in ``channel`` unless it was said before.
+
+    Returns:
+        bool: True when it was posted now.
+    """
+    try:
+        reply = service.welcome(ctx, audience)
+        if reply is None:
+            return False
+        SlackPoster(client).post(channel, render(reply))
+        return True
+    except PostError as exc:
+        log.warning("welcome (%s) in %s not posted: %s; will try again", audience, channel, exc.code)
+    except Exception:  # noqa: BLE001 — events are auto-acked; log and move on
+        log.exception("welcome (%s) in %s failed", audience, channel)
+    try:
+        service.forget_welcome(ctx, audience)
+    except Exception:  # noqa: BLE001 — the store is down: it will not be repeated, only missed
+        log.exception("could not forget the welcome mark for %s", channel)
+    return False
+
+
+# ---------------------------------------------------------------- a mention or DM
+#: A mention's answer when anything failed (posted in the thread, visibly).
+MENTION_SORRY = "Sorry, something went wrong while answering that. Please try again in a moment."
+
+
+def message_listener(
+    service: "Service",
+    *,
+    seen: Callable[..., bool],
+    slots: FairSlots | None,
+    wants: Callable[[dict[str, Any]], bool] = lambda event: True,
+    poster_for: Callable[[WebClient, dict[str, Any]], SlackPoster] = lambda client, event: SlackPoster(client),
+) -> Callable[..., None]:
+    """A Bolt listener (``body, event, client, context``) that answers a message
+    event with ``answer_message``, inside the journal's ``settled``, through its
+    ``reply_guard`` (bot.slack.delivery.journal_context).
+
+    Args:
+        service: answers ``mention(text, ctx)``.
+        seen: the claim of the event's keys when the journal does not keep it.
+        slots: held while the service and the renderer run (None: unbounded).
+        wants: False for an event of this kind that is not for us (a message outside a DM).
+        poster_for: the poster for one event (a DM's threads differ from a mention's).
+    """
+
+    def listener(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: dict[str, Any]) -> None:
+        with settled(context):
+            if not wants(event):
+                return
+            check, poster = reply_guard(context, seen, poster_for(client, event), body, event)
+            answer_message(
+                body,
+                event,
+                service=service,
+                poster=poster,
+                seen=check,
+                time_zone=lambda user: user_time_zone(client, user),
+                slots=slots,
+            )
+
+    return listener
+
+
+def answer_message(
+    body: dict[str, Any],
+    event: dict[str, Any],
+    *,
+    service: "Service",
+    poster: SlackPoster,
+    seen: Callable[..., bool],
+    time_zone: Callable[[str], str | None] = lambda user: None,
+    slots: FairSlots | None = None,
+) -> bool:
+    """Answer one mention (or DM) in its thread, unless it was answered already.
+
+    Args:
+        body: the Events API envelope (``event_id``, ``team_id``, …).
+        event: ``body["event"]`` (``channel``, ``ts``, ``thread_ts``, ``text``, ``user``).
+        service: answers ``mention(text, ctx)``.
+        poster: posts the rendered reply (``SlackPoster``, or the journal's
+            fenced one from ``bot.slack.delivery.journal_context.reply_guard``).
+        seen: the one duplicate check, ``seen(*keys) -> bool`` over the event's
+            keys (``bot.slack.delivery.event_keys.idempotency_keys``): True when
+            it was answered (or is being answered) already.
+        time_zone: the user's IANA zone or None; asked only for ``subscribe``
+            (``users.info``, see ``user_time_zone``).
+        slots: held while the service and the renderer run (None: unbounded).
+
+    Returns:
+        bool: True when the reply was handed to the poster. False when ignored,
+        already answered, when ``seen`` raised (logged: without it a second reply
+        cannot be ruled out) or when posting failed for good (logged:
+        ``channel_not_found``, ``not_in_channel`` …).
+
+    Raises:
+        RetryLater: posting failed in a way that may pass (``poster.TRANSIENT``:
+            HTTP 5xx, ``internal_error``, a dropped connection); the journal tries
+            again later, and its retake looks in the thread first.
+        NotMine: the fenced poster found the work taken over by another process.
+    """
+    if not should_answer(event):
+        log.debug("ignored %s event (subtype %s)", event.get("type"), event.get("subtype"))
+        return False
+    keys = idempotency_keys(body, event)
+    if _answered(seen, keys):
+        return False
+    return _post(poster, event, _reply(body, event, service, time_zone, slots, keys))
+
+
+def _answered(seen: Callable[..., bool], keys: list[str]) -> bool:
+    """``seen(*keys)``, one claim over every key; True (logged) when it raised."""
+    try:
+        duplicate = seen(*keys)
+    except Exception:  # noqa: BLE001 — e.g. the store is down: cannot tell, so never risk a 2nd reply
+        log.exception("idempotency check failed for %s; not answered", " ".join(keys))
+        return True
+    if duplicate:
+        log.info("%s already answered; skipped", " ".join(keys))
+    return duplicate
+
+
+def _reply(
+    body: dict[str, Any],
+    event: dict[str, Any],
+    service: "Service",
+    time_zone: Callable[[str], str | None],
+    slots: FairSlots | None,
+    keys: list[str],
+) -> Message:
+    """The rendered answer to the event's text, or ``MENTION_SORRY`` (logged)."""
+    user = event.get("user") or ""
+    try:
+        raw = event.get("text")
+        text = mention_text(raw if isinstance(raw, str) else "")  # Slack sends a string (or none)
+        tz = time_zone(user) if first_word(text) == "subscribe" else None
+        team = body.get("team_id") or event.get("team") or ""
+        ctx = Context(team_id=team, channel_id=event["channel"], user_id=user, user_tz=tz)
+        with slots(user, quick(text)) if slots is not None else contextlib.nullcontext():
+            return render(service.mention(text, ctx))
+    except Exception:  # noqa: BLE001 — listeners must not raise; the user gets a short note
+        log.exception("mention failed (%s)", " ".join(keys))
+        return Message(text=MENTION_SORRY, visibility="in_channel")
+
+
+def _post(poster: SlackPoster, event: dict[str, Any], message: Message) -> bool:
+    """Post ``message`` in the event's thread: to the asker only when it is
+    ephemeral (help, "did you mean", no confident match — issue 12 point 4;
+    docs/slack-rules.md [ephemeral]), except in a DM."""
+    channel, user = event["channel"], event.get("user") or ""
+    thread_ts = event.get("thread_ts") or event["ts"]
+    try:
+        if message.visibility == EPHEMERAL and user and not channel.startswith("D"):
+            poster.post_ephemeral(channel, user, message, thread_ts=thread_ts)
+        else:
+            poster.post(channel, message, thread_ts=thread_ts)
+    except PostError as exc:
+        log.warning("reply to mention in %s failed: %s", channel, exc.code)
+        if exc.code in TRANSIENT:
+            raise RetryLater(f"chat.postMessage {exc.code}") from None
+        return False
+    return True
