@@ -29,8 +29,8 @@ class Ranking:
 
     Attributes:
         k1, b: BM25F term-frequency saturation and length normalisation
-            (Whoosh's BM25F formula, computed by ``bot.search.scoring.postings``).
-        idf: ``"bm25"`` (Lucene's) or ``"whoosh"`` (``bot.search.scoring.postings.idf``).
+            (Whoosh's BM25F formula, ``bot.search.scoring.shared``).
+        idf: ``"bm25"`` (Lucene's) or ``"whoosh"`` (``bot.search.scoring.shared.idf``).
         field_b: per-field ``b`` overriding ``b`` (titles are short).
         weights: per-field query weight (multiplies that field's BM25 score;
             fields' scores add up); ``name_key`` is the exact whole-name match.

@@ -69,7 +69,12 @@ class Scorer(Scoring):
         )
 
     def add(self, scores: PlanScores, node) -> None:
-        """Add ``node``'s scores into ``scores`` (pseudo-relevance feedback)."""
+        """Add ``node``'s scores into ``scores`` (pseudo-relevance feedback).
+
+        Args:
+            scores: what ``run`` gave; changed in place.
+            node: the plan node whose documents' scores are added (deleted ones never).
+        """
         extra: dict = {}
         self._into(node, extra)
         total, deleted = scores.scores, self.norms.deleted(self.reader)

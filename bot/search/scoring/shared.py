@@ -116,8 +116,14 @@ class Scoring:
         return term.boost * idf(self.total_docs, df, self.r.idf) * (k1 + 1), norms
 
     def phrase_docs(self, node: Phrase, candidates: dict) -> list[int]:
-        """The candidates (docnum → score) that really hold the phrase
-        (``bot.search.scoring.phrases``); notes when only the best were read."""
+        """The candidates that really hold the phrase
+        (``bot.search.scoring.phrases``); notes when only the best were read
+        (``phrase_capped``).
+
+        Args:
+            node: the phrase.
+            candidates: docnum → score of the documents with all its words.
+        """
         found, capped = phrase_docs(self.searcher, node, candidates)
         self.phrase_capped = self.phrase_capped or capped
         return found
@@ -162,6 +168,12 @@ class DocScores:
         return 0 <= d < len(self.hit) and bool(self.hit[d])
 
     def get(self, d, default=None):
+        """``d``'s value (a float), or ``default`` when ``d`` does not match.
+
+        Args:
+            d: a docnum.
+            default: returned for a document that does not match.
+        """
         return float(self.values[d]) if d in self else default
 
     def __getitem__(self, d):
@@ -180,6 +192,12 @@ class DocScores:
         return zip(docs.tolist(), self.values[docs].tolist())
 
     def pop(self, d, default=None):
+        """``get(d, default)``, and ``d`` no longer matches.
+
+        Args:
+            d: a docnum.
+            default: returned for a document that does not match.
+        """
         value = self.get(d, default)
         if d in self:
             self.hit[d] = False
@@ -194,7 +212,12 @@ class DocScores:
 
     def add(self, d: int, value: float) -> None:
         """Add ``value`` to document ``d``'s (which then matches), as
-        ``scores[d] = scores.get(d, 0.0) + value`` would."""
+        ``scores[d] = scores.get(d, 0.0) + value`` would.
+
+        Args:
+            d: a docnum of the generation.
+            value: added to its value (0.0 when it did not match).
+        """
         self.values[d] = (self.values[d] if self.hit[d] else 0.0) + value
         self.hit[d] = True
 
