@@ -1,6 +1,6 @@
 """The house rules as tests (docs/architecture.md "Layers"): module size, which
-package may import each outside library, layers importing one way only, and
-who may read the environment. Imports are read with ``ast`` from the source
+package may import each outside library, layers importing one way only, no
+import cycle, and who may read the environment. Imports are read with ``ast`` from the source
 (function-level and ``TYPE_CHECKING`` imports included), so nothing is imported.
 """
 
