@@ -8,7 +8,7 @@ the rules this ablation removed, put back):
 
 * query-time rules: a ``Ranking`` override on the full index, or the search
   without automatic spelling correction (``correct=False``);
-* index-time rules: a rebuild with ``bot.search.schema.IndexRules``.
+* index-time rules: a rebuild with ``bot.search.index.schema.IndexRules``.
 
 Verdict (issue 11, point 5): a rule *holds* when removing it costs at least
 ``BAR`` (0.005) on SciFact-train nDCG@10 or on known-item MRR@10 and gains
@@ -22,11 +22,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from bot.core.models import QueryError
-from bot.search import SearchIndex, build_index, query
-from bot.search.links import linked_docs
-from bot.search.results import pin
-from bot.search.schema import DEFAULT_RULES, IndexRules, paper_from_json
-from bot.search.tuning import Ranking
+from bot.search import SearchIndex, build_index
+from bot.search.index.schema import DEFAULT_RULES, IndexRules, paper_from_json
+from bot.search.query import parser
+from bot.search.resolving import linked_docs
+from bot.search.scoring.knobs import Ranking
+from bot.search.scoring.rank import pin
 
 BAR = 0.005
 
@@ -181,7 +182,7 @@ def ranked(index: SearchIndex, ids: list, text: str, limit: int = 100, correct: 
     the same parse, ``_find`` (compile, spelling, rank) and linked-paper
     pin as ``SearchIndex.search``. A ``QueryError`` gives ``[]``."""
     try:
-        parsed = query.parse(text)
+        parsed = parser.parse(text)
         with index._searcher() as (gen, searcher):
             found = index._find(gen, searcher, parsed, limit, correct)
             result = pin(found.ranked, linked_docs(searcher, parsed.text), limit)

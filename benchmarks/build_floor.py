@@ -11,7 +11,7 @@ of this process and its children, beside wall time):
 
 1. **load**: ``bot.corpus.load_papers`` (JSON, cleaning, keywords, ids; parsed on worker
    processes as ``paperbot index build`` does);
-2. **analysis**: ``bulkdocs.bulk_document`` and the lexicon (``LexiconBuilder.add_words``);
+2. **analysis**: ``bulk_documents.bulk_document`` and the lexicon (``LexiconBuilder.add_words``);
 3. **accumulate**: ``SegmentBuilder.add`` (term counts, posting lists, and Whoosh's
    per-document writer: stored fields, lengths, the id column);
 4. **write**: ``SegmentBuilder.finish`` (postings grouped in numpy, handed to Whoosh block by block);
@@ -20,7 +20,7 @@ of this process and its children, beside wall time):
 Then the **floor** — the part that stays Whoosh however the postings are produced: the same
 pre-analysed documents and postings replayed into a fresh segment by Whoosh's writers alone
 (``W3PerDocWriter`` per document; ``start_term`` / block writes / ``finish_term`` per term), and
-the share of that replay that is paperbot's own block fill (``internals.write_term_blocks`` into
+the share of that replay that is paperbot's own block fill (``whoosh_internals.write_term_blocks`` into
 a stand-in posting writer). The build phases run in one process here (``build_index`` splits
 them over two); the target compares with ``bm25s``'s one process (issue 11, point 6).
 """
@@ -82,11 +82,11 @@ def child_phases(paths: list[str], work: str, repeat: int = 3) -> dict:
     from whoosh import index as whoosh_index
 
     from bot import corpus
-    from bot.search import bulk, internals
-    from bot.search.bulkdocs import TextTerms, bulk_document, save_derived
-    from bot.search.impacts import FIELDS
-    from bot.search.lexicon import LexiconBuilder
-    from bot.search.schema import make_schema
+    from bot.search.index import bulk_segment, whoosh_internals
+    from bot.search.index.bulk_documents import TextTerms, bulk_document, save_derived
+    from bot.search.index.schema import make_schema
+    from bot.search.query.lexicon import LexiconBuilder
+    from bot.search.scoring.impacts import FIELDS
 
     clock, gen = _Clock(), Path(work) / "gen"
     gen.mkdir()
@@ -106,7 +106,7 @@ def child_phases(paths: list[str], work: str, repeat: int = 3) -> dict:
         return docs
 
     docs = clock("analysis", analyse)
-    builder = bulk.SegmentBuilder(gen, schema, keep=FIELDS)
+    builder = bulk_segment.SegmentBuilder(gen, schema, keep=FIELDS)
 
     def add_all():
         for doc in docs:
@@ -114,15 +114,15 @@ def child_phases(paths: list[str], work: str, repeat: int = 3) -> dict:
 
     clock("accumulate", add_all)
     captured: list = []
-    real_fill = bulk.write_term_blocks
+    real_fill = bulk_segment.write_term_blocks
 
     def capture(writer, ids, weights, values, lengths):  # what finish hands to Whoosh, kept
         captured.append((writer._fieldname, writer._btext, ids, weights, values, lengths))
         real_fill(writer, ids, weights, values, lengths)
 
-    bulk.write_term_blocks = capture
+    bulk_segment.write_term_blocks = capture
     segment = clock("write", builder.finish)
-    bulk.write_term_blocks = real_fill
+    bulk_segment.write_term_blocks = real_fill
     clock("derived", save_derived, gen, [(segment, lexicon.state(), builder.kept, builder.lengths)], len(papers))
     # --- the floor: Whoosh's writers fed what the bulk writer computed
     rows = []
@@ -151,7 +151,7 @@ def child_phases(paths: list[str], work: str, repeat: int = 3) -> dict:
         rows.append(row)
 
     def perdoc_floor():
-        _, _, _, perdoc = internals.new_segment(gen)
+        _, _, _, perdoc = whoosh_internals.new_segment(gen)
         for docnum, row in enumerate(rows):
             perdoc.start_doc(docnum)
             for name, field, stored, length, column in row:
@@ -164,7 +164,7 @@ def child_phases(paths: list[str], work: str, repeat: int = 3) -> dict:
     clock("floor: Whoosh per-document writer", perdoc_floor, repeat=repeat)
 
     def postings_floor():
-        codec, storage, seg, perdoc = internals.new_segment(gen)
+        codec, storage, seg, perdoc = whoosh_internals.new_segment(gen)
         perdoc.close()
         writer, current = codec.field_writer(storage, seg), None
         for name, btext, ids, weights, values, lengths in captured:

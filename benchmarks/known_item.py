@@ -150,7 +150,7 @@ def main() -> None:
         f"(no worse: MRR@10 >= bm25s - 0.01: "
         f"{'yes' if m_ours['mrr@10'] >= m_theirs['mrr@10'] - 0.01 else 'NO'})",
         "bm25s: k1 1.5, b 0.75, English stop words, PyStemmer Snowball English; "
-        "paperbot: default Ranking (bot.search.tuning); search time includes snippets.",
+        "paperbot: default Ranking (bot.search.scoring.knobs); search time includes snippets.",
     ]
     publish(
         lines,

@@ -157,9 +157,10 @@ def bm25s_run(corpus: Path, queries: dict[str, str], wanted: list[str]) -> dict 
 
 
 def ranking_defaults() -> list[str]:
-    from bot.search import analysis, tuning
+    from bot.search.index import analysis
+    from bot.search.scoring import knobs
 
-    r = tuning.Ranking()
+    r = knobs.Ranking()
     out = [f"  {f.name} = {getattr(r, f.name)!r}" for f in fields(r)]
     an = analysis.text_analyzer()
     out.append(
@@ -167,7 +168,7 @@ def ranking_defaults() -> list[str]:
         f"({', '.join(f'{k}={v!r}' for k, v in sorted(vars(an).items()) if k != 'stoplist')}, "
         f"{len(an.stoplist)} stop words)"
     )
-    out.append(f"  default fields: {', '.join(tuning.DEFAULT_FIELDS)}")
+    out.append(f"  default fields: {', '.join(knobs.DEFAULT_FIELDS)}")
     return out
 
 
@@ -218,7 +219,7 @@ def main() -> None:
     results = {name: evaluate(run, qrels) for name, qrels in splits.items()}
     base_run = bm25s_run(corpus, queries, wanted)
     baseline = {name: evaluate(base_run, qrels) for name, qrels in splits.items()} if base_run is not None else None
-    from bot.search.tuning import Ranking
+    from bot.search.scoring.knobs import Ranking
 
     test = results["test"]["ndcg@10"]
     corr = {
@@ -283,7 +284,7 @@ def main() -> None:
         "Every ranking parameter below was chosen on qrels/train.tsv only (809 queries);",
         "qrels/test.tsv is used for this report and nothing else.",
         "",
-        "ranking parameters in use (bot.search.tuning.Ranking defaults):",
+        "ranking parameters in use (bot.search.scoring.knobs.Ranking defaults):",
         *ranking_defaults(),
     ]
     publish(

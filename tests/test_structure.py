@@ -1,6 +1,6 @@
 """The house rules as tests (docs/architecture.md "Layers"): module size, which
-package may import each outside library, layers importing one way only, and
-who may read the environment. Imports are read with ``ast`` from the source
+package may import each outside library, layers importing one way only, no
+import cycle, and who may read the environment. Imports are read with ``ast`` from the source
 (function-level and ``TYPE_CHECKING`` imports included), so nothing is imported.
 """
 
@@ -77,28 +77,103 @@ def _module(path: Path) -> str:
     return ".".join(parts)
 
 
-def _imports(path: Path, module: str) -> list[tuple[str, int]]:
-    """Every module name ``path`` (the source of ``module``) imports, absolute,
-    with its line. ``from bot import corpus`` also gives ``bot.corpus`` (a
-    submodule); relative imports are resolved."""
+def _is_module(name: str) -> bool:
+    """True when ``name`` is a module or package in the repository."""
+    where = ROOT / Path(*name.split("."))
+    return where.is_dir() or where.with_suffix(".py").is_file()
+
+
+def _import_nodes(path: Path, module: str):
+    """``(node, base)`` for every import statement of ``path`` (the source of
+    ``module``), at any depth (function-level and ``TYPE_CHECKING`` ones
+    included); ``base`` is a ``from`` import's absolute module (relative
+    imports resolved), None for a plain ``import``."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            out += [(alias.name, node.lineno) for alias in node.names]
+            yield node, None
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(anchor + ([base] if base else []))
-            out.append((base, node.lineno))
-            for alias in node.names:
-                sub = f"{base}.{alias.name}"
-                where = ROOT / Path(*sub.split("."))
-                if where.is_dir() or where.with_suffix(".py").is_file():
-                    out.append((sub, node.lineno))
+            yield node, base
+
+
+def _imports(path: Path, module: str) -> list[tuple[str, int]]:
+    """Every module name ``path`` (the source of ``module``) imports, absolute,
+    with its line. ``from bot import corpus`` also gives ``bot.corpus`` (a
+    submodule); relative imports are resolved."""
+    out = []
+    for node, base in _import_nodes(path, module):
+        if base is None:
+            out += [(alias.name, node.lineno) for alias in node.names]
+            continue
+        out.append((base, node.lineno))
+        out += [(f"{base}.{a.name}", node.lineno) for a in node.names if _is_module(f"{base}.{a.name}")]
     return out
+
+
+def _needs(path: Path, module: str) -> set[str]:
+    """The modules ``module``'s code uses, for the import graph: ``import
+    a.b`` uses ``a.b``; ``from p import n`` uses ``p`` when ``n`` is a name
+    defined in ``p``, and only ``p.n`` when ``n`` is a submodule (the pattern
+    by which a package's ``__init__`` re-exports its modules' names and the
+    modules import each other without running into it)."""
+    out = set()
+    for node, base in _import_nodes(path, module):
+        if base is None:
+            out.update(alias.name for alias in node.names)
+            continue
+        subs = [f"{base}.{a.name}" for a in node.names if _is_module(f"{base}.{a.name}")]
+        out.update(subs)
+        if len(subs) < len(node.names):
+            out.add(base)
+    return out
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of ``graph`` (module -> modules it needs): each
+    strongly connected component of two or more modules, or a module that
+    needs itself, sorted (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1 or v in graph.get(v, ()):
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(found)
+
+
+def _import_graph(files: list[tuple[Path, str]]) -> dict[str, set[str]]:
+    """Module -> the modules of ``files`` it needs (``_needs``)."""
+    known = {module for _, module in files}
+    return {module: _needs(path, module) & known for path, module in files}
 
 
 def _layer(module: str) -> tuple[int, str] | None:
@@ -228,6 +303,31 @@ def test_the_listener_check_catches_a_listener_importing_another(tmp_path: Path)
     assert "listener bot.slack.listeners.buttons" in as_listener[1]
     assert len(as_delivery) == 4 and all("only ('bot.slack.app',) may" in v for v in as_delivery)
     assert _listener_violations([(probe, "bot.slack.app")]) == []
+
+
+def test_no_import_cycle_anywhere_in_bot() -> None:
+    """No module of ``bot`` needs, through any chain of imports at module or
+    function level, a module that needs it (docs/architecture.md "Layers")."""
+    assert _cycles(_import_graph(BOT_MODULES)) == []
+
+
+def test_the_cycle_check_sees_function_level_imports_and_not_package_reexports(tmp_path: Path) -> None:
+    def probe(name: str, source: str) -> tuple[Path, str]:
+        path = tmp_path / name / "__init__.py" if name.endswith("pkg") else tmp_path / f"{name}.py"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source, encoding="utf-8")
+        return path, f"bot.search.{name}"
+
+    # a.f() imports b, b imports a at module level: the cycle scorer <-> impacts was
+    a = probe("probe_a", "def f():\n    from bot.search.probe_b import g\n    return g\n")
+    b = probe("probe_b", "from bot.search.probe_a import f\n")
+    # a package re-exporting a name of its module, which imports a sibling of the package
+    pkg = probe("probe_pkg", "from bot.search.probe_pkg.inner import X\n")
+    inner = (pkg[0].parent / "inner.py", "bot.search.probe_pkg.inner")
+    inner[0].write_text("from bot.search import resolving\nX = resolving\n", encoding="utf-8")
+    graph = _import_graph([a, b, pkg, inner, (ROOT / "bot/search/resolving.py", "bot.search.resolving")])
+    assert _cycles(graph) == [["bot.search.probe_a", "bot.search.probe_b"]]
+    assert graph["bot.search.probe_pkg.inner"] == {"bot.search.resolving"}
 
 
 def _env_reads(path: Path) -> list[int]:

@@ -1,6 +1,6 @@
 """Acronym definitions in clean text ("Mixture-of-Experts (MoE)" → ``("moe",
 "mixture of experts")``): the one text rule both the corpus (keywords,
-``bot.corpus``) and the search vocabulary (``bot.search.lexicon``) use.
+``bot.corpus``) and the search vocabulary (``bot.search.query.lexicon``) use.
 
 Leaf module: standard library only, so search need not import the corpus
 (docs/architecture.md "Layers"). Rule: Schwartz & Hearst, "A simple algorithm

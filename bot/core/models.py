@@ -90,10 +90,10 @@ class SearchPage:
         notes: short user-facing notes (e.g. "Your query was cut to 4000
             characters.").
         confident: the best hit contains nearly all of the query's content
-            words, so a mention may answer with it (``bot.search.results.confident``).
+            words, so a mention may answer with it (``bot.search.scoring.rank.confident``).
         best_matched: how many of the query's content groups the
             best hit matches; 0 for small talk ("hello world") or no content
-            word (``bot.search.results.content_match``). A mention lists the
+            word (``bot.search.scoring.rank.content_match``). A mention lists the
             results only from ``bot.service.service.MENTION_LIST_MIN`` (docs/search.md
             "Mentions: is the best hit the paper meant?").
     """

@@ -11,29 +11,61 @@ Public API (docs/search.md):
   holds the index's lock (``WAIT_POLL_S`` between tries).
 * ``IndexMissing``, ``IndexBusy``, ``WorkerFailed`` (a build process failed);
   bad queries raise ``bot.core.models.QueryError``.
-* ``Ranking``: every query-time tunable (see ``ranking``).
+* ``Ranking``: every query-time tunable (see ``scoring.knobs``).
 
-Modules, in the order a search uses them (docs/search.md tells the story):
-``layout`` (generations, CURRENT, lock), ``generation`` (an opened generation
-and its searcher pool), ``query`` (our own parser, no Whoosh), ``compile``
-(parsed query -> ``plan``, with compounds, acronyms, prefixes), ``lexicon`` +
-``spelling`` (vocabulary, corrections), ``results`` (rank, order ties by id,
-turn documents into hits) over ``scorer`` + ``norms`` + ``phrases``
-(term-at-a-time BM25F over Whoosh's postings), ``snippets``, ``confidence``
-(is the best hit the paper a mention meant), ``similar`` (a paper's key
-terms), ``engine`` (``SearchIndex``). ``schema`` + ``build`` write
-generations (``bulk`` writes a build's segments, ``fanout`` runs them on
-several processes). ``analysis`` is the text analyzer (index-time),
-``tuning`` the query-time knobs; ``ranking`` only keeps the analyzer's
-pickled import path. ``internals`` is the one module that touches Whoosh's
-private API, behind a version guard.
+Modules, along the path of a query (docs/search.md "The path of one query"):
+
+* ``engine``: ``SearchIndex``, the read side (search, lookups, similar papers).
+* ``resolving``: which paper a text means (ids, links, names); the papers a
+  search's text links to, put first.
+* ``matchset``: topic match sets (every paper with all of a topic's words).
+* ``ranking``: not the ranking: only the analyzer's pickled import path.
+
+The query part, text -> plan:
+
+* ``query.prose``: the cut, Slack markup, which quotes and brackets are syntax.
+* ``query.parser``: our own query grammar (no Whoosh) -> ``ParsedQuery``.
+* ``query.compile``: a parsed query -> a ``Plan``, with compounds, acronyms, prefixes.
+* ``query.plan``: the plan, plain data, and its rewrites.
+* ``query.word_readings``: how a typed word is read (English, chat, a name,
+  an acronym, a paper's name).
+* ``query.weighting``: query-term frequency and the bound on a long query.
+* ``query.spelling``: corrections and suggestions.
+* ``query.lexicon``: a generation's vocabulary, compounds and acronyms.
+
+The scoring part, plan -> ranked hits:
+
+* ``scoring.postings``: the postings scorer (term-at-a-time BM25F over
+  Whoosh's postings).
+* ``scoring.impacts``: the impact arrays and the dense scorer over them.
+* ``scoring.shared``: what both scorers share (the search's state, BM25F's
+  pieces, ``DocScores``: the one type of their results).
+* ``scoring.norms``: BM25 length norms and deleted documents.
+* ``scoring.phrases``: phrases confirmed on the stored text.
+* ``scoring.rank``: the best documents, ties by id, links first, confidence, notes.
+* ``scoring.hits``: ``Hit`` objects, with snippets.
+* ``scoring.similar``: a paper's key terms as a plan (similar papers, feedback).
+* ``scoring.knobs``: ``Ranking``, every query-time knob.
+
+The index part, writing and opening generations:
+
+* ``index.layout``: the container directory: generations, CURRENT, the lock.
+* ``index.generation``: an opened generation and its searcher pool.
+* ``index.schema``: the Whoosh schema; ``Paper`` <-> indexed document.
+* ``index.analysis``: the text analyzer (index-time rules).
+* ``index.build``: full builds, incremental adds, the stored fingerprint.
+* ``index.bulk_documents``: a full build's per-token analysis, chunk by chunk.
+* ``index.bulk_segment``: one Whoosh segment written in bulk.
+* ``index.fanout``: a build's chunks on several processes.
+* ``index.whoosh_internals``: every use of Whoosh's private API, behind a
+  version guard.
 """
 
-from bot.search.build import add_to_index, build_index, has_index, opens, stored_fingerprint
 from bot.search.engine import SearchIndex
-from bot.search.fanout import WorkerFailed
-from bot.search.layout import WAIT_POLL_S, IndexBusy, IndexMissing, take_turn
-from bot.search.tuning import Ranking
+from bot.search.index.build import add_to_index, build_index, has_index, opens, stored_fingerprint
+from bot.search.index.fanout import WorkerFailed
+from bot.search.index.layout import WAIT_POLL_S, IndexBusy, IndexMissing, take_turn
+from bot.search.scoring.knobs import Ranking
 
 __all__ = [
     "SearchIndex",

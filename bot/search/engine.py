@@ -22,19 +22,22 @@ from typing import Iterator
 from whoosh import query as Q
 
 from bot.core.models import Hit, Meant, Paper, QueryError, SearchPage
-from bot.search import layout, matchset, query, resolving, spelling
-from bot.search.compile import Compiler
-from bot.search.english import is_english
-from bot.search.generation import Generation, live_generation
-from bot.search.impacts import impacts_of
-from bot.search.links import linked_docs
-from bot.search.phrases import MAX_PHRASE_CHECKS
-from bot.search.plan import Compiled, Plan
-from bot.search.results import Found, pin, rank, to_hits
-from bot.search.results import notes as notes_of
-from bot.search.schema import paper_from_json
-from bot.search.similar import similar_plan
-from bot.search.tuning import DEFAULT, DEFAULT_FIELDS, Ranking
+from bot.search import matchset, resolving
+from bot.search.index import layout
+from bot.search.index.generation import Generation, live_generation
+from bot.search.index.schema import paper_from_json
+from bot.search.query import parser, spelling
+from bot.search.query.compile import Compiler
+from bot.search.query.plan import Compiled, Plan
+from bot.search.query.word_readings import is_english
+from bot.search.resolving import linked_docs
+from bot.search.scoring.hits import to_hits
+from bot.search.scoring.impacts import impacts_of
+from bot.search.scoring.knobs import DEFAULT, DEFAULT_FIELDS, Ranking
+from bot.search.scoring.phrases import MAX_PHRASE_CHECKS
+from bot.search.scoring.rank import Found, pin, rank
+from bot.search.scoring.rank import notes as notes_of
+from bot.search.scoring.similar import similar_plan
 
 #: Largest page and deepest result reachable by paging.
 MAX_LIMIT = 100
@@ -50,7 +53,7 @@ class SearchIndex:
 
     Args:
         index_dir: the index container directory (docs/interfaces.md "Index directory layout").
-        ranking: query-time settings; ``tuning.DEFAULT`` when None.
+        ranking: query-time settings; ``knobs.DEFAULT`` when None.
 
     Every method raises ``IndexMissing`` when the directory has no index.
     """
@@ -86,7 +89,7 @@ class SearchIndex:
         """Run a user query and return one page of results.
 
         Args:
-            text: the query (see ``bot.search.query`` for the syntax); cut to
+            text: the query (see ``bot.search.query.parser`` for the syntax); cut to
                 4,000 characters with a note.
             limit: page size, 1..100.
             offset: results to skip (0-based), at most 1000 - limit.
@@ -105,7 +108,7 @@ class SearchIndex:
         started = time.perf_counter()
         limit = max(1, min(int(limit), MAX_LIMIT))
         offset = max(0, min(int(offset), MAX_DEPTH - limit))
-        parsed = query.parse(text)
+        parsed = parser.parse(text)
         with self._searcher() as (gen, searcher):
             found = self._find(gen, searcher, parsed, offset + limit, correct)
             found.ranked = pin(found.ranked, linked_docs(searcher, parsed.text), offset + limit)
@@ -125,7 +128,7 @@ class SearchIndex:
             best_matched=found.ranked.content,
         )
 
-    def _find(self, gen: Generation, searcher, parsed: query.ParsedQuery, want: int, correct: bool) -> Found:
+    def _find(self, gen: Generation, searcher, parsed: parser.ParsedQuery, want: int, correct: bool) -> Found:
         """Compile ``parsed`` once and rank it — unless words no field knows
         have a spelling correction that finds something (``correct`` only):
         then the correction runs instead."""
@@ -133,24 +136,24 @@ class SearchIndex:
         compiler = Compiler(searcher, gen.lexicon, r)
         compiled = compiler.compile(parsed)
         suggestion = None
-        correct = correct and len(query.leaves(parsed.clauses)) <= r.spell_max_words
+        correct = correct and len(parser.leaves(parsed.clauses)) <= r.spell_max_words
         names = lambda word: compiler.name_word([word])  # noqa: E731 (never a name as target)
         if correct and compiled.unknown:
             fixed = spelling.correct(gen.lexicon, parsed, compiled.unknown, r, compiled.unusual, names)
             if fixed is not None:
-                fixed_plan = Compiler(searcher, gen.lexicon, r).compile(query.parse(fixed))
+                fixed_plan = Compiler(searcher, gen.lexicon, r).compile(parser.parse(fixed))
                 ranked = rank(searcher, gen.norms, fixed_plan, want, r, fill=True)
                 if ranked.scored:
-                    return Found(fixed_plan, ranked, fixed, fixed)
+                    return Found(compiled=fixed_plan, ranked=ranked, corrected=fixed, suggestion=fixed)
         elif correct and compiled.unusual:
             suggestion = spelling.hint(gen.lexicon, parsed, compiled.unusual, r, names)
         ranked = rank(searcher, gen.norms, compiled, want, r, fill=True)
-        return Found(compiled, ranked, None, suggestion)
+        return Found(compiled=compiled, ranked=ranked, suggestion=suggestion)
 
     def related(self, text: str, *, limit: int = 10) -> SearchPage:
         """Papers most like ``text`` (a message, a pasted abstract).
 
-        The text is read as prose (``query.prose``: Slack tokens and code
+        The text is read as prose (``parser.prose``: Slack tokens and code
         stripped, no operators, fields, exclusions or spelling correction)
         and ranked as a search of all its words; papers whose link or source
         id the text contains come first, with a note naming them.
@@ -160,7 +163,7 @@ class SearchIndex:
         """
         started = time.perf_counter()
         limit = max(1, min(int(limit), MAX_LIMIT))
-        parsed = query.prose(text)
+        parsed = parser.prose(text)
         with self._searcher() as (gen, searcher):
             linked = linked_docs(searcher, text)
             try:
@@ -168,7 +171,7 @@ class SearchIndex:
             except QueryError:
                 if not linked:
                     raise
-                compiled = Compiled(Plan())  # only stop words beside the link
+                compiled = Compiled(plan=Plan())  # only stop words beside the link
             ranked = pin(rank(searcher, gen.norms, compiled, limit, self.ranking), linked, limit)
             hits = to_hits(searcher, ranked, compiled, 0, limit)
         notes = list(parsed.notes)
@@ -234,7 +237,7 @@ class SearchIndex:
         if done:
             return paper, choices
         try:
-            parsed = query.parse(resolving.without_links(text))
+            parsed = parser.parse(resolving.without_links(text))
             with self._searcher() as (gen, searcher):
                 compiled = Compiler(searcher, gen.lexicon, self.ranking).compile(parsed)
                 result = rank(searcher, gen.norms, compiled, 5, self.ranking)
@@ -302,7 +305,7 @@ class SearchIndex:
             for name in DEFAULT_FIELDS:
                 b = self.ranking.field_b.get(name, self.ranking.b)
                 gen.norms.get(searcher.reader(), name, self.ranking.k1, b)
-            impacts_of(gen.norms)  # the impact arrays' term table (bot.search.impacts)
+            impacts_of(gen.norms)  # the impact arrays' term table (bot.search.scoring.impacts)
 
     def count(self) -> int:
         """Number of papers in the live generation."""

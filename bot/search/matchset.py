@@ -22,12 +22,12 @@ from dataclasses import replace
 
 from bot.core import budget
 from bot.core.models import QueryError
-from bot.search import query
-from bot.search.compile import Compiler
-from bot.search.plan import Plan
-from bot.search.query import QUOTES
-from bot.search.scorer import Scorer
-from bot.search.tuning import Ranking
+from bot.search.query import parser
+from bot.search.query.compile import Compiler
+from bot.search.query.parser import QUOTES
+from bot.search.query.plan import Plan
+from bot.search.scoring.knobs import Ranking
+from bot.search.scoring.postings import Scorer
 
 #: Generous: a topic is computed once per generation, never on a request path.
 TIME_LIMIT_S = 60.0
@@ -39,14 +39,14 @@ def match_all(searcher, gen, ranking: Ranking, text: str) -> list[str]:
 
     Args:
         searcher: an open searcher of generation ``gen``.
-        gen: ``bot.search.generation.Generation`` (its lexicon and norms).
+        gen: ``bot.search.index.generation.Generation`` (its lexicon and norms).
         ranking: query-time settings (its time limit is raised).
         text: the topic, e.g. ``reasoning``, ``"graph neural" OR GNN``.
 
     Raises:
         QueryError: the topic cannot run (empty, unbalanced, only stop words).
     """
-    text, _ = query.cut(text or "")
+    text, _ = parser.cut(text or "")
     if not text:
         raise QueryError("Give a topic: a few words the papers must contain.", example="reinforcement learning")
     matcher = _Matcher(searcher, gen, replace(ranking, time_limit_s=TIME_LIMIT_S))
@@ -155,7 +155,7 @@ class _Matcher:
         return docs
 
     def _compile(self, text: str) -> Plan:
-        return Compiler(self.searcher, self.gen.lexicon, self.r, all_words=True).compile(query.parse(text)).plan
+        return Compiler(self.searcher, self.gen.lexicon, self.r, all_words=True).compile(parser.parse(text)).plan
 
     def _docs(self, plan: Plan) -> set:
         return set(Scorer(self.searcher, self.gen.norms, self.r).run(_required(plan)).scores)

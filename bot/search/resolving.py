@@ -1,29 +1,43 @@
-"""Which paper a text means: the argument of ``show``/``similar``, or a mention.
+"""Which paper a text means: the argument of ``show``/``similar``, a mention,
+and the papers a search's text links to (put first).
 
 Rules (docs/search.md "Mentions: is the best hit the paper meant?"):
 
 1. A paper's own link or source id anywhere in the text — ``2401.12345``,
    ``2401.12345v2``, ``arXiv:2401.12345``, ``https://arxiv.org/abs/…``,
    ``…/pdf/…``, Slack's ``<https://…|label>``, an OpenReview forum link — is
-   that paper (``links.source_ids``); several such papers are a pick list.
+   that paper (``source_ids``, ``linked_docs``); several such papers are a pick list.
 2. Links are never words: their scheme, host and path segments are neither
    name candidates nor searched (``without_links``).
-3. A method name that is also an English word (``english.is_english``:
+3. A method name that is also an English word (``word_readings.is_english``:
    "HAVE", "SEE", "FIND", "DEEP") matches a word among others only when typed
    as the name is written (same letter case); a name that is not an English
    word ("KIStego") matches in any case, and so does any name that is the
    whole text (``/paper show trust``).
 
-Pure functions over a ``SearchIndex`` (``get``, ``by_name``, ``by_source``,
-``linked``); the engine's ``resolve`` and ``mentioned`` call them.
+Links and source ids recognised (docs/search.md, "Query syntax"):
+
+* new-style arXiv ids, bare or in a link: ``2401.12345``, ``2401.12345v2``,
+  ``https://arxiv.org/abs/2401.12345v2``, ``…/pdf/2401.12345.pdf``
+  (format: https://info.arxiv.org/help/arxiv_identifier.html);
+* OpenReview links: ``https://openreview.net/forum?id=<id>`` (also ``pdf?id=``).
+
+Each is looked up as a source id (case-folded ``source_key``), with and
+without an arXiv version suffix. Plain numbers are never taken as ids.
+
+``linked_docs`` reads an open searcher (the engine pins what it finds first);
+the rest are pure functions over a ``SearchIndex`` (``get``, ``by_name``,
+``by_source``, ``linked``), called by the engine's ``resolve`` and ``mentioned``.
 """
 
 from __future__ import annotations
 
 import re
 
+from whoosh import query as Q
+
 from bot.core.models import Meant, Paper
-from bot.search.english import is_english
+from bot.search.query.word_readings import is_english
 
 #: Slack control sequences a console or a test may pass on: ``<@U1>``,
 #: ``<#C1|general>``, ``<!here>``; and links, ``<https://x|label>``.
@@ -37,6 +51,40 @@ _URL_RE = re.compile(
     re.I,
 )
 _TOKEN_RE = re.compile(r"[\w.\-+]+")
+#: A new-style arXiv id (version optional) and an OpenReview link's id.
+_ARXIV_RE = re.compile(r"(?<![\w.])(\d{4}\.\d{4,5})(v\d+)?(?![\d])")
+_OPENREVIEW_RE = re.compile(r"openreview\.net/(?:forum|pdf)\?(?:[^\s>|]*&)?id=([\w-]+)", re.I)
+#: Most linked papers pinned from one text.
+MAX_LINKED = 5
+
+
+def source_ids(text: str) -> list[str]:
+    """Candidate source ids in ``text``, in order, without repeats."""
+    found: list[str] = []
+    for m in _ARXIV_RE.finditer(text):
+        found += [m.group(1) + (m.group(2) or ""), m.group(1)]
+    found += [m.group(1) for m in _OPENREVIEW_RE.finditer(text)]
+    return list(dict.fromkeys(found))
+
+
+def linked_docs(searcher, text: str) -> list[int]:
+    """Docnums of the papers whose source id ``text`` names (at most
+    ``MAX_LINKED``), in the order the text names them.
+
+    Args:
+        searcher: an open Whoosh searcher of the generation.
+        text: the text as typed or pasted (links and ids anywhere in it).
+    """
+    if "." not in text and "openreview" not in text.lower():
+        return []
+    docs: list[int] = []
+    for sid in source_ids(text):
+        for d in searcher.docs_for_query(Q.Term("source_key", sid.casefold())):
+            if d not in docs:
+                docs.append(d)
+        if len(docs) >= MAX_LINKED:
+            break
+    return docs[:MAX_LINKED]
 
 
 def without_links(text: str) -> str:
@@ -94,11 +142,11 @@ def mentioned(index, text: str) -> Meant:
     """
     text = " ".join(text.split())
     if not text:
-        return Meant(None, (), "")
+        return Meant(paper=None, choices=(), words="")
     paper, choices, done = linked_or_named(index, text)
     words = without_links(text)
     if done:
-        return Meant(paper, tuple(choices), words)
+        return Meant(paper=paper, choices=tuple(choices), words=words)
     tokens = _TOKEN_RE.findall(words)
     for token in tokens:
         for typed in dict.fromkeys((token, token.strip(".-+"))):
@@ -109,5 +157,5 @@ def mentioned(index, text: str) -> Meant:
             if paper is None and len(named) == 1:
                 paper = named[0]
             if paper is not None:
-                return Meant(paper, (), words)
-    return Meant(None, (), words)
+                return Meant(paper=paper, choices=(), words=words)
+    return Meant(paper=None, choices=(), words=words)

@@ -12,7 +12,7 @@ import threading
 import pytest
 
 from bot import search
-from bot.search import layout
+from bot.search.index import layout
 from tests.clikit import run
 from tests.search.searchkit import paper
 

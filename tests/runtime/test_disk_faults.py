@@ -30,7 +30,7 @@ from bot import corpus, search
 from bot.core.config import Settings
 from bot.core.models import CONSOLE_TEAM, Context
 from bot.runtime import wiring
-from bot.search import layout
+from bot.search.index import layout
 from tests.clikit import Ran, cli_env, run, run_process
 from tests.kit import SEEDS
 

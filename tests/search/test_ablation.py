@@ -9,7 +9,7 @@ import pytest
 
 from bot.core.models import QueryError
 from bot.search import SearchIndex, build_index
-from bot.search.schema import IndexRules
+from bot.search.index.schema import IndexRules
 from tests.kit import ROOT
 from tests.search.searchkit import SMALL, paper
 

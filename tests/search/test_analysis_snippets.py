@@ -1,7 +1,7 @@
-"""Text analysis (bot.search.analysis) and snippets (bot.search.snippets)."""
+"""Text analysis (bot.search.index.analysis) and snippets (bot.search.scoring.hits)."""
 
-from bot.search.analysis import text_analyzer
-from bot.search.snippets import WIDTH, make_snippet
+from bot.search.index.analysis import text_analyzer
+from bot.search.scoring.hits import WIDTH, make_snippet
 
 A = text_analyzer()
 

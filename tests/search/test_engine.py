@@ -198,7 +198,7 @@ def test_search_survives_very_long_and_odd_input(small):
 
 
 def test_warm_opens_the_generation_and_the_default_norms(small_dir, tmp_path):
-    from bot.search.tuning import DEFAULT_FIELDS
+    from bot.search.scoring.knobs import DEFAULT_FIELDS
 
     index = SearchIndex(small_dir)
     index.warm()
@@ -208,7 +208,7 @@ def test_warm_opens_the_generation_and_the_default_norms(small_dir, tmp_path):
 
 
 def test_lengths_of_an_unscored_field_are_zeros_without_asking_whoosh(small_dir):
-    from bot.search.norms import doc_lengths
+    from bot.search.scoring.norms import doc_lengths
 
     with SearchIndex(small_dir)._searcher() as (_, searcher):
         reader = searcher.reader()
