@@ -1,5 +1,14 @@
-"""Pure parsing of what users type: sub-commands and subscribe arguments
+"""Pure parsing of what users type: its length, sub-commands and subscribe arguments
 (mention tokens are stripped by ``bot.slack.transport.incoming_text``, where Slack's formats live).
+
+The one cut of what users type lives here: at most ``MAX_INPUT`` characters
+are read. A pasted paragraph or abstract is a query, so input is long by
+design; longer input is cut — at a space when one is near, so no word is
+split — and the reply says so once (docs/interfaces.md "Rules every reply
+obeys"; docs/search.md "Long text"). Every layer that limits user text uses
+``cut_input``/``MAX_INPUT``: the command parser (``parse_command``), the
+service's search (page buttons and the search modal bring text that did not
+pass the parser), the search's prose reading and the store's kept queries.
 
 Rules: docs/interfaces.md "/paper slash command" and "Mentions and direct messages".
 No Slack, SQL or Whoosh types here.
@@ -11,7 +20,26 @@ import re
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from bot.core.input_cut import cut_input
+#: Longest input read, in characters.
+MAX_INPUT = 4000
+#: How far back from ``MAX_INPUT`` a space is looked for to cut at (characters).
+SPACE_WINDOW = 40
+
+
+def cut_input(text: str) -> tuple[str, bool]:
+    """``(text, was_cut)``: ``text`` cut to ``MAX_INPUT`` characters and stripped.
+
+    The cut falls at the last space within ``SPACE_WINDOW`` characters of the
+    limit when there is one (so no word is split), else exactly at the limit.
+    Text of ``MAX_INPUT`` characters or fewer is returned unchanged, with
+    ``was_cut`` False.
+    """
+    if len(text) <= MAX_INPUT:
+        return text, False
+    head = text[:MAX_INPUT]
+    space = head.rfind(" ", MAX_INPUT - SPACE_WINDOW)
+    return (head[:space] if space > 0 else head).strip(), True
+
 
 #: Sub-commands that take an argument.
 WITH_ARGUMENT = ("search", "show", "similar", "subscribe")
@@ -65,7 +93,7 @@ class Command:
             ``SUGGEST`` when a no-argument sub-command came with only
             punctuation or ``FILLER_WORDS`` (then ``arg`` is that sub-command).
         arg: the rest of the text (stripped), "" when none.
-        cut: True when the input was longer than ``bot.core.input_cut.MAX_INPUT``
+        cut: True when the input was longer than ``bot.core.parsing.MAX_INPUT``
             and was cut (``cut_input``).
     """
 

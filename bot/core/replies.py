@@ -35,7 +35,7 @@ class Reply:
         visibility: "ephemeral" or "in_channel".
         note: a short plain-text note shown under the reply, or None.
         cut_to: the input was longer than this many characters and was cut
-            to them (``bot.core.input_cut.MAX_INPUT``); None when not cut. The render
+            to them (``bot.core.parsing.MAX_INPUT``); None when not cut. The render
             says so in one note (``bot.render.echo.length_note``).
     """
 

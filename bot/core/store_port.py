@@ -194,7 +194,7 @@ class KeptQueries(Protocol):
 
         Args:
             key: 1..32 characters.
-            text: the query, 1..``bot.core.input_cut.MAX_INPUT`` characters.
+            text: the query, 1..``bot.core.parsing.MAX_INPUT`` characters.
             now: aware UTC time of this use.
 
         Raises:

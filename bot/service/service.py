@@ -18,8 +18,8 @@ from typing import Callable
 from bot.core import budget, parsing
 from bot.core.config import Settings
 from bot.core.index_port import ServiceIndex
-from bot.core.input_cut import MAX_INPUT, cut_input
 from bot.core.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage
+from bot.core.parsing import MAX_INPUT, cut_input
 from bot.core.ports import ChannelAnnouncer
 from bot.core.replies import (
     EPHEMERAL,
@@ -132,7 +132,7 @@ class Service:
         """A page of results (``ResultsReply``) or an ``ErrorReply`` for bad input.
 
         ``exact`` turns auto-correction off ("search instead for …"). A query
-        over ``bot.core.input_cut.MAX_INPUT`` characters is cut (``cut_to`` says so); one
+        over ``bot.core.parsing.MAX_INPUT`` characters is cut (``cut_to`` says so); one
         too long for a button gets a key for its buttons (``query_keys``).
 
         Args:

@@ -14,7 +14,7 @@ from datetime import datetime
 
 import sqlalchemy as sa
 
-from bot.core.input_cut import MAX_INPUT
+from bot.core.parsing import MAX_INPUT
 from bot.store.db import transaction
 from bot.store.schema import query_keys as keys_t
 

@@ -5,8 +5,7 @@ Rules: docs/interfaces.md "/paper slash command" and "Mentions and direct messag
 
 import pytest
 
-from bot.core.input_cut import MAX_INPUT
-from bot.core.parsing import SubscribeError, canonical_zone, parse_command, parse_subscribe, parse_time
+from bot.core.parsing import MAX_INPUT, SubscribeError, canonical_zone, parse_command, parse_subscribe, parse_time
 
 
 @pytest.mark.parametrize(

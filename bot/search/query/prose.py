@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 
-from bot.core.input_cut import MAX_INPUT, cut_input
+from bot.core.parsing import MAX_INPUT, cut_input
 
 #: Longest query used: a pasted paragraph or abstract is a query
 #: (docs/interfaces.md, docs/search.md "Long text"); the one limit on what
-#: anyone types (``bot.core.input_cut.MAX_INPUT``), cut the same way.
+#: anyone types (``bot.core.parsing.MAX_INPUT``), cut the same way.
 MAX_CHARS = MAX_INPUT
 #: Deepest parenthesis nesting read as groups (deeper ones are plain text).
 MAX_DEPTH = 8
@@ -35,7 +35,7 @@ def strip_slack(text: str) -> str:
 
 def cut(text: str) -> tuple[str, tuple[str, ...]]:
     """Strip ``text`` and cut it to ``MAX_CHARS`` (at a space when one is
-    near: ``bot.core.input_cut.cut_input``, the cut of every command).
+    near: ``bot.core.parsing.cut_input``, the cut of every command).
 
     A quote or parenthesis left open, or an operator left dangling, by the
     cut is repaired. Returns the text
