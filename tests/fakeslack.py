@@ -14,6 +14,8 @@ method without a row in ``bot.slack.scopes`` answers ``unknown_method``.
 Routes:
     ``/api/<method>``   Web API methods (``tests.strict.methods``).
     ``/response/<n>``   ``response_url``s from ``new_response_url()`` (5 uses).
+    ``/oauth/v2/authorize``  a distributed app's install (``tests.strict.oauth``:
+                        tokens per workspace, rotation, uninstalls).
 
 Also configurable per test: per-channel and per-method errors, 429s, a
 connection dropped after a call was taken in (``drop_connection``), channel
@@ -29,8 +31,10 @@ from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
+from bot.slack.scopes import CLIENT_METHODS
 from tests.strict import wire
 from tests.strict.methods import BOT_ID, BOT_USER_ID, TEAM_ID, Channel, SlackMethods
+from tests.strict.oauth import OAuthMethods
 from tests.strict.records import Call, Rejection
 from tests.strict.scopes import MANIFESTS, Manifest, missing_scope
 from tests.strict.surfaces import ResponseUrls, Stacks, Triggers, check_message
@@ -41,7 +45,7 @@ __all__ = ["FakeSlack", "Call", "Rejection", "BOT_USER_ID", "BOT_ID", "TEAM_ID",
 CHANNEL_METHODS = ("chat.postMessage", "conversations.history")
 
 
-class FakeSlack(SlackMethods):
+class FakeSlack(OAuthMethods, SlackMethods):
     """The strict fake. Use as a context manager or ``start()``/``stop()``.
 
     Args:
@@ -86,6 +90,7 @@ class FakeSlack(SlackMethods):
         self._base_ts = int(time.time())
         self._responses = itertools.count(1)
         self._server = None
+        self._oauth_init()
 
     # ----------------------------------------------------------------- lifecycle
     def start(self) -> "FakeSlack":
@@ -242,7 +247,10 @@ class FakeSlack(SlackMethods):
         """Answer one request (called by ``tests.strict.wire``)."""
         if path.startswith("/api/"):
             method = path[len("/api/") :]
-            status, extra, answer = self._answer(method, body)
+            status, extra, answer = self._answer(method, body, headers)
+        elif path == "/oauth/v2/authorize":
+            method = "oauth.authorize"
+            status, extra, answer = self.authorize(body)
         elif path.startswith("/response/"):
             method, extra = "response_url", {}
             status, answer = self._respond(path, body)
@@ -267,11 +275,19 @@ class FakeSlack(SlackMethods):
             return 400, problem[0]
         return 200, "ok"
 
-    def _answer(self, method: str, body: dict[str, Any]) -> tuple[int, dict[str, str], Any]:
+    def _answer(self, method: str, body: dict[str, Any], headers: dict[str, str]) -> tuple[int, dict[str, str], Any]:
         limit = self._rate_limits.get(method)
         if limit and limit[0] > 0:
             limit[0] -= 1
             return 429, {"Retry-After": str(limit[1])}, {"ok": False, "error": "ratelimited"}
+        if method in CLIENT_METHODS:  # the app's client id and secret, no token, no scope
+            return 200, {}, getattr(self, "_api_" + method.replace(".", "_"))(body, headers)
+        token = Call(method, "", body, headers).token
+        refusal = self.token_refusal(token, str(body.get("channel", "")))
+        if refusal:
+            return 200, {}, {"ok": False, "error": refusal}
+        if method == "auth.test" and self.owner_of(token):
+            return 200, {}, self.identity(token)
         handler = getattr(self, "_api_" + method.replace(".", "_"), None)
         try:
             needed = missing_scope(method, body, self.granted, self.channel(str(body.get("channel", ""))))

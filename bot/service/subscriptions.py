@@ -171,7 +171,7 @@ class Subscriptions:
 
     def _announce(self, ctx: Context, previous, notice: NoticeReply) -> Reply | None:
         try:
-            self.announcer.announce(ctx.channel_id, notice)
+            self.announcer.announce(ctx.channel_id, notice, team_id=ctx.team_id)
         except PostError as e:
             self._restore(ctx, previous)
             if e.code in ("not_in_channel", "channel_not_found"):
