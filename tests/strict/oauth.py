@@ -94,6 +94,7 @@ class OAuthMethods:
         self.redirect_url: str | None = None
         self.rotation = False
         self.lifetimes: list[int] = []
+        self.renew_delay = 0.0  # seconds a renewal takes (two processes renewing then overlap)
         self.grid: dict[str, str] = {}  # workspace → its Grid organisation
         self.installs: list[Install] = []
         self.channel_teams: dict[str, str] = {}
@@ -191,6 +192,8 @@ class OAuthMethods:
             if install is None or install.revoked:
                 return {"ok": False, "error": "invalid_refresh_token"}
             install.refresh = None  # spent
+        time.sleep(self.renew_delay)
+        with self._oauth_lock:
             return self._issue(install)
 
     # ------------------------------------------------------------ every other method

@@ -20,7 +20,7 @@ from urllib.parse import urlencode, urlsplit
 
 from cryptography.fernet import Fernet
 
-from bot.core.config import Settings
+from bot.core.config import Settings, from_env
 from bot.render.announce import PostingAnnouncer
 from bot.runtime.distributed import Distributed, open_distributed
 from bot.runtime.processes import store_seen
@@ -44,18 +44,31 @@ def new_key() -> str:
     return Fernet.generate_key().decode("ascii")
 
 
+def oauth_env(fake: FakeSlack, database_url: str, index_dir: Path, key: str) -> dict[str, str]:
+    """A distributed app's variables against ``fake``: its client id and secret, no bot token."""
+    return {
+        "SLACK_CLIENT_ID": CLIENT_ID,
+        "SLACK_CLIENT_SECRET": CLIENT_SECRET,
+        "SLACK_SIGNING_SECRET": SECRET,
+        "PAPERBOT_TOKEN_KEY": key,
+        "SLACK_API_URL": fake.api_url,
+        "DATABASE_URL": database_url,
+        "PAPERBOT_INDEX_DIR": str(index_dir),  # built once, as at release time
+        "PAPERBOT_SEEDS": str(SEEDS),
+    }
+
+
 def oauth_settings(fake: FakeSlack, database_url: str, index_dir: Path, key: str) -> Settings:
-    """A distributed app's settings against ``fake``: its client id and secret, no bot token."""
-    return Settings(
-        client_id=CLIENT_ID,
-        client_secret=CLIENT_SECRET,
-        signing_secret=SECRET,
-        token_key=key,
-        api_url=fake.api_url,
-        database_url=database_url,
-        index_dir=index_dir,
-        seeds_dir=SEEDS,
-    )
+    """``Settings`` read from ``oauth_env`` as the CLI reads the environment."""
+    return from_env(oauth_env(fake, database_url, index_dir, key))
+
+
+def install(fake: FakeSlack, server_url: str, team: str, channel: str) -> None:
+    """Install the app into ``team`` (through ``server_url``), which owns ``channel`` (the bot is in it)."""
+    fake.own_channel(channel, team)
+    fake.add_channel(channel, bot_member=True)
+    page = Browser().install(server_url, team)
+    assert page.status == 200 and "Thank you!" in page.text, page
 
 
 @dataclass

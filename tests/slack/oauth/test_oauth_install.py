@@ -9,7 +9,7 @@ import json
 import pytest
 import sqlalchemy as sa
 
-from tests.slack.oauth.oauthkit import Browser, command, event, mention
+from tests.slack.oauth.oauthkit import Browser, command, event, install, mention
 
 T1, C1 = "T0ONE", "C0ONEGEN"
 T2, C2 = "T0TWO", "C0TWOGEN"
@@ -26,10 +26,7 @@ def two(fake, servers):
     """Two workspaces installed through one server; each owns one channel."""
     (served,) = servers()
     for team, channel in ((T1, C1), (T2, C2)):
-        fake.own_channel(channel, team)
-        fake.add_channel(channel, bot_member=True)
-        page = Browser().install(served.url, team)
-        assert page.status == 200 and "Thank you!" in page.text, page
+        install(fake, served.url, team, channel)
     return served
 
 
@@ -122,3 +119,20 @@ def test_a_state_is_consumed_once_among_processes(fake, servers):
     states = [s.store.oauth_states(600) for s in (first, second)]
     issued = states[0].issue()
     assert [states[1].consume(issued), states[0].consume(issued)] == [True, False]
+
+
+def test_the_distributed_manifest_sends_installs_to_the_redirect_path():
+    """manifest.oauth.yml: the redirect URL paperbot serves, the events of leaving, HTTP only
+    (its scopes, events and commands are checked with the other manifests: tests/test_scopes.py)."""
+    import yaml
+
+    from bot.slack.oauth.flow import REDIRECT_PATH
+    from tests.slack.oauth.oauthkit import MANIFEST
+
+    data = yaml.safe_load(MANIFEST.read_text(encoding="utf-8"))
+    (redirect,) = data["oauth_config"]["redirect_urls"]
+    assert redirect == "https://YOUR-HOST" + REDIRECT_PATH
+    settings = data["settings"]
+    assert {"app_uninstalled", "tokens_revoked"} <= set(settings["event_subscriptions"]["bot_events"])
+    assert settings["socket_mode_enabled"] is False and settings["org_deploy_enabled"] is True
+    assert settings["token_rotation_enabled"] in (True, False)
