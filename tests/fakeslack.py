@@ -90,12 +90,13 @@ class FakeSlack(OAuthMethods, SlackMethods):
         self._base_ts = int(time.time())
         self._responses = itertools.count(1)
         self._server = None
+        self.echo: Callable[[Call], None] | None = None  # told of each call (tests.fakeslack_cli prints them)
         self._oauth_init()
 
     # ----------------------------------------------------------------- lifecycle
-    def start(self) -> "FakeSlack":
-        """Bind 127.0.0.1 on a free port and serve in a daemon thread."""
-        self._server, _ = wire.serve(self)
+    def start(self, port: int = 0) -> "FakeSlack":
+        """Bind 127.0.0.1 on ``port`` (0: a free one) and serve in a daemon thread."""
+        self._server, _ = wire.serve(self, port)
         return self
 
     def stop(self) -> None:
@@ -251,6 +252,9 @@ class FakeSlack(OAuthMethods, SlackMethods):
         elif path == "/oauth/v2/authorize":
             method = "oauth.authorize"
             status, extra, answer = self.authorize(body)
+        elif path.startswith("/fake/"):  # tests.fakeslack_cli drives a running fake over HTTP
+            method, extra = path, {}
+            status, answer = self.admin(path, body)
         elif path.startswith("/response/"):
             method, extra = "response_url", {}
             status, answer = self._respond(path, body)
@@ -262,6 +266,8 @@ class FakeSlack(OAuthMethods, SlackMethods):
         with self._cond:
             self._calls.append(Call(method, path, body, headers, 0 if drop else status, answer))
             self._cond.notify_all()
+        if self.echo is not None:
+            self.echo(self._calls[-1])
         return (status, extra, wire.DROP) if drop else (status, extra, answer)
 
     def _respond(self, path: str, body: dict[str, Any]) -> tuple[int, str]:

@@ -67,3 +67,14 @@ def test_a_key_that_opens_no_stored_token_is_one_line_and_nothing_starts(tmp_pat
     (line,) = r.stderr.strip().splitlines()
     assert line.startswith("paperbot digest send: PAPERBOT_TOKEN_KEY does not open the tokens stored in DATABASE_URL")
     assert other not in r.stderr and "xoxb-9-9-secret" not in r.stderr
+
+
+def test_every_variable_is_in_the_example_the_readme_and_the_interfaces_page():
+    from bot.core.config import VARIABLES
+    from tests.kit import ROOT
+
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    interfaces = (ROOT / "docs" / "interfaces.md").read_text(encoding="utf-8")
+    for name in VARIABLES:
+        assert f"\n{name}=" in example and f"`{name}`" in readme and f"`{name}`" in interfaces, name

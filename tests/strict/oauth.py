@@ -116,7 +116,7 @@ class OAuthMethods:
 
     # ------------------------------------------------------------ the browser side
     def authorize(self, query: dict[str, Any]) -> tuple[int, dict[str, str], str]:
-        """``GET /oauth/v2/authorize``: the user allows at once (see the module docstring)."""
+        """``GET /oauth/v2/authorize``: the user allows at once (see the module docstring). [oauth-authorize]"""
         if query.get("client_id") != self.client_id:
             return 400, {}, "invalid_client_id"
         asked = {s for s in str(query.get("scope") or "").split(",") if s}
@@ -136,7 +136,7 @@ class OAuthMethods:
         return 302, {"Location": f"{redirect}?{urlencode({'code': code, 'state': query.get('state', '')})}"}, ""
 
     # ------------------------------------------------------------ oauth.v2.access
-    def _api_oauth_v2_access(self, body: dict, headers: dict[str, str]) -> dict:
+    def _api_oauth_v2_access(self, body: dict, headers: dict[str, str]) -> dict:  # [oauth-access]
         client = _basic(headers.get("authorization", "")) or (body.get("client_id"), body.get("client_secret"))
         if client[0] != self.client_id:
             return {"ok": False, "error": "invalid_client_id"}
@@ -186,7 +186,7 @@ class OAuthMethods:
         answer["access_token"] = token
         return answer
 
-    def _renew(self, refresh: str) -> dict:
+    def _renew(self, refresh: str) -> dict:  # [oauth-refresh]
         with self._oauth_lock:
             install = next((i for i in self.installs if i.refresh == refresh and refresh), None)
             if install is None or install.revoked:
@@ -201,7 +201,7 @@ class OAuthMethods:
         """The installation that was issued ``token``, or None."""
         return next((i for i in self.installs if token in i.tokens), None)
 
-    def token_refusal(self, token: str | None, channel: str) -> str | None:
+    def token_refusal(self, token: str | None, channel: str) -> str | None:  # [token-owner]
         """Slack's error for a call with ``token`` (into ``channel``), or None when it may go on."""
         if not self.installs:
             return None  # a one-workspace fake: any token is the test workspace's
@@ -237,8 +237,29 @@ class OAuthMethods:
             "is_enterprise_install": install.org,
         }
 
+    # ------------------------------------------------------------ driven over HTTP
+    def admin(self, path: str, query: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """``/fake/…`` for ``tests.fakeslack_cli``: ``response_url`` (a new one and a
+        trigger id), ``channel?id&team`` (the team's channel, the bot in it),
+        ``replies?path`` (what was posted to a response URL), ``uninstall?team``
+        (the envelope to send the app)."""
+        if path == "/fake/response_url":
+            return 200, {"response_url": self.new_response_url(), "trigger_id": self.new_trigger_id()}
+        if path == "/fake/channel":
+            self.own_channel(str(query["id"]), str(query["team"]))
+            self.add_channel(str(query["id"]), bot_member=True)
+            return 200, {"ok": True}
+        if path == "/fake/replies":
+            return 200, {"replies": [c.body for c in self.calls("response_url") if c.path == query.get("path")]}
+        if path == "/fake/uninstall":
+            try:
+                return 200, self.uninstall(str(query.get("team")))
+            except LookupError as e:
+                return 404, {"error": str(e)}
+        return 404, {"error": "unknown"}
+
     # ------------------------------------------------------------ leaving
-    def uninstall(self, team_id: str) -> dict[str, Any]:
+    def uninstall(self, team_id: str) -> dict[str, Any]:  # [app-uninstalled]
         """Remove the app from ``team_id`` (``E…``: the organisation's org-wide install):
         its tokens stop working. Returns the ``app_uninstalled`` envelope Slack sends."""
         return self._leave(team_id, {"type": "app_uninstalled", "event_ts": f"{time.time():.6f}"})

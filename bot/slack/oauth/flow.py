@@ -49,6 +49,9 @@ REDIRECT_PATH = "/slack/oauth_redirect"
 #: How long an install's ``state`` stays usable: slack_sdk's default
 #: (``OAuthStateUtils.default_expiration_seconds``), ten minutes to click "Allow".
 STATE_SECONDS = 600
+#: What a person sees when their workspace has no installation (Bolt's words otherwise apologise
+#: "for some unknown reason"): removed, revoked, or never installed.
+NOT_INSTALLED = "paperbot is not installed in this workspace (any more). Ask an admin to add it again."
 #: Rotate a token this long before it expires: Bolt's default
 #: (``OAuthSettings.token_rotation_expiration_minutes``); Slack's tokens live 12 hours
 #: (https://docs.slack.dev/authentication/using-token-rotation).
@@ -154,7 +157,8 @@ def app_options(
 
     Returns:
         dict: ``oauth_settings`` (the install pages, the state store, the scopes
-        of ``bot.slack.scopes``) and ``authorize`` (a ``NotingAuthorize``).
+        of ``bot.slack.scopes``), ``authorize`` (a ``NotingAuthorize``) and
+        ``user_facing_authorize_error_message`` (``NOT_INSTALLED``).
     """
     options = OAuthSettings(
         client_id=settings.client_id,
@@ -182,4 +186,4 @@ def app_options(
         client=client,
     )
     authorize.token_rotator = rotator  # Bolt's own makes a client for https://slack.com/api/
-    return {"oauth_settings": options, "authorize": authorize}
+    return {"oauth_settings": options, "authorize": authorize, "user_facing_authorize_error_message": NOT_INSTALLED}
