@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
-from bot.slack.scopes import CLIENT_METHODS
 from tests.strict import wire
 from tests.strict.methods import BOT_ID, BOT_USER_ID, TEAM_ID, Channel, SlackMethods
 from tests.strict.oauth import OAuthMethods
@@ -248,7 +247,7 @@ class FakeSlack(OAuthMethods, SlackMethods):
         """Answer one request (called by ``tests.strict.wire``)."""
         if path.startswith("/api/"):
             method = path[len("/api/") :]
-            status, extra, answer = self._answer(method, body, headers)
+            status, extra, answer = self.oauth_answer(method, body, headers) or self._answer(method, body)
         elif path == "/oauth/v2/authorize":
             method = "oauth.authorize"
             status, extra, answer = self.authorize(body)
@@ -281,19 +280,11 @@ class FakeSlack(OAuthMethods, SlackMethods):
             return 400, problem[0]
         return 200, "ok"
 
-    def _answer(self, method: str, body: dict[str, Any], headers: dict[str, str]) -> tuple[int, dict[str, str], Any]:
+    def _answer(self, method: str, body: dict[str, Any]) -> tuple[int, dict[str, str], Any]:
         limit = self._rate_limits.get(method)
         if limit and limit[0] > 0:
             limit[0] -= 1
             return 429, {"Retry-After": str(limit[1])}, {"ok": False, "error": "ratelimited"}
-        if method in CLIENT_METHODS:  # the app's client id and secret, no token, no scope
-            return 200, {}, getattr(self, "_api_" + method.replace(".", "_"))(body, headers)
-        token = Call(method, "", body, headers).token
-        refusal = self.token_refusal(token, str(body.get("channel", "")))
-        if refusal:
-            return 200, {}, {"ok": False, "error": refusal}
-        if method == "auth.test" and self.owner_of(token):
-            return 200, {}, self.identity(token)
         handler = getattr(self, "_api_" + method.replace(".", "_"), None)
         try:
             needed = missing_scope(method, body, self.granted, self.channel(str(body.get("channel", ""))))

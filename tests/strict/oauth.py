@@ -39,7 +39,9 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
+from bot.slack.scopes import CLIENT_METHODS
 from tests.strict.methods import BOT_ID, BOT_USER_ID
+from tests.strict.records import Call
 
 APP_ID = "A0PAPERBOT"
 CLIENT_ID = "1111.2222"
@@ -196,7 +198,21 @@ class OAuthMethods:
         with self._oauth_lock:
             return self._issue(install)
 
-    # ------------------------------------------------------------ every other method
+    # ------------------------------------------------------------ every method
+    def oauth_answer(self, method: str, body: dict, headers: dict[str, str]) -> tuple[int, dict, dict] | None:
+        """The answer to a Web API call that the installations decide, or None to answer
+        as one workspace's Slack: a client-credentials method, a token refused, or
+        ``auth.test`` for an installed token."""
+        if method in CLIENT_METHODS:  # the app's client id and secret, no token, no scope
+            return 200, {}, getattr(self, "_api_" + method.replace(".", "_"))(body, headers)
+        token = Call(method, "", body, headers).token
+        refusal = self.token_refusal(token, str(body.get("channel", "")))
+        if refusal:
+            return 200, {}, {"ok": False, "error": refusal}
+        if method == "auth.test" and self.owner_of(token):
+            return 200, {}, self.identity(token)
+        return None
+
     def owner_of(self, token: str | None) -> Install | None:
         """The installation that was issued ``token``, or None."""
         return next((i for i in self.installs if token in i.tokens), None)
