@@ -15,6 +15,10 @@ https://docs.slack.dev/tools/bolt-python/concepts/authenticating-oauth):
   workspace (or of its Enterprise Grid organisation, for an org-wide install),
   rotates the token when it expires within ``ROTATION_MINUTES`` (apps with
   ``token_rotation_enabled``), and hands the listeners a client with that token.
+  Its ``auth.test`` of the token runs once per token and process (Bolt's
+  ``cache_enabled``): the installation is still looked up on every request, so a
+  removed one or a renewed token is seen at once, but the ack no longer waits for
+  a Web API call each time (benchmarks/results/oauth_bench.txt).
 
 paperbot adds: the scopes from ``bot.slack.scopes``, Slack's authorize page next
 to ``SLACK_API_URL`` (so the fake Slack of the tests and the README serves it),
@@ -184,6 +188,7 @@ def app_options(
         client_secret=settings.client_secret,
         token_rotation_expiration_minutes=ROTATION_MINUTES,
         client=client,
+        cache_enabled=True,
     )
     authorize.token_rotator = rotator  # Bolt's own makes a client for https://slack.com/api/
     return {"oauth_settings": options, "authorize": authorize, "user_facing_authorize_error_message": NOT_INSTALLED}
