@@ -5,6 +5,7 @@ Enterprise Grid org-wide install answering for its workspaces."""
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import threading
 from datetime import datetime, timezone
@@ -57,7 +58,8 @@ def test_no_token_is_in_the_database_in_plaintext(fake, servers, db_url, request
     assert not [t for t in issued if t.encode() in held]
 
 
-def test_an_expiring_token_is_renewed_once_saved_and_used(fake, servers):
+def test_an_expiring_token_is_renewed_once_saved_and_used(fake, servers, caplog):
+    caplog.set_level(logging.INFO)  # what `paperbot -v serve` logs
     fake.rotation, fake.lifetimes = True, [60]  # expires within Bolt's 120 minutes: renewed on first use
     (served,) = servers()
     install(fake, served.url, T1, C1)
@@ -73,6 +75,8 @@ def test_an_expiring_token_is_renewed_once_saved_and_used(fake, servers):
     command(served.url, fake, "search chess", team=T1, channel=C1)
     served.drain()
     assert len(_refreshes(fake)) == 1  # the renewed token lives 12 hours
+    issued = [first, renewed, fake.install_of(T1).refresh, *(c.answer.get("refresh_token") for c in _refreshes(fake))]
+    assert "renewed the token of T0ONE" in caplog.text and not [t for t in issued if t and t in caplog.text]
 
 
 def test_two_processes_renewing_at_once_spend_the_refresh_token_once(fake, servers):
