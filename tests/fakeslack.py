@@ -19,7 +19,15 @@ Routes:
 
 Also configurable per test: per-channel and per-method errors, 429s, a
 connection dropped after a call was taken in (``drop_connection``), channel
-membership (``add_channel``), ``trigger_id``s (``new_trigger_id``, 3 s, once).
+membership (``add_channel``; a DM or group DM between people, without the bot:
+``add_im``), ``trigger_id``s (``new_trigger_id``, 3 s, once), messages people
+posted (``user_message``), and whether a ``response_url`` answers ``ok`` or
+``{"ok": true}`` (``response_style``).
+
+What Slack accepts but no one sees as meant — an ephemeral message in a thread
+without replies, a click that replaces a public message that is not the
+clicker's — is answered ``ok`` and recorded in ``defects``
+(``tests.strict.visibility``).
 """
 
 from __future__ import annotations
@@ -34,11 +42,12 @@ from urllib.parse import urlsplit
 from tests.strict import wire
 from tests.strict.methods import BOT_ID, BOT_USER_ID, TEAM_ID, Channel, SlackMethods
 from tests.strict.oauth import OAuthMethods
-from tests.strict.records import Call, Rejection
+from tests.strict.records import Call, Defect, Rejection
 from tests.strict.scopes import MANIFESTS, Manifest, missing_scope
 from tests.strict.surfaces import ResponseUrls, Stacks, Triggers, check_message
+from tests.strict.visibility import ClickOrigin, replaces_for_everyone
 
-__all__ = ["FakeSlack", "Call", "Rejection", "BOT_USER_ID", "BOT_ID", "TEAM_ID", "MANIFESTS"]
+__all__ = ["FakeSlack", "Call", "Defect", "Rejection", "BOT_USER_ID", "BOT_ID", "TEAM_ID", "MANIFESTS"]
 
 #: Methods whose ``channel`` argument triggers ``fail_channel`` errors.
 CHANNEL_METHODS = ("chat.postMessage", "conversations.history")
@@ -59,6 +68,11 @@ class FakeSlack(OAuthMethods, SlackMethods):
         member_page_size: channels per ``users.conversations`` page.
         granted: the token's bot scopes (from ``manifest``).
         rejections: every call refused for breaking a Slack rule, oldest first.
+        defects: every call Slack accepts whose result no one sees as meant, oldest first.
+        response_style: how a ``response_url`` answers: "text" (HTTP 200 ``ok``;
+            a refusal HTTP 400 ``invalid_blocks``) or "json" (HTTP 200
+            ``{"ok": true}``; a refusal HTTP 200 ``{"ok": false, "error": …}``)
+            — public reports give both (docs/slack-rules.md [response-url]).
         triggers, response_urls: the one-shot tokens handed out.
         stacks: modal stacks opened and pushed (≤ 3 views each).
     """
@@ -74,6 +88,8 @@ class FakeSlack(OAuthMethods, SlackMethods):
         self.member_page_size = 100
         self.channels: dict[str, Channel] = {}
         self.rejections: list[Rejection] = []
+        self.defects: list[Defect] = []
+        self.response_style = "text"
         self.shares: dict[tuple, set[str]] = {}
         self.unfurled: list[dict] = []
         self.triggers = Triggers()
@@ -123,10 +139,18 @@ class FakeSlack(OAuthMethods, SlackMethods):
         return self.base_url + "/api/"
 
     # ----------------------------------------------------------------- world
-    def new_response_url(self) -> str:
-        """A fresh ``response_url`` on this fake (``/response/<n>``, 5 uses)."""
+    def new_response_url(self, *, clicker: str | None = None, public: bool = False, owner: str | None = None) -> str:
+        """A fresh ``response_url`` on this fake (``/response/<n>``, 5 uses).
+
+        Args:
+            clicker: who clicked the message it belongs to (None: a slash command).
+            public: that message is seen by everyone (not ephemeral).
+            owner: for a public message, the user it answered (None: nobody's
+                alone, e.g. a digest post); replacing it from someone else's
+                click is recorded in ``defects`` [replace-original].
+        """
         path = f"/response/{next(self._responses)}"
-        self.response_urls.issue(path)
+        self.response_urls.issue(path, ClickOrigin(clicker, public, owner) if clicker else None)
         return self.base_url + path
 
     def new_trigger_id(self, view: str | None = None) -> str:
@@ -148,6 +172,25 @@ class FakeSlack(OAuthMethods, SlackMethods):
         """Declare a channel: private or public, with or without the bot in it."""
         with self._cond:
             self.channels[channel_id] = Channel(private=private, bot_member=bot_member)
+
+    def add_im(self, channel_id: str) -> None:
+        """Declare a DM (``D…``) or group DM between people, without the bot: it
+        cannot post, join or read there (``channel_not_found``, [dm-membership])."""
+        with self._cond:
+            self.channels[channel_id] = Channel(private=True, bot_member=False, im=True)
+
+    def user_message(
+        self, channel: str, ts: str, *, user: str = "U0ALICE", text: str = "", thread_ts: str | None = None
+    ) -> None:
+        """A message a person posted (Slack has it; the bot hears of it by an event):
+        kept in ``history`` once, so a thread it replies in counts as active."""
+        message = {"type": "message", "ts": ts, "user": user, "text": text}
+        if thread_ts and thread_ts != ts:
+            message["thread_ts"] = thread_ts
+        with self._cond:
+            kept = self.history.setdefault(channel, [])
+            if not any(m.get("ts") == ts for m in kept):
+                kept.append(message)
 
     def link_shared(
         self,
@@ -269,16 +312,24 @@ class FakeSlack(OAuthMethods, SlackMethods):
             self.echo(self._calls[-1])
         return (status, extra, wire.DROP) if drop else (status, extra, answer)
 
-    def _respond(self, path: str, body: dict[str, Any]) -> tuple[int, str]:
+    def defect(self, method: str, kind: str, detail: str, body: dict[str, Any]) -> None:
+        """Record a call Slack accepts whose result no one sees as meant."""
+        with self._cond:
+            self.defects.append(Defect(method, kind, detail, body))
+
+    def _respond(self, path: str, body: dict[str, Any]) -> tuple[int, Any]:
+        json_style = self.response_style == "json"
         expired = self.response_urls.use(path)
         if expired:  # [response-url]
             self._reject("response_url", body, expired, [])
-            return 404, expired
+            return 404, {"ok": False, "error": expired} if json_style else expired
         problem = check_message(body, response_url=True)
         if problem:
             self._reject("response_url", body, *problem)
-            return 400, problem[0]
-        return 200, "ok"
+            return (200, {"ok": False, "error": problem[0]}) if json_style else (400, problem[0])
+        if replaces_for_everyone(self.response_urls.origin(path), body):  # [replace-original]
+            self.defect("response_url", "replaced_for_everyone", f"{path}: a public message replaced by a click", body)
+        return 200, {"ok": True} if json_style else "ok"
 
     def _answer(self, method: str, body: dict[str, Any]) -> tuple[int, dict[str, str], Any]:
         limit = self._rate_limits.get(method)

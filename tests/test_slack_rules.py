@@ -64,6 +64,54 @@ BAD = [
     ),
     ("blocks-max", [section()] * 51, "no more than 50 items"),
     (
+        "confirm",
+        [{"type": "actions", "elements": [button(confirm={"title": text("Sure?", "plain_text"), "text": text("x")})]}],
+        "[json-pointer:/blocks/0/elements/0/confirm/confirm]",
+    ),
+    (
+        "confirm",
+        [
+            {
+                "type": "actions",
+                "elements": [
+                    button(
+                        confirm={
+                            "title": text("t" * 101, "plain_text"),
+                            "text": text("x"),
+                            "confirm": text("Yes", "plain_text"),
+                            "deny": text("No", "plain_text"),
+                        }
+                    )
+                ],
+            }
+        ],
+        "less than 101",
+    ),
+    (
+        "confirm",
+        [
+            {
+                "type": "actions",
+                "elements": [
+                    button(
+                        confirm={
+                            "title": text("Sure?", "plain_text"),
+                            "text": text("x" * 301),
+                            "confirm": text("Yes", "plain_text"),
+                            "deny": text("N" * 31, "plain_text"),
+                        }
+                    )
+                ],
+            }
+        ],
+        "less than 31",
+    ),
+    (
+        "users-select",
+        [section(accessory={"type": "users_select", "action_id": "u", "placeholder": text("p" * 151, "plain_text")})],
+        "less than 151",
+    ),
+    (
         "text-object",
         [{"type": "section", "text": {"type": "mrkdwn", "text": "x", "emoji": True}}],
         "emoji is only allowed on plain_text",
@@ -80,6 +128,21 @@ def test_each_rule_refuses_with_slacks_answer(rule: str, blocks: list, message: 
     error, messages = check_message({"text": "fallback", "blocks": blocks})
     assert error == "invalid_blocks"
     assert any(message in m and "[json-pointer:/blocks" in m for m in messages), messages
+
+
+def test_a_good_confirm_dialog_and_users_select_pass() -> None:
+    confirm = {
+        "title": text("Remove this paper?", "plain_text"),
+        "text": text("Remove “UniSparse” from your reading list?", "plain_text"),
+        "confirm": text("Remove", "plain_text"),
+        "deny": text("Keep it", "plain_text"),
+        "style": "danger",
+    }
+    blocks = [
+        {"type": "actions", "elements": [button(confirm=confirm)]},
+        section(accessory={"type": "users_select", "action_id": "u", "placeholder": text("Pick", "plain_text")}),
+    ]
+    assert check_message({"text": "x", "blocks": blocks}) is None
 
 
 def test_message_text_rules() -> None:
@@ -296,3 +359,110 @@ def test_shortcut_payload_shapes() -> None:
     assert shortcut_problems({**good_message, "message": {}}) == ["message_action: missing message.ts"]
     assert shortcut_problems({**base, "type": "shortcut", "channel": {"id": "C1"}})
     assert shortcut_problems({**base, "type": "block_actions"})
+
+
+def test_an_ephemeral_message_in_a_thread_without_replies_is_not_shown() -> None:
+    """[ephemeral-thread]: Slack says ok, shows nothing; the fake records a defect."""
+    from slack_sdk import WebClient
+
+    from tests.fakeslack import FakeSlack
+
+    with FakeSlack() as fake:
+        client = WebClient(token="xoxb-1", base_url=fake.api_url)
+        fake.user_message("C1", "1.000100", user="U1", text="@paperbot help")
+        assert client.chat_postEphemeral(channel="C1", user="U1", text="hint", thread_ts="1.000100")["ok"]
+        assert [(d.method, d.kind) for d in fake.defects] == [("chat.postEphemeral", "not_shown")]
+        assert client.chat_postEphemeral(channel="C1", user="U1", text="hint")["ok"]  # beside it: shown
+        fake.user_message("C1", "2.000100", user="U2", text="a reply", thread_ts="1.000100")
+        assert client.chat_postEphemeral(channel="C1", user="U1", text="hint", thread_ts="1.000100")["ok"]
+        assert [m["shown"] for m in fake.ephemerals["C1"]] == [False, True, True]
+        assert len(fake.defects) == 1
+
+
+def test_a_click_may_not_replace_someone_elses_public_message() -> None:
+    """[replace-original]: the asker's own ephemeral may be replaced; a public message
+    that is not the clicker's may not (a defect, answered ok)."""
+    import json
+    import urllib.request
+
+    from tests.fakeslack import FakeSlack
+
+    def post(url: str, body: dict) -> bytes:
+        request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return answer.read()
+
+    with FakeSlack() as fake:
+        own = fake.new_response_url(clicker="U1")
+        mine = fake.new_response_url(clicker="U1", public=True, owner="U1")
+        theirs = fake.new_response_url(clicker="U2", public=True, owner="U1")
+        digest = fake.new_response_url(clicker="U1", public=True)
+        for url in (own, mine):
+            assert post(url, {"text": "page 2", "replace_original": True}) == b"ok"
+        assert post(theirs, {"text": "for me", "response_type": "ephemeral", "replace_original": False}) == b"ok"
+        assert fake.defects == []
+        assert post(theirs, {"text": "page 2", "replace_original": True}) == b"ok"
+        assert post(digest, {"text": "saved", "replace_original": "true"}) == b"ok"
+        assert [d.kind for d in fake.defects] == ["replaced_for_everyone"] * 2
+
+
+@pytest.mark.parametrize(
+    "style, ok, refused",
+    [
+        ("text", b"ok", (400, b"invalid_blocks")),
+        ("json", b'{"ok": true}', (200, b'{"ok": false, "error": "invalid_blocks"}')),
+    ],
+)
+def test_a_response_url_answers_in_either_style(style: str, ok: bytes, refused: tuple) -> None:
+    import json
+    import urllib.error
+    import urllib.request
+
+    from tests.fakeslack import FakeSlack
+
+    def post(url: str, body: dict) -> tuple[int, bytes]:
+        request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=5) as answer:
+                return answer.status, answer.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read()
+
+    with FakeSlack() as fake:
+        fake.response_style = style
+        url = fake.new_response_url()
+        assert post(url, {"text": "hi"}) == (200, ok)
+        assert post(url, {"text": "x", "blocks": [section("")]}) == refused
+
+
+def test_the_bot_is_only_in_its_own_dms(tmp_path) -> None:
+    """[dm-membership], [chat-delete]: a DM between people refuses every way in;
+    ``conversations.open`` gives the bot's own DM, which takes posts; the bot deletes
+    only its own messages."""
+    from slack_sdk import WebClient
+    from slack_sdk.errors import SlackApiError
+
+    from tests.fakeslack import FakeSlack
+    from tests.strict.methods import dm_of
+
+    with FakeSlack() as fake:
+        client = WebClient(token="xoxb-1", base_url=fake.api_url)
+        fake.add_im("D0ALICEBOB")
+        for call, error in (
+            (lambda: client.chat_postMessage(channel="D0ALICEBOB", text="x"), "channel_not_found"),
+            (lambda: client.conversations_join(channel="D0ALICEBOB"), "method_not_supported_for_channel_type"),
+            (lambda: client.conversations_info(channel="D0ALICEBOB"), "channel_not_found"),
+            (lambda: client.conversations_open(users="UBOT"), "cannot_dm_bot"),
+        ):
+            with pytest.raises(SlackApiError) as refused:
+                call()
+            assert refused.value.response["error"] == error
+        opened = client.conversations_open(users="U0BOB")["channel"]["id"]
+        assert opened == dm_of("U0BOB")
+        posted = client.chat_postMessage(channel=opened, text="a paper")
+        fake.user_message(opened, "9.000100", user="U0BOB", text="thanks")
+        with pytest.raises(SlackApiError) as not_mine:
+            client.chat_delete(channel=opened, ts="9.000100")
+        assert not_mine.value.response["error"] == "message_not_found"
+        assert client.chat_delete(channel=opened, ts=posted["ts"])["ok"]
+        assert [m["ts"] for m in fake.history[opened]] == ["9.000100"]

@@ -264,10 +264,11 @@ def test_layers_import_one_way() -> None:
 
 
 #: The Slack listeners (docs/architecture.md "Layers"): one module per Slack surface.
-#: What they share is in ``common``; no listener imports another, and below them
-#: (delivery, transport) nothing imports a listener. Only the app registers them.
+#: What they share is in ``common`` (what clicks share: ``clicks``); no listener imports
+#: another, and below them (delivery, transport) nothing imports a listener. Only the app
+#: registers them.
 LISTENERS = "bot.slack.listeners"
-LISTENERS_SHARED = (LISTENERS, LISTENERS + ".common")
+LISTENERS_SHARED = (LISTENERS, LISTENERS + ".common", LISTENERS + ".clicks")
 LISTENERS_REGISTERED_BY = ("bot.slack.app",)
 
 

@@ -124,9 +124,7 @@ def _results(reply: ResultsReply) -> Message:
         where = shared.get(hit.paper.id)
         if where:
             blocks.append(bk.context(f"Shared in <#{md.escape(where)}> ✓"))
-        blocks.append(
-            bk.actions(*bk.paper_buttons(hit.paper, share=not where, share_value=_page_value(reply, page.offset)))
-        )
+        blocks.append(bk.actions(*bk.paper_buttons(hit.paper, share=not where, origin=_page_value(reply, page.offset))))
     if page.total:
         blocks.append(
             bk.context(f"Showing {first}–{last} of {page.total} · `/paper show &lt;id&gt;` for a paper in full")
@@ -224,8 +222,8 @@ def _paper(reply: PaperReply) -> Message:
     p = reply.paper
     blocks = [bk.section(reply.headline)] if reply.headline else []
     blocks += bk.paper_blocks(p)
-    if reply.visibility == EPHEMERAL:
-        blocks.append(bk.actions(*bk.paper_buttons(p, details=False, primary=True)))
+    if reply.visibility == EPHEMERAL:  # the asker's own card: Share and Save redraw it in place
+        blocks.append(bk.actions(*bk.paper_buttons(p, details=False, primary=True, origin={"card": 1})))
     else:
         blocks.append(bk.actions(*bk.paper_buttons(p, share=False, details=False)))
     if reply.others:

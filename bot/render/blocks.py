@@ -15,6 +15,7 @@ import re
 from slack_sdk.models.blocks import (
     ActionsBlock,
     ButtonElement,
+    ConfirmObject,
     ContextBlock,
     DividerBlock,
     HeaderBlock,
@@ -114,7 +115,12 @@ def divider() -> dict:
 
 
 def button(
-    label: str, action_id: str, value: dict, style: str | None = None, accessible: str | None = None
+    label: str,
+    action_id: str,
+    value: dict,
+    style: str | None = None,
+    accessible: str | None = None,
+    confirm: ConfirmObject | None = None,
 ) -> ButtonElement:
     """A button whose ``value`` is compact JSON (≤ 2000 chars, else ValueError).
 
@@ -131,6 +137,7 @@ def button(
         value: what the click carries back, as a dict.
         style: "primary", "danger" or None.
         accessible: what a screen reader says instead of ``label``, or None.
+        confirm: a dialog Slack shows before the click is sent (``confirm_dialog``), or None.
     """
     data = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
     if len(data) > VALUE_MAX:
@@ -143,6 +150,27 @@ def button(
         value=data,
         style=style,
         accessibility_label=md.cut(spoken, LABEL_MAX),
+        confirm=confirm,
+    )
+
+
+def confirm_dialog(title: str, text: str, yes: str, no: str, style: str | None = None) -> ConfirmObject:
+    """A confirmation dialog for a button, within Slack's limits (docs/slack-rules.md
+    [confirm]: title ≤ 100, text ≤ 300, the two buttons ≤ 30 characters, all plain text).
+
+    Args:
+        title: the dialog's title.
+        text: what the click will do (plain text, cut to 300).
+        yes: the confirming button ("Remove").
+        no: the cancelling button ("Keep it").
+        style: "danger" or "primary" for ``yes``, or None.
+    """
+    return ConfirmObject(
+        title=PlainTextObject(text=md.cut(title, 100)),
+        text=PlainTextObject(text=md.cut(text, 300)),
+        confirm=PlainTextObject(text=md.cut(yes, 30)),
+        deny=PlainTextObject(text=md.cut(no, 30)),
+        style=style,
     )
 
 
@@ -165,16 +193,18 @@ def paper_buttons(
     details: bool = True,
     similar: bool = True,
     primary: bool = False,
-    share_value: dict | None = None,
+    origin: dict | None = None,
     save: bool = True,
 ) -> list[ButtonElement]:
     """Share / Details / Similar / Save buttons for one paper (value ``{"id": …}``),
     each with an ``accessibility_label`` naming the paper ("Share “UniSparse: …”");
     none for an id too long to carry in a button (ids are ≤ 64 chars from
     ``bot.corpus``, so only a hand-made index could have one). ``primary``
-    styles *Share* — only for a message showing one paper. ``share_value`` adds
-    the page's ``{"q" or "k", "o"[, "exact"]}`` to *Share*'s value, so the results can
-    be drawn again with that row marked shared.
+    styles *Share* — only for a message showing one paper. ``origin`` adds to
+    *Share*'s and *Save*'s values the message they are in — a results page's
+    ``{"q" or "k", "o"[, "exact"]}``, or ``{"card": 1}`` for a paper card — so a
+    click can draw it again in place with that row marked shared or saved
+    (``bot.slack.listeners.clicks.redraw``).
 
     Args:
         paper: the paper the buttons act on.
@@ -182,7 +212,7 @@ def paper_buttons(
         details: with *Details*.
         similar: with *Similar*.
         primary: *Details* styled as the primary button.
-        share_value: extra fields for *Share*'s value (the page to redraw), or None.
+        origin: the message the buttons are in (see above), or None.
         save: with *Save* (to the reading list).
     """
     out = []
@@ -193,7 +223,7 @@ def paper_buttons(
             button(
                 "Share",
                 ACTION_SHARE,
-                {**(share_value or {}), "id": paper.id},
+                {**(origin or {}), "id": paper.id},
                 style="primary" if primary else None,
                 accessible=spoken_label("Share", paper),
             )
@@ -206,9 +236,56 @@ def paper_buttons(
         )
     if save:
         out.append(
-            button("Save", ACTION_SAVE, {"id": paper.id}, accessible=spoken_label("Save to your reading list:", paper))
+            button(
+                "Save",
+                ACTION_SAVE,
+                {**(origin or {}), "id": paper.id},
+                accessible=spoken_label("Save to your reading list:", paper),
+            )
         )
     return out
+
+
+#: Said under a paper's buttons once it is in the clicker's reading list (``mark_done``).
+SAVED = "Saved to your reading list ✓"
+
+
+def mark_done(
+    blocks: list[dict] | tuple[dict, ...], action_id: str, paper_ids: frozenset[str], note: str
+) -> list[dict]:
+    """``blocks`` with the ``action_id`` buttons of ``paper_ids`` taken out and
+    ``note`` said under each block they were in — a message or view redrawn in
+    place after a click ("Saved to your reading list ✓"). A block left without
+    buttons becomes the note. Other blocks are unchanged.
+
+    Args:
+        blocks: a message's or view's blocks (dicts, as Slack sends them back).
+        action_id: the button done (``ACTION_SAVE``, ``ACTION_SHARE``).
+        paper_ids: the papers it was done for (the button's ``value`` ``id``).
+        note: mrkdwn, already escaped.
+    """
+    out: list[dict] = []
+    for block in blocks:
+        if block.get("type") != "actions":
+            out.append(block)
+            continue
+        kept = [e for e in block.get("elements") or [] if not _done(e, action_id, paper_ids)]
+        if len(kept) == len(block.get("elements") or []):
+            out.append(block)
+            continue
+        if kept:
+            out.append({**block, "elements": kept})
+        out.append(context(note))
+    return out
+
+
+def _done(element: dict, action_id: str, paper_ids: frozenset[str]) -> bool:
+    if element.get("action_id") != action_id:
+        return False
+    try:
+        return json.loads(element.get("value") or "{}").get("id") in paper_ids
+    except (ValueError, AttributeError):
+        return False
 
 
 def share_to_button(paper: Paper) -> ButtonElement:

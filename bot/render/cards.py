@@ -8,7 +8,13 @@ from __future__ import annotations
 import json
 import re
 
-from slack_sdk.models.blocks import ConversationFilter, ConversationSelectElement, InputBlock, PlainTextObject
+from slack_sdk.models.blocks import (
+    ConversationFilter,
+    ConversationSelectElement,
+    InputBlock,
+    PlainTextObject,
+    UserSelectElement,
+)
 from slack_sdk.models.views import View
 
 from bot.core.ports import Message
@@ -71,12 +77,18 @@ def chunks_of(text: str, size: int) -> list[str]:
 SHARE_MODAL_ID = "share_modal"
 SHARE_TARGET_BLOCK = "share_target"
 SHARE_TARGET_ACTION = "target"
+SHARE_PERSON_BLOCK = "share_person"
+SHARE_PERSON_ACTION = "person"
 
 
 def share_modal(paper, depth: int) -> dict:
-    """*Share to…*: the paper and a conversation picker (``conversations_select``
-    with ``response_url_enabled``, so the submission carries a ``response_url``
-    for the conversation chosen; docs/slack-rules.md [response-url-enabled]).
+    """*Share to…*: the paper, a conversation picker and a person picker, either
+    or both. The conversation picker (``conversations_select`` with
+    ``response_url_enabled``) gives the submission a ``response_url`` for the
+    conversation chosen, the one way into a DM the bot is not in; the person
+    picker (``users_select``) always reaches them, in the bot's own DM with them
+    (docs/slack-rules.md [response-url-enabled], [dm-membership], [users-select]).
+    Nothing is preselected: a person picked alone gets it alone.
 
     Args:
         paper: the paper to share.
@@ -84,14 +96,23 @@ def share_modal(paper, depth: int) -> dict:
     """
     picker = ConversationSelectElement(
         action_id=SHARE_TARGET_ACTION,
-        placeholder=PlainTextObject(text="Pick a channel or person"),
-        default_to_current_conversation=True,
+        placeholder=PlainTextObject(text="Pick a channel or conversation"),
         response_url_enabled=True,
         filter=ConversationFilter(include=["public", "private", "im", "mpim"], exclude_bot_users=True),
     )
+    person = UserSelectElement(action_id=SHARE_PERSON_ACTION, placeholder=PlainTextObject(text="Pick a person"))
     blocks = [
         bk.section(f"*{md.cut_escaped(paper.title, 250)}*\n{md.cut_escaped(paper.tldr, 600)}"),
-        InputBlock(block_id=SHARE_TARGET_BLOCK, label=PlainTextObject(text="Share to"), element=picker).to_dict(),
+        InputBlock(
+            block_id=SHARE_TARGET_BLOCK, label=PlainTextObject(text="Share in"), element=picker, optional=True
+        ).to_dict(),
+        InputBlock(
+            block_id=SHARE_PERSON_BLOCK,
+            label=PlainTextObject(text="Or send to a person"),
+            hint=PlainTextObject(text="They get it in a direct message from paperbot, saying you shared it."),
+            element=person,
+            optional=True,
+        ).to_dict(),
         bk.context("Posts a short card with the abstract in its thread, saying you shared it."),
     ]
     return View(

@@ -8,6 +8,8 @@ page, *‹ Newer* / *Older ›* (value ``{"o": offset}``) and *Export BibTeX*.
 
 from __future__ import annotations
 
+from slack_sdk.models.blocks import ButtonElement
+
 from bot.core.models import ReadingListEntry
 from bot.core.ports import Message
 from bot.core.replies import ReadingListReply
@@ -46,7 +48,7 @@ def reading_list_blocks(reply: ReadingListReply) -> list[dict]:
         blocks.append(bk.section(entry_line(e, gone)))
         buttons = [] if gone or len(e.paper_id) > 200 else [bk.button("Details", bk.ACTION_DETAILS, {"id": e.paper_id})]
         if len(e.paper_id) <= 200:
-            buttons.append(bk.button("Remove", bk.ACTION_READING_LIST_REMOVE, {"id": e.paper_id}, style="danger"))
+            buttons.append(remove_button(e))
         if buttons:
             blocks.append(bk.actions(*buttons))
     nav = []
@@ -59,10 +61,24 @@ def reading_list_blocks(reply: ReadingListReply) -> list[dict]:
     return blocks
 
 
+def remove_button(e: ReadingListEntry) -> ButtonElement:
+    """*Remove* for one entry: Slack asks first, naming the paper (a ``confirm``
+    dialog, docs/slack-rules.md [confirm]; issue 19 point 7).
+
+    Args:
+        e: the reading-list entry (its title, else its id, is named).
+    """
+    title = md.cut(e.title or e.paper_id, 200)
+    ask = bk.confirm_dialog(
+        "Remove this paper?", f"Remove “{title}” from your reading list?", "Remove", "Keep it", style="danger"
+    )
+    return bk.button("Remove", bk.ACTION_READING_LIST_REMOVE, {"id": e.paper_id}, style="danger", confirm=ask)
+
+
 def reading_list_message(reply: ReadingListReply) -> Message:
-    """``/paper saved``: the page as an ephemeral message (its ``note`` on top)."""
-    head = [bk.section(md.escape(reply.note))] if reply.note else []
-    head.append(bk.section("*Your reading list*"))
+    """``/paper saved``: the page as an ephemeral message (its ``note`` — "Removed
+    “…” from your reading list." — is said once, under it, by ``bot.render.render``)."""
+    head = [bk.section("*Your reading list*")]
     text = f"Your reading list: {reply.total} paper{'s' if reply.total != 1 else ''}."
     return Message(text=text, blocks=tuple(head + reading_list_blocks(reply)), visibility=reply.visibility)
 

@@ -12,7 +12,7 @@ Service layer: no Slack, SQL or Whoosh types. "Save" names the user's action
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Callable
+from typing import Callable, Iterable
 
 from bot.core.index_port import ServiceIndex
 from bot.core.models import Context, Paper, ReadingListEntry
@@ -69,15 +69,28 @@ class ReadingList:
         return NoticeReply(text="Your reading list is full; remove a few papers first.")
 
     def remove(self, paper_id: str, ctx: Context) -> Reply:
-        """Remove the paper from ``ctx.user_id``'s list.
+        """Remove the paper from ``ctx.user_id``'s list; the note names it.
 
         Args:
             paper_id: the entry's paper id (it may have left the index).
             ctx: whose list (team and user).
         """
-        if self.store.remove_reading_list_entry(ctx.team_id, ctx.user_id, paper_id):
-            return NoticeReply(text="Removed from your reading list.")
+        entry = self.store.get_reading_list_entry(ctx.team_id, ctx.user_id, paper_id)
+        if entry is not None and self.store.remove_reading_list_entry(ctx.team_id, ctx.user_id, paper_id):
+            return NoticeReply(text=f"Removed “{_short(entry.title or paper_id)}” from your reading list.")
         return NoticeReply(text="That paper was not in your reading list.")
+
+    def saved_among(self, ctx: Context, paper_ids: Iterable[str]) -> frozenset[str]:
+        """Which of ``paper_ids`` are in ``ctx.user_id``'s list (one look-up each:
+        a page or a card holds a few).
+
+        Args:
+            ctx: whose list (team and user).
+            paper_ids: the papers to look for.
+        """
+        return frozenset(
+            pid for pid in paper_ids if self.store.get_reading_list_entry(ctx.team_id, ctx.user_id, pid) is not None
+        )
 
     def page(self, ctx: Context, offset: int = 0, visibility: str = EPHEMERAL) -> ReadingListReply:
         """One page of the list, newest first (``ReadingListReply``).

@@ -123,9 +123,11 @@ class Service:
             reply = self._dispatch(cmd, ctx, prefix="@paperbot", visibility=IN_CHANNEL)
         else:
             reply = self.read_paper(cmd.arg, visibility=IN_CHANNEL)
-        if isinstance(reply, (ResultsReply, StatusReply)) or cmd.name == "unsubscribe":
+        if isinstance(reply, (ResultsReply, StatusReply)):
             reply = replace(reply, visibility=IN_CHANNEL)  # the thread sees these; help,
-        return _with_cut_note(cmd, reply)  # errors and "no match": the asker only
+        elif isinstance(reply, (ErrorReply, HelpReply)):  # errors and "no match": the asker only
+            reply = replace(reply, visibility=EPHEMERAL)
+        return _with_cut_note(cmd, reply)
 
     # ------------------------------------------------------------------ operations
     def search(self, query: str, offset: int = 0, limit: int = PAGE_SIZE, exact: bool = False) -> Reply:

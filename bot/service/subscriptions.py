@@ -32,6 +32,8 @@ from bot.service.topics import Topics
 
 log = logging.getLogger(__name__)
 
+#: The channel's announcement of ``/paper unsubscribe`` (after the user's mention).
+STOPPED = "stopped the paper of the day in this channel."
 INVITE_HINT = (
     "I can't post in this channel. If it is private, invite me first with "
     "`/invite @paperbot`, then run `/paper subscribe` again."
@@ -183,8 +185,11 @@ class Subscriptions:
         return None
 
     def unsubscribe(self, ctx: Context, me: bool = False) -> Reply:
-        """``/paper unsubscribe`` — stop this channel's post; ``unsubscribe me``
-        — stop the user's personal feed.
+        """``/paper unsubscribe`` — stop this channel's post, announced in the
+        channel naming the user, as a subscription is (issue 19 point 7);
+        ``unsubscribe me`` — stop the user's personal feed. Returns an
+        ephemeral note. An announcement Slack refuses is logged: the post is
+        stopped all the same.
 
         Args:
             ctx: the channel, team and user.
@@ -194,9 +199,15 @@ class Subscriptions:
             if ctx.user_id and self.store.remove_subscription(ctx.team_id, ctx.user_id):
                 return NoticeReply(text="Unsubscribed: your personal feed is stopped.")
             return NoticeReply(text="You have no personal feed to stop.")
-        if self.store.remove_subscription(ctx.team_id, ctx.channel_id):
-            return NoticeReply(text="Unsubscribed: no more paper of the day in this channel.")
-        return NoticeReply(text="This channel has no paper of the day to stop.")
+        if not self.store.remove_subscription(ctx.team_id, ctx.channel_id):
+            return NoticeReply(text="This channel has no paper of the day to stop.")
+        if self.announcer is not None:
+            notice = NoticeReply(text=STOPPED, actor=ctx.user_id, visibility=IN_CHANNEL)
+            try:
+                self.announcer.announce(ctx.channel_id, notice, team_id=ctx.team_id)
+            except PostError as e:
+                log.warning("unsubscribe announcement failed in %s: %s", ctx.channel_id, e.code)
+        return NoticeReply(text="Unsubscribed: no more paper of the day in this channel.")
 
     def status(self, ctx: Context) -> Reply:
         """``/paper status`` — this channel's schedule, topic and how many papers

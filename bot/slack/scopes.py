@@ -63,10 +63,25 @@ USES: tuple[Use, ...] = (
     ),
     Use(
         "method",
+        "chat.delete",
+        ("chat:write",),
+        f"{D}/methods/chat.delete",
+        "reading-list Export: the list message goes again when its .bib upload fails (one message per export)",
+    ),
+    Use(
+        "method",
+        "conversations.open",
+        ("im:write",),
+        f"{D}/methods/conversations.open",
+        "Share to… a person: the bot's own DM with them, when Slack gives no response_url for the DM picked",
+    ),
+    Use(
+        "method",
         "chat.postEphemeral",
         ("chat:write",),
         f"{D}/methods/chat.postEphemeral",
-        "help, 'did you mean' and no-match answers to a mention: the asker only, in the thread",
+        "help, 'did you mean' and no-match answers to a mention: the asker only, in the mention's thread "
+        "if it has one (else Slack would not show it)",
     ),
     Use(
         "method",
@@ -80,7 +95,7 @@ USES: tuple[Use, ...] = (
         "conversations.info",
         ("channels:read", "groups:read"),
         f"{D}/methods/conversations.info",
-        "Share to…: the #name in 'Invite @paperbot to #x first'",
+        "Share to…: the #name in 'Invite @paperbot to #x first' (a channel the bot cannot join)",
     ),
     Use(
         "method",
@@ -96,7 +111,7 @@ USES: tuple[Use, ...] = (
         ("channels:join",),
         f"{D}/methods/conversations.join",
         "digest crash recovery: join a public channel posted into with chat:write.public, "
-        "whose history answers not_in_channel otherwise",
+        "whose history answers not_in_channel otherwise; Share into a public channel the bot is not in",
     ),
     Use(
         "method",

@@ -18,6 +18,6 @@ def test_console_topic_subscription_and_reading_list(tmp_path):
     assert "No paper matches “zzqxv”" in out
     assert "[Save: save p4x4f]" in out and "already in your reading list" in out
     assert "@inproceedings{p4x4f," in out and "paperbot-reading-list.bib" in out
-    assert "Removed from your reading list." in out and "reading list is empty" in out
+    assert "Removed “" in out and "” from your reading list." in out and "reading list is empty" in out
     assert "personal feed" in out and "personal feed is stopped" in out
     assert "1 to 5 papers" in out

@@ -77,19 +77,33 @@ def fake_slack(request: pytest.FixtureRequest):
     test runs once per distinct scope set of ``manifest.yml`` and
     ``manifest.http.yml``); stopped after the test, which fails if Slack would
     have refused any call — unless the test is marked
-    ``@pytest.mark.slack_rejects`` (it provokes refusals on purpose)."""
+    ``@pytest.mark.slack_rejects`` (it provokes refusals on purpose) — and
+    fails whenever something Slack accepted would not be seen as meant
+    (``fake.defects``: an ephemeral answer in a thread without replies, a
+    public message replaced by someone else's click)."""
     with FakeSlack(request.param) as fake:
         yield fake
     if request.node.get_closest_marker("slack_rejects") is None:
         assert fake.rejections == [], f"Slack would have refused: {fake.rejections}"
+    assert fake.defects == [], f"Slack would not show this as meant: {fake.defects}"
+
+
+@pytest.fixture(params=["text", "json"])
+def response_style(request: pytest.FixtureRequest, fake_slack: FakeSlack) -> str:
+    """Each ``response_url`` answer public reports give (docs/slack-rules.md
+    [response-url]): HTTP 200 ``ok``, then HTTP 200 ``{"ok": true}``."""
+    fake_slack.response_style = request.param
+    return request.param
 
 
 @pytest.fixture
 def slack_factory(fake_slack: FakeSlack, seed_index, tmp_path: Path):
-    """Start the real server: ``slack_factory(service=None, store_seen=False)`` → ``SlackHarness``.
+    """Start the real server: ``slack_factory(service=None, store_seen=False, index=None)`` → ``SlackHarness``.
 
     Args (of the returned function):
         service: the service behind the app; default the real ``Service``.
+        index: the default service's index (default the seeds' ``seed_index``;
+            ``linked_index`` adds papers with arXiv, OpenReview and DOI links).
         store_seen: idempotency through the real store
             (``bot.runtime.processes.store_seen``) instead of in-memory ``SeenKeys``.
 
@@ -99,12 +113,13 @@ def slack_factory(fake_slack: FakeSlack, seed_index, tmp_path: Path):
     """
     started: list[tuple[Any, threading.Thread, Any, ThreadPoolExecutor]] = []
 
-    def start(service: Any = None, store_seen: bool = False) -> SlackHarness:
+    def start(service: Any = None, store_seen: bool = False, index: Any = None) -> SlackHarness:
         settings = make_settings(fake_slack, tmp_path)
         client = make_client(settings)
         store = Store(settings.database_url)
+        index = index or seed_index
         if service is None:
-            service = Service(seed_index, store, settings, announcer=PostingAnnouncer(SlackPoster(client)))
+            service = Service(index, store, settings, announcer=PostingAnnouncer(SlackPoster(client)))
         check: Callable[..., bool] = store_seen_fn(store) if store_seen else SeenKeys().seen
         log: list[tuple[str, bool]] = []
 
@@ -119,7 +134,7 @@ def slack_factory(fake_slack: FakeSlack, seed_index, tmp_path: Path):
         thread = threading.Thread(target=server.run, name="paperbot-http", daemon=True)
         thread.start()
         started.append((server, thread, store, executor))
-        return SlackHarness(server.url, fake_slack, seed_index, store, service, app, log, executor)
+        return SlackHarness(server.url, fake_slack, index, store, service, app, log, executor)
 
     yield start
     for server, thread, store, executor in started:

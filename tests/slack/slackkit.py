@@ -154,6 +154,11 @@ class SlackHarness:
                 {"team_id": TEAM_ID, "user_id": BOT_USER_ID, "is_bot": True, "is_enterprise_install": False}
             ],
         }
+        said = event.get("type") in ("app_mention", "message") and not (event.get("subtype") or event.get("bot_id"))
+        if said and isinstance(event.get("channel"), str) and isinstance(event.get("ts"), str):
+            self.fake.user_message(  # Slack has the message before it tells the bot
+                event["channel"], event["ts"], user=str(event.get("user")), thread_ts=event.get("thread_ts")
+            )
         body = json.dumps(envelope)
         headers = signed_headers(SECRET, body, content_type=JSON)
         if retry_num is not None:
@@ -175,14 +180,19 @@ class SlackHarness:
         """Click a button: a signed ``block_actions`` (see ``block_actions`` for ``kwargs``).
 
         ``value`` is sent as is when a string, else as compact JSON. Unless
-        ``in_view`` is given, a fresh ``response_url`` on the fake is used.
+        ``in_view`` is given, a fresh ``response_url`` on the fake is used,
+        which knows who clicked which message (``owner``: whose public message
+        it is, see ``FakeSlack.new_response_url``).
 
         Returns:
             (response, response_url): the HTTP answer and where the reply goes
             (None for a click inside a view).
         """
+        owner = kwargs.pop("owner", None)
         if "response_url" not in kwargs and not kwargs.get("in_view"):
-            kwargs["response_url"] = self.fake.new_response_url()
+            kwargs["response_url"] = self.fake.new_response_url(
+                clicker=kwargs.get("user", "U0ALICE"), public=not kwargs.get("ephemeral", True), owner=owner
+            )
         payload = block_actions(action_id, value, **kwargs)
         return self.interact(payload), payload.get("response_url")
 
@@ -220,6 +230,8 @@ def block_actions(
     in_view: str | None = None,
     view_id: str = "V0HOME",
     private_metadata: str = "",
+    thread_ts: str | None = None,
+    message_ts: str = "1765000000.000100",
 ) -> dict[str, Any]:
     """A ``block_actions`` payload for one button click, as Slack sends it.
 
@@ -232,6 +244,9 @@ def block_actions(
             (a digest post).
         in_view: "home" or "modal": the click came from a view — then the
             payload has a ``view`` and no ``channel`` nor ``response_url``.
+        thread_ts: the clicked message is in this thread (``container.thread_ts``,
+            and ``message.thread_ts`` of a public message).
+        message_ts: the clicked message's ``ts``.
     """
     raw = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
     payload: dict[str, Any] = {
@@ -270,20 +285,24 @@ def block_actions(
     else:
         payload["container"] = {
             "type": "message",
-            "message_ts": "1765000000.000100",
+            "message_ts": message_ts,
             "channel_id": channel,
             "is_ephemeral": ephemeral,
         }
+        if thread_ts:
+            payload["container"]["thread_ts"] = thread_ts
         payload["channel"] = {"id": channel, "name": "general"}
         payload["response_url"] = response_url
         if not ephemeral:
             payload["message"] = {
                 "type": "message",
-                "ts": "1765000000.000100",
+                "ts": message_ts,
                 "user": BOT_USER_ID,
                 "text": "Paper of the day",
                 "blocks": [],
             }
+            if thread_ts:
+                payload["message"]["thread_ts"] = thread_ts
     return payload
 
 

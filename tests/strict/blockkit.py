@@ -38,6 +38,9 @@ OPTIONS_MAX = 100
 INPUT_LABEL_MAX = 2000  # [input]
 PLACEHOLDER_MAX = 150
 ALT_TEXT_MAX = 2000  # [image]
+CONFIRM_TITLE_MAX = 100  # [confirm] title; text 300; confirm and deny 30
+CONFIRM_TEXT_MAX = 300
+CONFIRM_BUTTON_MAX = 30
 TEXT_TYPES = ("plain_text", "mrkdwn")
 
 
@@ -246,6 +249,23 @@ def _button(el: dict, path: str, out: list[str]) -> None:
         err(out, "must be a valid enum value (primary, danger)", path + "/style")
     if "accessibility_label" in el:
         check_length(el["accessibility_label"], path + "/accessibility_label", out, LABEL_MAX)
+    if "confirm" in el:
+        check_confirm(el["confirm"], path + "/confirm", out)
+
+
+def check_confirm(dialog: Any, path: str, out: list[str]) -> None:
+    """A confirmation dialog object [confirm]: ``title``, ``text``, ``confirm`` and
+    ``deny`` required; title ≤100 plain_text, text ≤300, confirm and deny ≤30
+    plain_text; ``style`` primary or danger."""
+    if not isinstance(dialog, dict):
+        err(out, "must provide an object", path)
+        return
+    check_text(dialog.get("title"), path + "/title", out, CONFIRM_TITLE_MAX, plain=True)
+    check_text(dialog.get("text"), path + "/text", out, CONFIRM_TEXT_MAX)
+    for key in ("confirm", "deny"):
+        check_text(dialog.get(key), f"{path}/{key}", out, CONFIRM_BUTTON_MAX, plain=True)
+    if "style" in dialog and dialog["style"] not in ("primary", "danger"):
+        err(out, "must be a valid enum value (primary, danger)", path + "/style")
 
 
 def _text_input(el: dict, path: str, out: list[str]) -> None:
@@ -286,8 +306,15 @@ def _conversations_select(el: dict, path: str, out: list[str]) -> None:
         err(out, "must be a list of im, mpim, private, public", path + "/filter/include")
 
 
+def _users_select(el: dict, path: str, out: list[str]) -> None:
+    # [users-select] placeholder plain_text ≤150
+    if "placeholder" in el:
+        check_text(el["placeholder"], path + "/placeholder", out, PLACEHOLDER_MAX, plain=True)
+
+
 _ELEMENTS = {
     "button": _button,
+    "users_select": _users_select,
     "plain_text_input": _text_input,
     "static_select": _select,
     "overflow": _select,

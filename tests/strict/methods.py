@@ -12,6 +12,7 @@ from typing import Any
 
 from tests.strict.files import FileMethods
 from tests.strict.surfaces import check_message, check_unfurls, check_view, decoded
+from tests.strict.visibility import thread_is_active
 
 BOT_USER_ID = "UBOT"
 BOT_ID = "BBOT"
@@ -29,17 +30,19 @@ class Channel:
 
     Attributes:
         private: a private channel (``groups:*`` scopes; no ``chat:write.public``).
-        bot_member: the bot is in it (a DM always).
+        bot_member: the bot is in it (its own DMs always).
+        im: a DM or group DM between people (private; the bot cannot join it).
     """
 
     private: bool = False
     bot_member: bool = False
+    im: bool = False
 
 
 class SlackMethods(FileMethods):
     """``_api_*`` answers; needs ``history``, ``ephemerals``, ``outside``, ``user_tz``,
     ``memberships``, ``member_page_size``, ``granted``, ``triggers``, ``stacks``, ``shares``,
-    ``unfurled``, ``channel()``, ``_reject``,
+    ``unfurled``, ``channel()``, ``_reject``, ``defect()``,
     ``_ts``, ``_base_ts`` and ``_cond`` from the class it is mixed into."""
 
     def _api_auth_test(self, body: dict) -> dict:
@@ -102,16 +105,45 @@ class SlackMethods(FileMethods):
         problem = check_message(body)
         if problem:
             return self._reject("chat.postEphemeral", body, *problem)
+        thread_ts = body.get("thread_ts")
+        with self._cond:
+            shown = not thread_ts or thread_is_active(self.history.get(channel_id, []), str(thread_ts))
         message = {
             "type": "message",
             "user": user,
             "text": body.get("text", ""),
             "blocks": decoded(body.get("blocks")) or [],
-            "thread_ts": body.get("thread_ts"),
+            "thread_ts": thread_ts,
+            "shown": shown,
         }
+        if not shown:  # [ephemeral-thread] accepted, never shown
+            self.defect("chat.postEphemeral", "not_shown", f"{channel_id}: thread {thread_ts} has no replies", body)
         with self._cond:
             self.ephemerals.setdefault(channel_id, []).append(message)
         return {"ok": True, "message_ts": f"{self._base_ts + next(self._ts)}.000200"}
+
+    def _api_chat_delete(self, body: dict) -> dict:
+        # [chat-delete] the bot deletes its own message by channel + ts
+        channel_id, ts = str(body.get("channel", "")), str(body.get("ts", ""))
+        with self._cond:
+            kept = self.history.get(channel_id, [])
+            mine = [m for m in kept if m.get("ts") == ts and m.get("user") == BOT_USER_ID]
+            if not mine:
+                return {"ok": False, "error": "message_not_found"}
+            kept.remove(mine[0])
+        return {"ok": True, "channel": channel_id, "ts": ts}
+
+    def _api_conversations_open(self, body: dict) -> dict:
+        # [dm-membership] one user: the bot's own DM with them (D…), which it is in
+        users = [u for u in str(body.get("users") or "").split(",") if u]
+        if len(users) != 1:
+            return self._reject("conversations.open", body, "invalid_arguments", ["[ERROR] one user id, please"])
+        if users[0] in (BOT_USER_ID,) or users[0].startswith("B"):
+            return {"ok": False, "error": "cannot_dm_bot"}
+        channel_id = dm_of(users[0])
+        with self._cond:
+            self.channels[channel_id] = Channel(private=True, bot_member=True)
+        return {"ok": True, "channel": {"id": channel_id}}
 
     def _api_chat_unfurl(self, body: dict) -> dict:
         # [unfurl] target by channel+ts or by unfurl_id+source, URLs of that share only

@@ -46,3 +46,22 @@ class Rejection:
     error: str
     messages: list[str] = field(default_factory=list)
     body: dict[str, Any] = field(default_factory=dict, repr=False)
+
+
+@dataclass
+class Defect:
+    """A call Slack accepts (``ok: true``) whose result no user would get as meant
+    (docs/slack-rules.md [ephemeral-thread], [replace-original]).
+
+    Attributes:
+        method: "chat.postEphemeral" or "response_url".
+        kind: "not_shown" (an ephemeral message in a thread with no replies) or
+            "replaced_for_everyone" (a click replaced a public message for
+            everyone, though it was not the clicker's).
+        detail: one line on what and where.
+    """
+
+    method: str
+    kind: str
+    detail: str
+    body: dict[str, Any] = field(default_factory=dict, repr=False)

@@ -154,12 +154,20 @@ class ResponseUrls:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._issued: dict[str, list[float]] = {}
+        self._origins: dict[str, Any] = {}
         self._lock = threading.Lock()
 
-    def issue(self, path: str) -> None:
-        """Register ``path`` ("/response/3") as a fresh response URL."""
+    def issue(self, path: str, origin: Any = None) -> None:
+        """Register ``path`` ("/response/3") as a fresh response URL; ``origin``: the
+        message it was clicked in (``tests.strict.visibility.ClickOrigin``), or None."""
         with self._lock:
             self._issued[path] = [self._clock(), 0]
+            self._origins[path] = origin
+
+    def origin(self, path: str) -> Any:
+        """The ``origin`` given to ``issue(path)`` (None when none)."""
+        with self._lock:
+            return self._origins.get(path)
 
     def use(self, path: str) -> str | None:
         """Count one use of ``path``; ``"expired_url"`` when Slack would refuse it."""

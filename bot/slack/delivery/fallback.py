@@ -5,10 +5,13 @@ The renderer keeps to Slack's rules (docs/slack-rules.md; the strict fake in
 the tests checks them), but a refusal must still never leave a user with
 silence. Every send path of the adapter goes through here:
 
-- ``respond_or_plain``: a ``response_url`` reply (``/paper``, buttons). Slack
-  answers a refused body with HTTP 400 and a bare error word such as
-  ``invalid_blocks`` (https://github.com/slackapi/java-slack-sdk/issues/1017);
-  the reply is sent again as its ``text`` alone.
+- ``respond_or_plain``: a ``response_url`` reply (``/paper``, buttons), read by
+  ``outcome``. Slack answers a refused body with HTTP 400 and a bare error word
+  such as ``invalid_blocks`` (https://github.com/slackapi/java-slack-sdk/issues/1017)
+  or ``{"ok": false, "error": …}``; the reply is then sent again as its ``text``
+  alone, once. Success is HTTP 200 with ``ok`` — or ``{"ok": true}``, or an
+  empty body, as other public reports have it (docs/slack-rules.md
+  [response-url]): a reply is never sent twice.
 - ``refusal``: tells a ``chat.postMessage`` / ``views.*`` refusal
   (``invalid_blocks``, ``invalid_arguments`` …) from other errors and logs its
   ``response_metadata.messages`` — the callers (``bot.slack.delivery.poster``,
@@ -17,6 +20,7 @@ silence. Every send path of the adapter goes through here:
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import replace
 from typing import Any, Callable
@@ -131,6 +135,38 @@ def careful(respond: Callable[..., Any], ready: Callable[[], None] | None = None
     return send
 
 
+#: What a ``response_url`` answer means (``outcome``).
+DELIVERED, REFUSED, TRY_LATER = "delivered", "refused", "try later"
+
+
+def outcome(status: int, body: str | None) -> str:
+    """Read a ``response_url`` answer: ``DELIVERED``, ``REFUSED`` or ``TRY_LATER``.
+
+    HTTP 200 with body ``ok``, ``{"ok": true}`` or nothing is delivered; HTTP
+    5xx is Slack's side failing (the same reply may go again later); anything
+    else — ``{"ok": false, …}``, an error word (``invalid_blocks``,
+    ``expired_url`` …), any 4xx — is a refusal. Public reports disagree on the
+    success body (docs/slack-rules.md [response-url]; java-slack-sdk#1017 for a
+    refusal).
+
+    Args:
+        status: the HTTP status.
+        body: the answer's text (None: none).
+    """
+    text = (body or "").strip()
+    if status >= 500:
+        return TRY_LATER
+    if status != 200:
+        return REFUSED
+    if text in ("", "ok"):
+        return DELIVERED
+    try:
+        answer = json.loads(text)
+    except ValueError:
+        return REFUSED  # an error word
+    return DELIVERED if isinstance(answer, dict) and answer.get("ok") is True else REFUSED
+
+
 def respond_or_plain(
     respond: Callable[..., Any], message: Message, *, ready: Callable[[], None] | None = None, **kwargs: Any
 ) -> bool:
@@ -143,12 +179,12 @@ def respond_or_plain(
             (``careful``); what it raises propagates.
         kwargs: ``response_type``, ``replace_original`` … passed on both times.
 
-    Anything but HTTP 200 with body ``ok`` is a failure: a refusal of the body
-    (HTTP 400, e.g. ``invalid_blocks``, or a 200 whose body is not ``ok``) is
-    logged once and the text is sent alone; other failures (an expired URL …)
-    are logged. Network errors propagate (the caller logs them): ``URLError``
-    means nothing reached Slack; ``ConnectionError`` / ``TimeoutError`` after
-    the body was sent means it may have (``careful``).
+    The answer is read by ``outcome``: delivered, it is never sent again; a
+    refusal of a reply with blocks is logged once and its text is sent alone,
+    once; other refusals (an expired URL …) are logged. Network errors
+    propagate (the caller logs them): ``URLError`` means nothing reached Slack;
+    ``ConnectionError`` / ``TimeoutError`` after the body was sent means it may
+    have (``careful``).
 
     Returns:
         bool: False when the ``response_url`` answered HTTP 5xx (Slack's side
@@ -163,21 +199,23 @@ def respond_or_plain(
     except ValueError:  # not an http(s) URL: no request Slack sends has one, and it never works
         log.warning("the request's response_url is not an http(s) URL; the reply cannot be sent")
         return True
-    body = ((response.body if response is not None else "ok") or "").strip()
-    if response is None or (response.status_code == 200 and body == "ok"):
+    if response is None:  # a stand-in respond (tests, the console) answers nothing
         return True
-    if response.status_code >= 500:
+    body = (response.body or "").strip()
+    result = outcome(response.status_code, body)
+    if result == DELIVERED:
+        return True
+    if result == TRY_LATER or not message.blocks:
         log.warning("response_url answered %s: %s", response.status_code, body[:200])
-        return False
-    if response.status_code in (200, 400) and message.blocks:
-        log.warning(
-            "Slack refused a response_url reply (%s); sending plain text instead", body[:200] or response.status_code
-        )
-        again = respond(text=plain(message).text, unfurl_links=False, unfurl_media=False, **kwargs)
-        if again is not None and (again.status_code != 200 or (again.body or "").strip() != "ok"):
-            log.warning("response_url refused the plain reply too: %s %s", again.status_code, (again.body or "")[:200])
-        return True
-    log.warning("response_url answered %s: %s", response.status_code, body[:200])
+        return result != TRY_LATER
+    log.warning(
+        "response_url answered %s: %s — Slack refused the reply; sending plain text instead",
+        response.status_code,
+        body[:200],
+    )
+    again = respond(text=plain(message).text, unfurl_links=False, unfurl_media=False, **kwargs)
+    if again is not None and outcome(again.status_code, again.body) != DELIVERED:
+        log.warning("response_url refused the plain reply too: %s %s", again.status_code, (again.body or "")[:200])
     return True
 
 

@@ -18,7 +18,7 @@ action id             value                answer
 ====================  ===================  ======================================
 
 A click inside a view (the Home tab, a modal) has no ``response_url``: its
-answer is shown in a modal (``bot.slack.listeners.common.answer``). A value that
+answer is shown in a modal (``bot.slack.listeners.clicks.answer``). A value that
 is not what we render (bad JSON, not an object, wrong types, negative or
 non-integer offset, over-long query or id) gets a polite ephemeral
 explanation; any other failure a polite "sorry" — never an HTTP 500, never
@@ -41,7 +41,7 @@ from bot.render import ACTION_ANOTHER, ACTION_DETAILS, ACTION_SIMILAR, PAGE_ACTI
 from bot.slack.delivery.fair_slots import FairSlots
 from bot.slack.delivery.fallback import SORRY, view_or_plain
 from bot.slack.delivery.modals import message_modal
-from bot.slack.listeners.common import EXAMPLE, BadValue, Click, answer, page_request, paper_id, read_value
+from bot.slack.listeners.clicks import EXAMPLE, BadValue, Click, answer, page_request, paper_id, read_value
 
 if TYPE_CHECKING:
     from bot.service.service import Service
@@ -139,7 +139,7 @@ def open_modal(client: WebClient, body: dict[str, Any], message: Message) -> boo
 
     Returns:
         bool: True when the modal opened. False for a click inside a view (its
-        answer goes through ``common.answer``), without a ``trigger_id``, or
+        answer goes through ``clicks.answer``), without a ``trigger_id``, or
         when Slack refused (``expired_trigger_id`` …): then the caller answers
         ephemerally.
     """

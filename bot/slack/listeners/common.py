@@ -1,10 +1,7 @@
 """What the listeners share, so that no listener imports another (docs/architecture.md "Layers").
+What clicks share — reading a button, answering it, drawing a message again —
+is ``bot.slack.listeners.clicks``.
 
-- Reading a click: ``Click`` (who clicked, where), ``read_value`` / ``paper_id``
-  / ``page_request`` (a button's ``value``; ``BadValue`` with a sentence for the
-  user when it is not one we draw) and ``answer`` (back through the click's
-  ``response_url``, else in a modal) — buttons, the reading list, *Share*,
-  the search modal.
 - ``user_time_zone``: the user's Slack zone, asked only for ``subscribe`` —
   the slash command, mentions, DMs.
 - ``publish_home``: the Home tab drawn for one user — the App Home, and the
@@ -18,25 +15,21 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
-from slack_bolt import Respond
 from slack_sdk import WebClient
 
 from bot.core.models import Context
-from bot.core.parsing import user_text
 from bot.core.ports import Message, PostError
-from bot.core.replies import EPHEMERAL, IN_CHANNEL
+from bot.core.replies import EPHEMERAL
 from bot.render import render
 from bot.render.home import home_view
 from bot.slack.delivery.event_keys import idempotency_keys, should_answer
 from bot.slack.delivery.fair_slots import FairSlots, quick
-from bot.slack.delivery.fallback import respond_or_plain, view_or_plain
+from bot.slack.delivery.fallback import view_or_plain
 from bot.slack.delivery.journal_context import RetryLater, reply_guard, settled
-from bot.slack.delivery.modals import show_in_view, valid_view
+from bot.slack.delivery.modals import valid_view
 from bot.slack.delivery.poster import TRANSIENT, SlackPoster
 from bot.slack.transport.incoming_text import first_word, mention_text
 
@@ -45,12 +38,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-QUERY_MAX = 300  # longest query a page button carries as text (longer: a key)
-ID_MAX = 200  # longest paper id accepted (ids are short: "p7k2b", "2401.01234")
-#: Deepest offset a page button may ask for (the search ranks 1,000 at most).
-OFFSET_MAX = 1000
-#: The example under an error about a button (buttons, the reading list, *Share*).
-EXAMPLE = "/paper search sparse attention"
 #: A modal's status while its search runs (the search modal, the related-papers shortcut).
 SEARCHING = "Searching…"
 #: ``users.conversations``: Slack recommends ``limit`` ≤ 200; 20 pages cover
@@ -81,141 +68,6 @@ def user_time_zone(client: WebClient, user_id: str) -> str | None:
         log.info("users.info for %s failed (%s); using the default zone", user_id, exc)
         return ""
     return tz if isinstance(tz, str) else ""
-
-
-# ---------------------------------------------------------------- a click
-class BadValue(ValueError):
-    """A button value we did not render; ``message`` is shown to the user."""
-
-    def __init__(
-        self,
-        message: str = "Sorry, I couldn't read that button — it may come "
-        "from an older message. Please run the search again.",
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-@dataclass(frozen=True)
-class Click:
-    """Who clicked, where: the parts of a ``block_actions`` payload we use.
-
-    Attributes:
-        team_id, channel_id, user_id: Slack ids (``channel_id`` is "" for a
-            click inside a view).
-        channel_name: e.g. "general", when Slack sends it.
-    """
-
-    team_id: str
-    channel_id: str
-    user_id: str
-    channel_name: str | None = None
-
-    @classmethod
-    def of(cls, body: dict[str, Any]) -> "Click":
-        """Read a ``block_actions`` payload (``team``, ``channel``, ``container``, ``user``)."""
-        user = body.get("user") or {}
-        channel = body.get("channel") or {}
-        container = body.get("container") or {}
-        return cls(
-            team_id=(body.get("team") or {}).get("id") or user.get("team_id") or "",
-            channel_id=channel.get("id") or container.get("channel_id") or "",
-            user_id=user.get("id") or "",
-            channel_name=channel.get("name"),
-        )
-
-    @property
-    def context(self) -> Context:
-        """The service's ``Context`` for this click (no ``user_tz``: never needed here)."""
-        return Context(
-            team_id=self.team_id, channel_id=self.channel_id, user_id=self.user_id, channel_name=self.channel_name
-        )
-
-
-# ---------------------------------------------------------------- reading values
-def read_value(action: dict[str, Any]) -> dict[str, Any]:
-    """The button's ``value`` as a JSON object.
-
-    Raises:
-        BadValue: missing, not JSON, or not an object.
-    """
-    raw = action.get("value")
-    if not isinstance(raw, str):
-        raise BadValue()
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        raise BadValue() from None
-    if not isinstance(value, dict):
-        raise BadValue()
-    return value
-
-
-def paper_id(value: dict[str, Any]) -> str:
-    """``value["id"]``: a non-empty string of ≤ ``ID_MAX`` visible characters.
-
-    Raises:
-        BadValue: missing, not a string, empty, too long or with spaces.
-    """
-    pid = value.get("id")
-    if not isinstance(pid, str) or not 0 < len(pid) <= ID_MAX or not pid.isprintable() or any(c.isspace() for c in pid):
-        raise BadValue()
-    return pid
-
-
-def page_request(value: dict[str, Any], stored: Callable[[str], str | None]) -> tuple[str, int, bool]:
-    """``(query, offset, exact)`` from a page button's ``{"q" or "k", "o", "exact"?}``
-    (``stored(key)``: the long query kept under ``k``, ``service.queries.text_of``),
-    the query's controls and bidi overrides removed (``bot.core.parsing.user_text``).
-
-    Raises:
-        BadValue: ``q`` not a string of 1..``QUERY_MAX`` chars, ``k`` naming no stored query
-            (or purged), ``o`` not an int in 0..``OFFSET_MAX``, ``exact`` not 0/1."""
-    query, offset, exact = value.get("q"), value.get("o"), value.get("exact", 0)
-    if "k" in value and query is None:
-        query = stored(value["k"]) if isinstance(value["k"], str) else None
-        if query is None:
-            raise BadValue("That search is too old to page through now: please run it again.")
-    elif not isinstance(query, str) or not query.strip() or len(query) > QUERY_MAX:
-        raise BadValue()
-    if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= OFFSET_MAX:
-        raise BadValue()
-    if exact not in (0, 1) or (not isinstance(exact, (bool, int))):
-        raise BadValue()
-    return user_text(query), offset, bool(exact)  # a tampered value may carry controls
-
-
-def answer(
-    body: dict[str, Any],
-    respond: Respond,
-    client: WebClient,
-    message: Message,
-    *,
-    in_channel: bool = False,
-    replace_original: bool = False,
-) -> None:
-    """Send ``message`` back to the click: its ``response_url``, else a modal.
-
-    Args:
-        body: the ``block_actions`` payload.
-        respond: Bolt's ``respond`` for the click's ``response_url``.
-        client: Web API client (for views, when there is no ``response_url``).
-        message: the rendered answer.
-        in_channel: post visibly (``response_type: in_channel``); else ephemeral.
-        replace_original: replace the message clicked instead of adding one.
-
-    Never raises: failures are logged; a reply Slack refuses is sent again
-    as plain text (``bot.slack.delivery.fallback.respond_or_plain``).
-    """
-    try:
-        if not body.get("response_url"):
-            show_in_view(client, body, message)
-            return
-        respond_or_plain(
-            respond, message, response_type=IN_CHANNEL if in_channel else EPHEMERAL, replace_original=replace_original
-        )
-    except Exception:  # noqa: BLE001 — nothing else to tell the user through
-        log.exception("answering a button click failed")
 
 
 # ---------------------------------------------------------------- the Home tab
@@ -421,16 +273,17 @@ def _reply(
 
 
 def _post(poster: SlackPoster, event: dict[str, Any], message: Message) -> bool:
-    """Post ``message`` in the event's thread: to the asker only when it is
-    ephemeral (help, "did you mean", no confident match — issue 12 point 4;
-    docs/slack-rules.md [ephemeral]), except in a DM."""
+    """Post ``message`` in the event's thread — or, when it is ephemeral (help,
+    "did you mean", no confident match — issue 12 point 4), to the asker only,
+    except in a DM: in the thread the mention was in, else beside the mention
+    in the channel, since Slack does not show an ephemeral message in a thread
+    that has no reply yet (docs/slack-rules.md [ephemeral-thread])."""
     channel, user = event["channel"], event.get("user") or ""
-    thread_ts = event.get("thread_ts") or event["ts"]
     try:
         if message.visibility == EPHEMERAL and user and not channel.startswith("D"):
-            poster.post_ephemeral(channel, user, message, thread_ts=thread_ts)
+            poster.post_ephemeral(channel, user, message, thread_ts=event.get("thread_ts"))
         else:
-            poster.post(channel, message, thread_ts=thread_ts)
+            poster.post(channel, message, thread_ts=event.get("thread_ts") or event["ts"])
     except PostError as exc:
         log.warning("reply to mention in %s failed: %s", channel, exc.code)
         if exc.code in TRANSIENT:

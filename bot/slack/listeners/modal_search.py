@@ -8,7 +8,7 @@
   ``response_action: update`` (the modal says "Searching…"), run the search,
   then ``views.update`` the same view with the results or the explanation.
 - *‹ Previous* / *Next ›* / *Search "…" instead* (``MODAL_PAGE_ACTIONS``, value
-  ``{"q" or "k", "o"[, "exact"]}``, ``bot.slack.listeners.common.page_request``):
+  ``{"q" or "k", "o"[, "exact"]}``, ``bot.slack.listeners.clicks.page_request``):
   ``views.update`` of the same modal with that page.
 
 Its *Share to…* buttons are ``bot.slack.listeners.share``. Views sent to Slack
@@ -41,7 +41,8 @@ from bot.render.home import (
 from bot.slack.delivery.fair_slots import FairSlots
 from bot.slack.delivery.fallback import SORRY, view_or_plain
 from bot.slack.delivery.modals import message_modal, valid_view, view_depth
-from bot.slack.listeners.common import SEARCHING, BadValue, answer, page_request, read_value
+from bot.slack.listeners.clicks import BadValue, answer, page_request, read_value
+from bot.slack.listeners.common import SEARCHING
 
 if TYPE_CHECKING:
     from bot.service.service import Service

@@ -4,19 +4,28 @@
 ====================  ==============  ===========================================
 action id             value           answer
 ====================  ==============  ===========================================
-``paper_save``        ``{"id"}``      ``reading_list.save`` → ephemeral note (Home: republished)
+``paper_save``        ``{"id"[,…]}``  ``reading_list.save`` → the message clicked, marked "Saved ✓"
 ``saved_remove``      ``{"id"}``      ``reading_list.remove`` → the list again, replacing it
 ``saved_page``        ``{"o"}``       ``reading_list.page`` → that page, replacing the list
-``saved_export``      any             Markdown list + BibTeX file in the user's DM
+``saved_export``      any             the list + BibTeX file in the user's DM
 ====================  ==============  ===========================================
 
-Export (docs/slack-rules.md [dm-by-user-id]): ``chat.postMessage`` with the
-user's id as ``channel`` posts the Markdown list to the app's DM and answers
-with the DM's ``D…`` id; ``files_upload_v2`` (``files.getUploadURLExternal``,
-the upload, ``files.completeUploadExternal``, scope ``files:write``) then
-shares the ``.bib`` file there — ``completeUploadExternal`` needs a
-conversation id, not a user id. No ``conversations.open`` (``im:write``) needed.
-Clicks inside the Home tab republish it instead of answering in a modal.
+*Save* and *Remove* update the message clicked (issue 19 point 7): the Home tab
+is published again; a modal is updated with the paper marked "Saved ✓"
+(``views.update``, its blocks as Slack sent them back); the clicker's own
+results or card are drawn again marked (``clicks.redraw``, from the ``origin``
+the button carries). A message others see is never replaced: the clicker
+alone gets a short note (``clicks.answer``). *Remove* asks first, naming the
+paper (its ``confirm`` dialog, drawn by ``bot.render.reading_list``).
+
+Export (docs/slack-rules.md [dm-by-user-id], [files-upload], [chat-delete]):
+``chat.postMessage`` with the user's id as ``channel`` posts the list to the
+app's DM and answers with the DM's ``D…`` id; ``files_upload_v2``
+(``files.getUploadURLExternal``, the upload, ``files.completeUploadExternal``,
+scope ``files:write``) then shares the ``.bib`` file in its thread —
+``completeUploadExternal`` needs a conversation id, not a user id. When the
+upload fails the list message is deleted (``chat.delete``): one message per
+export, never one without its file.
 """
 
 from __future__ import annotations
@@ -36,10 +45,13 @@ from bot.render import (
     ACTION_SAVE,
     render,
 )
+from bot.render.blocks import SAVED, mark_done
 from bot.render.reading_list import export_message
 from bot.slack.delivery.fair_slots import FairSlots
 from bot.slack.delivery.fallback import SORRY
-from bot.slack.listeners.common import EXAMPLE, BadValue, Click, answer, paper_id, publish_home, read_value
+from bot.slack.delivery.modals import valid_view
+from bot.slack.listeners.clicks import EXAMPLE, BadValue, Click, answer, on_public_message, paper_id, read_value, redraw
+from bot.slack.listeners.common import publish_home
 
 if TYPE_CHECKING:
     from bot.service.service import Service
@@ -56,10 +68,6 @@ def _offset(value: dict[str, Any]) -> int:
     return o
 
 
-def _save(service: "Service", value: dict[str, Any], click: Click) -> tuple[Reply, int, bool]:
-    return service.reading_list.save(paper_id(value), click.context), 0, False
-
-
 def _remove(service: "Service", value: dict[str, Any], click: Click) -> tuple[Reply, int, bool]:
     note = service.reading_list.remove(paper_id(value), click.context)
     page = service.reading_list.page(click.context, _offset(value))
@@ -72,7 +80,6 @@ def _page(service: "Service", value: dict[str, Any], click: Click) -> tuple[Repl
 
 
 BUTTONS: dict[str, Callable[..., tuple[Reply, int, bool]]] = {
-    ACTION_SAVE: _save,
     ACTION_READING_LIST_REMOVE: _remove,
     ACTION_READING_LIST_PAGE: _page,
 }
@@ -82,6 +89,7 @@ def register(app: App, service: "Service", *, slots: FairSlots) -> None:
     """Register the reading-list buttons (see the module table)."""
     for action_id, kind in BUTTONS.items():
         app.action(action_id)(make_listener(service, action_id, kind, slots))
+    app.action(ACTION_SAVE)(make_save_listener(service, slots))
     app.action(ACTION_READING_LIST_EXPORT)(make_export_listener(service, slots))
 
 
@@ -113,6 +121,54 @@ def make_listener(service: "Service", action_id: str, kind, slots: FairSlots):
     return on_click
 
 
+def make_save_listener(service: "Service", slots: FairSlots):
+    """*Save* (Bolt arguments ``ack, body, action, respond, client``): save, then
+    update the message clicked in place (see the module doc)."""
+
+    def on_save(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond, client: WebClient) -> None:
+        ack()
+        click = Click.of(body)
+        swap = False
+        try:
+            value = read_value(action)
+            pid = paper_id(value)
+            with slots(click.user_id or ""):
+                note = render(service.reading_list.save(pid, click.context))
+                saved = pid in service.reading_list.saved_among(click.context, [pid])
+            if _in_home(body):
+                publish_home(service, client, click.team_id, click.user_id)
+                return
+            if saved and _marked_in_modal(client, body, pid):
+                return
+            redrawn = None
+            if saved and body.get("response_url") and not on_public_message(body):
+                redrawn = redraw(service, slots, value, click, (body.get("container") or {}).get("message_ts") or "")
+            message, swap = (redrawn, True) if redrawn is not None else (note, False)
+        except BadValue as bad:
+            message = render(ErrorReply(message=bad.message, example=EXAMPLE))
+        except Exception:  # noqa: BLE001 — after ack nothing may escape
+            log.exception("%s failed (team %s, user %s)", ACTION_SAVE, click.team_id, click.user_id)
+            message = render(NoticeReply(text=SORRY))
+        answer(body, respond, client, message, replace_original=swap)
+
+    return on_save
+
+
+def _marked_in_modal(client: WebClient, body: dict[str, Any], pid: str) -> bool:
+    """In a modal: ``views.update`` it with ``pid``'s *Save* marked "Saved ✓"; True when done."""
+    view = body.get("view") or {}
+    if view.get("type") != "modal" or not view.get("id"):
+        return False
+    kept = {k: view[k] for k in ("type", "title", "close", "submit", "private_metadata", "callback_id") if k in view}
+    kept["blocks"] = mark_done(view.get("blocks") or [], ACTION_SAVE, frozenset({pid}), SAVED)
+    try:
+        client.views_update(view_id=view["id"], view=valid_view(kept))
+    except Exception as exc:  # noqa: BLE001 — the modal was closed meanwhile …: answer in a new one
+        log.info("views.update after Save failed (%s)", exc)
+        return False
+    return True
+
+
 def make_export_listener(service: "Service", slots: FairSlots):
     """*Export BibTeX*: the list to the clicker's DM (Markdown message + ``.bib`` file)."""
 
@@ -142,22 +198,36 @@ def make_export_listener(service: "Service", slots: FairSlots):
 
 
 def send_export(client: WebClient, user_id: str, export) -> str:
-    """Post the Markdown list to ``user_id``'s DM, then upload the ``.bib`` there.
+    """Post the list to ``user_id``'s DM, then upload the ``.bib`` in its thread;
+    when the upload fails, delete the list message again (``chat.delete``).
+
+    Args:
+        client: Web API client (bot token: ``chat:write``, ``files:write``).
+        user_id: whose DM ("U0123").
+        export: the service's export (``markdown``, ``bibtex``, ``filename``, ``count``).
 
     Returns:
         str: the DM's conversation id (``D…``) that ``chat.postMessage`` answered.
 
     Raises:
-        slack_sdk.errors.SlackApiError: Slack refused a step.
+        slack_sdk.errors.SlackApiError: Slack refused a step (the upload's refusal
+            after the message was deleted).
     """
     message = export_message(export.markdown, export.count)
     posted = client.chat_postMessage(channel=user_id, text=message.text, unfurl_links=False, unfurl_media=False)
     dm = posted["channel"]
-    client.files_upload_v2(
-        channel=dm,
-        content=export.bibtex,
-        filename=export.filename,
-        title="paperbot reading list (BibTeX)",
-        thread_ts=posted.get("ts"),
-    )
+    try:
+        client.files_upload_v2(
+            channel=dm,
+            content=export.bibtex,
+            filename=export.filename,
+            title="paperbot reading list (BibTeX)",
+            thread_ts=posted.get("ts"),
+        )
+    except Exception:
+        try:  # the list without its file would stay, and each retry would add one
+            client.chat_delete(channel=dm, ts=posted["ts"])
+        except Exception as exc:  # noqa: BLE001 — the upload's error is the one to tell
+            log.warning("could not delete the export message in %s (%s)", dm, exc)
+        raise
     return dm

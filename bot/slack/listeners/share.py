@@ -1,57 +1,80 @@
-"""Sharing a paper (issue 12 point 4): a compact card posted once, from a
-message or from a modal.
+"""Sharing a paper (issue 12 point 4; issue 19 point 3): a compact card posted
+once, from a message or from a modal, where the people it is for see it.
 
 *Share*, from a message (search results, a paper card): ``ack()``; claim the share
 (``Service.sharing``, key ``team:channel:message ts:paper id``) — a second
-click is told where it was shared; post the card with ``chat.postMessage``
-(the abstract in its thread, who shared it by name — ``users.info`` — so no
-one is notified); then redraw the results in place with that row saying
-"Shared in #channel ✓" (the button's value carries the page), or confirm
-ephemerally. A channel the bot cannot post to gets "Invite @paperbot to
-#channel first".
+click is told where it was shared; post the card (``post_card``: the abstract
+in its thread, who shared it by name — ``users.info`` — so no one is
+notified) where the message is: in its thread when it is in one. Then, on the
+clicker's own (ephemeral) results, redraw them in place with that row saying
+"Shared in #channel ✓" (the button's value carries the page); on a message
+others see, confirm to the clicker alone, saying where it went.
 
 *Share to…*, from a modal (no channel of its own; ``{"id"}``): push the share
-modal (a ``conversations_select`` with ``response_url_enabled``) while the
-stack has room, else replace the current view (docs/slack-rules.md
-[view-stack]). Its submission claims the share (once per modal and paper and
-target), posts the card with ``chat.postMessage`` (the abstract in its
-thread); a conversation the bot cannot post in is reached through the
-submission's ``response_url`` when Slack gave one for it (a DM: no thread
-there), else the input says "Invite @paperbot to #x first". Success replaces
-the share modal with "Shared in #x ✓".
+modal — a conversation picker with ``response_url_enabled`` and a person
+picker — while the stack has room, else replace the current view
+(docs/slack-rules.md [view-stack]). Its submission claims each share (once per
+modal, paper and target) and posts the card: into the conversation picked
+(``post_card``), and to the person picked, in the bot's own DM with them
+(``conversations.open``, scope ``im:write``). Success replaces the share modal
+with "Shared in #x ✓" / "Sent to @y ✓"; a failure is said on its input.
+
+``bot.slack.delivery.reach.post_card`` posts the card: ``chat.postMessage``, a
+public channel joined first, any other conversation the bot cannot enter reached
+through the ``response_url`` Slack gave for it (the click's, or the submission's
+for the picked conversation). Only a channel is answered with "Invite
+@paperbot …": Slack lets no one invite the bot into a DM.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
 
 from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
-from slack_sdk.webhook import WebhookClient
+from slack_sdk.errors import SlackApiError
 
 from bot.core.models import Context
 from bot.core.ports import Message, PostError
-from bot.core.replies import EPHEMERAL, ErrorReply, ResultsReply, ShareReply
+from bot.core.replies import EPHEMERAL, ErrorReply, ShareReply
 from bot.render import ACTION_SHARE, render
 from bot.render.blocks import ACTION_SHARE_TO
-from bot.render.cards import SHARE_MODAL_ID, SHARE_TARGET_ACTION, SHARE_TARGET_BLOCK, share_modal, shared_modal
+from bot.render.cards import (
+    SHARE_MODAL_ID,
+    SHARE_PERSON_ACTION,
+    SHARE_PERSON_BLOCK,
+    SHARE_TARGET_ACTION,
+    SHARE_TARGET_BLOCK,
+    share_modal,
+    shared_modal,
+)
 from bot.service.sharing import share_key
 from bot.slack.delivery.fair_slots import FairSlots
 from bot.slack.delivery.fallback import SORRY
 from bot.slack.delivery.modals import STACK_MAX, message_modal, valid_view, view_depth
 from bot.slack.delivery.poster import SlackPoster
-from bot.slack.listeners.common import EXAMPLE, BadValue, Click, answer, page_request, paper_id, read_value
+from bot.slack.delivery.reach import NOT_POSTABLE, Unreachable, post_card
+from bot.slack.listeners.clicks import (
+    EXAMPLE,
+    BadValue,
+    Click,
+    answer,
+    on_public_message,
+    paper_id,
+    read_value,
+    redraw,
+)
 
 if TYPE_CHECKING:
     from bot.service.service import Service
 
 log = logging.getLogger(__name__)
 
-#: Slack's answers for a channel the bot may not post in (docs/slack-rules.md [chat-write-public]).
-NOT_POSTABLE = ("not_in_channel", "channel_not_found", "is_archived", "restricted_action")
+#: A DM (``D…``) the bot is not in: only a ``response_url`` reaches it, and no one can invite the bot.
+NO_WAY_INTO_DM = "Slack gave me no way into that direct message: pick the person under “Or send to a person” instead."
 
 
 def invite_first(channel: str) -> str:
@@ -110,7 +133,9 @@ def share_from_message(
     pid = paper_id(value)
     if not click.channel_id:
         raise BadValue("Share works from a message in a channel: try `/paper search …` there.")
-    message_ts = (body.get("container") or {}).get("message_ts") or ""
+    container = body.get("container") or {}
+    message_ts = container.get("message_ts") or ""
+    thread_ts = container.get("thread_ts") or (body.get("message") or {}).get("thread_ts")
     key = share_key(click.team_id, click.channel_id, message_ts, pid)
     claimed, where = service.sharing.claim(key, click.channel_id)
     if not claimed:
@@ -122,38 +147,30 @@ def share_from_message(
         if not isinstance(reply, ShareReply):
             service.sharing.release(key)
             return card, False
-        SlackPoster(client).post(click.channel_id, card)
-    except PostError as exc:
+        post_card(client, click.channel_id, card, thread_ts=thread_ts, response_url=body.get("response_url"))
+    except (Unreachable, PostError) as exc:
         service.sharing.release(key)
-        log.info("share into %s refused: %s", click.channel_id, exc.code)
-        text = invite_first(click.channel_id) if exc.code in NOT_POSTABLE else SORRY
-        return _ephemeral(text), False
+        code = exc.code
+        log.info("share into %s refused: %s", click.channel_id, code)
+        if code not in NOT_POSTABLE:
+            return _ephemeral(SORRY), False
+        if click.channel_id.startswith("D"):
+            return _ephemeral("Slack did not let me post in this conversation. " + DM_INSTEAD), False
+        return _ephemeral(invite_first(click.channel_id)), False
     except Exception:
         service.sharing.release(key)
         raise
-    if "q" in value or "k" in value:  # the page it was clicked on
-        redrawn = _redrawn(service, slots, value, click, message_ts)
+    if not on_public_message(body):  # the clicker's own page or card, drawn again marked
+        redrawn = redraw(service, slots, value, click, message_ts)
         if redrawn is not None:
             return redrawn, True
+    if thread_ts:
+        return _ephemeral("Shared in this thread ✓"), False
     return _ephemeral(f"Shared in <#{click.channel_id}> ✓"), False
 
 
-def _redrawn(
-    service: "Service", slots: FairSlots, value: dict[str, Any], click: Click, message_ts: str
-) -> Message | None:
-    """The clicked results page again, every row shared from it marked."""
-    try:
-        query, offset, exact = page_request(value, service.queries.text_of)
-    except BadValue:
-        return None
-    with slots(click.user_id or ""):
-        reply = service.search(query, offset=offset, exact=exact)
-        if not isinstance(reply, ResultsReply) or reply.page is None:
-            return None
-        keys = [
-            (h.paper.id, share_key(click.team_id, click.channel_id, message_ts, h.paper.id)) for h in reply.page.hits
-        ]
-        return render(replace(reply, shared=service.sharing.where(keys)))
+#: How to reach a person when the conversation cannot be posted in.
+DM_INSTEAD = "To send it to a person, open the paper's *Details* and use *Share to…*."
 
 
 def _ephemeral(text: str) -> Message:
@@ -189,103 +206,202 @@ def make_share_to_listener(service: "Service"):
 
 def selected_target(view: dict[str, Any]) -> str:
     """The conversation picked in the share modal ("" when none)."""
+    return _picked(view, SHARE_TARGET_BLOCK, SHARE_TARGET_ACTION, "selected_conversation")
+
+
+def selected_person(view: dict[str, Any]) -> str:
+    """The person picked in the share modal ("" when none)."""
+    return _picked(view, SHARE_PERSON_BLOCK, SHARE_PERSON_ACTION, "selected_user")
+
+
+def _picked(view: dict[str, Any], block: str, action: str, key: str) -> str:
     try:
-        value = view["state"]["values"][SHARE_TARGET_BLOCK][SHARE_TARGET_ACTION]["selected_conversation"]
+        value = view["state"]["values"][block][action][key]
     except (KeyError, TypeError):
         return ""
     return value if isinstance(value, str) else ""
 
 
+@dataclass(frozen=True)
+class Sent:
+    """One target of a share modal done: the line to show, and whether it was done now."""
+
+    line: str
+    now: bool
+
+
+class NotShared(Exception):
+    """A target of the share modal could not be reached; the sentence for its input."""
+
+
 def make_share_submit_listener(service: "Service", slots: FairSlots):
-    """The share modal's *Share* → post the card, then "Shared in #x ✓" (or an error on the input)."""
+    """The share modal's *Share* → post the card to the conversation and/or the person
+    picked, then "Shared in #x ✓" / "Sent to @y ✓" (or an error on the input)."""
 
     def share_submitted(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient) -> None:
-        target = selected_target(view)
+        target, person = selected_target(view), selected_person(view)
         try:
             meta = json.loads(view.get("private_metadata") or "{}")
             pid = paper_id(meta if isinstance(meta, dict) else {})
         except (ValueError, BadValue):
             ack(response_action="errors", errors={SHARE_TARGET_BLOCK: "Sorry, I couldn't read this form."})
             return
-        if not target:
-            ack(response_action="errors", errors={SHARE_TARGET_BLOCK: "Pick where to share it."})
+        if not target and not person:
+            ack(
+                response_action="errors",
+                errors={SHARE_TARGET_BLOCK: "Pick where to share it: a conversation or a person."},
+            )
             return
-        depth = view_depth(view)
-        try:
-            error = share_into(service, slots, client, body, view, pid, target)
-        except Exception:  # noqa: BLE001 — the user still gets an answer, on the input
-            log.exception("share to %s failed", target)
-            error = SORRY
-        if error:
-            ack(response_action="errors", errors={SHARE_TARGET_BLOCK: error})
+        share = _Share(service, slots, client, body, view, pid)
+        sent, errors = [], {}
+        for block, picked, send in ((SHARE_TARGET_BLOCK, target, share.into), (SHARE_PERSON_BLOCK, person, share.to)):
+            if not picked:
+                continue
+            try:
+                sent.append(send(picked))
+            except NotShared as exc:
+                errors[block] = str(exc)
+            except Exception:  # noqa: BLE001 — the user still gets an answer, on the input
+                log.exception("share to %s failed", picked)
+                errors[block] = SORRY
+        if not errors and not any(s.now for s in sent):
+            errors[SHARE_TARGET_BLOCK if target else SHARE_PERSON_BLOCK] = "You already shared this paper there."
+        if errors:
+            ack(response_action="errors", errors=errors)
             return
-        ack(response_action="update", view=valid_view(shared_modal(f"Shared in <#{target}> ✓", depth)))
+        lines = "\n".join(s.line for s in sent)
+        ack(response_action="update", view=valid_view(shared_modal(lines, view_depth(view))))
 
     return share_submitted
 
 
-def share_into(
-    service: "Service",
-    slots: FairSlots,
-    client: WebClient,
-    body: dict[str, Any],
-    view: dict[str, Any],
-    pid: str,
-    target: str,
-) -> str | None:
-    """Post paper ``pid`` into ``target`` once; None on success, else the sentence to show."""
-    user = (body.get("user") or {}).get("id") or ""
-    team = (body.get("team") or {}).get("id") or ""
-    key = share_key(team, target, view.get("root_view_id") or view.get("id") or "", pid)
-    claimed, _ = service.sharing.claim(key, target)
-    if not claimed:
-        return "You already shared this paper there."
-    with slots(user):
-        reply = service.share(pid, Context(team, target, user), sharer=sharer_name(client, user))
-        card = render(reply)
-    if not isinstance(reply, ShareReply):
-        service.sharing.release(key)
-        return "That paper has left the index."
-    try:
-        SlackPoster(client).post(target, card)
-        return None
-    except PostError as exc:
-        if exc.code not in NOT_POSTABLE:
-            service.sharing.release(key)
+class _Share:
+    """One submission of the share modal: the card, once per target.
+
+    Args:
+        service: ``share``, ``sharing``.
+        slots: held while the service renders the card.
+        client: Web API client (bot token).
+        body: the ``view_submission`` payload (``user``, ``team``, ``response_urls``).
+        view: its view (``id``, ``root_view_id``).
+        pid: the paper to share.
+    """
+
+    def __init__(
+        self,
+        service: "Service",
+        slots: FairSlots,
+        client: WebClient,
+        body: dict[str, Any],
+        view: dict[str, Any],
+        pid: str,
+    ) -> None:
+        self.service, self.slots, self.client, self.body, self.pid = service, slots, client, body, pid
+        self.user = (body.get("user") or {}).get("id") or ""
+        self.team = (body.get("team") or {}).get("id") or ""
+        self.modal = view.get("root_view_id") or view.get("id") or ""
+
+    def into(self, target: str) -> Sent:
+        """Post the card into the conversation ``target``, once.
+
+        Raises:
+            NotShared: it cannot be reached (never "invite me" for a DM).
+        """
+
+        def send() -> None:
+            try:
+                post_card(self.client, target, self._card(target), response_url=self._response_url(target))
+            except Unreachable:
+                raise NotShared(self._unreachable(target)) from None
+
+        return self._once(target, f"Already shared in <#{target}>", f"Shared in <#{target}> ✓", send)
+
+    def to(self, person: str) -> Sent:
+        """Send the card to ``person`` in the bot's own DM with them (``conversations.open``), once.
+
+        Raises:
+            NotShared: Slack will not open that DM (a bot, a deactivated user …).
+        """
+
+        def send() -> None:
+            card = self._card(person)
+            try:
+                dm = self.client.conversations_open(users=person)["channel"]["id"]
+                SlackPoster(self.client).post(dm, card)
+            except SlackApiError as exc:
+                code = exc.response.get("error") if exc.response is not None else None
+                log.info("conversations.open with %s failed: %s", person, code)
+                if code == "cannot_dm_bot":
+                    raise NotShared("I can't send papers to a bot: pick a person.") from None
+                raise NotShared(f"Slack would not let me message them ({code or 'error'}).") from None
+            except PostError as exc:
+                raise NotShared(f"Slack would not let me message them ({exc.code}).") from None
+
+        done = f"Sent to <@{person}> ✓ (in a direct message from paperbot)"
+        return self._once(person, f"Already sent to <@{person}>", done, send)
+
+    def _once(self, target: str, already: str, done: str, send: Callable[[], None]) -> Sent:
+        """``send()`` unless this modal shared the paper to ``target`` before (a claim,
+        released when ``send`` raises)."""
+        key = share_key(self.team, target, self.modal, self.pid)
+        if not self.service.sharing.claim(key, target)[0]:
+            return Sent(already, now=False)
+        try:
+            send()
+        except BaseException:
+            self.service.sharing.release(key)
             raise
-        url = next(
+        return Sent(done, now=True)
+
+    def _unreachable(self, target: str) -> str:
+        """What to say on the input when ``target`` cannot be reached."""
+        if target.startswith("D"):
+            return NO_WAY_INTO_DM
+        name = channel_name(self.client, target)
+        if name is None:  # private, or a group DM: neither can be read by a bot outside it
+            return (
+                "I can't post in that conversation. If it is a private channel, invite @paperbot "
+                "there first (/invite @paperbot); to reach a person, pick them under “Or send to a person”."
+            )
+        return f"Invite @paperbot to {name} first, then share again."
+
+    def _card(self, where: str) -> Message:
+        """The rendered card, naming the sharer.
+
+        Raises:
+            NotShared: the paper left the index.
+        """
+        with self.slots(self.user):
+            reply = self.service.share(
+                self.pid, Context(self.team, where, self.user), sharer=sharer_name(self.client, self.user)
+            )
+            card = render(reply)
+        if not isinstance(reply, ShareReply):
+            raise NotShared("That paper has left the index.")
+        return card
+
+    def _response_url(self, target: str) -> str | None:
+        """The submission's ``response_url`` for ``target`` [response-url-enabled], or None."""
+        return next(
             (
                 r.get("response_url")
-                for r in body.get("response_urls") or []
+                for r in self.body.get("response_urls") or []
                 if r.get("channel_id") == target and r.get("response_url")
             ),
             None,
         )
-        if url and target.startswith("D") and _via_response_url(url, card):
-            return None
-        service.sharing.release(key)
-        return f"Invite @paperbot to {channel_name(client, target)} first, then share again."
 
 
-def _via_response_url(url: str, card) -> bool:
-    """Post ``card`` visibly through a submission's ``response_url``; True when Slack took it."""
-    payload = card.payload()
-    payload.pop("metadata", None)
-    response = WebhookClient(url).send_dict(dict(payload, response_type="in_channel"))
-    if response.status_code != 200:
-        log.warning("share through the response_url answered %s", response.status_code)
-    return response.status_code == 200
-
-
-def channel_name(client: WebClient, channel: str) -> str:
+def channel_name(client: WebClient, channel: str) -> str | None:
     """``#name`` from ``conversations.info`` (scopes ``channels:read`` / ``groups:read``),
-    else "that conversation" (plain text: a view's error cannot render ``<#C…>``)."""
+    or None when the bot cannot read it (a private channel or group DM it is not in).
+    Plain text: a view's error cannot render ``<#C…>``."""
     try:
         name = (client.conversations_info(channel=channel).get("channel") or {}).get("name")
     except Exception as exc:  # noqa: BLE001 — a private channel the bot is not in: not found
         log.info("conversations.info for %s failed (%s)", channel, exc)
-        return "that conversation"
-    return f"#{name}" if isinstance(name, str) and name else "that conversation"
+        return None
+    return f"#{name}" if isinstance(name, str) and name else None
 
 
 def _plain(text: str) -> Message:

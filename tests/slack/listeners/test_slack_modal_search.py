@@ -83,8 +83,9 @@ def test_share_to_pushes_a_conversation_picker(slack: SlackHarness) -> None:
     assert pushed.answer["ok"], pushed.answer
     view = view_of(pushed)
     assert view["callback_id"] == SHARE_MODAL_ID
-    (picker,) = [b["element"] for b in view["blocks"] if b["type"] == "input"]
+    (picker,) = [b["element"] for b in view["blocks"] if b.get("block_id") == SHARE_TARGET_BLOCK]
     assert picker["type"] == "conversations_select" and picker["response_url_enabled"] is True
+    assert "default_to_current_conversation" not in picker  # a person picked alone gets it alone
 
 
 def test_sharing_from_the_modal_posts_once_and_confirms(slack: SlackHarness) -> None:
@@ -106,7 +107,7 @@ def test_a_private_channel_without_the_bot_says_invite_first(slack: SlackHarness
     slack.fake.add_channel("G0SECRET", private=True)
     answer = json.loads(slack.interact(share_submission(paper.id, "G0SECRET")).body)
     assert answer["response_action"] == "errors"
-    assert answer["errors"][SHARE_TARGET_BLOCK].startswith("Invite @paperbot to that conversation first")
+    assert answer["errors"][SHARE_TARGET_BLOCK].startswith("I can't post in that conversation. If it is a private")
     slack.fake.add_channel("C0PUBLIC")
     slack.fake.fail_channel("C0PUBLIC", "not_in_channel", ("chat.postMessage",))
     answer = json.loads(slack.interact(share_submission(paper.id, "C0PUBLIC")).body)

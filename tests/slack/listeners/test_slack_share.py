@@ -56,17 +56,33 @@ def test_share_posts_a_compact_card_once_and_marks_the_row(slack: SlackHarness) 
     assert len(parents(slack)) == 1  # still one post
 
 
-def test_share_into_a_channel_the_bot_cannot_post_in_says_invite_first(slack: SlackHarness) -> None:
+def test_share_into_a_private_channel_without_the_bot_goes_through_the_clicks_response_url(
+    slack: SlackHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     slack.fake.add_channel("G0SECRET", private=True)
     paper = slack.index.get(slack.index.ids()[0])
     _, url = slack.click(ACTION_SHARE, {"id": paper.id}, channel="G0SECRET")
-    (reply,) = slack.replies(url)
-    assert "Invite @paperbot to <#G0SECRET> first" in reply["text"]
-    assert reply["response_type"] == "ephemeral"
-    slack.fake.add_channel("G0SECRET", private=True, bot_member=True)  # invited: now it works
-    _, url2 = slack.click(ACTION_SHARE, {"id": paper.id}, channel="G0SECRET")
-    (ok,) = slack.replies(url2)
-    assert "Shared in <#G0SECRET> ✓" in ok["text"]
+    card, ok = slack.replies(url, 2)
+    assert card["response_type"] == "in_channel" and card["replace_original"] is False
+    assert paper.title[:30] in " ".join(shown_strings(card["blocks"]))
+    assert ok["response_type"] == "ephemeral" and "Shared in <#G0SECRET> ✓" in ok["text"]
+    # Slack refuses that too (an admin's restriction): then, and only then, "invite me"
+    refuse_cards = slack.fake._respond
+    monkeypatch.setattr(
+        slack.fake,
+        "_respond",
+        lambda path, body: (
+            (403, "action_prohibited") if body.get("response_type") == "in_channel" else refuse_cards(path, body)
+        ),
+    )
+    other = slack.index.get(slack.index.ids()[1])
+    _, url2 = slack.click(ACTION_SHARE, {"id": other.id}, channel="G0SECRET")
+    _, reply = slack.replies(url2, 2)
+    assert "Invite @paperbot to <#G0SECRET> first" in reply["text"] and reply["response_type"] == "ephemeral"
+    slack.fake.add_channel("G0SECRET", private=True, bot_member=True)  # invited: now it is posted
+    _, url3 = slack.click(ACTION_SHARE, {"id": other.id}, channel="G0SECRET")
+    (done,) = slack.replies(url3)
+    assert "Shared in <#G0SECRET> ✓" in done["text"]
     assert len(parents(slack, "G0SECRET")) == 1
 
 
