@@ -7,11 +7,11 @@ action id             value           answer
 ``paper_save``        ``{"id"}``      ``reading_list.save`` → ephemeral note (Home: republished)
 ``saved_remove``      ``{"id"}``      ``reading_list.remove`` → the list again, replacing it
 ``saved_page``        ``{"o"}``       ``reading_list.page`` → that page, replacing the list
-``saved_export``      any             Markdown list + BibTeX file in the user's DM
+``saved_export``      any             the list (mrkdwn) + BibTeX file in the user's DM
 ====================  ==============  ===========================================
 
 Export (docs/slack-rules.md [dm-by-user-id]): ``chat.postMessage`` with the
-user's id as ``channel`` posts the Markdown list to the app's DM and answers
+user's id as ``channel`` posts the list (mrkdwn links) to the app's DM and answers
 with the DM's ``D…`` id; ``files_upload_v2`` (``files.getUploadURLExternal``,
 the upload, ``files.completeUploadExternal``, scope ``files:write``) then
 shares the ``.bib`` file there — ``completeUploadExternal`` needs a
@@ -114,7 +114,7 @@ def make_listener(service: "Service", action_id: str, kind, slots: FairSlots):
 
 
 def make_export_listener(service: "Service", slots: FairSlots):
-    """*Export BibTeX*: the list to the clicker's DM (Markdown message + ``.bib`` file)."""
+    """*Export BibTeX*: the list to the clicker's DM (mrkdwn message + ``.bib`` file)."""
 
     def on_export(ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient) -> None:
         ack()
@@ -142,7 +142,7 @@ def make_export_listener(service: "Service", slots: FairSlots):
 
 
 def send_export(client: WebClient, user_id: str, export) -> str:
-    """Post the Markdown list to ``user_id``'s DM, then upload the ``.bib`` there.
+    """Post the list (``export_message``) to ``user_id``'s DM, then upload the ``.bib`` there.
 
     Returns:
         str: the DM's conversation id (``D…``) that ``chat.postMessage`` answered.
@@ -150,7 +150,7 @@ def send_export(client: WebClient, user_id: str, export) -> str:
     Raises:
         slack_sdk.errors.SlackApiError: Slack refused a step.
     """
-    message = export_message(export.markdown, export.count)
+    message = export_message(export.entries, export.gone)
     posted = client.chat_postMessage(channel=user_id, text=message.text, unfurl_links=False, unfurl_media=False)
     dm = posted["channel"]
     client.files_upload_v2(
