@@ -71,7 +71,7 @@ def home_view(
     else:
         blocks.append(bk.section("The index has no papers yet."))
     blocks.append(bk.divider())
-    blocks.append(bk.section("*Your channels with a paper of the day*"))
+    blocks.append(bk.section("*Your subscriptions*"))  # channels and your feed, daily or weekly
     if not channels:
         blocks.append(bk.context("None yet. In a channel, type `/paper subscribe 09:30 Europe/Berlin`."))
     for sub, nxt in channels[:40]:

@@ -199,6 +199,7 @@ def test_the_app_home_says_days_and_papers_and_has_one_primary_button(glaciers) 
     daily = Subscription(team_id="T1", channel_id="C2", local_time="09:00", tz="UTC")
     view = home_view(glaciers[0], DAY, [(weekly, None), (daily, None)], reading_list(glaciers))
     blocks = view_blocks(view, "views.publish")
+    assert "*Your subscriptions*" in texts(blocks)  # not "a paper of the day": this one is weekly
     lines = [t for t in texts(blocks) if t.startswith("<#C")]
     assert "3 papers about “glacier” on Mondays at 10:00 (Europe/London)" in lines[0]
     assert "a paper of the day every day at 09:00 (UTC)" in lines[1]
