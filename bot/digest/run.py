@@ -37,14 +37,13 @@ import logging
 from dataclasses import replace
 from datetime import date, datetime, timedelta
 from enum import Enum, auto
-from typing import Callable
 
-from bot.core.models import CONSOLE_TEAM, DeliveryState, Paper, Subscription
-from bot.core.ports import WORKSPACE_ERRORS, Message, Poster, PostError
+from bot.core.models import CONSOLE_TEAM, DeliveryState, Subscription
+from bot.core.ports import WORKSPACE_ERRORS, Poster, PostError
 from bot.daily.post_times import UTC, due_today, effective_since, local_date, post_time_utc, posts_on, zone
-from bot.digest.post import DigestPost, post_for
+from bot.digest.post import DigestPost, Render, post_for
 from bot.digest.summary import DigestDateError, DigestSummary
-from bot.render import digest_marker, render_digest
+from bot.render import digest_marker, render_post
 from bot.service.topics import Topics
 
 log = logging.getLogger(__name__)
@@ -54,8 +53,6 @@ RECONCILE_AFTER = timedelta(minutes=2)  # a claim older than this without ts is 
 MAX_ATTEMPTS = 3  # tries per channel and date after FAILED
 SKIP_LOOKBACK_DAYS = 7  # missed days recorded as skipped
 AMBIGUOUS_CODES = frozenset({"request_failed"})  # the post may have reached Slack
-
-Render = Callable[[Paper, date], Message]
 
 
 class Outcome(Enum):
@@ -79,7 +76,7 @@ class _Run:
         if now.tzinfo is None:
             raise ValueError("now must be timezone-aware")
         self.store, self.index, self.poster, self.now = store, index, poster, now
-        self.render = render or render_digest
+        self.render = render or render_post
         self.summary = DigestSummary()
         self.topics = Topics(index, store)
 
@@ -206,7 +203,8 @@ def run_due(
         index: has ``ids() -> list[str]`` and ``get(id) -> Paper | None``.
         poster: ``bot.core.ports.Poster`` (raises ``PostError``).
         now: aware current time (the clock job passes ``datetime.now(UTC)``).
-        render: ``(paper, day) -> Message``; default ``bot.render.render_digest``.
+        render: ``(papers, day, title) -> Message`` (``bot.digest.post.Render``); default
+            ``bot.render.render_post``.
         late_after: lateness beyond which a post is logged as late.
         reconcile_after: age of a claim without ts before it is reconciled.
         max_attempts: tries per channel and date when Slack refuses a post.
