@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -52,6 +53,13 @@ ADJ_TAILS = frozenset(
     " efficient guided oriented centric time".split()
 )
 HANDCHECK_SIZE = 100
+#: derive._WE_VERB restated: a first sentence that is the contribution sentence ("We propose ...").
+_WE_VERB = re.compile(
+    r"\bwe\s+(?:\w+ly\s+|first\s+|further\s+|also\s+|then\s+|now\s+|here\s+)?(?:propose|introduce|present|"
+    r"design|develop|establish|study|investigate|analy[sz]e|examine|explore|quantify|characterize|identify|revisit)\s"
+)
+#: A TL;DR ending in an initial ("The Vera C."): a sentence cut inside a name.
+_INITIAL = re.compile(r"\b[A-Z]\.$")
 
 WHY = """\
 Where they come from (read from the code at this commit)
@@ -74,11 +82,20 @@ Where they come from (read from the code at this commit)
   frequent word ("robust", "unified"). Untitled papers use keywords.keywords, which calls
   bot/corpus/wordlists.py:is_noun_phrase (hand-kept VERBS / ADJECTIVES lists).
 
+* bot/corpus/text.py:sentence_spans ends a sentence after a single capital letter and a
+  period ("abstracts rarely hold initials"), so "the Karl G. Jansky Very Large Array" and
+  "the Vera C. Rubin Observatory" split, and a TL;DR can be "The Vera C.".
+
 What to change
 --------------
-* derive._tldr: never open with sentence 0 when a contribution sentence is missing —
-  take the best-scored other sentence (result cues), and fall back to sentence 0 only
-  for a one-sentence abstract.
+* text.sentence_spans: no boundary after a single capital letter followed by a capitalised
+  word ("G. Jansky", "C. Rubin"); keep it before "We"/"The"/"This"/"Our" ("... model X. We ...").
+* derive._tldr: never take sentence 0. Without a contribution sentence (the fallback, most
+  of the repeats) take the best-scored other sentence (result cues; the contribution-like
+  "This paper/Here ..." sentence when there is one); when the contribution sentence *is*
+  sentence 0, say it another way — its object as a phrase (derive.we_clauses gives it:
+  "KAG-Thinker, a human-like reasoning framework built upon ...") — and add the result
+  sentence. A one-sentence abstract gets no TL;DR (the card shows the abstract).
 * render/blocks.py:paper_blocks: an extractive TL;DR always repeats the abstract right
   below it; show the TL;DR where the abstract is not shown (result rows, digest, share,
   unfurl) and leave it out of the Details card when the card shows the abstract (or show
@@ -108,21 +125,23 @@ def tldr_figures(papers: list) -> dict:
     """Counts of TL;DRs repeating the first / any shown abstract sentence."""
     from bot import corpus
 
-    first = shown = whole = empty = 0
+    first = we_first = shown = whole = empty = initial = 0
     examples = []
     for p in papers:
         if not p.tldr:
             empty += 1
             continue
+        initial += bool(_INITIAL.search(p.tldr))
         sents = corpus.sentences(p.abstract)
         visible = corpus.sentences(p.abstract[:ABSTRACT_MAX])
         parts = corpus.sentences(p.tldr) or [p.tldr]
         rep_first = any(repeats(t, sents[0]) for t in parts) if sents else False
         rep = [t for t in parts if any(repeats(t, a) for a in visible)]
         first += rep_first
+        we_first += rep_first and bool(_WE_VERB.search(sents[0].lower()))
         shown += bool(rep)
         whole += len(rep) == len(parts)
-        if rep_first and len(examples) < 5:
+        if (rep_first or _INITIAL.search(p.tldr)) and len(examples) < 8:
             examples.append((p.id, p.tldr[:160]))
     n = len(papers)
     return {
@@ -130,10 +149,12 @@ def tldr_figures(papers: list) -> dict:
         "empty": empty,
         "repeats_first_sentence": first,
         "repeats_first_share": first / n,
+        "first_is_we_sentence": we_first,
         "repeats_shown_sentence": shown,
         "repeats_shown_share": shown / n,
         "entirely_copied": whole,
-        "examples_first": examples,
+        "cut_at_initial": initial,
+        "examples": examples,
     }
 
 
@@ -261,9 +282,11 @@ def main() -> None:
         lines += [
             f"{label}:",
             f"  TL;DR repeats the abstract's first sentence: {t['repeats_first_sentence']} of {t['papers']} "
-            f"({t['repeats_first_share']:.1%})",
+            f"({t['repeats_first_share']:.1%}); of them, the first sentence is the \"we propose/study\" one: "
+            f"{t['first_is_we_sentence']}, the fallback (no such sentence): {t['repeats_first_sentence'] - t['first_is_we_sentence']}",
             f"  TL;DR repeats a sentence shown right below it (Details card, first {ABSTRACT_MAX} characters): "
             f"{t['repeats_shown_sentence']} ({t['repeats_shown_share']:.1%}); entirely copied: {t['entirely_copied']}",
+            f"  TL;DR cut at an initial (a sentence split inside a name, 'The Vera C.'): {t['cut_at_initial']}",
             f"  keywords: {k['keywords']} ({k['per_paper']:.1f} a paper), {k['single_word']} of one word; "
             f"labels {k['labels']}",
             f"  single adjective or verb: {k['single_adjective_or_verb']} ({k['single_adjective_or_verb_share']:.1%} "
@@ -272,7 +295,7 @@ def main() -> None:
         for kind, found in k["examples"].items():
             if found:
                 lines.append(f"    {kind}: " + ", ".join(found[:15]))
-        lines += [f"    TL;DR = first sentence, e.g. {pid}: {text!r}" for pid, text in t["examples_first"][:3]]
+        lines += [f"    TL;DR e.g. {pid}: {text!r}" for pid, text in t["examples"][:6]]
         lines.append("")
     check_lines, check = handcheck(titled, args.handcheck, args.seed)
     lines += check_lines + ["", WHY]
