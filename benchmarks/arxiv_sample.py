@@ -29,7 +29,8 @@ from typing import Iterator
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-DEFAULT_DATA = Path("/work/shared/data/arxiv-abstracts")
+#: The shared arXiv sample beside the checkout (``../shared/data/arxiv-abstracts``).
+DEFAULT_DATA = ROOT.parent / "shared" / "data" / "arxiv-abstracts"
 SEEDS = ROOT / "seeds"
 
 
@@ -104,13 +105,15 @@ def bm25s_index(texts: list[str]):
 
 
 def header(title: str, data_dir: Path, extra: str) -> list[str]:
-    """The first lines of a report: title, date, python, data folder and what was drawn."""
+    """The first lines of a report: title, date, python, data folder (relative to the
+    checkout, as ``../shared/data/arxiv-abstracts``) and what was drawn."""
+    import os
     import platform
 
     return [
         title,
         "=" * len(title),
         f"date: {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}   python {platform.python_version()}",
-        f"data: {data_dir}; {extra}",
+        f"data: {os.path.relpath(Path(data_dir).resolve(), ROOT)}; {extra}",
         "",
     ]

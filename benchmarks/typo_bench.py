@@ -7,7 +7,7 @@ Usage::
         [--seed 20261218] [--out benchmarks/results/typo_bench_2k.txt]
 
 Index: the 38 seed abstracts (``seeds/``) plus the first ``--docs`` arXiv records of
-``DATA_DIR`` (default /work/shared/data/arxiv-abstracts), built with the product's loader
+``DATA_DIR`` (default ../shared/data/arxiv-abstracts beside the checkout), built with the product's loader
 and ``build_index``. Phrases: 2- and 3-word runs of those arXiv titles (half each, drawn
 with ``--seed``): words of 3+ ASCII letters, no stop word, no capital after the first
 letter (acronyms and names such as "NeRF" are not typed words), lower-cased. One word of
