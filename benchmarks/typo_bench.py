@@ -30,12 +30,10 @@ Correctors:
   the most papers, is the correction when it has support and at least ``MARGIN`` times
   the runner-up's; otherwise the best is only a "did you mean" hint.
 
-The corpus vocabulary (unstemmed words of title + abstract, document frequency, word
-postings, adjacent-word bigrams, author-name words) is rebuilt here from the same
-papers, as ``bot.search.lexicon`` collects it: the public API does not expose the
-lexicon. "English" is pyspellchecker's list at count >= 10, the rule of
-``bot.search.english`` restated. The clean phrases are run too: a corrector that changes
-a correct query is counted. About 1 minute at 2,000 papers, 3 at 10,000.
+The last two, and the corpus vocabulary they use (rebuilt from the same papers: the public
+API does not expose the lexicon), are in ``context_spelling.py``. The clean phrases are run
+too: a corrector that changes a correct query is counted. The product's misses are sorted
+by cause (``classify``). About 3 minutes at 2,000 papers, 5 at 10,000.
 """
 
 from __future__ import annotations
@@ -46,11 +44,19 @@ import itertools
 import random
 import re
 import tempfile
-import unicodedata
 from collections import Counter, defaultdict
 from pathlib import Path
 
 import arxiv_sample as sample
+from context_spelling import (
+    MARGIN,
+    MIN_TYPED,
+    Vocabulary,
+    context_correct,
+    is_english,
+    most_frequent_query,
+    spellchecker,
+)
 from report import publish
 
 STOP = frozenset(
@@ -59,10 +65,6 @@ STOP = frozenset(
 )
 KINDS = ("deletion", "insertion", "substitution", "transposition")
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
-MIN_TYPED = 5  # Ranking.spell_min_chars: shorter words are never corrected by the product
-MARGIN = 2.0  # the context corrector's "clearly better": support >= MARGIN x the runner-up's
-MAX_CANDIDATES = 20
-_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
 
 WHY = """\
 Why the product chooses what it does (read from the code at this commit)
@@ -98,72 +100,6 @@ What to change (measured by the rows above)
    SearchPage.suggestion carries it and the typed query runs (a "did you mean" hint).
 3. Keep real_word, completion and the name exclusion; one candidate stays a correction.
 """
-
-
-def fold(text: str) -> str:
-    """Lower case without accents (``bot.search.analysis.fold``'s rule)."""
-    text = text.lower()
-    return text if text.isascii() else "".join(c for c in unicodedata.normalize("NFKD", text) if c.isascii())
-
-
-class Vocabulary:
-    """Document frequencies, postings and bigrams of the indexed papers' titles + abstracts."""
-
-    def __init__(self, papers: list) -> None:
-        self.df: Counter = Counter()
-        self.postings: dict[str, set[int]] = defaultdict(set)
-        self.bigrams: Counter = Counter()
-        self.authors: Counter = Counter()
-        for d, p in enumerate(papers):
-            tokens = _WORD.findall(fold(f"{p.title} . {p.abstract}"))
-            words = [part for t in tokens for part in t.split("-")]
-            distinct = set(words) | {t.replace("-", "") for t in tokens if "-" in t}
-            self.df.update(distinct)
-            for w in distinct:
-                self.postings[w].add(d)
-            self.bigrams.update({f"{a} {b}" for a, b in zip(words, words[1:])})
-            self.authors.update({w for a in p.authors for w in _WORD.findall(fold(a))})
-        self.words = sorted(self.df)
-        self._near: dict[str, dict[int, list[str]]] = {}
-
-    def is_name(self, word: str) -> bool:
-        """An author-name word at least as often as a text word (``readings.is_name``'s rule)."""
-        return self.authors.get(word, 0) >= max(1, self.df.get(word, 0))
-
-    def near(self, word: str) -> dict[int, list[str]]:
-        """Vocabulary words 1 and 2 edits from ``word`` (optimal string alignment), by distance."""
-        if word not in self._near:
-            from rapidfuzz import process
-            from rapidfuzz.distance import OSA
-
-            found: dict[int, list[str]] = {1: [], 2: []}
-            for w, dist, _ in process.extract(word, self.words, scorer=OSA.distance, score_cutoff=2, limit=None):
-                if dist:
-                    found[int(dist)].append(w)
-            self._near[word] = found
-        return self._near[word]
-
-    def together(self, words: list[str]) -> int:
-        """Papers holding every one of ``words``."""
-        sets = sorted((self.postings.get(w, set()) for w in words), key=len)
-        return len(set.intersection(*sets)) if sets else 0
-
-
-@functools.lru_cache(maxsize=1)
-def _spellchecker():
-    from spellchecker import SpellChecker
-
-    return SpellChecker(language="en")
-
-
-@functools.lru_cache(maxsize=1)
-def _english() -> frozenset:
-    return frozenset(w for w, n in _spellchecker().word_frequency.dictionary.items() if n >= 10)
-
-
-def is_english(word: str) -> bool:
-    """pyspellchecker's English list, words seen >= 10 times (``bot.search.english``'s rule)."""
-    return word in _english()
 
 
 def title_phrases(papers: list, count: int, seed: int) -> list[str]:
@@ -221,85 +157,19 @@ def product_query(index, typed: str) -> tuple[str, str | None]:
 
 @functools.lru_cache(maxsize=None)
 def _pyspell(word: str) -> str:
-    spell = _spellchecker()
-    return word if word in spell else (spell.correction(word) or word)
+    """``SpellChecker.correction`` with its ties broken alphabetically (it takes ``max`` over a
+    set, whose order changes with the process's hash seed)."""
+    spell = spellchecker()
+    if word in spell:
+        return word
+    found = spell.candidates(word)
+    return max(sorted(found), key=spell.__getitem__) if found else word
 
 
 def pyspell_query(typed: str) -> str:
     """pyspellchecker alone: every word its dictionary does not know, corrected
     (``SpellChecker.correction``, its default distance 2; memoised per word)."""
     return " ".join(_pyspell(w) for w in typed.split())
-
-
-def candidates(vocab: Vocabulary, word: str, rules: str = "open") -> list[str] | None:
-    """Corrections to consider for ``word``, most frequent first; None when it is kept.
-
-    Args:
-        vocab: the corpus vocabulary.
-        word: one typed word, lower case.
-        rules: "plain" — any word not in the corpus, candidates 1 edit away else 2;
-            "open" — the same, but English words and words under 4 letters are kept and
-            names are never a candidate; "product" — ``spelling.suggest``'s rules restated:
-            5+ letters, English kept, no name, the typo's first letter, 1 edit up to 7
-            letters else up to 2, nearest distance first.
-    """
-    if word in vocab.df or not word.isalpha():
-        return None
-    near = vocab.near(word)
-    if rules == "plain":
-        return sorted(near[1] or near[2], key=lambda c: (-vocab.df[c], c))[:MAX_CANDIDATES]
-    if is_english(word) or len(word) < (MIN_TYPED if rules == "product" else 4):
-        return None
-    for dist in (1, 2) if rules == "open" or len(word) > 7 else (1,):
-        pool = [c for c in near[dist] if not vocab.is_name(c) and (rules == "open" or c[0] == word[0])]
-        if pool:
-            return sorted(pool, key=lambda c: (-vocab.df[c], c))[:MAX_CANDIDATES]
-    return []
-
-
-def most_frequent_query(vocab: Vocabulary, typed: str, rules: str = "plain") -> str:
-    """Each word to correct (``candidates``) replaced by its most frequent candidate."""
-    return " ".join((candidates(vocab, w, rules) or [w])[0] for w in typed.split())
-
-
-def context_correct(
-    vocab: Vocabulary, typed: str, *, signal: str = "both", margin: float = MARGIN, rules: str = "open"
-) -> tuple[str, str]:
-    """The prototype: ``(query, "unchanged" | "corrected" | "hint")``.
-
-    Args:
-        vocab: the corpus vocabulary.
-        typed: the query, lower case, words separated by spaces.
-        signal: "both" (bigram papers, then papers with all the words), "bigram" or "cooccur".
-        margin: the best combination's support must be at least this times the runner-up's.
-        rules: which words are corrected and their candidates (``candidates``); "product"
-            tells the product's candidate rules' cost from the context's gain.
-    """
-    words = typed.split()
-    slots, open_slots = [], []
-    for k, w in enumerate(words):
-        pool = candidates(vocab, w, rules)
-        slots.append(pool or [w])
-        open_slots += [k] if pool else []
-    if not open_slots:
-        return typed, "unchanged"
-    scored = []
-    for combo in itertools.islice(itertools.product(*slots), 400):
-        pairs = [(k, k + 1) for k in range(len(combo) - 1) if k in open_slots or k + 1 in open_slots]
-        bigram = sum(vocab.bigrams.get(f"{combo[a]} {combo[b]}", 0) for a, b in pairs)
-        together = vocab.together([c for c in combo if c in vocab.df])
-        df = sum(vocab.df.get(combo[k], 0) for k in open_slots)
-        support = {"both": (bigram, together), "bigram": (bigram,), "cooccur": (together,)}[signal]
-        scored.append((support, df, combo))
-    scored.sort(key=lambda s: (tuple(-x for x in s[0]), -s[1], s[2]))
-    best = " ".join(scored[0][2])
-    if len(scored) == 1:
-        return best, "corrected"
-    (s1, _, _), (s2, _, _) = scored[0], scored[1]
-    k = 0 if s1[0] > 0 or len(s1) == 1 else 1  # the bigram count decides when any bigram occurs
-    if s1[k] > 0 and s1[k] >= margin * s2[k]:
-        return best, "corrected"
-    return best, "hint"
 
 
 def classify(index, vocab: Vocabulary, case: dict) -> str:
@@ -388,7 +258,7 @@ def correctors(index, vocab: Vocabulary) -> dict:
 LEGEND = """\
 restored: the query equals the phrase; excl. English: among typos that are no English word; same
 search: word by word equal, of the same Snowball stem (the product's Porter2) or a completion x*;
-wrong fix: neither the phrase nor the typo. Rules (candidates): "most frequent" and "context" take
+wrong fix: neither the phrase nor the typo. Rules (context_spelling.candidates): "most frequent" and "context" take
 any first letter, 4+ letters ("most frequent": any word not in the corpus), 1 edit else 2; "product's
 rules" restates spelling.suggest's (5+ letters, the first letter, 1 edit up to 7 letters, no name).
 """
