@@ -93,7 +93,10 @@ Compiler as SearchIndex.related does, under a Ranking with qtf_k3=None and max_g
 and rank it with exclude=me; then keep, from its best 30, those holding >= 2 of the
 source's 10 key terms (similar.key_terms, fixed to skip numbers with a decimal point and
 words of a general English stop list such as NLTK's), topping up with the rest only when
-fewer than `limit` remain. similar_plan then serves only pseudo-relevance feedback (off).
+fewer than `limit` remain — or listing fewer: the top-up is where the "+ 2 key terms"
+rows' remaining one-word pairs come from (that count is low by construction, the rule
+being the measure's own definition; the category shares are its independent check).
+similar_plan then serves only pseudo-relevance feedback (off by default).
 """
 
 
