@@ -88,6 +88,18 @@ def linked_index(tmp_path_factory):
     return search.SearchIndex(d)
 
 
+#: Five papers with an arXiv, OpenReview, DOI or plain page each (tests/data/README.md).
+PAGES = ROOT / "tests" / "data" / "pages.jsonl"
+
+
+@pytest.fixture(scope="session")
+def pages_index(tmp_path_factory):
+    """A real index of the seeds (no page) plus ``PAGES`` (built once per session)."""
+    d = tmp_path_factory.mktemp("pages-index")
+    search.build_index(d, corpus.load_papers([SEEDS, PAGES]), fingerprint="pages-test")
+    return search.SearchIndex(d)
+
+
 @pytest.fixture
 def settings(tmp_path, seed_index_dir) -> Settings:
     return Settings(

@@ -21,6 +21,7 @@ from dotenv import dotenv_values, find_dotenv, load_dotenv
 
 from bot import corpus, search
 from bot.cli import lines
+from bot.cli.command_line import Commands, QueryCommand
 from bot.cli.json_shapes import error_json, page_json
 from bot.cli.progress import progress
 from bot.cli.wait import WAIT_OPTION, in_turn
@@ -97,7 +98,7 @@ def _stop_on_sigterm() -> None:
 SERVER_COMMANDS = ("serve", "socket", "clock", "digest")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option("-v", "--verbose", is_flag=True, help="Log more (INFO) to stderr.")
 def main(verbose: bool) -> None:
     """paperbot: search a conference's papers from Slack (or the console).
@@ -116,7 +117,9 @@ def main(verbose: bool) -> None:
 
 @main.command()
 def console() -> None:
-    """Run the bot in the terminal: reads /paper and @paperbot lines from stdin.
+    """Run the bot in the terminal on /paper and @paperbot lines.
+
+    Reads the lines from stdin.
 
     Example: echo "/paper search image steganography" | paperbot console
     """
@@ -265,7 +268,7 @@ def _left_out(stats: corpus.LoadStats) -> str:
     return f" (left out as not accepted: {summary})" if summary else ""
 
 
-@main.command("search")
+@main.command("search", cls=QueryCommand)
 @index_option
 @click.option(
     "--limit", default=10, show_default=True, type=click.IntRange(1, 100), help="Results to print (at most 100)."
@@ -279,9 +282,11 @@ def _left_out(stats: corpus.LoadStats) -> str:
 )
 @click.argument("query", nargs=-1)
 def search_cmd(index_dir: Path | None, limit: int, as_json: bool, related: bool, query: tuple[str, ...]) -> None:
-    """Search the index. QUERY "-" reads one query per line from stdin.
+    """Search the index: all words but options are the query, -word too.
 
-    Example: paperbot search --json "speculative decoding"
+    QUERY "-" reads one query per line from stdin.
+
+    Example: paperbot search --json speculative decoding -draft
     \f
     Args:
         index_dir: the index folder (None: the default one, built when its seeds changed).

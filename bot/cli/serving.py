@@ -43,7 +43,9 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
     @click.option("--port", type=int, default=None, help="HTTP port (default: PORT, else 3000).")
     @click.option("--host", default="0.0.0.0", show_default=True, help="Interface to listen on.")
     def serve(port: int | None, host: str) -> None:
-        """Serve Slack over HTTP: POST /slack/events, GET /healthz. Never runs the clock.
+        """Serve Slack over HTTP (POST /slack/events); never runs the clock.
+
+        Routes: POST /slack/events (Slack's requests), GET /healthz.
 
         Example: paperbot serve --port 3000
         """
@@ -56,7 +58,7 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
     @main.command()
     @click.option("--no-clock", is_flag=True, help="Do not run the daily digest scheduler in this process.")
     def socket(no_clock: bool) -> None:
-        """Connect to Slack over Socket Mode (runs the clock too unless --no-clock).
+        """Connect over Socket Mode; runs the clock too unless --no-clock.
 
         Example: paperbot socket
         """
@@ -68,7 +70,7 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
 
     @main.command()
     def clock() -> None:
-        """Run the daily digest scheduler alone (the Procfile's clock process).
+        """Run the digest scheduler alone (the Procfile's clock process).
 
         Example: paperbot clock
         """
@@ -80,7 +82,7 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
 
     @main.group()
     def digest() -> None:
-        """The daily paper of the day.
+        """Post the paper of the day by hand.
 
         Example: paperbot digest send
         """
@@ -95,7 +97,7 @@ def register(main: click.Group, settings_fn, require_fn) -> None:
     )
     @click.option("--force", is_flag=True, help="Allow dates other than a channel's today or yesterday.")
     def digest_send(day, force: bool) -> None:
-        """Post the paper of the day now to every subscribed channel that has not had it.
+        """Post a date's papers now to every subscription that has not had them.
 
         Example: paperbot digest send --date 2027-01-05 --force
         """

@@ -77,8 +77,8 @@ class PaperReply(Reply):
         paper: the paper shown.
         others: other matches (mentions with free words) or similar papers.
         others_label: heading for ``others``, e.g. "Other matches".
-        headline: a line above the paper, e.g. "Paper of the day · 2026-12-01"
-            or "Shared by <@U1>" (already-safe mrkdwn built by the service).
+        headline: a line above the paper in plain text (the render escapes it and sets it
+            in bold), e.g. "Paper of the week · Mon 2026-12-07", or None.
     """
 
     paper: Paper | None = None

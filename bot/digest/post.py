@@ -1,5 +1,6 @@
 """What one digest post holds: the papers a subscription posts on a date,
-rendered (one paper: ``render_digest``; ``N papers``: ``render_digest_many``).
+rendered (``bot.render.render_post``: one paper, or ``N papers``) under a title that
+says what the post is (``bot.daily.schedule_words.post_title``: "Paper of the week · …").
 Rules: docs/interfaces.md "Paper of the day".
 """
 
@@ -12,7 +13,7 @@ from typing import Callable
 
 from bot.core.models import Paper, Subscription
 from bot.core.ports import Message
-from bot.render import render_digest_many
+from bot.daily.schedule_words import post_title
 from bot.service.topics import Topics
 
 log = logging.getLogger(__name__)
@@ -42,15 +43,17 @@ class DigestPost:
         return self.message is None and not self.topic_matches_nothing
 
 
-def post_for(
-    topics: Topics, index, render: Callable[[Paper, date], Message], sub: Subscription, day: date
-) -> DigestPost:
+#: ``(papers, day, title) -> Message``: draws a post (default ``bot.render.render_post``).
+Render = Callable[[list[Paper], date, str], Message]
+
+
+def post_for(topics: Topics, index, render: Render, sub: Subscription, day: date) -> DigestPost:
     """The post of ``sub`` on ``day``.
 
     Args:
         topics: the day's paper ids of a subscription, persisted once.
         index: ``get(id) -> Paper | None``.
-        render: ``(paper, day) -> Message`` for a single paper.
+        render: ``(papers, day, title) -> Message`` (``Render``).
         sub: the subscription.
         day: its local date.
 
@@ -70,5 +73,5 @@ def post_for(
     if not papers:
         log.error("digest %s %s: papers %s of that date are not in the index", sub.channel_id, day, ",".join(ids))
         return DigestPost()
-    message = render(papers[0], day) if len(papers) == 1 else render_digest_many(papers, day)
+    message = render(papers, day, post_title(sub.days, len(papers), day, sub.topic))
     return DigestPost(message=message, paper_id=papers[0].id)

@@ -39,14 +39,13 @@ import logging
 from dataclasses import replace
 from datetime import date, datetime, timedelta
 from enum import Enum, auto
-from typing import Callable
 
-from bot.core.models import CONSOLE_TEAM, DeliveryState, Paper, Subscription
-from bot.core.ports import WORKSPACE_ERRORS, Message, Poster, PostError, TeamPosters, poster_for
+from bot.core.models import CONSOLE_TEAM, DeliveryState, Subscription
+from bot.core.ports import WORKSPACE_ERRORS, Poster, PostError, TeamPosters, poster_for
 from bot.daily.post_times import UTC, due_today, effective_since, local_date, post_time_utc, posts_on, zone
-from bot.digest.post import DigestPost, post_for
+from bot.digest.post import DigestPost, Render, post_for
 from bot.digest.summary import DigestDateError, DigestSummary
-from bot.render import digest_marker, render_digest
+from bot.render import digest_marker, render_post
 from bot.service.topics import Topics
 
 log = logging.getLogger(__name__)
@@ -56,8 +55,6 @@ RECONCILE_AFTER = timedelta(minutes=2)  # a claim older than this without ts is 
 MAX_ATTEMPTS = 3  # tries per channel and date after FAILED
 SKIP_LOOKBACK_DAYS = 7  # missed days recorded as skipped
 AMBIGUOUS_CODES = frozenset({"request_failed"})  # the post may have reached Slack
-
-Render = Callable[[Paper, date], Message]
 
 
 class Outcome(Enum):
@@ -82,7 +79,7 @@ class _Run:
         if now.tzinfo is None:
             raise ValueError("now must be timezone-aware")
         self.store, self.index, self.poster, self.now = store, index, poster, now
-        self.render = render or render_digest
+        self.render = render or render_post
         self.summary = DigestSummary()
         self.topics = Topics(index, store)
         self._posters: dict[str, Poster] = {}
@@ -243,7 +240,8 @@ def run_due(
         poster: ``bot.core.ports.Poster`` (raises ``PostError``), or a distributed
             app's ``TeamPosters`` (each team's own).
         now: aware current time (the clock job passes ``datetime.now(UTC)``).
-        render: ``(paper, day) -> Message``; default ``bot.render.render_digest``.
+        render: ``(papers, day, title) -> Message`` (``bot.digest.post.Render``); default
+            ``bot.render.render_post``.
         late_after: lateness beyond which a post is logged as late.
         reconcile_after: age of a claim without ts before it is reconciled.
         max_attempts: tries per channel and date when Slack refuses a post.

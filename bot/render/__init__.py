@@ -32,6 +32,7 @@ from bot.core.replies import (
     StatusReply,
     WelcomeReply,
 )
+from bot.daily.schedule_words import post_title
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
 from bot.render import reading_list as _reading_list
@@ -59,6 +60,7 @@ from bot.render.terminal import to_text
 __all__ = [
     "render",
     "render_digest",
+    "render_post",
     "to_text",
     "escape",
     "ACTION_SHARE",
@@ -82,6 +84,8 @@ escape = md.escape
 #: ``event_type`` of a digest post's message metadata (letters, digits, ``_``).
 DIGEST_EVENT = "paperbot_digest"
 TEXT_MAX = 3900  # fallback text; Slack advises ≤ 4,000 chars (docs/platform-facts.md)
+#: Most papers listed under a card (``PaperReply.others``: the other papers of a post are up to 4).
+OTHERS_MAX = 5
 
 
 def render(reply: Reply) -> Message:
@@ -220,7 +224,8 @@ def _page_value(reply: ResultsReply, offset: int) -> dict | None:
 
 def _paper(reply: PaperReply) -> Message:
     p = reply.paper
-    blocks = [bk.section(reply.headline)] if reply.headline else []
+    headline = f"*{md.cut_escaped(reply.headline, 300)}*" if reply.headline else ""
+    blocks = [bk.section(headline)] if headline else []
     blocks += bk.paper_blocks(p)
     if reply.visibility == EPHEMERAL:  # the asker's own card: Share and Save redraw it in place
         blocks.append(bk.actions(*bk.paper_buttons(p, details=False, primary=True, origin={"card": 1})))
@@ -228,16 +233,16 @@ def _paper(reply: PaperReply) -> Message:
         blocks.append(bk.actions(*bk.paper_buttons(p, share=False, details=False)))
     if reply.others:
         blocks.append(bk.section(f"*{md.escape(reply.others_label)}*"))
-        blocks += [bk.paper_line(h.paper) for h in reply.others[:3]]
+        blocks += [bk.paper_line(h.paper) for h in reply.others[:OTHERS_MAX]]
     text = (
-        f"{reply.headline}\n" if reply.headline else ""
+        f"{headline}\n" if headline else ""
     ) + f"{md.cut_escaped(p.title, 200)} ({md.escape(p.id)})\n{md.cut_escaped(p.tldr, 400)}"
     return _message(blocks, text, reply.visibility)
 
 
 def _similar(reply: SimilarReply) -> Message:
     p = reply.paper
-    head = f"*Papers like* {md.cut_escaped(p.title, 200)} `{md.escape(p.id)}`"
+    head = f"*Papers like* {bk.paper_title(p, 200)} `{md.escape(p.id)}`"
     blocks = [bk.section(head)]
     if not reply.hits:
         blocks.append(bk.section("No similar paper found in this corpus."))
@@ -252,7 +257,7 @@ def _pick(reply: PickListReply) -> Message:
     head = f"Several papers match {md.quoted(echo(reply.query))}. Which one?"
     blocks = [bk.section(head)]
     for p in reply.papers[:10]:
-        blocks.append(bk.section(f"• *{md.cut_escaped(p.title, 200)}* `{md.escape(p.id)}`"))
+        blocks.append(bk.section(f"• *{bk.paper_title(p, 200)}* `{md.escape(p.id)}`"))
         blocks.append(bk.actions(*bk.paper_buttons(p, share=False, similar=False)))
     text = head + "".join(f"\n• {md.cut_escaped(p.title, 150)} ({md.escape(p.id)})" for p in reply.papers[:10])
     return _message(blocks, text, reply.visibility)
@@ -275,24 +280,41 @@ def _notice(reply: NoticeReply) -> Message:
     return _message([bk.section(text)], text, reply.visibility)
 
 
-def render_digest(paper: Paper, day: date) -> Message:
+def render_post(papers: list[Paper], day: date, title: str | None = None) -> Message:
+    """A digest post: ``render_digest`` for one paper, ``render_digest_many`` for several.
+
+    Args:
+        papers: the post's papers, 1 to 5.
+        day: the subscription's local date.
+        title: what the post is, plain text (``bot.daily.schedule_words.post_title``);
+            None: "Paper of the day · YYYY-MM-DD" (or "N papers of the day · …").
+    """
+    if len(papers) == 1:
+        return render_digest(papers[0], day, title)
+    return render_digest_many(papers, day, title)
+
+
+def render_digest(paper: Paper, day: date, title: str | None = None) -> Message:
     """The paper-of-the-day post for ``day`` (issue 3 item 3).
 
-    Parent: header "Paper of the day · YYYY-MM-DD", title, meta, TL;DR,
-    keywords and code link, *Similar papers* / *Another paper* buttons; its
+    Parent: its title ("Paper of the day · YYYY-MM-DD", or what ``title`` says: "Paper
+    of the week · Mon …"), the paper's header, meta, TL;DR,
+    keywords, code link and page link, *Similar papers* / *Another paper* / *Save* buttons; its
     ``thread`` holds the full abstract (split into ≤ 3000-char sections).
     The marker ``digest_marker(day, paper.id)`` is the first block's
     ``block_id`` and in the message metadata (``DIGEST_EVENT``), so a crashed
     run can find its post; the fallback ``text`` — what notifications, the
     sidebar and screen readers show — is for people only:
-    "Paper of the day: <title>".
+    "Paper of the day · YYYY-MM-DD: <title>".
 
     Args:
         paper: the paper of the day.
         day: the subscription's local date (in the header and the marker).
+        title: what the post is, plain text (``bot.daily.schedule_words.post_title``), or None.
     """
     marker = digest_marker(day, paper.id)
-    blocks = [bk.section(f"*Paper of the day · {day.isoformat()}*", block_id=marker)]
+    title = title or post_title((), 1, day)
+    blocks = [bk.section(f"*{md.cut_escaped(title, 300)}*", block_id=marker)]
     blocks += bk.paper_blocks(paper, abstract=False)
     blocks.append(
         bk.actions(
@@ -309,7 +331,7 @@ def render_digest(paper: Paper, day: date) -> Message:
         )
     )
     blocks.append(bk.context("Full abstract in the thread ↓"))
-    text = f"Paper of the day: {md.cut_escaped(paper.title, 200)}"
+    text = f"{md.cut_escaped(title, 300)}: {md.cut_escaped(paper.title, 200)}"
     metadata = {
         "event_type": DIGEST_EVENT,
         "event_payload": {"marker": marker, "day": day.isoformat(), "paper_id": paper.id},
@@ -319,41 +341,54 @@ def render_digest(paper: Paper, day: date) -> Message:
     return replace(_message(blocks, text, IN_CHANNEL, thread=(abstract,)), metadata=metadata)
 
 
-def render_digest_many(papers: list[Paper], day: date) -> Message:
+def render_digest_many(papers: list[Paper], day: date, title: str | None = None) -> Message:
     """One post with several papers (``/paper subscribe … 3 papers``, issue 13).
 
-    Parent: header "Papers of the day · YYYY-MM-DD — N papers", then per
-    paper its title line and TL;DR with *Details* / *Similar papers* / *Save*;
-    ``thread`` holds one reply per paper with its title and abstract (two
-    sections at most). The marker is ``digest_marker(day, papers[0].id)``, as
-    for one paper. Stays under ``blocks.MESSAGE_CHARS_MAX`` for 5 papers
-    (titles ≤ 250, TL;DRs ≤ 600 characters).
+    Parent: its title ("3 papers of the day · YYYY-MM-DD", or what ``title`` says:
+    "3 papers of the week about “diffusion” · Mon …"), then per paper its title (a link
+    to its page when it has one), venue and TL;DR with *Details* / *Similar papers* /
+    *Save*, each button naming its paper to a screen reader; ``thread`` holds one reply per
+    paper with its title and abstract (two sections at most). The marker is
+    ``digest_marker(day, papers[0].id)``, as for one paper. Stays under
+    ``blocks.MESSAGE_CHARS_MAX`` for 5 papers (titles ≤ 250, TL;DRs ≤ 600 characters).
 
     Args:
         papers: the day's papers, 1 to 5, the first one's id in the marker.
         day: the subscription's local date.
+        title: what the post is, plain text (``bot.daily.schedule_words.post_title``), or None.
     """
     marker = digest_marker(day, papers[0].id)
-    blocks = [bk.section(f"*Papers of the day · {day.isoformat()}* — {len(papers)} papers", block_id=marker)]
+    title = title or post_title((), len(papers), day)
+    blocks = [bk.section(f"*{md.cut_escaped(title, 300)}*", block_id=marker)]
     thread = []
     for n, paper in enumerate(papers, 1):
-        title = md.cut_escaped(paper.title, 250)
-        line = f"*{n}. {title}*" + (f" · {md.escape(paper.venue)}" if paper.venue else "")
+        line = f"*{n}. {bk.paper_title(paper, 250)}*"
+        line += f" · {md.cut_escaped(paper.venue, 100)}" if paper.venue else ""
         if paper.tldr:
             line += f"\n{md.cut_escaped(paper.tldr, 600)}"
         blocks.append(bk.section(line))
         blocks.append(
             bk.actions(
-                bk.button("Details", ACTION_DETAILS, {"id": paper.id}),
-                bk.button("Similar papers", ACTION_SIMILAR, {"id": paper.id}),
-                bk.button("Save", ACTION_SAVE, {"id": paper.id}),
+                bk.button("Details", ACTION_DETAILS, {"id": paper.id}, accessible=bk.spoken_label("Details of", paper)),
+                bk.button(
+                    "Similar papers",
+                    ACTION_SIMILAR,
+                    {"id": paper.id},
+                    accessible=bk.spoken_label("Papers similar to", paper),
+                ),
+                bk.button(
+                    "Save",
+                    ACTION_SAVE,
+                    {"id": paper.id},
+                    accessible=bk.spoken_label("Save to your reading list:", paper),
+                ),
             )
         )
         chunks = _chunks(md.escape(paper.abstract), bk.SECTION_MAX - 400)
-        body = [bk.section(f"*{n}. {title}*")] + [bk.section(c) for c in chunks[:2]]
+        body = [bk.section(f"*{n}. {md.cut_escaped(paper.title, 250)}*")] + [bk.section(c) for c in chunks[:2]]
         thread.append(_message(body, f"{n}. {md.cut_escaped(paper.title, 200)}", IN_CHANNEL))
     blocks.append(bk.context("Each abstract is in the thread ↓"))
-    text = "Papers of the day: " + "; ".join(md.cut_escaped(p.title, 80) for p in papers)
+    text = f"{md.cut_escaped(title, 300)}: " + "; ".join(md.cut_escaped(p.title, 80) for p in papers)
     metadata = {
         "event_type": DIGEST_EVENT,
         "event_payload": {"marker": marker, "day": day.isoformat(), "paper_id": papers[0].id},

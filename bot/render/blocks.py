@@ -25,6 +25,7 @@ from slack_sdk.models.blocks import (
 )
 
 from bot.core.models import Hit, Paper
+from bot.core.pages import page_url
 from bot.render import mrkdwn as md
 
 SECTION_MAX = 3000  # Slack: section text ≤ 3000 chars
@@ -300,14 +301,48 @@ def spoken_label(verb: str, paper: Paper) -> str:
         verb: what the button does ("Share", "Details of").
         paper: the paper (its title, else its id).
     """
+    return spoken(verb, paper.title or paper.id)
+
+
+def spoken(verb: str, title: str) -> str:
+    """``verb “title”`` within the 75 characters of an ``accessibility_label`` (the title is cut).
+
+    Args:
+        verb: what the button does ("Remove from your reading list:").
+        title: the paper's title (plain text).
+    """
     room = LABEL_MAX - len(verb) - 3
-    return f"{verb} “{md.cut(paper.title or paper.id, max(10, room))}”"
+    return f"{verb} “{md.cut(title, max(10, room))}”"
+
+
+def linked_title(title: str, url: str | None, limit: int) -> str:
+    """The title as mrkdwn, a link to ``url`` when it is a safe web address of at most
+    ``URL_MAX`` characters (``<url|title>``), else the title alone; escaped either way.
+
+    Args:
+        title: plain text (not escaped).
+        url: the paper's page (``bot.core.pages.page_url``), or None.
+        limit: most characters of the title shown (``…`` when cut).
+    """
+    if url and len(url) <= URL_MAX and md.is_safe_url(url):
+        return md.link(url, md.cut(title, limit))
+    return md.cut_escaped(title, limit)
+
+
+def paper_title(paper: Paper, limit: int) -> str:
+    """``linked_title`` of a paper: its title linked to its page (``bot.core.pages.page_url``).
+
+    Args:
+        paper: the paper.
+        limit: most characters of the title shown.
+    """
+    return linked_title(paper.title, page_url(paper), limit)
 
 
 def paper_line(paper: Paper) -> dict:
-    """``• title `id``` with a small *Details* button beside it (a list under a card
-    that can be clicked, issue 12 point 4)."""
-    text = f"• {md.cut_escaped(paper.title, 150)} `{md.escape(paper.id)}`"
+    """``• title `id``` (the title a link to its page) with a small *Details* button beside
+    it (a list under a card that can be clicked, issue 12 point 4)."""
+    text = f"• {paper_title(paper, 150)} `{md.escape(paper.id)}`"
     if len(paper.id) > 200:
         return section(text)
     accessory = button("Details", ACTION_DETAILS, {"id": paper.id}, accessible=spoken_label("Details of", paper))
@@ -348,15 +383,16 @@ def code_line(paper: Paper) -> str:
 
 
 def hit_text(rank: int, hit: Hit) -> str:
-    """One result's section text: rank, bold title, snippet, id and code link.
+    """One result's section text: rank, bold title (a link to the paper's page when it has
+    one, ``paper_title``), snippet, id and code link.
 
     Args:
         rank: the result's position, from 1.
         hit: the result.
     """
     p = hit.paper
-    title = md.cut_escaped(p.title, 200)
-    lines = [f"*{rank}. {title}*", md.snippet(hit.snippet) if hit.snippet else md.cut_escaped(p.tldr, 300)]
+    about = md.snippet(hit.snippet) if hit.snippet else md.cut_escaped(p.tldr, 300)
+    lines = [f"*{rank}. {paper_title(p, 200)}*", about]
     tail = [f"`{md.escape(p.id)}`"]
     if p.title_derived:
         tail.append("_title derived_")  # short in a result row; cards say it in full
@@ -384,7 +420,8 @@ def short_list(hits: tuple[Hit, ...] | list[Hit], limit: int = 5) -> str:
 
 
 def paper_blocks(paper: Paper, *, abstract: bool = True) -> list[dict]:
-    """The full paper: header title, meta, TL;DR, abstract (cut), keywords, code.
+    """The full paper: header title, meta, TL;DR, abstract (cut), keywords, code and
+    "Paper:" its page (``bot.core.pages.page_url``; nothing for a paper without one).
 
     Args:
         paper: the paper.
@@ -401,8 +438,9 @@ def paper_blocks(paper: Paper, *, abstract: bool = True) -> list[dict]:
     code = code_line(paper)
     if code:
         extra.append(code)
-    if paper.url and len(paper.url) <= URL_MAX:
-        extra.append("Paper: " + md.link(paper.url, md.cut(re.sub(r"^https?://", "", paper.url), 60)))
+    page = page_url(paper)
+    if page and len(page) <= URL_MAX:
+        extra.append("Paper: " + linked_title(re.sub(r"^https?://", "", page), page, 60))
     if extra:
         blocks.append(context(*extra))
     return blocks

@@ -1,12 +1,11 @@
-"""The compact card of a shared paper (issue 12 point 4): title, TL;DR, link and
-who shared it — by name, not a live mention, so the sharer is not notified —
+"""The compact card of a shared paper (issue 12 point 4): title (a link to the paper's
+page when it has one), TL;DR and who shared it — by name, not a live mention, so the sharer is not notified —
 with *Details* / *Similar* buttons and the abstract in the thread, as the
 digest does (``bot.render.render_digest``)."""
 
 from __future__ import annotations
 
 import json
-import re
 
 from slack_sdk.models.blocks import (
     ConversationFilter,
@@ -30,13 +29,10 @@ def share_message(reply: ShareReply) -> Message:
     """The channel post for a share; ``thread`` holds the abstract in ≤ 3 sections."""
     p = reply.paper
     sharer = md.cut_escaped(reply.sharer or "someone", 80)
-    body = f"*{md.cut_escaped(p.title, 250)}*"
+    body = f"*{bk.paper_title(p, 250)}*"
     if p.tldr:
         body += f"\n{md.cut_escaped(p.tldr, 600)}"
-    parts = [f"Shared by {sharer}", f"`{md.escape(p.id)}`"]
-    if p.url and md.is_safe_url(p.url) and len(p.url) <= bk.URL_MAX:
-        parts.append(md.link(p.url, md.cut(re.sub(r"^https?://", "", p.url), 60)))
-    parts.append(title_note(p))
+    parts = [f"Shared by {sharer}", f"`{md.escape(p.id)}`", title_note(p)]
     blocks = [
         bk.section(body),
         bk.context(*parts),

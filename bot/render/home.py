@@ -15,6 +15,7 @@ from slack_sdk.models.views import View
 
 from bot.core.models import Paper, SearchPage, Subscription
 from bot.core.replies import ReadingListReply, ResultsReply
+from bot.daily.schedule_words import describe
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
 from bot.render.echo import echo, length_note, query_value
@@ -38,7 +39,9 @@ def home_view(
     reading_list: ReadingListReply | None = None,
 ) -> dict:
     """The Home tab: today's paper, the viewer's subscribed channels (and
-    personal feed), a page of their reading list, a search button and a short how-to.
+    personal feed) each with its schedule in words (days, papers per post, topic, time:
+    ``bot.daily.schedule_words.describe``), a page of their reading list, a search
+    button — the tab's one primary button — and a short how-to.
 
     Args:
         today: the paper of the day (default zone) or None for an empty index.
@@ -62,21 +65,20 @@ def home_view(
     ]
     blocks.append(bk.section(f"*Paper of the day · {day.isoformat()}*"))
     if today is not None:
-        blocks.append(bk.section(f"*{md.cut_escaped(today.title, 300)}*\n{md.cut_escaped(today.tldr, 600)}"))
+        blocks.append(bk.section(f"*{bk.paper_title(today, 300)}*\n{md.cut_escaped(today.tldr, 600)}"))
         blocks.append(bk.context(bk.meta_line(today), bk.title_note(today)))
         blocks.append(bk.actions(*bk.paper_buttons(today, share=False), bk.share_to_button(today)))
     else:
         blocks.append(bk.section("The index has no papers yet."))
     blocks.append(bk.divider())
-    blocks.append(bk.section("*Your channels with a paper of the day*"))
+    blocks.append(bk.section("*Your subscriptions*"))  # channels and your feed, daily or weekly
     if not channels:
         blocks.append(bk.context("None yet. In a channel, type `/paper subscribe 09:30 Europe/Berlin`."))
     for sub, nxt in channels[:40]:
         where = "Your personal feed (here, in Messages)" if sub.personal else f"<#{md.escape(sub.channel_id)}>"
         if sub.active:
             when = f" · next {md.date_token(nxt, '%a %d %b, %H:%M %Z')}" if nxt else ""
-            topic = f" · about “{md.cut_escaped(sub.topic, 80)}”" if sub.topic else ""
-            line = f"{where} · {sub.local_time} {md.escape(sub.tz)}{topic}{when}"
+            line = f"{where} · {md.escape(describe(sub))}{when}"
         else:
             line = (
                 f"{where} · *off*: {md.escape(sub.inactive_reason or 'deactivated')}"
@@ -86,7 +88,7 @@ def home_view(
     if reading_list is not None:
         blocks.append(bk.divider())
         blocks.append(bk.section("*Saved papers*"))
-        blocks += reading_list_blocks(reading_list)
+        blocks += reading_list_blocks(reading_list, primary=False)  # *Search papers* is the one primary
     blocks.append(bk.divider())
     blocks.append(bk.section("*How to use paperbot*\n" + "\n".join(help_lines("/paper")[:6])))
     blocks.append(bk.context("Mention `@paperbot &lt;id | name | words&gt;` in a channel, or write to me here."))

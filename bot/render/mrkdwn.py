@@ -11,8 +11,9 @@ from __future__ import annotations
 import html
 import re
 
+from bot.core.pages import is_web_url
+
 ELLIPSIS = "…"
-_URL_OK = re.compile(r"^https?://[^\s<>|]+$")
 _ENTITY = re.compile(r"&(amp|lt|gt);")
 
 
@@ -73,8 +74,8 @@ def cut_escaped(text: str, limit: int) -> str:
 
 
 def is_safe_url(url: str | None) -> bool:
-    """True for an http(s) URL without whitespace, ``<``, ``>`` or ``|``."""
-    return bool(url) and bool(_URL_OK.match(url))
+    """True for an http(s) URL without whitespace, ``<``, ``>`` or ``|`` (``bot.core.pages.is_web_url``)."""
+    return is_web_url(url)
 
 
 def link(url: str | None, label: str | None = None) -> str:
@@ -86,7 +87,7 @@ def link(url: str | None, label: str | None = None) -> str:
         url: the target; only http(s) URLs become links.
         label: the text shown (None: the URL without its scheme).
     """
-    if not url or not _URL_OK.match(url):
+    if not is_web_url(url):
         return escape(label or url or "")
     shown = escape(label or re.sub(r"^https?://", "", url))
     return f"<{url.replace('&', '&amp;')}|{shown}>"

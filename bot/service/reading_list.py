@@ -16,6 +16,7 @@ from typing import Callable, Iterable
 
 from bot.core.index_port import ServiceIndex
 from bot.core.models import Context, Paper, ReadingListEntry
+from bot.core.pages import page_url
 from bot.core.replies import EPHEMERAL, NoticeReply, ReadingListReply, Reply
 from bot.core.store_port import ReadingLists
 from bot.service import reading_list_export
@@ -26,7 +27,7 @@ ENTRIES_PER_PAGE = 5
 
 
 def snapshot(paper: Paper) -> ReadingListEntry:
-    """The fields of ``paper`` a reading list keeps."""
+    """The fields of ``paper`` a reading list keeps; ``url`` is its page (``bot.core.pages.page_url``)."""
     return ReadingListEntry(
         paper_id=paper.id,
         title=paper.title,
@@ -34,7 +35,7 @@ def snapshot(paper: Paper) -> ReadingListEntry:
         authors=tuple(paper.authors),
         venue=paper.venue or "",
         year=reading_list_export.year_of(paper.venue),
-        url=paper.url,
+        url=page_url(paper),
     )
 
 
@@ -117,7 +118,8 @@ class ReadingList:
         entries = self.store.reading_list_entries(ctx.team_id, ctx.user_id)
         if not entries:
             return None
-        return reading_list_export.export(entries, self._gone(entries))
+        papers = {e.paper_id: p for e in entries if (p := self.index.get(e.paper_id)) is not None}
+        return reading_list_export.export(entries, papers)
 
     def _gone(self, entries) -> frozenset[str]:
         return frozenset(e.paper_id for e in entries if self.index.get(e.paper_id) is None)

@@ -167,7 +167,7 @@ class Service:
         Args:
             text: an id, a method name or words.
             visibility: "ephemeral" (the asker only) or "in_channel".
-            headline: a line above the paper (mrkdwn), or None.
+            headline: a line above the paper (plain text, shown in bold), or None.
         """
         paper = self._resolve(text, "show", visibility)
         if not isinstance(paper, Paper):
@@ -186,7 +186,7 @@ class Service:
         Args:
             paper_id: the paper's id (a button's value: any string).
             visibility: "ephemeral" (the asker only) or "in_channel".
-            headline: a line above the paper (mrkdwn), or None.
+            headline: a line above the paper (plain text, shown in bold), or None.
         """
         paper = self.index.get(paper_id) if isinstance(paper_id, str) and paper_id else None
         if paper is None:
@@ -268,13 +268,16 @@ class Service:
         )
 
     def today(self, ctx: Context, visibility: str = EPHEMERAL) -> Reply:
-        """The paper of the day for this channel's local date (same as the digest).
+        """The post of the day for this channel's local date (the digest's papers), under
+        the post's title ("Paper of the week · Mon 2026-12-07", ``Subscriptions.post_of_the_day``);
+        a post of several papers shows the first in full and the others below it, each
+        with a *Details* button.
 
         Args:
             ctx: the channel (or DM) whose local date and subscription count.
             visibility: "ephemeral" (the asker only) or "in_channel".
         """
-        papers, day = self.subs.papers_of_the_day(ctx)
+        papers, _day, title = self.subs.post_of_the_day(ctx)
         if not papers:
             sub = self.subs.for_context(ctx)
             if sub is not None and sub.topic:
@@ -284,13 +287,18 @@ class Service:
                     "`/paper subscribe about <words>`."
                 )
             return NoticeReply(text="The index has no papers yet.")
-        paper, headline = papers[0], f"*Paper of the day · {day.isoformat()}*"
-        if len(papers) > 1:
-            headline = f"*Papers of {day.isoformat()}* · 1 of {len(papers)} — the others: " + ", ".join(
-                f"`/paper show {p.id}`" for p in papers[1:]
+        paper = papers[0]
+        if len(papers) == 1:
+            return PaperReply(
+                paper=paper, headline=title, others=tuple(self._similar(paper.id, OTHER_MATCHES)), visibility=visibility
             )
+        rest = len(papers) - 1
         return PaperReply(
-            paper=paper, headline=headline, others=tuple(self._similar(paper.id, OTHER_MATCHES)), visibility=visibility
+            paper=paper,
+            headline=f"{title} · 1 of {len(papers)}",
+            others=tuple(Hit(p, 0.0, "") for p in papers[1:]),
+            others_label=f"The other {rest} paper{'s' if rest != 1 else ''} of this post",
+            visibility=visibility,
         )
 
     def random_paper(self, visibility: str = EPHEMERAL) -> Reply:

@@ -28,6 +28,7 @@ from bot.core.replies import IN_CHANNEL, ErrorReply, NoticeReply, Reply, StatusR
 from bot.core.store_port import ServiceStore
 from bot.daily import subscribe_grammar
 from bot.daily.post_times import next_post_time, posts_on
+from bot.daily.schedule_words import describe, post_title
 from bot.service.topics import Topics
 
 log = logging.getLogger(__name__)
@@ -177,7 +178,7 @@ class Subscriptions:
         except PostError as e:
             self._restore(ctx, previous)
             if e.code in ("not_in_channel", "channel_not_found"):
-                return ErrorReply(message=INVITE_HINT.replace("`", ""), example="/invite @paperbot")
+                return ErrorReply(message=INVITE_HINT)  # its instruction once: no "Example:" repeating it
             log.warning("subscribe confirmation failed in %s: %s", ctx.channel_id, e.code)
             return ErrorReply(
                 message=f"Slack refused my confirmation post ({e.code}); nothing was changed.", example="/paper status"
@@ -246,16 +247,31 @@ class Subscriptions:
 
     def papers_of_the_day(self, ctx: Context) -> tuple[list[Paper], date]:
         """All of today's papers for ``ctx`` (``[]``: empty index or a topic that matches nothing)."""
+        papers, day, _ = self.post_of_the_day(ctx)
+        return papers, day
+
+    def post_of_the_day(self, ctx: Context) -> tuple[list[Paper], date, str]:
+        """Today's post for ``ctx``: its papers, its date and its title.
+
+        Returns:
+            ``(papers, day, title)``: the papers (``[]``: empty index or a topic that
+            matches nothing); the local date they are for — for a subscription with
+            posting days, the latest posting day or, before the first post, the next
+            one (``posting_day``); the title in plain text
+            (``bot.daily.schedule_words.post_title``: "Paper of the week · Mon 2026-12-07"),
+            ending in " (the next post)" when that date is still ahead.
+        """
         sub = self.for_context(ctx)
         zone = ZoneInfo(sub.tz if sub is not None else self.settings.default_tz)
-        day = self.now().astimezone(zone).date()
-        if sub is not None and sub.days:
-            day = posting_day(sub, day, zone)
+        today = self.now().astimezone(zone).date()
+        day = posting_day(sub, today, zone) if sub is not None and sub.days else today
         if sub is None:
             sub = Subscription(
                 team_id=ctx.team_id, channel_id=ctx.channel_id, local_time="00:00", tz=self.settings.default_tz
             )
-        return self.topics.papers(sub, day), day
+        papers = self.topics.papers(sub, day)
+        title = post_title(sub.days, len(papers), day, sub.topic)
+        return papers, day, title + (" (the next post)" if day > today else "")
 
     def _put(
         self, team: str, channel: str, wanted: _Wanted, user_id: str | None
@@ -306,29 +322,6 @@ def posting_day(sub: Subscription, today: date, zone: ZoneInfo) -> date:
         if posts_on(sub, day):
             return day
     return today
-
-
-def describe(sub: Subscription, count: int | None = None, with_time: bool = True) -> str:
-    """One line: "3 papers about “diffusion” (12 matching papers) on Mondays at 10:00
-    (Europe/London)"; ``with_time=False`` leaves out " at HH:MM (zone)".
-
-    Args:
-        sub: the subscription.
-        count: how many papers match its topic now (None: unknown, not said).
-        with_time: False leaves out " at HH:MM (zone)".
-    """
-    what = "a paper of the day" if sub.papers <= 1 else f"{sub.papers} papers"
-    if sub.topic:
-        what += f" about “{sub.topic}”"
-        if count is not None:
-            what += (
-                f" ({count} matching paper{'s' if count != 1 else ''})"
-                if count
-                else " (no paper matches it now, so nothing is posted)"
-            )
-    days = subscribe_grammar.describe_days(sub.days)
-    when = f" at {sub.local_time} ({sub.tz})" if with_time else ""
-    return f"{what} {'every day' if days == 'every day' else 'on ' + days}{when}"
 
 
 @dataclass(frozen=True)

@@ -77,7 +77,7 @@ def test_digest_send_forced_date_twice_posts_once(digest_send, strict_slack):
     posted = parents(strict_slack)
     assert len(posted) == 3
     assert all(c.body["metadata"]["event_payload"]["day"] == "2027-01-05" for c in posted)
-    assert all(c.body["text"].startswith("Paper of the day: ") for c in posted)
+    assert all(c.body["text"].startswith("Paper of the day · 2027-01-05: ") for c in posted)
 
 
 def test_no_token_in_the_database(subscribed, digest_send, strict_slack):

@@ -162,7 +162,7 @@ def test_every_results_page_passes_slacks_block_rules(offset: int, corrected: st
 def test_digest_has_marker_thread_and_full_abstract():
     p = paper(abstract="Short abstract about <!here> things.")
     m = render_digest(p, date(2026, 12, 1))
-    assert m.text == f"Paper of the day: {md.escape(p.title)}"  # what a notification shows
+    assert m.text == f"Paper of the day · 2026-12-01: {md.escape(p.title)}"  # what a notification shows
     assert m.blocks[0]["block_id"] == "potd-2026-12-01-p001"
     assert m.metadata == {
         "event_type": "paperbot_digest",

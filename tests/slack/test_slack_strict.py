@@ -146,6 +146,6 @@ def test_the_digest_and_its_thread_are_accepted(slack: SlackHarness, tmp_path) -
     posts = [c for c in slack.fake.calls("chat.postMessage") if c.body.get("channel") == "C0DIGEST"]
     assert len(posts) == 3 and all(c.answer["ok"] for c in posts)  # confirmation, parent, abstract
     parent = posts[1].answer["message"]
-    assert parent["text"].startswith("Paper of the day: ") and "potd-" not in parent["text"]
+    assert parent["text"].startswith("Paper of the day · ") and "potd-" not in parent["text"]
     assert parent["metadata"]["event_payload"]["marker"].startswith("potd-")  # the marker is here
     accepted(slack, "digest")

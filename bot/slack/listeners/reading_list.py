@@ -7,7 +7,7 @@ action id             value           answer
 ``paper_save``        ``{"id"[,…]}``  ``reading_list.save`` → the message clicked, marked "Saved ✓"
 ``saved_remove``      ``{"id"}``      ``reading_list.remove`` → the list again, replacing it
 ``saved_page``        ``{"o"}``       ``reading_list.page`` → that page, replacing the list
-``saved_export``      any             the list + BibTeX file in the user's DM
+``saved_export``      any             the list (mrkdwn) + BibTeX file in the user's DM
 ====================  ==============  ===========================================
 
 *Save* and *Remove* update the message clicked (issue 19 point 7): the Home tab
@@ -19,13 +19,14 @@ alone gets a short note (``clicks.answer``). *Remove* asks first, naming the
 paper (its ``confirm`` dialog, drawn by ``bot.render.reading_list``).
 
 Export (docs/slack-rules.md [dm-by-user-id], [files-upload], [chat-delete]):
-``chat.postMessage`` with the user's id as ``channel`` posts the list to the
-app's DM and answers with the DM's ``D…`` id; ``files_upload_v2``
+``chat.postMessage`` with the user's id as ``channel`` posts the list (mrkdwn
+links) to the app's DM and answers with the DM's ``D…`` id; ``files_upload_v2``
 (``files.getUploadURLExternal``, the upload, ``files.completeUploadExternal``,
 scope ``files:write``) then shares the ``.bib`` file in its thread —
 ``completeUploadExternal`` needs a conversation id, not a user id. When the
 upload fails the list message is deleted (``chat.delete``): one message per
 export, never one without its file.
+Clicks inside the Home tab republish it instead of answering in a modal.
 """
 
 from __future__ import annotations
@@ -170,7 +171,7 @@ def _marked_in_modal(client: WebClient, body: dict[str, Any], pid: str) -> bool:
 
 
 def make_export_listener(service: "Service", slots: FairSlots):
-    """*Export BibTeX*: the list to the clicker's DM (Markdown message + ``.bib`` file)."""
+    """*Export BibTeX*: the list to the clicker's DM (mrkdwn message + ``.bib`` file)."""
 
     def on_export(ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient) -> None:
         ack()
@@ -198,13 +199,13 @@ def make_export_listener(service: "Service", slots: FairSlots):
 
 
 def send_export(client: WebClient, user_id: str, export) -> str:
-    """Post the list to ``user_id``'s DM, then upload the ``.bib`` in its thread;
+    """Post the list (``export_message``) to ``user_id``'s DM, then upload the ``.bib`` in its thread;
     when the upload fails, delete the list message again (``chat.delete``).
 
     Args:
         client: Web API client (bot token: ``chat:write``, ``files:write``).
         user_id: whose DM ("U0123").
-        export: the service's export (``markdown``, ``bibtex``, ``filename``, ``count``).
+        export: the service's export (``entries``, ``gone``, ``bibtex``, ``filename``).
 
     Returns:
         str: the DM's conversation id (``D…``) that ``chat.postMessage`` answered.
@@ -213,7 +214,7 @@ def send_export(client: WebClient, user_id: str, export) -> str:
         slack_sdk.errors.SlackApiError: Slack refused a step (the upload's refusal
             after the message was deleted).
     """
-    message = export_message(export.markdown, export.count)
+    message = export_message(export.entries, export.gone)
     posted = client.chat_postMessage(channel=user_id, text=message.text, unfurl_links=False, unfurl_media=False)
     dm = posted["channel"]
     try:

@@ -65,7 +65,7 @@ def test_home_shows_the_viewers_subscribed_channels_in_one_publish(slack: SlackH
     view = checked(sent_view(publish))
     assert view["type"] == "home"
     text = "\n".join(shown_strings(view))
-    assert "<#C0DIGEST> · 09:30 Europe/Berlin" in text
+    assert "<#C0DIGEST> · a paper of the day every day at 09:30 (Europe/Berlin)" in text
     assert "C0ELSEWHERE" not in text
     assert len(slack.fake.calls("users.conversations")) == 2  # one paginated listing
     today = actions_in(view, ACTION_DETAILS)
