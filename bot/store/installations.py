@@ -31,7 +31,7 @@ from slack_sdk.oauth.installation_store import Bot, Installation, InstallationSt
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
 from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 
-from bot.store.db import transaction
+from bot.store.db import transaction, writer
 from bot.store.schema import slack_bots, slack_installations, slack_oauth_states
 from bot.store.token_cipher import TokenCipher, TokenKeyError
 
@@ -72,7 +72,8 @@ class SealedInstallationStore(InstallationStore):
     """
 
     def __init__(self, engine: sa.Engine, client_id: str, cipher: TokenCipher) -> None:
-        self._rows = _OnOurTables(client_id=client_id, engine=engine, logger=log)
+        self._rows = _OnOurTables(client_id=client_id, engine=engine, logger=log)  # finds
+        self._writes = _OnOurTables(client_id=client_id, engine=writer(engine), logger=log)  # saves, deletes
         self._cipher = cipher
         self.client_id = client_id
 
@@ -105,7 +106,7 @@ class SealedInstallationStore(InstallationStore):
         Args:
             installation: what Bolt's OAuth flow or a token rotation built.
         """
-        self._rows.save(self._convert(installation, self._cipher.seal))
+        self._writes.save(self._convert(installation, self._cipher.seal))
 
     def save_bot(self, bot: Bot) -> None:
         """Store ``bot``, its token and refresh token sealed (Bolt's ``find_bot`` rotation).
@@ -113,7 +114,7 @@ class SealedInstallationStore(InstallationStore):
         Args:
             bot: what a bot-token rotation built.
         """
-        self._rows.save_bot(self._convert(bot, self._cipher.seal))
+        self._writes.save_bot(self._convert(bot, self._cipher.seal))
 
     def find_bot(
         self, *, enterprise_id: Optional[str], team_id: Optional[str], is_enterprise_install: Optional[bool] = False
@@ -161,7 +162,7 @@ class SealedInstallationStore(InstallationStore):
             enterprise_id: the Grid organisation, or None.
             team_id: the workspace, or None for an org-wide install.
         """
-        self._rows.delete_bot(enterprise_id=enterprise_id, team_id=team_id)
+        self._writes.delete_bot(enterprise_id=enterprise_id, team_id=team_id)
 
     def delete_installation(
         self, *, enterprise_id: Optional[str], team_id: Optional[str], user_id: Optional[str] = None
@@ -173,7 +174,7 @@ class SealedInstallationStore(InstallationStore):
             team_id: the workspace, or None for an org-wide install.
             user_id: only this installer's rows, or None for all.
         """
-        self._rows.delete_installation(enterprise_id=enterprise_id, team_id=team_id, user_id=user_id)
+        self._writes.delete_installation(enterprise_id=enterprise_id, team_id=team_id, user_id=user_id)
 
     def check_key(self) -> None:
         """Open the newest stored bot token, if any, to fail at start-up on a wrong key.
