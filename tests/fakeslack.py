@@ -14,6 +14,8 @@ method without a row in ``bot.slack.scopes`` answers ``unknown_method``.
 Routes:
     ``/api/<method>``   Web API methods (``tests.strict.methods``).
     ``/response/<n>``   ``response_url``s from ``new_response_url()`` (5 uses).
+    ``/oauth/v2/authorize``  a distributed app's install (``tests.strict.oauth``:
+                        tokens per workspace, rotation, uninstalls).
 
 Also configurable per test: per-channel and per-method errors, 429s, a
 connection dropped after a call was taken in (``drop_connection``), channel
@@ -39,6 +41,7 @@ from urllib.parse import urlsplit
 
 from tests.strict import wire
 from tests.strict.methods import BOT_ID, BOT_USER_ID, TEAM_ID, Channel, SlackMethods
+from tests.strict.oauth import OAuthMethods
 from tests.strict.records import Call, Defect, Rejection
 from tests.strict.scopes import MANIFESTS, Manifest, missing_scope
 from tests.strict.surfaces import ResponseUrls, Stacks, Triggers, check_message
@@ -50,7 +53,7 @@ __all__ = ["FakeSlack", "Call", "Defect", "Rejection", "BOT_USER_ID", "BOT_ID", 
 CHANNEL_METHODS = ("chat.postMessage", "conversations.history")
 
 
-class FakeSlack(SlackMethods):
+class FakeSlack(OAuthMethods, SlackMethods):
     """The strict fake. Use as a context manager or ``start()``/``stop()``.
 
     Args:
@@ -102,11 +105,13 @@ class FakeSlack(SlackMethods):
         self._base_ts = int(time.time())
         self._responses = itertools.count(1)
         self._server = None
+        self.echo: Callable[[Call], None] | None = None  # told of each call (tests.fakeslack_cli prints them)
+        self._oauth_init()
 
     # ----------------------------------------------------------------- lifecycle
-    def start(self) -> "FakeSlack":
-        """Bind 127.0.0.1 on a free port and serve in a daemon thread."""
-        self._server, _ = wire.serve(self)
+    def start(self, port: int = 0) -> "FakeSlack":
+        """Bind 127.0.0.1 on ``port`` (0: a free one) and serve in a daemon thread."""
+        self._server, _ = wire.serve(self, port)
         return self
 
     def stop(self) -> None:
@@ -285,7 +290,13 @@ class FakeSlack(SlackMethods):
         """Answer one request (called by ``tests.strict.wire``)."""
         if path.startswith("/api/"):
             method = path[len("/api/") :]
-            status, extra, answer = self._answer(method, body)
+            status, extra, answer = self.oauth_answer(method, body, headers) or self._answer(method, body)
+        elif path == "/oauth/v2/authorize":
+            method = "oauth.authorize"
+            status, extra, answer = self.authorize(body)
+        elif path.startswith("/fake/"):  # tests.fakeslack_cli drives a running fake over HTTP
+            method, extra = path, {}
+            status, answer = self.admin(path, body)
         elif path.startswith("/response/"):
             method, extra = "response_url", {}
             status, answer = self._respond(path, body)
@@ -297,6 +308,8 @@ class FakeSlack(SlackMethods):
         with self._cond:
             self._calls.append(Call(method, path, body, headers, 0 if drop else status, answer))
             self._cond.notify_all()
+        if self.echo is not None:
+            self.echo(self._calls[-1])
         return (status, extra, wire.DROP) if drop else (status, extra, answer)
 
     def defect(self, method: str, kind: str, detail: str, body: dict[str, Any]) -> None:

@@ -37,12 +37,15 @@ THIRD_PARTY = {
     # storage
     "sqlalchemy": ("bot.store",),
     "psycopg": ("bot.store",),  # SQLAlchemy loads it; never imported directly today
+    "cryptography": ("bot.store.token_cipher",),  # Fernet: a distributed app's tokens sealed at rest
     # the digest clock
     "apscheduler": ("bot.digest.clock",),
     # Slack
     "slack_bolt": ("bot.slack",),
     "waitress": ("bot.slack",),
-    "slack_sdk": ("bot.slack", "bot.render"),  # bot.render builds Block Kit with slack_sdk.models
+    # bot.render builds Block Kit with slack_sdk.models; bot.store.installations wraps
+    # slack_sdk's SQLAlchemy installation and OAuth state stores
+    "slack_sdk": ("bot.slack", "bot.render", "bot.store.installations"),
     # the corpus
     "pylatexenc": ("bot.corpus",),
     # the command line

@@ -74,6 +74,9 @@ def _require(settings: config.Settings, command: str, shown: str | None = None) 
             err=True,
         )
         sys.exit(2)
+    except config.ModeRefused as e:
+        click.echo(f"paperbot {shown or command}: {e}", err=True)
+        sys.exit(2)
 
 
 def _stop_on_sigterm() -> None:

@@ -16,13 +16,30 @@ from typing import Mapping
 
 SLACK_DEFAULT_API_URL = "https://slack.com/api/"
 
-#: Slack variables each command needs (docs/interfaces.md "Environment variables").
+#: Slack variables each command needs in single-workspace mode (docs/interfaces.md "Environment variables").
 REQUIRED_BY_COMMAND: dict[str, tuple[str, ...]] = {
     "serve": ("SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET"),
     "socket": ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN"),
     "clock": ("SLACK_BOT_TOKEN",),
     "digest": ("SLACK_BOT_TOKEN",),
 }
+#: ... and as a distributed app (README "Distributed app (many workspaces)"): the
+#: app's credentials instead of a token, and the key the stored tokens are encrypted with.
+REQUIRED_DISTRIBUTED: dict[str, tuple[str, ...]] = {
+    "serve": ("SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET", "SLACK_SIGNING_SECRET", "PAPERBOT_TOKEN_KEY"),
+    "clock": ("SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET", "PAPERBOT_TOKEN_KEY"),
+    "digest": ("SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET", "PAPERBOT_TOKEN_KEY"),
+}
+#: Why ``paperbot socket`` refuses the distributed mode (README "Distributed app (many workspaces)").
+SOCKET_DISTRIBUTED = (
+    "Socket Mode serves one workspace (SLACK_BOT_TOKEN + SLACK_APP_TOKEN); a distributed app runs "
+    "paperbot serve, because Slack sends each install's OAuth redirect over HTTP and the Slack "
+    "Marketplace does not accept Socket Mode apps"
+)
+#: Both modes configured at once: refused, because Bolt reads SLACK_CLIENT_ID/SECRET by itself.
+BOTH_MODES = (
+    "set either SLACK_BOT_TOKEN (one workspace) or SLACK_CLIENT_ID + SLACK_CLIENT_SECRET (a distributed app), not both"
+)
 
 
 #: Every variable ``from_env`` reads, in the order the start-up line shows them.
@@ -31,6 +48,10 @@ VARIABLES = (
     "SLACK_SIGNING_SECRET",
     "SLACK_APP_TOKEN",
     "SLACK_API_URL",
+    "SLACK_CLIENT_ID",
+    "SLACK_CLIENT_SECRET",
+    "SLACK_REDIRECT_URI",
+    "PAPERBOT_TOKEN_KEY",
     "DATABASE_URL",
     "PAPERBOT_INDEX_DIR",
     "PAPERBOT_SEEDS",
@@ -39,7 +60,9 @@ VARIABLES = (
     "PORT",
 )
 #: Shown only as "set" or "unset", never their value.
-SECRETS = frozenset({"SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_APP_TOKEN"})
+SECRETS = frozenset(
+    {"SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_APP_TOKEN", "SLACK_CLIENT_SECRET", "PAPERBOT_TOKEN_KEY"}
+)
 #: Where a value came from, as ``describe`` names it.
 SOURCES = ("environment", ".env", "default")
 
@@ -52,6 +75,11 @@ class MissingSettings(Exception):
         self.names = names
 
 
+class ModeRefused(Exception):
+    """The command cannot run in the configured mode (``BOTH_MODES``,
+    ``SOCKET_DISTRIBUTED``); ``str(e)`` is one line for the operator."""
+
+
 @dataclass(frozen=True)
 class Settings:
     """Runtime configuration (secrets included — never log this object whole).
@@ -59,6 +87,12 @@ class Settings:
     Attributes:
         bot_token, signing_secret, app_token: Slack secrets, "" when unset.
         api_url: Web API base URL, always ending in "/".
+        client_id, client_secret: the app's OAuth credentials (Basic Information →
+            App Credentials), set only for a distributed app ("" otherwise).
+        redirect_uri: the OAuth redirect URL sent to Slack, or "" to let Slack use
+            the first of the app's ``oauth_config.redirect_urls``.
+        token_key: the Fernet key (or comma-separated keys, newest first) the
+            installations' tokens are encrypted with (``PAPERBOT_TOKEN_KEY``).
         database_url: SQLAlchemy URL; ``postgres://`` normalised to ``postgresql://``.
         index_dir: the index container directory (absolute).
         seeds_dir: the seed directory (absolute).
@@ -73,6 +107,10 @@ class Settings:
     signing_secret: str = ""
     app_token: str = ""
     api_url: str = SLACK_DEFAULT_API_URL
+    client_id: str = ""
+    client_secret: str = ""
+    redirect_uri: str = ""
+    token_key: str = ""
     database_url: str = "sqlite:///paperbot.db"
     index_dir: Path = Path("index")
     seeds_dir: Path = Path("seeds")
@@ -89,14 +127,36 @@ class Settings:
             f"index_dir={str(self.index_dir)!r}, seeds_dir={str(self.seeds_dir)!r})"
         )
 
+    @property
+    def distributed(self) -> bool:
+        """True for a distributed app: an OAuth credential is set and no bot token
+        (README "Distributed app (many workspaces)"); False for one workspace."""
+        return bool(self.client_id or self.client_secret) and not self.bot_token
+
     def require(self, command: str) -> None:
-        """Raise ``MissingSettings`` naming each empty variable ``command`` needs."""
+        """Check that ``command`` can run as configured.
+
+        Args:
+            command: "serve", "socket", "clock" or "digest".
+
+        Raises:
+            ModeRefused: both modes are configured, or ``socket`` as a distributed app.
+            MissingSettings: naming each empty variable ``command`` needs in this mode.
+        """
+        if self.bot_token and (self.client_id or self.client_secret):
+            raise ModeRefused(BOTH_MODES)
+        if self.distributed and command == "socket":
+            raise ModeRefused(SOCKET_DISTRIBUTED)
         values = {
             "SLACK_BOT_TOKEN": self.bot_token,
             "SLACK_SIGNING_SECRET": self.signing_secret,
             "SLACK_APP_TOKEN": self.app_token,
+            "SLACK_CLIENT_ID": self.client_id,
+            "SLACK_CLIENT_SECRET": self.client_secret,
+            "PAPERBOT_TOKEN_KEY": self.token_key,
         }
-        missing = [n for n in REQUIRED_BY_COMMAND.get(command, ()) if not values[n]]
+        table = REQUIRED_DISTRIBUTED if self.distributed else REQUIRED_BY_COMMAND
+        missing = [n for n in table.get(command, ()) if not values[n]]
         if missing:
             raise MissingSettings(missing)
 
@@ -170,6 +230,10 @@ def from_env(env: Mapping[str, str], cwd: Path | None = None) -> Settings:
         signing_secret=get("SLACK_SIGNING_SECRET"),
         app_token=get("SLACK_APP_TOKEN"),
         api_url=api_url,
+        client_id=get("SLACK_CLIENT_ID"),
+        client_secret=get("SLACK_CLIENT_SECRET"),
+        redirect_uri=get("SLACK_REDIRECT_URI"),
+        token_key=get("PAPERBOT_TOKEN_KEY"),
         database_url=normalise_database_url(get("DATABASE_URL", "sqlite:///paperbot.db")),
         index_dir=index_dir,
         seeds_dir=_path(get("PAPERBOT_SEEDS", "seeds"), cwd),
@@ -203,6 +267,10 @@ def describe(settings: Settings, sources: Mapping[str, str]) -> str:
         "SLACK_SIGNING_SECRET": settings.signing_secret,
         "SLACK_APP_TOKEN": settings.app_token,
         "SLACK_API_URL": settings.api_url,
+        "SLACK_CLIENT_ID": settings.client_id,
+        "SLACK_CLIENT_SECRET": settings.client_secret,
+        "SLACK_REDIRECT_URI": settings.redirect_uri,
+        "PAPERBOT_TOKEN_KEY": settings.token_key,
         "DATABASE_URL": _shown_url(settings.database_url),
         "PAPERBOT_INDEX_DIR": str(settings.index_dir),
         "PAPERBOT_SEEDS": str(settings.seeds_dir),
@@ -212,6 +280,6 @@ def describe(settings: Settings, sources: Mapping[str, str]) -> str:
     }
     parts = []
     for name in VARIABLES:
-        shown = ("set" if values[name] else "unset") if name in SECRETS else values[name]
+        shown = ("set" if values[name] else "unset") if name in SECRETS else (values[name] or "unset")
         parts.append(f"{name}={shown} ({sources.get(name, 'default')})")
     return "settings: " + ", ".join(parts)

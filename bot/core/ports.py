@@ -13,16 +13,18 @@ Leaf module: no third-party imports.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from bot.core.replies import Reply
 
 #: Per-channel errors that deactivate a subscription (docs/interfaces.md "Paper of the day").
 CHANNEL_ERRORS = frozenset({"not_in_channel", "channel_not_found", "is_archived"})
-#: Workspace-wide errors: stop the whole run, deactivate nothing.
+#: Workspace-wide errors: stop every send with that token (the run, or one team's
+#: sends for a distributed app), deactivate nothing. ``token_expired``: a rotating
+#: token that was not renewed (docs.slack.dev/authentication/using-token-rotation).
 WORKSPACE_ERRORS = frozenset(
-    {"invalid_auth", "token_revoked", "account_inactive", "not_authed", "team_access_not_granted"}
+    {"invalid_auth", "token_revoked", "token_expired", "account_inactive", "not_authed", "team_access_not_granted"}
 )
 
 
@@ -112,6 +114,32 @@ class Poster(Protocol):
         ...
 
 
+@runtime_checkable
+class TeamPosters(Protocol):
+    """A distributed app's posters: one per team, each with its installation's token
+    (``bot.slack.oauth.tokens.TeamPosters``). One workspace has a single ``Poster``."""
+
+    def for_team(self, team_id: str) -> Poster:
+        """The poster for ``team_id``; one refusing with ``PostError("not_authed")``
+        when no installation answers for that team.
+
+        Args:
+            team_id: the Slack team ("T…").
+        """
+        ...
+
+
+def poster_for(poster: "Poster | TeamPosters", team_id: str) -> Poster:
+    """The ``Poster`` that posts in ``team_id``: ``poster.for_team(team_id)`` for
+    ``TeamPosters``, else ``poster`` itself (one token for every team).
+
+    Args:
+        poster: a ``Poster`` or ``TeamPosters``.
+        team_id: the Slack team ("T…").
+    """
+    return poster.for_team(team_id) if isinstance(poster, TeamPosters) else poster
+
+
 class ChannelAnnouncer(Protocol):
     """Tells a whole channel something on the service's behalf (e.g. "subscribed
     this channel to a paper of the day at 09:30", naming who did it).
@@ -120,12 +148,13 @@ class ChannelAnnouncer(Protocol):
     rendering ``reply`` and posting it as a channel-visible message.
     """
 
-    def announce(self, channel_id: str, reply: "Reply") -> None:
+    def announce(self, channel_id: str, reply: "Reply", *, team_id: str) -> None:
         """Make ``reply`` visible to everyone in ``channel_id``.
 
         Args:
             channel_id: the channel to tell.
             reply: what to tell it (rendered by the implementation).
+            team_id: the channel's team (a distributed app posts with its token).
 
         Raises:
             PostError: the post was refused (``not_in_channel``,

@@ -11,7 +11,9 @@ Rules (docs/interfaces.md "Paper of the day"):
 - A channel error (``not_in_channel``, ``channel_not_found``,
   ``is_archived``) deactivates that subscription (logged once) and the run
   goes on; a workspace-wide error (``invalid_auth``, ``token_revoked``,
-  ``account_inactive`` …; ``bot.core.ports.WORKSPACE_ERRORS``) stops the run,
+  ``account_inactive`` …; ``bot.core.ports.WORKSPACE_ERRORS``) stops every
+  send with that token — the whole run with one token, that team's sends only
+  for a distributed app (``bot.core.ports.TeamPosters``: a poster per team) —
   releases its claim and deactivates nothing. HTTP 429 is retried inside the
   Slack client by ``RateLimitErrorRetryHandler`` (docs/platform-facts.md "slack_sdk"); one
   that outlives the retries arrives as ``PostError("ratelimited")`` — nothing
@@ -39,7 +41,7 @@ from datetime import date, datetime, timedelta
 from enum import Enum, auto
 
 from bot.core.models import CONSOLE_TEAM, DeliveryState, Subscription
-from bot.core.ports import WORKSPACE_ERRORS, Poster, PostError
+from bot.core.ports import WORKSPACE_ERRORS, Poster, PostError, TeamPosters, poster_for
 from bot.daily.post_times import UTC, due_today, effective_since, local_date, post_time_utc, posts_on, zone
 from bot.digest.post import DigestPost, Render, post_for
 from bot.digest.summary import DigestDateError, DigestSummary
@@ -70,15 +72,49 @@ class _Stop(Exception):
 
 
 class _Run:
-    """State shared by one run: dependencies, the clock, a lazy id list."""
+    """State shared by one run: dependencies, the clock, each team's poster, the
+    tokens stopped by a workspace-wide error."""
 
-    def __init__(self, store, index, poster: Poster, now: datetime, render: Render | None) -> None:
+    def __init__(self, store, index, poster: Poster | TeamPosters, now: datetime, render: Render | None) -> None:
         if now.tzinfo is None:
             raise ValueError("now must be timezone-aware")
         self.store, self.index, self.poster, self.now = store, index, poster, now
         self.render = render or render_post
         self.summary = DigestSummary()
         self.topics = Topics(index, store)
+        self._posters: dict[str, Poster] = {}
+        self._per_team = isinstance(poster, TeamPosters)
+        self._stopped: set[str | None] = set()
+
+    def poster_of(self, team: str) -> Poster:
+        """The poster that posts in ``team`` (looked up once a run)."""
+        if team not in self._posters:
+            self._posters[team] = poster_for(self.poster, team)
+        return self._posters[team]
+
+    def _token(self, team: str) -> str | None:
+        """What one token serves: the team for a distributed app, else everyone (None)."""
+        return team if self._per_team else None
+
+    def stopped_for(self, team: str) -> bool:
+        """True when a workspace-wide error stopped the sends with ``team``'s token."""
+        return self._token(team) in self._stopped
+
+    def stop(self, team: str, code: str, what: str) -> None:
+        """Stop the sends with ``team``'s token after ``code`` (logged once, nothing deactivated).
+
+        Args:
+            team: the team whose post failed.
+            code: the workspace-wide error.
+            what: "digest run" or "digest send", for the log line.
+        """
+        self._stopped.add(self._token(team))
+        self.summary.stopped = self.summary.stopped or code
+        if self._per_team:
+            self.summary.stopped_teams.append(team)
+            log.error("%s: sends to team %s stopped: workspace-wide error %s (nothing deactivated)", what, team, code)
+        else:
+            log.error("%s stopped: workspace-wide error %s (nothing deactivated)", what, code)
 
     def message(self, sub: Subscription, day: date) -> DigestPost:
         """The post of ``sub`` on ``day`` (``bot.digest.post.post_for``)."""
@@ -103,7 +139,7 @@ class _Run:
         ):
             return Outcome.HAD
         try:
-            ts = self.poster.post(channel, replace(message, thread=()))
+            ts = self.poster_of(team).post(channel, replace(message, thread=()))
         except PostError as exc:
             self._post_failed(sub, day, exc.code, exc)
             return Outcome.FAILED
@@ -114,7 +150,7 @@ class _Run:
         self.summary.posted += 1
         for part in message.thread:
             try:
-                self.poster.post(channel, part, thread_ts=ts)
+                self.poster_of(team).post(channel, part, thread_ts=ts)
             except Exception as exc:  # noqa: BLE001 — the parent is posted; never retry
                 log.warning("digest %s %s: thread reply failed: %s", channel, day, exc)
         log.info("digest %s %s: posted %s (ts %s)", channel, day, paper_id, ts)
@@ -150,7 +186,7 @@ class _Run:
             oldest = (claimed_at - timedelta(minutes=1)).timestamp()
             key = (delivery.team_id, delivery.channel_id, delivery.local_date)
             try:
-                ts = self.poster.find_recent_post(delivery.channel_id, marker, oldest)
+                ts = self.poster_of(delivery.team_id).find_recent_post(delivery.channel_id, marker, oldest)
             except Exception as exc:  # noqa: BLE001 — HistoryUnavailable or worse: cannot know
                 self.store.finish_delivery(*key, state=DeliveryState.UNKNOWN, now=self.now)
                 log.error(
@@ -201,7 +237,8 @@ def run_due(
     Args:
         store: ``bot.store.Store``.
         index: has ``ids() -> list[str]`` and ``get(id) -> Paper | None``.
-        poster: ``bot.core.ports.Poster`` (raises ``PostError``).
+        poster: ``bot.core.ports.Poster`` (raises ``PostError``), or a distributed
+            app's ``TeamPosters`` (each team's own).
         now: aware current time (the clock job passes ``datetime.now(UTC)``).
         render: ``(papers, day, title) -> Message`` (``bot.digest.post.Render``); default
             ``bot.render.render_post``.
@@ -220,31 +257,33 @@ def run_due(
     # local dates are at most a day behind the UTC date (UTC-12 is the westmost zone)
     start = now.astimezone(UTC).date() - timedelta(days=SKIP_LOOKBACK_DAYS + 1)
     seen = {(d.team_id, d.channel_id, d.local_date): d for d in store.deliveries_since(start)}
-    try:
-        for sub in subs:
-            try:
-                today, post_time, due = due_today(sub, now)
-            except (KeyError, ValueError) as exc:
-                if store.deactivate(sub.team_id, sub.channel_id, f"bad time or zone: {exc}", now=now):
-                    log.error("digest %s: deactivated, bad time or zone (%s)", sub.channel_id, exc)
-                continue
-            _record_skipped(run, sub, today, seen)
-            had = seen.get((sub.team_id, sub.channel_id, today))
-            if not due or (had is not None and had.state != DeliveryState.FAILED):
-                continue
+    for sub in subs:
+        if run.stopped_for(sub.team_id):
+            continue
+        try:
+            today, post_time, due = due_today(sub, now)
+        except (KeyError, ValueError) as exc:
+            if store.deactivate(sub.team_id, sub.channel_id, f"bad time or zone: {exc}", now=now):
+                log.error("digest %s: deactivated, bad time or zone (%s)", sub.channel_id, exc)
+            continue
+        _record_skipped(run, sub, today, seen)
+        had = seen.get((sub.team_id, sub.channel_id, today))
+        if not due or (had is not None and had.state != DeliveryState.FAILED):
+            continue
+        try:
             outcome = run.deliver(sub, today, reclaim=(DeliveryState.FAILED,), max_attempts=max_attempts)
-            if outcome is Outcome.POSTED and now - post_time > late_after:
-                run.summary.late += 1
-                log.warning(
-                    "digest %s %s: posted late by %s (post time %s)",
-                    sub.channel_id,
-                    today,
-                    now - post_time,
-                    post_time.isoformat(),
-                )
-    except _Stop as stop:
-        run.summary.stopped = stop.code
-        log.error("digest run stopped: workspace-wide error %s (nothing deactivated)", stop.code)
+        except _Stop as stop:
+            run.stop(sub.team_id, stop.code, "digest run")
+            continue
+        if outcome is Outcome.POSTED and now - post_time > late_after:
+            run.summary.late += 1
+            log.warning(
+                "digest %s %s: posted late by %s (post time %s)",
+                sub.channel_id,
+                today,
+                now - post_time,
+                post_time.isoformat(),
+            )
     return run.summary
 
 
@@ -326,14 +365,14 @@ def send(
             f"{day.isoformat()} is not today or yesterday in the time zone "
             f"of {len(refused)} subscribed channel(s); use --force to send it"
         )
-    try:
-        for sub, target in plan:
-            if (
-                run.deliver(sub, target, reclaim=(DeliveryState.FAILED, DeliveryState.SKIPPED), max_attempts=None)
-                is Outcome.HAD
-            ):
-                run.summary.skipped += 1
-    except _Stop as stop:
-        run.summary.stopped = stop.code
-        log.error("digest send stopped: workspace-wide error %s (nothing deactivated)", stop.code)
+    for sub, target in plan:
+        if run.stopped_for(sub.team_id):
+            continue
+        try:
+            outcome = run.deliver(sub, target, reclaim=(DeliveryState.FAILED, DeliveryState.SKIPPED), max_attempts=None)
+        except _Stop as stop:
+            run.stop(sub.team_id, stop.code, "digest send")
+            continue
+        if outcome is Outcome.HAD:
+            run.summary.skipped += 1
     return run.summary

@@ -21,7 +21,10 @@ class DigestSummary:
         late: posts made more than ``LATE_AFTER`` after their post time.
         reconciled: stale claims resolved (found → posted, else unknown).
         deactivated: channel ids deactivated by this run.
-        stopped: the workspace-wide error code that stopped the run, or None.
+        stopped: the workspace-wide error code that stopped the run (the first
+            one), or None.
+        stopped_teams: a distributed app's teams whose sends were stopped
+            (the others went on).
     """
 
     posted: int = 0
@@ -31,6 +34,7 @@ class DigestSummary:
     reconciled: int = 0
     deactivated: list[str] = field(default_factory=list)
     stopped: str | None = None
+    stopped_teams: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -43,4 +47,6 @@ class DigestSummary:
             line += f", deactivated {len(self.deactivated)} ({', '.join(self.deactivated)})"
         if self.stopped:
             line += f"; stopped: {self.stopped}"
+            if self.stopped_teams:
+                line += f" for {', '.join(self.stopped_teams)}"
         return line

@@ -62,11 +62,14 @@ def help_message(prefix: str = "/paper", note: str | None = None, visibility: st
     return Message(text=text, blocks=tuple(blocks), visibility=visibility)
 
 
-#: Slack's error codes that turn a subscription off (bot.core.ports.CHANNEL_ERRORS), as a person reads them.
+#: Slack's error codes that turn a subscription off (bot.core.ports.CHANNEL_ERRORS), and the
+#: events of the app leaving a workspace (bot.slack.oauth.uninstalls), as a person reads them.
 INACTIVE_REASONS = {
     "not_in_channel": "I am not a member of this private channel",
     "channel_not_found": "Slack could not find this channel",
     "is_archived": "the channel was archived",
+    "app_uninstalled": "paperbot was removed from this workspace",
+    "tokens_revoked": "paperbot's access to this workspace was revoked",
 }
 
 

@@ -21,14 +21,17 @@ from bot.daily.post_times import utc_now
 from bot.digest import make_job, send
 from bot.digest.clock import run_clock, start_clock
 from bot.runtime import wiring
+from bot.runtime.distributed import open_distributed
 from bot.slack.app import WORK_SLOTS, build_app, make_client
 from bot.slack.delivery.fair_slots import FairSlots
 from bot.slack.delivery.journal import Journal
 from bot.slack.delivery.poster import SlackPoster
+from bot.slack.oauth.flow import INSTALL_PATH
+from bot.slack.oauth.uninstalls import Uninstalls
 from bot.slack.startup_errors import SlackUnavailable, slack_errors
 from bot.slack.transport.http_server import make_server
 from bot.slack.transport.socket_mode import run_socket
-from bot.store import StoreError
+from bot.store import StoreError, TokenKeyError
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +47,8 @@ def startup(what: str):
     Covers: unreadable seeds (``CorpusError``), a build still in progress
     after the wait (``IndexBusy``), an index folder that cannot be written
     (``wiring.IndexUnwritable``), the database (``StoreError``), a rejected token and an
-    unreachable Web API (``bot.slack.startup_errors.slack_errors``).
+    unreachable Web API (``bot.slack.startup_errors.slack_errors``), a
+    ``PAPERBOT_TOKEN_KEY`` that is no key or opens no stored token (``TokenKeyError``).
     """
     try:
         with slack_errors():
@@ -56,15 +60,20 @@ def startup(what: str):
         wiring.IndexUnwritable,
         StoreError,
         SlackUnavailable,
+        TokenKeyError,
     ) as e:
         raise StartupError(f"paperbot {what}: {e}") from None
 
 
 def _parts(settings: Settings, slots: FairSlots | None = None):
+    """``(client, poster, service, distributed)``: one ``SlackPoster`` with the bot
+    token, or — for a distributed app — a poster per team (``distributed.posters``)."""
     client = make_client(settings)
-    poster = SlackPoster(client, slots=slots)
-    service = wiring.build_service(settings, poster)
-    return client, poster, service
+    store = wiring.open_store(settings)  # first: a bad DATABASE_URL fails before a long index build
+    distributed = open_distributed(settings, store, client, slots) if settings.distributed else None
+    poster = distributed.posters if distributed is not None else SlackPoster(client, slots=slots)
+    service = wiring.build_service(settings, poster, store=store)
+    return client, poster, service, distributed
 
 
 def _log_settings(settings: Settings) -> None:
@@ -90,15 +99,28 @@ def build(settings: Settings):
     journaled in the store before its ack (``bot.slack.delivery.journal``), and the journal's
     thread started: it finishes what a crashed process acknowledged but did not answer.
 
+    A distributed app also gets Bolt's OAuth set-up (``/slack/install``,
+    ``/slack/oauth_redirect``, ``authorize``); both modes listen for the app
+    leaving a workspace (``bot.slack.oauth.uninstalls``).
+
     Returns ``(app, service, poster)``. Raises what ``bot.slack.app.build_app``
     raises (e.g. ``auth.test`` rejected the token).
     """
     slots = FairSlots(WORK_SLOTS)  # the service's confirmation posts step out of these
-    client, poster, service = _parts(settings, slots)
+    client, poster, service, distributed = _parts(settings, slots)
     service.index.warm()  # the first command after start-up is then as fast as the others
     store = service.store
     journal = Journal(store)
-    app = build_app(settings, service, client=client, seen=store_seen(store), journal=journal, slots=slots)
+    app = build_app(
+        settings,
+        service,
+        client=client,
+        seen=store_seen(store),
+        journal=journal,
+        slots=slots,
+        oauth=distributed.app_options(settings, store, client) if distributed is not None else None,
+        uninstalls=Uninstalls(store, distributed.installations if distributed is not None else None),
+    )
     journal.start(app)
     log.info("journal owner %s", journal.owner)
     return app, service, poster
@@ -124,6 +146,8 @@ def serve(settings: Settings, host: str, port: int) -> None:
     signal.signal(signal.SIGTERM, lambda *_: server.close())
     _log_settings(settings)
     log.warning("paperbot serving on http://%s:%s/slack/events", host, server.port)
+    if settings.distributed:
+        log.warning("installs start at http://%s:%s%s (Add to Slack)", host, server.port, INSTALL_PATH)
     try:
         server.run()
     except KeyboardInterrupt:
@@ -154,7 +178,7 @@ def socket(settings: Settings, with_clock: bool = True) -> None:
 def clock(settings: Settings) -> None:
     """``paperbot clock``: the digest scheduler alone, in the foreground."""
     with startup("clock"):
-        _, poster, service = _parts(settings)
+        _, poster, service, _ = _parts(settings)
     _log_settings(settings)
     log.warning("paperbot clock: posting due papers of the day (checks every 30 s; Ctrl-C to stop)")
     signal.signal(signal.SIGTERM, _exit_quietly)  # platforms stop processes with SIGTERM
@@ -174,5 +198,5 @@ def digest_send(settings: Settings, day: date | None, force: bool):
             channel's today or yesterday without ``force``.
     """
     with startup("digest send"):
-        _, poster, service = _parts(settings)
+        _, poster, service, _ = _parts(settings)
         return send(service.store, service.index, poster, utc_now(), day=day, force=force)

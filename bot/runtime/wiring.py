@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bot import corpus, search
 from bot.core.config import Settings
-from bot.core.ports import Poster
+from bot.core.ports import Poster, TeamPosters
 from bot.render.announce import PostingAnnouncer
 from bot.service.service import Service
 from bot.store import Store, StoreError
@@ -220,18 +220,25 @@ def open_store(settings: Settings) -> Store:
 
 
 def build_service(
-    settings: Settings, poster: Poster | None = None, *, index_dir: Path | None = None, ensure_index: bool = True
+    settings: Settings,
+    poster: Poster | TeamPosters | None = None,
+    *,
+    index_dir: Path | None = None,
+    ensure_index: bool = True,
+    store: Store | None = None,
 ) -> Service:
     """The ``Service`` over the configured index and store.
 
     Args:
         settings: configuration.
-        poster: where channel confirmations go (Slack poster, console printer),
-            rendered by a ``PostingAnnouncer``; None → no confirmations.
+        poster: where channel confirmations go (Slack poster, a distributed app's
+            posters per team, console printer), rendered by a ``PostingAnnouncer``;
+            None → no confirmations.
         index_dir: an explicit index; None → the default, built when needed.
         ensure_index: build the default index first when it is missing or stale.
+        store: the store, already open; None → ``open_store(settings)``.
     """
-    store = open_store(settings)  # first: a bad DATABASE_URL fails before a long index build
+    store = store or open_store(settings)  # first: a bad DATABASE_URL fails before a long index build
     if index_dir is None and ensure_index:
         ensure_default_index(settings)
     index = search.SearchIndex(index_dir or settings.index_dir)

@@ -174,7 +174,7 @@ class Subscriptions:
 
     def _announce(self, ctx: Context, previous, notice: NoticeReply) -> Reply | None:
         try:
-            self.announcer.announce(ctx.channel_id, notice)
+            self.announcer.announce(ctx.channel_id, notice, team_id=ctx.team_id)
         except PostError as e:
             self._restore(ctx, previous)
             if e.code in ("not_in_channel", "channel_not_found"):
@@ -205,7 +205,7 @@ class Subscriptions:
         if self.announcer is not None:
             notice = NoticeReply(text=STOPPED, actor=ctx.user_id, visibility=IN_CHANNEL)
             try:
-                self.announcer.announce(ctx.channel_id, notice)
+                self.announcer.announce(ctx.channel_id, notice, team_id=ctx.team_id)
             except PostError as e:
                 log.warning("unsubscribe announcement failed in %s: %s", ctx.channel_id, e.code)
         return NoticeReply(text="Unsubscribed: no more paper of the day in this channel.")

@@ -7,8 +7,10 @@ nothing here reads ``os.environ``. Bolt itself does read a few ``SLACK_*``
 variables: ``SLACK_SIGNING_SECRET`` only when no secret is passed (one always
 is), ``SLACK_BOT_TOKEN`` only to warn "As you gave `client` as well, `token`
 will be unused" (harmless), and ``SLACK_CLIENT_ID`` + ``SLACK_CLIENT_SECRET``
-together switch it to multi-workspace OAuth (slack_bolt/app/app.py) — which
-this single-token app does not support: leave those two unset.
+together switch it to multi-workspace OAuth with its own defaults
+(slack_bolt/app/app.py) — so ``Settings.require`` refuses them beside a bot
+token, and a distributed app passes its own OAuth set-up (``oauth``, from
+``bot.slack.oauth.flow.app_options``).
 """
 
 from __future__ import annotations
@@ -36,12 +38,14 @@ from bot.slack.listeners import (
     shortcuts,
     slash_command,
     unfurls,
+    uninstall,
     welcome,
 )
 
 if TYPE_CHECKING:  # the service is the lead's; listeners call its public methods
     from bot.service.service import Service
     from bot.slack.delivery.journal import Journal
+    from bot.slack.oauth.uninstalls import Uninstalls
 
 log = logging.getLogger(__name__)
 
@@ -127,6 +131,8 @@ def build_app(
     listener_executor: Executor | None = None,
     journal: "Journal | None" = None,
     slots: FairSlots | None = None,
+    oauth: dict | None = None,
+    uninstalls: "Uninstalls | None" = None,
 ) -> App:
     """The Bolt app with every listener registered.
 
@@ -148,6 +154,10 @@ def build_app(
         journal: a ``bot.slack.delivery.journal.Journal``: its middleware records each
             answered event and command durably before the ack and claims it
             (then ``seen`` is not asked for journaled work).
+        oauth: a distributed app's ``App`` options (``bot.slack.oauth.flow.app_options``:
+            the install pages and ``authorize``); None for one workspace (``bot_token``).
+        uninstalls: what ``app_uninstalled`` / ``tokens_revoked`` forget and turn
+            off (``bot.slack.listeners.uninstall``); None: not listened for.
 
     Returns:
         slack_bolt.App: ``process_before_response=False`` (never True on a
@@ -156,7 +166,7 @@ def build_app(
 
     Raises:
         slack_bolt.error.BoltError: ``auth.test`` rejected the token (Bolt
-            calls it once in the constructor).
+            calls it once in the constructor; not for a distributed app).
         slack_sdk.errors.SlackClientError / OSError: the Web API is unreachable.
     """
     client = client or make_client(settings)
@@ -167,15 +177,21 @@ def build_app(
         process_before_response=False,
         listener_executor=listener_executor
         or ThreadPoolExecutor(max_workers=LISTENER_THREADS, thread_name_prefix="paperbot-listener"),
+        **(oauth or {}),
     )
     if journal is not None:
         app.middleware(journal.middleware)
-    register_listeners(app, service, seen=seen, slots=slots)
+    register_listeners(app, service, seen=seen, slots=slots, uninstalls=uninstalls)
     return app
 
 
 def register_listeners(
-    app: App, service: "Service", *, seen: Callable[..., bool] | None = None, slots: FairSlots | None = None
+    app: App,
+    service: "Service",
+    *,
+    seen: Callable[..., bool] | None = None,
+    slots: FairSlots | None = None,
+    uninstalls: "Uninstalls | None" = None,
 ) -> None:
     """Wire every listener module of ``bot.slack.listeners`` to ``app``, one
     ``register()`` per Slack surface: ``/paper`` (``slash_command``),
@@ -183,13 +199,15 @@ def register_listeners(
     (``buttons``), *Share* and *Share to…* (``share``), the search modal
     (``modal_search``), the shortcuts (``shortcuts``), the reading-list buttons
     (``reading_list``), the App Home (``app_home``), the bot joining a channel
-    (``welcome``) and link unfurls (``unfurls``).
+    (``welcome``), link unfurls (``unfurls``) and the app leaving a workspace
+    (``uninstall``, when ``uninstalls`` is given).
 
     Args:
         app: the Bolt app.
         service: see ``build_app``.
         seen: see ``build_app``.
         slots: see ``build_app``.
+        uninstalls: see ``build_app``.
     """
     slots = slots or FairSlots(WORK_SLOTS)
     seen = seen or SeenKeys().seen  # one check for mentions and DMs
@@ -204,3 +222,5 @@ def register_listeners(
     app_home.register(app, service)
     welcome.register(app, service)
     unfurls.register(app, service)
+    if uninstalls is not None:
+        uninstall.register(app, uninstalls)

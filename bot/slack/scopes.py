@@ -28,7 +28,9 @@ class Use:
             (slash command), "shortcut" (a manifest shortcut's callback id),
             "interaction" (interactivity payload) or
             "response_url" (no token, no scope), "app_token" (a method called
-            with the app-level token; its scope is not a bot scope).
+            with the app-level token; its scope is not a bot scope),
+            "client_credentials" (a method called with the app's client id and
+            secret instead of a token: a distributed app's OAuth).
         name: "chat.postMessage", "app_mention", "/paper", "block_actions".
         scopes: the bot scopes this use needs, all of them.
         source: Slack's reference page for it.
@@ -165,6 +167,14 @@ USES: tuple[Use, ...] = (
         "Socket Mode (slack_sdk calls it): an app-level token with connections:write, not a bot scope",
     ),
     Use(
+        "client_credentials",
+        "oauth.v2.access",
+        (),
+        f"{D}/methods/oauth.v2.access",
+        "distributed app (Bolt calls it): an install's code for its tokens, and a rotating token "
+        "renewed with its refresh token (grant_type=refresh_token)",
+    ),
+    Use(
         "response_url",
         "response_url",
         (),
@@ -194,6 +204,20 @@ USES: tuple[Use, ...] = (
         "a link to arxiv.org, openreview.net, doi.org, github.com or huggingface.co (the manifests' unfurl_domains)",
     ),
     Use("event", "message.im", ("im:history",), f"{D}/events/message.im", "direct messages to the bot"),
+    Use(
+        "event",
+        "app_uninstalled",
+        (),
+        f"{D}/events/app_uninstalled",
+        "the app left a workspace: its subscriptions are turned off (a distributed app also deletes its tokens)",
+    ),
+    Use(
+        "event",
+        "tokens_revoked",
+        (),
+        f"{D}/events/tokens_revoked",
+        "the bot token was revoked: as app_uninstalled",
+    ),
     Use("command", "/paper", ("commands",), f"{D}/scopes/commands", "the slash command"),
     Use(
         "interaction",
@@ -233,6 +257,8 @@ EVENTS = {u.name: u for u in USES if u.kind == "event"}
 COMMANDS = {u.name: u for u in USES if u.kind == "command"}
 #: Shortcuts by callback id, as a manifest's ``features.shortcuts[].callback_id`` lists them.
 SHORTCUTS = {u.name: u for u in USES if u.kind == "shortcut"}
+#: Methods called with the app's client id and secret (a distributed app's OAuth), by name.
+CLIENT_METHODS = {u.name: u for u in USES if u.kind == "client_credentials"}
 
 
 def needed_scopes() -> frozenset[str]:
@@ -247,7 +273,7 @@ def markdown() -> str:
         "",
         "Generated from `bot/slack/scopes.py` (`python -m bot.slack.scopes > docs/scopes.md`);",
         "`tests/test_scopes.py` fails when this file, a manifest (`manifest.yml`,",
-        "`manifest.http.yml`) or a `client.<method>(` call in `bot/` disagrees with it.",
+        "`manifest.http.yml`, `manifest.oauth.yml`) or a `client.<method>(` call in `bot/` disagrees with it.",
         "Bot scopes asked for: " + ", ".join(f"`{s}`" for s in sorted(needed_scopes())) + ".",
         "Bolt's `say()` would call `chat.postMessage` (its row below); the code does not use it.",
         "",

@@ -4,7 +4,8 @@ claims of work done once and the journal of acknowledged work, over SQLAlchemy 2
 ``Store(database_url)`` opens SQLite (default ``sqlite:///paperbot.db``) or
 PostgreSQL (``postgresql+psycopg://…``; ``postgres://`` accepted) and creates
 or migrates the schema at start (``bot.store.schema``). Only plain strings,
-dates and times are stored — never a client object or a token.
+dates and times are stored — never a client object, nor a token unencrypted
+(``bot.store.token_cipher``).
 
 Create a ``Store`` in the process that uses it (after any ``fork``); one
 ``Store`` is safe to share between threads.
@@ -18,22 +19,45 @@ from bot.core.models import DeliveryState
 from bot.store.claims import ClaimStore
 from bot.store.db import make_engine, transaction
 from bot.store.deliveries import STATES, DeliveryStore
+from bot.store.installation_teams import InstallationTeams
 from bot.store.journal import Entry, EntryState, JournalStore
 from bot.store.queries import QueryStore
 from bot.store.reading_list import ReadingListStore
 from bot.store.schema import SCHEMA_VERSION, StoreError, migrate
 from bot.store.schema import schema_version as _version_t
 from bot.store.subscriptions import KEEP, SubscriptionStore
+from bot.store.token_cipher import TokenCipher, TokenKeyError
 from bot.store.topics import TopicPickStore
 
-__all__ = ["Store", "StoreError", "SCHEMA_VERSION", "STATES", "DeliveryState", "Entry", "EntryState", "KEEP"]
+__all__ = [
+    "Store",
+    "StoreError",
+    "SCHEMA_VERSION",
+    "STATES",
+    "DeliveryState",
+    "Entry",
+    "EntryState",
+    "KEEP",
+    "TokenCipher",
+    "TokenKeyError",
+]
 
 
-class Store(SubscriptionStore, ClaimStore, DeliveryStore, JournalStore, TopicPickStore, ReadingListStore, QueryStore):
+class Store(
+    SubscriptionStore,
+    ClaimStore,
+    DeliveryStore,
+    JournalStore,
+    TopicPickStore,
+    ReadingListStore,
+    QueryStore,
+    InstallationTeams,
+):
     """Subscriptions, claims of work done once (``bot.store.claims``: Slack event
     keys, onboarding and shares, the journal, deliveries), delivery outcomes,
-    daily picks, the journal's leases, channel rotations, reading lists and the
-    long queries of page buttons in one database.
+    daily picks, the journal's leases, channel rotations, reading lists, the
+    long queries of page buttons and a distributed app's installations
+    (``bot.store.installations``, tokens sealed) in one database.
 
     Args:
         database_url: SQLAlchemy URL, e.g. ``sqlite:///paperbot.db`` or

@@ -12,7 +12,8 @@ Three meanings, kept apart because they differ:
   (``claim_keys``: ``event:<event_id>``, ``msg:<team>:<channel>:<ts>``), also
   written with a journal claim. Kinds ``"onboard"`` and ``"share"``: marks
   (``mark_once``, with a short ``detail``); a share whose post failed is
-  released (``unmark``) so it can be tried again.
+  released (``unmark``) so it can be tried again. Kind ``"rotation"``: the
+  process that renews an expiring token (``bot.slack.oauth.rotation``).
 - **leased** (table ``journal``, key ``event:<event_id>`` / ``cmd:<hash>``,
   ``journal_claim``): owned by one process for a lease; taken over when the
   lease expired unanswered (``bot.store.journal`` renews, finishes and lists them).
@@ -29,6 +30,7 @@ is called once an hour by the journal loop
 digest:
 
 - ``"event"`` keys: ``KEPT["event"]`` (7 days), purged by ``purge_claims``;
+- ``"rotation"`` claims: ``KEPT["rotation"]`` (1 day), purged by ``purge_claims``;
 - finished journal rows: ``KEPT["journal"]`` (7 days), purged by ``purge_claims``;
   pending ones stay until answered or expired (``bot.store.journal``);
 - ``"onboard"`` and ``"share"`` marks: for good (a share whose post failed is
@@ -60,7 +62,9 @@ EVENT = "event"
 #: ``"event"``: Slack retries an event for about 5 minutes (docs/platform-facts.md
 #: "Slack timing and retries"), but an edit keeps its message's ``ts`` and can come
 #: much later, hence days. ``"journal"``: finished rows, for looking back at what was answered.
-KEPT = {EVENT: timedelta(days=7), "journal": timedelta(days=7)}
+#: ``"rotation"``: a token renewal claimed by one process (``bot.slack.oauth.rotation``; a
+#: claim names a ten-minute window, so a day is ample).
+KEPT = {EVENT: timedelta(days=7), "journal": timedelta(days=7), "rotation": timedelta(days=1)}
 KIND_MAX = 32
 KEY_MAX = 255
 DETAIL_MAX = 200
@@ -294,15 +298,21 @@ class ClaimStore:
 
     # ------------------------------------------------------------ retention
     def purge_claims(self, now: datetime | None = None) -> int:
-        """Delete what ``KEPT`` says is old: ``"event"`` keys and finished journal
-        rows. Its one caller is the journal loop (module docstring). Returns how many."""
+        """Delete what ``KEPT`` says is old: ``"event"`` keys, ``"rotation"`` claims and
+        finished journal rows. Its one caller is the journal loop (module docstring). Returns how many."""
         at = utc_now() if now is None else now
-        return self.purge_events(at - KEPT[EVENT]) + self.purge_journal(at - KEPT["journal"])
+        old_rotations = self.purge_events(at - KEPT["rotation"], kind="rotation")
+        return self.purge_events(at - KEPT[EVENT]) + old_rotations + self.purge_journal(at - KEPT["journal"])
 
-    def purge_events(self, before: datetime) -> int:
-        """Delete ``"event"`` keys claimed before ``before``; returns how many."""
+    def purge_events(self, before: datetime, kind: str = EVENT) -> int:
+        """Delete the claims of ``kind`` (default ``"event"`` keys) made before ``before``; returns how many.
+
+        Args:
+            before: aware UTC time.
+            kind: a kind of ``KEPT``.
+        """
         with transaction(self._engine, write=True) as conn:
-            return conn.execute(claims_t.delete().where(claims_t.c.kind == EVENT, claims_t.c.at < before)).rowcount
+            return conn.execute(claims_t.delete().where(claims_t.c.kind == kind, claims_t.c.at < before)).rowcount
 
     def purge_journal(self, before: datetime) -> int:
         """Delete finished (done or expired) journal rows received before ``before``."""

@@ -100,6 +100,19 @@ def set_wal(cursor: sqlite3.Cursor, timeout_s: float = SQLITE_BUSY_TIMEOUT_MS / 
         pause = min(pause * 2, 0.2)
 
 
+def writer(engine: sa.Engine) -> sa.Engine:
+    """``engine`` for code that opens its own transactions to read and then write
+    (slack_sdk's stores: ``engine.begin()``, a SELECT, then an INSERT or UPDATE): on
+    SQLite each begins ``BEGIN IMMEDIATE``, so it waits for another writer
+    (``busy_timeout``) instead of failing with "database is locked" when its read
+    snapshot went stale (WAL, https://sqlite.org/isolation.html). PostgreSQL: unchanged.
+
+    Args:
+        engine: from ``make_engine``.
+    """
+    return engine.execution_options(paperbot_begin="IMMEDIATE") if engine.dialect.name == "sqlite" else engine
+
+
 @contextmanager
 def transaction(
     engine: sa.Engine, *, write: bool = False, lock_timeout_ms: int | None = None

@@ -34,6 +34,12 @@ Tables (docs/interfaces.md "Paper of the day"):
 - ``query_keys(key PK, text, used_at)`` — long queries kept for their page
   buttons, which carry the short key instead of the text (``bot.store.queries``;
   purged some days after last use).
+- ``slack_installations``, ``slack_bots``, ``slack_oauth_states`` — a distributed app's
+  installations and OAuth states in slack_sdk's columns (``bot.store.installations``),
+  tokens sealed (``bot.store.token_cipher``; TEXT: a sealed token outgrows VARCHAR(200)).
+- ``installation_teams(team PK, enterprise_id, is_enterprise_install, seen_at)`` — which
+  installation answers for a workspace: its own or its Grid organisation's (learned at install
+  and from each workspace's first authorized request).
 
 Versions:
 
@@ -57,11 +63,13 @@ Versions:
   into it, then drops those two tables — the one migration that removes
   anything, so every process of an older paperbot must be stopped before one
   of this version starts (an older one still running would write to them).
+- 9 (issue 21): adds tables ``slack_installations``, ``slack_bots``,
+  ``slack_oauth_states`` and ``installation_teams`` (no data step).
 
 Migrations are additive: missing tables and indexes are created, missing
 columns are added (each is nullable or has a server default), then the data
 steps of the versions in between run (version 8's merges two tables into one). A database without ``schema_version``
-is treated as version 0. Nothing here ever stores a client or a token.
+is treated as version 0. Nothing here ever stores a client, nor a token unencrypted.
 """
 
 from __future__ import annotations
@@ -71,7 +79,7 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 from sqlalchemy.schema import CreateColumn
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 #: Key of the PostgreSQL advisory lock held while migrating (any 64-bit int).
 _PG_MIGRATION_LOCK = 0x70617065_72626F74  # "paperbot"
@@ -233,6 +241,73 @@ query_keys = sa.Table(
     sa.Column("text", sa.Text, nullable=False),
     sa.Column("used_at", UTCDateTime, nullable=False),
     sa.Index("ix_query_keys_used_at", "used_at"),
+)
+
+
+def _bot_columns() -> list[sa.Column]:
+    """The columns slack_sdk's ``SQLAlchemyInstallationStore`` gives both its tables
+    (its naive-UTC ``DateTime``s as it writes them; TEXT where a sealed secret goes)."""
+    return [
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("client_id", sa.String(32), nullable=False),
+        sa.Column("app_id", sa.String(32), nullable=False),
+        sa.Column("enterprise_id", sa.String(32)),
+        sa.Column("enterprise_name", sa.String(200)),
+        sa.Column("team_id", sa.String(32)),
+        sa.Column("team_name", sa.String(200)),
+        sa.Column("bot_token", sa.Text),
+        sa.Column("bot_id", sa.String(32)),
+        sa.Column("bot_user_id", sa.String(32)),
+        sa.Column("bot_scopes", sa.String(1000)),
+        sa.Column("bot_refresh_token", sa.Text),
+        sa.Column("bot_token_expires_at", sa.DateTime),
+        sa.Column("is_enterprise_install", sa.Boolean, nullable=False, default=False),
+        sa.Column("installed_at", sa.DateTime, nullable=False, default=sa.func.now()),
+    ]
+
+
+slack_installations = sa.Table(
+    "slack_installations",
+    metadata,
+    *_bot_columns(),
+    sa.Column("enterprise_url", sa.String(200)),
+    sa.Column("user_id", sa.String(32), nullable=False),
+    sa.Column("user_token", sa.Text),
+    sa.Column("user_scopes", sa.String(1000)),
+    sa.Column("user_refresh_token", sa.Text),
+    sa.Column("user_token_expires_at", sa.DateTime),
+    sa.Column("incoming_webhook_url", sa.Text),
+    sa.Column("incoming_webhook_channel", sa.String(200)),
+    sa.Column("incoming_webhook_channel_id", sa.String(200)),
+    sa.Column("incoming_webhook_configuration_url", sa.String(200)),
+    sa.Column("token_type", sa.String(32)),
+    sa.Index("slack_installations_idx", "client_id", "enterprise_id", "team_id", "user_id", "installed_at"),
+)
+
+slack_bots = sa.Table(
+    "slack_bots",
+    metadata,
+    *_bot_columns(),
+    sa.Index("slack_bots_idx", "client_id", "enterprise_id", "team_id", "installed_at"),
+)
+
+#: slack_sdk's ``SQLAlchemyOAuthStateStore`` columns: one row per state handed out.
+slack_oauth_states = sa.Table(
+    "slack_oauth_states",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("state", sa.String(200), nullable=False),
+    sa.Column("expire_at", sa.DateTime, nullable=False),
+)
+
+installation_teams = sa.Table(
+    "installation_teams",
+    metadata,
+    sa.Column("team", sa.String(32), primary_key=True),
+    sa.Column("enterprise_id", sa.String(32)),
+    sa.Column("is_enterprise_install", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("seen_at", UTCDateTime, nullable=False),
+    sa.Index("ix_installation_teams_enterprise", "enterprise_id"),
 )
 
 #: Data steps run once when a database moves past the version (SQL text), each

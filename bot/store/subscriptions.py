@@ -185,6 +185,28 @@ class SubscriptionStore:
         with transaction(self._engine) as conn:
             return [_subscription(r) for r in conn.execute(query)]
 
+    def deactivate_teams(self, teams: list[str], reason: str, now: datetime | None = None) -> list[tuple[str, str]]:
+        """Turn off every active subscription of ``teams`` (the app left those
+        workspaces), storing why; they stay, shown as off, until re-subscribed.
+
+        Args:
+            teams: Slack team ids.
+            reason: e.g. "app_uninstalled", shown by ``/paper status``.
+            now: aware UTC time (default: the real clock).
+
+        Returns:
+            list[tuple[str, str]]: ``(team, channel)`` of each subscription turned off, sorted.
+        """
+        if not teams:
+            return []
+        where = [subs_t.c.team.in_(list(teams)), subs_t.c.active == sa.true()]
+        with transaction(self._engine, write=True) as conn:
+            rows = conn.execute(sa.select(subs_t.c.team, subs_t.c.channel).where(*where)).all()
+            conn.execute(
+                subs_t.update().where(*where).values(active=False, inactive_reason=reason[:200], updated_at=_now(now))
+            )
+        return sorted((r.team, r.channel) for r in rows)
+
     def deactivate(self, team: str, channel: str, reason: str, now: datetime | None = None) -> bool:
         """Turn an active subscription off, storing why (e.g. "is_archived").
 

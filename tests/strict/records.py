@@ -27,6 +27,16 @@ class Call:
     status: int = 200
     answer: Any = None
 
+    @property
+    def token(self) -> str | None:
+        """The token the call carried: ``Authorization: Bearer …`` (slack_sdk) or a
+        ``token`` field; None without one (a ``response_url`` carries none)."""
+        auth = self.headers.get("authorization", "")
+        if auth.startswith("Bearer "):
+            return auth[len("Bearer ") :]
+        token = self.body.get("token")
+        return token if isinstance(token, str) and token else None
+
 
 @dataclass
 class Rejection:

@@ -19,7 +19,7 @@ import yaml
 from bot.slack.scopes import METHODS
 from tests.kit import ROOT
 
-MANIFESTS = (ROOT / "manifest.yml", ROOT / "manifest.http.yml")
+MANIFESTS = (ROOT / "manifest.yml", ROOT / "manifest.http.yml", ROOT / "manifest.oauth.yml")
 
 
 @dataclass(frozen=True)

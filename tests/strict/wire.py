@@ -26,13 +26,13 @@ class _Server(ThreadingHTTPServer):
     request_queue_size = 128
 
 
-def serve(owner: Any) -> tuple[ThreadingHTTPServer, threading.Thread]:
-    """Start serving ``owner`` on a free loopback port; returns (server, thread)."""
+def serve(owner: Any, port: int = 0) -> tuple[ThreadingHTTPServer, threading.Thread]:
+    """Start serving ``owner`` on loopback ``port`` (0: a free one); returns (server, thread)."""
 
     class Handler(_Handler):
         fake = owner
 
-    server = _Server(("127.0.0.1", 0), Handler)
+    server = _Server(("127.0.0.1", port), Handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, args=(0.005,), name="fakeslack", daemon=True)
     thread.start()
