@@ -104,39 +104,32 @@ class PaperAnalyzer(Composable):
         ``text``'s words are in capitals (a title in capitals keeps none).
         """
         pos = 0
-        stop, minsize, max_parts = self.stoplist, self.minsize, self.max_parts
+        stop, minsize = self.stoplist, self.minsize
         if not self.caps:
             caps = False
         for m in WORD_RE.finditer(text):
-            word, start = m.group(), m.start()
-            if not word.isascii() and CJK_RE.search(word):
-                for piece in _CJK_SPLIT_RE.finditer(word):
-                    low = fold(piece.group())
-                    if low not in stop and (len(low) >= minsize or CJK_RE.match(low)):
-                        yield low, start + piece.start(), start + piece.end(), pos, None
+            word = m.group()
+            if "-" in word or (not word.isascii() and CJK_RE.search(word)):
+                # hyphenated or CJK: the token's pieces, by the rules of ``token``
+                start = m.start()
+                for low, s, e, parts in self.token(word)[0]:
+                    if parts is None:
+                        yield low, start + s, start + e, pos, None
                         pos += 1
+                    elif compounds:
+                        yield low, start + s, start + e, pos, parts
                 continue
-            if "-" not in word:
-                low = fold(word)
-                if low not in stop:
-                    if len(low) >= minsize:
-                        yield low, start, m.end(), pos, None
-                        pos += 1
-                elif caps is not False and len(word) > 1 and word.isupper():
-                    if caps is None:
-                        caps = mostly_lower(text)
-                    if caps:
-                        yield low, start, m.end(), pos, None
-                        pos += 1
-                continue
-            parts, offset = fold(word).split("-"), start
-            if compounds and len(parts) <= max_parts:
-                yield "".join(parts), start, m.end(), pos, " ".join(parts)
-            for part in parts:
-                if part and part not in stop:
-                    yield part, offset, offset + len(part), pos, None
+            low = fold(word)
+            if low not in stop:
+                if len(low) >= minsize:
+                    yield low, m.start(), m.end(), pos, None
                     pos += 1
-                offset += len(part) + 1
+            elif caps is not False and len(word) > 1 and word.isupper():
+                if caps is None:
+                    caps = mostly_lower(text)
+                if caps:
+                    yield low, m.start(), m.end(), pos, None
+                    pos += 1
 
     def token(self, word: str) -> tuple[tuple, str | None]:
         """``(items, caps_low)`` of one ``WORD_RE`` token (for builds, which
