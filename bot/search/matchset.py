@@ -27,7 +27,8 @@ from bot.search.query.compile import Compiler
 from bot.search.query.parser import QUOTES
 from bot.search.query.plan import Plan
 from bot.search.scoring.knobs import Ranking
-from bot.search.scoring.postings import Scorer
+from bot.search.scoring.rank import score
+from bot.search.scoring.shared import Scoring
 
 #: Generous: a topic is computed once per generation, never on a request path.
 TIME_LIMIT_S = 60.0
@@ -158,7 +159,7 @@ class _Matcher:
         return Compiler(self.searcher, self.gen.lexicon, self.r, all_words=True).compile(parser.parse(text)).plan
 
     def _docs(self, plan: Plan) -> set:
-        return set(Scorer(self.searcher, self.gen.norms, self.r).run(_required(plan)).scores)
+        return set(score(Scoring(self.searcher, self.gen.norms, self.r), _required(plan)).scores)
 
 
 def _required(plan: Plan) -> Plan:
