@@ -1,4 +1,7 @@
-"""The ``response_url`` POST, connected before it is marked as going out.
+"""Replying through a ``response_url`` (``/paper``, buttons, shortcuts): the
+sender (``careful``), the reply with its plain-text resend when Slack refuses
+it (``respond_or_plain``), and the POST itself, connected before it is marked
+as going out (``post_json``).
 
 A ``/paper`` reply goes out once: the journal marks it "going out" right
 before the POST, and a process taking the work over after a crash skips a
@@ -20,12 +23,18 @@ from __future__ import annotations
 
 import http.client
 import json
+import logging
 import ssl as ssl_lib
 from typing import Any, Callable
 from urllib.error import URLError
 from urllib.parse import urlsplit
 
-from slack_sdk.webhook import WebhookResponse
+from slack_sdk.webhook import WebhookClient, WebhookResponse
+
+from bot.core.ports import Message
+from bot.slack.delivery.fallback import plain, pre_send_retry
+
+log = logging.getLogger(__name__)
 
 TIMEOUT_S = 30.0  # slack_sdk's WebhookClient default
 USER_AGENT = "paperbot (response_url)"
@@ -94,3 +103,93 @@ def post_json(
         return WebhookResponse(url=url, status_code=answer.status, body=text, headers=dict(answer.headers.items()))
     finally:
         conn.close()
+
+
+def careful(respond: Callable[..., Any], ready: Callable[[], None] | None = None) -> Callable[..., Any]:
+    """Bolt's ``respond`` without its blind retry, connected before ``ready()``.
+
+    Bolt's ``Respond`` sends with slack_sdk's default ``WebhookClient``, whose
+    ``ConnectionErrorRetryHandler`` also resends after the connection dropped
+    *after* the body went out — Slack may already have posted it, so a Share
+    appeared twice in the channel. This sender (``post_json``)
+    opens the connection, calls ``ready()`` (the journal's "going out" mark),
+    then sends; it tries again once only when the connection could not be
+    opened (``URLError``: refused, DNS — Slack has nothing), never after the
+    body went out (``ConnectionError`` / ``TimeoutError``: ambiguous, raised).
+    Behind a proxy, slack_sdk's client sends (``pre_send_retry``), after
+    ``ready()``. Anything that is not Bolt's ``Respond`` (tests, the console)
+    is returned as is, and ``ready()`` is called before it.
+    """
+    url = getattr(respond, "response_url", None)
+    if not isinstance(url, str) or not url:
+        if ready is None:
+            return respond
+
+        def then(**kwargs: Any):
+            ready()
+            return respond(**kwargs)
+
+        return then
+    proxy, context = getattr(respond, "proxy", None), getattr(respond, "ssl", None)
+
+    def send(**kwargs: Any):
+        if proxy:
+            if ready is not None:
+                ready()
+            return WebhookClient(url=url, proxy=proxy, ssl=context, retry_handlers=[pre_send_retry()]).send(**kwargs)
+        try:
+            return post_json(url, kwargs, ready=ready, ssl=context)
+        except URLError:
+            return post_json(url, kwargs, ready=ready, ssl=context)
+
+    return send
+
+
+def respond_or_plain(
+    respond: Callable[..., Any], message: Message, *, ready: Callable[[], None] | None = None, **kwargs: Any
+) -> bool:
+    """Send ``message`` through a ``response_url``; if Slack refuses it, send its text.
+
+    Args:
+        respond: Bolt's ``respond``.
+        message: the rendered reply.
+        ready: called once, right before the first request is written
+            (``careful``); what it raises propagates.
+        kwargs: ``response_type``, ``replace_original`` … passed on both times.
+
+    Anything but HTTP 200 with body ``ok`` is a failure: a refusal of the body
+    (HTTP 400, e.g. ``invalid_blocks``, or a 200 whose body is not ``ok``) is
+    logged once and the text is sent alone; other failures (an expired URL …)
+    are logged. Network errors propagate (the caller logs them): ``URLError``
+    means nothing reached Slack; ``ConnectionError`` / ``TimeoutError`` after
+    the body was sent means it may have (``careful``).
+
+    Returns:
+        bool: False when the ``response_url`` answered HTTP 5xx (Slack's side
+        failed; the same reply may be sent again later), else True (delivered,
+        or failed for good: logged).
+    """
+    first, respond = careful(respond, ready), careful(respond)
+    try:
+        response = first(
+            text=message.text, blocks=list(message.blocks) or None, unfurl_links=False, unfurl_media=False, **kwargs
+        )
+    except ValueError:  # not an http(s) URL: no request Slack sends has one, and it never works
+        log.warning("the request's response_url is not an http(s) URL; the reply cannot be sent")
+        return True
+    body = ((response.body if response is not None else "ok") or "").strip()
+    if response is None or (response.status_code == 200 and body == "ok"):
+        return True
+    if response.status_code >= 500:
+        log.warning("response_url answered %s: %s", response.status_code, body[:200])
+        return False
+    if response.status_code in (200, 400) and message.blocks:
+        log.warning(
+            "Slack refused a response_url reply (%s); sending plain text instead", body[:200] or response.status_code
+        )
+        again = respond(text=plain(message).text, unfurl_links=False, unfurl_media=False, **kwargs)
+        if again is not None and (again.status_code != 200 or (again.body or "").strip() != "ok"):
+            log.warning("response_url refused the plain reply too: %s %s", again.status_code, (again.body or "")[:200])
+        return True
+    log.warning("response_url answered %s: %s", response.status_code, body[:200])
+    return True

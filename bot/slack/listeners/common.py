@@ -34,10 +34,11 @@ from bot.render import render
 from bot.render.home import home_view
 from bot.slack.delivery.event_keys import idempotency_keys, should_answer
 from bot.slack.delivery.fair_slots import FairSlots, quick
-from bot.slack.delivery.fallback import respond_or_plain, view_or_plain
+from bot.slack.delivery.fallback import view_or_plain
 from bot.slack.delivery.journal_context import RetryLater, reply_guard, settled
 from bot.slack.delivery.modals import show_in_view, valid_view
 from bot.slack.delivery.poster import TRANSIENT, SlackPoster
+from bot.slack.delivery.response_url import respond_or_plain
 from bot.slack.transport.incoming_text import first_word, mention_text
 
 if TYPE_CHECKING:
@@ -205,7 +206,7 @@ def answer(
         replace_original: replace the message clicked instead of adding one.
 
     Never raises: failures are logged; a reply Slack refuses is sent again
-    as plain text (``bot.slack.delivery.fallback.respond_or_plain``).
+    as plain text (``bot.slack.delivery.response_url.respond_or_plain``).
     """
     try:
         if not body.get("response_url"):

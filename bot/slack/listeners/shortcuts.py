@@ -25,8 +25,9 @@ from bot.core.replies import ResultsReply
 from bot.render.home import search_modal
 from bot.render.related import NO_TEXT, RELATED_RESULTS, related_message, related_modal
 from bot.slack.delivery.fair_slots import FairSlots
-from bot.slack.delivery.fallback import SORRY, respond_or_plain, view_or_plain
+from bot.slack.delivery.fallback import SORRY, view_or_plain
 from bot.slack.delivery.modals import valid_view
+from bot.slack.delivery.response_url import respond_or_plain
 from bot.slack.listeners.common import SEARCHING
 from bot.slack.transport.incoming_text import decode_entities, strip_tokens
 
