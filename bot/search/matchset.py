@@ -63,7 +63,15 @@ def match_all(searcher, gen, ranking: Ranking, text: str) -> list[str]:
 
 def cached(cache: dict, searcher, gen, ranking: Ranking, topic: str) -> list[str]:
     """``match_all`` through ``cache`` (keyed by generation name and the topic with
-    its spaces collapsed; cleared past 256 entries), so a rebuild recomputes."""
+    its spaces collapsed; cleared past 256 entries), so a rebuild recomputes.
+
+    Args:
+        cache: the index's cache of match sets; changed in place.
+        searcher: an open searcher of ``gen``.
+        gen: the live ``Generation``.
+        ranking: query-time settings.
+        topic: the topic's text.
+    """
     key = (gen.name, " ".join((topic or "").split()))
     if key not in cache:
         if len(cache) > 256:

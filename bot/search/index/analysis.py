@@ -61,6 +61,7 @@ class PaperAnalyzer(Composable):
         minsize: shortest standalone token kept (characters).
         stemmer: a key of ``STEMMERS``.
         max_parts: hyphenated words with more parts get no compound token.
+        caps: keep a stop word written in capitals as the acronym it is (see ``words``).
     """
 
     is_morph = True
@@ -102,6 +103,12 @@ class PaperAnalyzer(Composable):
         A stop word written in capitals ("IT", "US") is kept when the analyzer
         has ``caps`` and ``caps`` is True, or None and fewer than half of
         ``text``'s words are in capitals (a title in capitals keeps none).
+
+        Args:
+            text: the text to analyse.
+            compounds: also yield the joined form of each hyphenated word (for the lexicon).
+            caps: apply the caps rule: True, False, or None to decide from ``text`` (ignored when the analyzer has no
+                ``caps``).
         """
         pos = 0
         stop, minsize = self.stoplist, self.minsize

@@ -45,6 +45,8 @@ class Compiler:
         searcher: an open Whoosh searcher of the generation.
         lexicon: the generation's vocabulary, compounds and acronyms.
         ranking: the query-time settings.
+        all_words: compile for a topic match set: a multi-word form needs all its words, and acronyms and compounds
+            always add forms.
     """
 
     def __init__(self, searcher, lexicon: Lexicon, ranking: Ranking, *, all_words: bool = False) -> None:

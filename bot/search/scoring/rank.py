@@ -182,7 +182,12 @@ def _filled(state: Scoring, exact: PlanScores, compiled: Compiled, want: int, ex
 def notes(ranked: Ranked, checks: int) -> list[str]:
     """What the page should say about how ``ranked`` was found: stopped at
     the time limit, phrases checked in the best ``checks`` candidates only,
-    a list filled with papers matching a phrase's words (docs/search.md)."""
+    a list filled with papers matching a phrase's words (docs/search.md).
+
+    Args:
+        ranked: the ranking.
+        checks: candidates a phrase is checked in at most (``MAX_PHRASE_CHECKS``).
+    """
     out = []
     if ranked.timed_out:
         out.append("The search took too long and was stopped; results may be incomplete.")
@@ -224,7 +229,13 @@ def content_match(found: list, compiled: Compiled, docnum: int) -> tuple[int, in
 def confident(found: list, compiled: Compiled, docnum: int) -> bool:
     """Is ``docnum`` the paper a conversational query (a mention) means? True
     when it matches at least ``ceil(2/3 * n)`` of the ``n`` content groups
-    (``content_match``) — 1 of 1, 2 of 2, 2 of 3, 3 of 4 — never for small talk."""
+    (``content_match``) — 1 of 1, 2 of 2, 2 of 3, 3 of 4 — never for small talk.
+
+    Args:
+        found: ``PlanScores.found`` of the query, ``[(group node, Members)]``.
+        compiled: the query (its chatter and greeting).
+        docnum: the best document.
+    """
     return _sure(*content_match(found, compiled, docnum))
 
 
@@ -234,7 +245,13 @@ def _sure(matched: int, groups: int) -> bool:
 
 def pin(ranked: Ranked, docs: list[int], want: int) -> Ranked:
     """``ranked`` with ``docs`` (papers the query links to) first, at the best
-    score, and counted in the total."""
+    score, and counted in the total.
+
+    Args:
+        ranked: the ranking.
+        docs: docnums of the linked papers, in the text's order.
+        want: offset + limit of the page asked for.
+    """
     if not docs:
         return ranked
     top = ranked.scored[0][0] if ranked.scored else 1.0

@@ -139,6 +139,10 @@ class DocScores:
     (``len``, ``in``, ``get``, ``[]``, ``keys``, iteration, ``items``, ``pop``,
     ``copy``); ``add``, ``only`` and ``without`` are the other changes the
     ranking makes, ``candidates`` the cut it starts from.
+
+    Args:
+        values: the value per docnum (float64).
+        hit: per docnum, whether it matches (bool).
     """
 
     def __init__(self, values: np.ndarray, hit: np.ndarray) -> None:
