@@ -91,7 +91,12 @@ def pre_send_retry() -> ConnectionErrorRetryHandler:
 
 
 def plain_view(view: dict, text: str) -> dict:
-    """A minimal view of the same kind as ``view`` showing ``text`` (mrkdwn)."""
+    """A minimal view of the same kind as ``view`` showing ``text`` (mrkdwn).
+
+    Args:
+        view: the view Slack refused (its ``type``).
+        text: what to show instead (mrkdwn; cut to 3,000 characters).
+    """
     out: dict[str, Any] = {
         "type": view.get("type") or "modal",
         "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": (text or "…")[:3000]}}],
@@ -105,6 +110,12 @@ def plain_view(view: dict, text: str) -> dict:
 def view_or_plain(call: Callable[..., Any], view: dict, text: str, **kwargs: Any) -> Any:
     """``call(view=view, **kwargs)`` (a ``views.*`` method); if Slack refuses the
     view, log why once and send ``plain_view(view, text)`` instead.
+
+    Args:
+        call: a bound ``WebClient`` ``views.*`` method.
+        view: the view.
+        text: its plain version's text (the message's ``text``).
+        kwargs: the call's other arguments (``trigger_id``, ``view_id``, ``user_id`` …), sent both times.
 
     Raises:
         slack_sdk.errors.SlackApiError / SlackClientError: any other failure,

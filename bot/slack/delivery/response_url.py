@@ -119,6 +119,11 @@ def careful(respond: Callable[..., Any], ready: Callable[[], None] | None = None
     Behind a proxy, slack_sdk's client sends (``pre_send_retry``), after
     ``ready()``. Anything that is not Bolt's ``Respond`` (tests, the console)
     is returned as is, and ``ready()`` is called before it.
+
+    Args:
+        respond: Bolt's ``respond`` (or any callable taking the message's keyword arguments).
+        ready: called once, right before the request is written (the journal's "going out" mark); what it raises
+            propagates.
     """
     url = getattr(respond, "response_url", None)
     if not isinstance(url, str) or not url:

@@ -73,6 +73,10 @@ def user_time_zone(client: WebClient, user_id: str) -> str | None:
 
     Source: ``users.info`` returns ``user.tz`` (docs.slack.dev/reference/
     methods/users.info); needs the ``users:read`` scope.
+
+    Args:
+        client: Bolt's ``WebClient``.
+        user_id: the Slack user id ("" when unknown).
     """
     if not user_id:
         return None
@@ -169,9 +173,14 @@ def page_request(value: dict[str, Any], stored: Callable[[str], str | None]) -> 
     (``stored(key)``: the long query kept under ``k``, ``service.queries.text_of``),
     the query's controls and bidi overrides removed (``bot.core.parsing.user_text``).
 
+    Args:
+        value: the button's decoded value.
+        stored: the query kept under a key, or None (``service.queries.text_of``).
+
     Raises:
         BadValue: ``q`` not a string of 1..``QUERY_MAX`` chars, ``k`` naming no stored query
-            (or purged), ``o`` not an int in 0..``OFFSET_MAX``, ``exact`` not 0/1."""
+            (or purged), ``o`` not an int in 0..``OFFSET_MAX``, ``exact`` not 0/1.
+    """
     query, offset, exact = value.get("q"), value.get("o"), value.get("exact", 0)
     if "k" in value and query is None:
         query = stored(value["k"]) if isinstance(value["k"], str) else None
@@ -265,7 +274,16 @@ def publish_home(service: "Service", client: WebClient, team: str, user: str, sa
     """``views.publish`` the Home tab of ``user``: today's paper, their channels and
     feed, a page of their saved papers (from ``saved_offset``).
 
-    Raises: slack_sdk.errors.SlackApiError / SlackClientError (Slack refused it)."""
+    Args:
+        service: the ``Service`` that answers.
+        client: Bolt's ``WebClient``.
+        team: the Slack team id.
+        user: the Slack user id whose tab it is.
+        saved_offset: the first reading-list entry shown.
+
+    Raises:
+        slack_sdk.errors.SlackApiError / SlackClientError: Slack refused it.
+    """
     ctx = Context(team, "", user)
     tab = service.home(ctx, Membership(client, user))
     saved = service.reading_list.page(ctx, saved_offset)
@@ -276,6 +294,13 @@ def publish_home(service: "Service", client: WebClient, team: str, user: str, sa
 # ---------------------------------------------------------------- the welcome
 def say_once(service: "Service", client: WebClient, ctx: Context, audience: str, channel: str) -> bool:
     """Post the welcome for ``audience`` in ``channel`` unless it was said before.
+
+    Args:
+        service: the ``Service`` that answers.
+        client: Bolt's ``WebClient``.
+        ctx: the team, channel and user it is for.
+        audience: "user" (the Messages tab) or "channel" (the bot was added).
+        channel: where the welcome is posted.
 
     Returns:
         bool: True when it was posted now.

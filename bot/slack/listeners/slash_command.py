@@ -118,6 +118,11 @@ def send(respond: Respond, message: Message, ready: Callable[[], None] | None = 
     not raise on HTTP errors, so its status is checked: a refused body is sent
     again as plain text (``bot.slack.delivery.response_url.respond_or_plain``).
 
+    Args:
+        respond: Bolt's ``respond`` for the command.
+        message: the rendered reply.
+        ready: called right before the request is written (the journal's "going out" mark).
+
     Raises:
         RetryLater: the ``response_url`` answered HTTP 5xx or could not be
             reached; the journal sends the reply again later (the URL stays
