@@ -1,7 +1,7 @@
 """Digest deliveries after their claim, and the persisted paper of the day.
 
 A delivery row is claimed in ``bot.store.claims`` (``claim_delivery``, with
-every other claim: docs/architecture.md "Where a digest is claimed"); here its
+every other claim: docs/architecture.md "Claiming work once"); here its
 outcome is recorded (``finish_delivery``) and rows are read back for the
 digest's runs and reconciliation. The paper of the day is insert-or-read: the
 first pick stored for a date wins. Part of ``bot.store.Store``; the methods use

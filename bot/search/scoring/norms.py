@@ -1,4 +1,4 @@
-"""Per-generation BM25 length norms and deleted documents (for ``scorer``).
+"""Per-generation BM25 length norms and deleted documents (for both scorers).
 
 A build saves each scored field's per-document lengths as ``len-<field>.bin``
 (array of uint32, by docnum); ``Norms`` turns them into
