@@ -79,21 +79,49 @@ class _NoBlocks:
 def child_phases(paths: list[str], work: str, repeat: int = 3) -> dict:
     """The build's phases and the Whoosh floor, in this one process (see the module docstring)."""
     sys.path.insert(0, str(ROOT))
+    from bot.search.index import bulk_segment
+
+    clock, gen = _Clock(), Path(work) / "gen"
+    gen.mkdir()
+    real_fill = bulk_segment.write_term_blocks
+    papers, schema, docs, captured = _build_phases(clock, [Path(p) for p in paths], gen)
+    rows = _floor_rows(schema, docs)
+    clock("floor: Whoosh per-document writer", _perdoc_floor, gen, rows, repeat=repeat)
+    clock(
+        "floor: Whoosh term writing (incl. block fill)",
+        _postings_floor,
+        gen,
+        schema,
+        captured,
+        real_fill,
+        repeat=repeat,
+    )
+    clock("paperbot's block fill alone", _fill_only, captured, real_fill, repeat=repeat)
+    return {
+        "papers": len(papers),
+        "terms": len(captured),
+        "postings": sum(len(c[2]) for c in captured),
+        "phases": clock.phases,
+    }
+
+
+def _build_phases(clock: _Clock, paths: list[Path], gen: Path) -> tuple:
+    """Load, analysis, accumulate, write and derived, each timed by ``clock``
+    into generation folder ``gen``; returns ``(papers, schema, documents,
+    captured)`` — ``captured`` is every term's block fill as ``write`` handed it
+    to Whoosh (field, term, ids, weights, values, lengths), for the floor."""
     from whoosh import index as whoosh_index
 
     from bot import corpus
-    from bot.search.index import bulk_segment, whoosh_internals
+    from bot.search.index import bulk_segment
     from bot.search.index.bulk_documents import TextTerms, bulk_document, save_derived
     from bot.search.index.schema import make_schema
     from bot.search.query.lexicon import LexiconBuilder
     from bot.search.scoring.impacts import FIELDS
 
-    clock, gen = _Clock(), Path(work) / "gen"
-    gen.mkdir()
-    papers = clock("load", corpus.load_papers, [Path(p) for p in paths])
+    papers = clock("load", corpus.load_papers, paths)
     gc.disable()  # as build_index's workers
-    ix = whoosh_index.create_in(str(gen), make_schema())
-    schema = ix.schema
+    schema = whoosh_index.create_in(str(gen), make_schema()).schema
     text, plain = TextTerms(schema["abstract"].analyzer), TextTerms(schema["authors"].analyzer)
     lexicon = LexiconBuilder(text.analyzer.stem)
 
@@ -124,75 +152,76 @@ def child_phases(paths: list[str], work: str, repeat: int = 3) -> dict:
     segment = clock("write", builder.finish)
     bulk_segment.write_term_blocks = real_fill
     clock("derived", save_derived, gen, [(segment, lexicon.state(), builder.kept, builder.lengths)], len(papers))
-    # --- the floor: Whoosh's writers fed what the bulk writer computed
+    return papers, schema, docs, captured
+
+
+def _floor_rows(schema, docs: list) -> list:
+    """Per document, what Whoosh's per-document writer is given for each
+    field: ``(name, field, stored value, length, column value)``."""
     rows = []
     for doc in docs:
         row = []
         for name in sorted(doc):
             value, field = doc[name], schema[name]
-            if value is None:
-                continue
-            length = 0
-            if field.scorable:
-                length = (
-                    len(field.analyzer.terms(value))
-                    if hasattr(field.analyzer, "terms")
-                    else sum(freq for _, freq, _, _ in field.index(value))
-                )
-            row.append(
-                (
-                    name,
-                    field,
-                    value if field.stored else None,
-                    length,
-                    field.to_column_value(value) if field.column_type else None,
-                )
-            )
+            if value is not None:
+                row.append((name, field, value if field.stored else None, _length(field, value), _column(field, value)))
         rows.append(row)
+    return rows
 
-    def perdoc_floor():
-        _, _, _, perdoc = whoosh_internals.new_segment(gen)
-        for docnum, row in enumerate(rows):
-            perdoc.start_doc(docnum)
-            for name, field, stored, length, column in row:
-                perdoc.add_field(name, field, stored, length)
-                if field.column_type:
-                    perdoc.add_column_value(name, field.column_type, column)
-            perdoc.finish_doc()
-        perdoc.close()
 
-    clock("floor: Whoosh per-document writer", perdoc_floor, repeat=repeat)
+def _length(field, value) -> int:
+    """The field length Whoosh stores for ``value`` (0 for an unscored field)."""
+    if not field.scorable:
+        return 0
+    if hasattr(field.analyzer, "terms"):
+        return len(field.analyzer.terms(value))
+    return sum(freq for _, freq, _, _ in field.index(value))
 
-    def postings_floor():
-        codec, storage, seg, perdoc = whoosh_internals.new_segment(gen)
-        perdoc.close()
-        writer, current = codec.field_writer(storage, seg), None
-        for name, btext, ids, weights, values, lengths in captured:
-            if name != current:
-                if current is not None:
-                    writer.finish_field()
-                writer.start_field(name, schema[name])
-                current = name
-            writer.start_term(btext)
-            real_fill(writer, ids, weights, values, lengths)
-            writer.finish_term()
-        writer.finish_field()
-        writer.close()
 
-    clock("floor: Whoosh term writing (incl. block fill)", postings_floor, repeat=repeat)
+def _column(field, value):
+    return field.to_column_value(value) if field.column_type else None
 
-    def fill_only():
-        stand_in = SimpleNamespace(_postwriter=_NoBlocks())
-        for _, _, ids, weights, values, lengths in captured:
-            real_fill(stand_in, ids, weights, values, lengths)
 
-    clock("paperbot's block fill alone", fill_only, repeat=repeat)
-    return {
-        "papers": len(papers),
-        "terms": len(captured),
-        "postings": sum(len(c[2]) for c in captured),
-        "phases": clock.phases,
-    }
+def _perdoc_floor(gen: Path, rows: list) -> None:
+    """Whoosh's per-document writer alone, fed ``rows`` (``_floor_rows``)."""
+    from bot.search.index import whoosh_internals
+
+    _, _, _, perdoc = whoosh_internals.new_segment(gen)
+    for docnum, row in enumerate(rows):
+        perdoc.start_doc(docnum)
+        for name, field, stored, length, column in row:
+            perdoc.add_field(name, field, stored, length)
+            if field.column_type:
+                perdoc.add_column_value(name, field.column_type, column)
+        perdoc.finish_doc()
+    perdoc.close()
+
+
+def _postings_floor(gen: Path, schema, captured: list, fill) -> None:
+    """Whoosh's term writing, fed the captured block fills (``fill`` included)."""
+    from bot.search.index import whoosh_internals
+
+    codec, storage, seg, perdoc = whoosh_internals.new_segment(gen)
+    perdoc.close()
+    writer, current = codec.field_writer(storage, seg), None
+    for name, btext, ids, weights, values, lengths in captured:
+        if name != current:
+            if current is not None:
+                writer.finish_field()
+            writer.start_field(name, schema[name])
+            current = name
+        writer.start_term(btext)
+        fill(writer, ids, weights, values, lengths)
+        writer.finish_term()
+    writer.finish_field()
+    writer.close()
+
+
+def _fill_only(captured: list, fill) -> None:
+    """paperbot's block fill alone, into a stand-in posting writer."""
+    stand_in = SimpleNamespace(_postwriter=_NoBlocks())
+    for _, _, ids, weights, values, lengths in captured:
+        fill(stand_in, ids, weights, values, lengths)
 
 
 def main() -> None:

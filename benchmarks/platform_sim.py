@@ -70,18 +70,8 @@ def main() -> int:
     args = ap.parse_args()
     import psycopg
 
-    lines, data, checks = [], {}, []
-
-    def say(text: str = "") -> None:
-        lines.append(text)
-        # progress as it goes; with --out, publish() prints the whole report again at the end
-        print(text, file=sys.stderr if args.out else sys.stdout, flush=True)
-
-    def check(ok: bool, what: str) -> bool:
-        checks.append((bool(ok), what))
-        say(f"  {'PASS' if ok else 'FAIL'}  {what}")
-        return ok
-
+    report = _Report(progress=sys.stderr if args.out else sys.stdout)
+    say, check, data = report.say, report.check, report.data
     started = datetime.now(timezone.utc)
     say("paperbot platform simulation — build once, web and clock from fresh slug copies")
     say("=" * 78)
@@ -179,23 +169,7 @@ def main() -> int:
         )
         data["search_reply_text"] = reply.body.get("text", "")[:200]
 
-        now = datetime.now(timezone.utc)
-        if args.subscribe == "web":
-            post_time = (now + timedelta(minutes=1)).replace(second=0, microsecond=0)
-            status, url = slash(port, fake, f"subscribe {post_time:%H:%M} UTC", channel=DIGEST_CHANNEL)
-            fake.wait_for("response_url", where=lambda c: url.endswith(c.path), timeout=30)
-            say(f"  /paper subscribe {post_time:%H:%M} UTC sent through web.1 (ack {status})")
-        else:
-            from bot.core.config import normalise_database_url
-            from bot.store import Store
-
-            post_time = now.replace(second=0, microsecond=0)
-            store = Store(normalise_database_url(config["DATABASE_URL"]))
-            store.upsert_subscription(
-                TEAM_ID, DIGEST_CHANNEL, f"{post_time:%H:%M}", "UTC", "U0SIM", now=now - timedelta(days=1)
-            )
-            store.close()
-            say(f"  subscription {post_time:%H:%M} UTC written to the store as if made yesterday")
+        post_time = _subscribe(args.subscribe, port, fake, config["DATABASE_URL"], say)
         in_channel = lambda c: c.body.get("channel") == DIGEST_CHANNEL  # noqa: E731
         before = len([c for c in fake.calls("chat.postMessage") if in_channel(c)])  # the subscribe notice
         clock = Dyno("clock.1", build, base, kinds["clock"], env)
@@ -245,15 +219,63 @@ def main() -> int:
         pg.close()
         shutil.rmtree(tmp, ignore_errors=True)
 
-    failed = [w for ok, w in checks if not ok]
+    failed = [w for ok, w in report.checks if not ok]
     say(
-        f"\n{len(checks) - len(failed)} of {len(checks)} checks passed"
+        f"\n{len(report.checks) - len(failed)} of {len(report.checks)} checks passed"
         f"{'' if not failed else '; FAILED: ' + '; '.join(failed)}"
     )
-    data["checks"] = [{"ok": ok, "what": w} for ok, w in checks]
+    data["checks"] = [{"ok": ok, "what": w} for ok, w in report.checks]
     if args.out:
-        publish(lines, args.out, data)
+        publish(report.lines, args.out, data)
     return 1 if failed else 0
+
+
+class _Report:
+    """The report's lines as they are said, its checks and its JSON data.
+
+    Args:
+        progress: where each line is also printed as it goes (with ``--out``,
+            ``publish`` prints the whole report again at the end).
+    """
+
+    def __init__(self, progress) -> None:
+        self.progress = progress
+        self.lines: list[str] = []
+        self.checks: list[tuple[bool, str]] = []
+        self.data: dict = {}
+
+    def say(self, text: str = "") -> None:
+        self.lines.append(text)
+        print(text, file=self.progress, flush=True)
+
+    def check(self, ok: bool, what: str) -> bool:
+        self.checks.append((bool(ok), what))
+        self.say(f"  {'PASS' if ok else 'FAIL'}  {what}")
+        return ok
+
+
+def _subscribe(how: str, port: int, fake, database_url: str, say) -> datetime:
+    """Subscribe ``DIGEST_CHANNEL`` to the paper of the day — through web.1
+    (a signed ``/paper subscribe`` for the next minute) or straight into the
+    store (now, as if made yesterday) — and return its post time."""
+    now = datetime.now(timezone.utc)
+    if how == "web":
+        post_time = (now + timedelta(minutes=1)).replace(second=0, microsecond=0)
+        status, url = slash(port, fake, f"subscribe {post_time:%H:%M} UTC", channel=DIGEST_CHANNEL)
+        fake.wait_for("response_url", where=lambda c: url.endswith(c.path), timeout=30)
+        say(f"  /paper subscribe {post_time:%H:%M} UTC sent through web.1 (ack {status})")
+        return post_time
+    from bot.core.config import normalise_database_url
+    from bot.store import Store
+
+    post_time = now.replace(second=0, microsecond=0)
+    store = Store(normalise_database_url(database_url))
+    store.upsert_subscription(
+        TEAM_ID, DIGEST_CHANNEL, f"{post_time:%H:%M}", "UTC", "U0SIM", now=now - timedelta(days=1)
+    )
+    store.close()
+    say(f"  subscription {post_time:%H:%M} UTC written to the store as if made yesterday")
+    return post_time
 
 
 if __name__ == "__main__":

@@ -151,6 +151,68 @@ def build_report(args, builds: dict, started: str, load_start, t_all: float) -> 
     )
 
 
+def _input_paths(data_dir: Path, docs: int, tmp: Path) -> list[Path]:
+    """The data's ``*.jsonl.gz`` files, or with ``docs`` one file of their first
+    ``docs`` records written into ``tmp`` (not timed), so every engine reads exactly these."""
+    paths = sorted(data_dir.resolve().glob("*.jsonl.gz"))
+    if not paths:
+        sys.exit(f"no *.jsonl.gz files in {data_dir}")
+    if not docs:
+        return paths
+    sub = tmp / f"arxiv-first-{docs}.jsonl"
+    with open(sub, "w", encoding="utf-8") as out:
+        for _, rec in zip(range(docs), iter_records(paths)):
+            out.write(json.dumps(rec, ensure_ascii=False) + "\n")
+    return [sub]
+
+
+def _builds(args, paths: list[Path], index_dir: Path, tmp: Path) -> dict:
+    """The three builds' figures by engine; paperbot's index goes to ``index_dir``
+    (or is reused from there with ``--reuse-index``, which adds a note to the report)."""
+    builds = {}
+    if args.reuse_index:
+        builds["paperbot"] = json.loads(Path(f"{index_dir}.build.json").read_text())
+        args.note.append(
+            f"paperbot index REUSED from {args.reuse_index}: its build figures are from "
+            f"{builds['paperbot']['built_at']}, not from this run"
+        )
+    else:
+        log("paperbot build …")
+        builds["paperbot"] = run_child("build", index_dir, paths)
+        builds["paperbot"]["built_at"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
+        if args.keep_index:
+            Path(f"{index_dir}.build.json").write_text(json.dumps(builds["paperbot"]))
+    log(f"paperbot {builds['paperbot']['build_s']} s; bm25s build …")
+    (tmp / "bm25s").mkdir()
+    builds["bm25s"] = run_child("bm25s-build", tmp / "bm25s", paths, 0)
+    log(f"bm25s {builds['bm25s']['build_s']} s; FTS5 build …")
+    builds["fts5"] = run_child("fts-build", tmp / "fts.db", paths, 0)
+    return builds
+
+
+def _search_rounds(runs: int, sets: dict, index_dir: Path, tmp: Path) -> dict:
+    """Per engine, one result per round: each round a fresh searching process
+    per engine, engines interleaved, with that process's CPU time."""
+    searches: dict = {e: [] for e in ENGINES}
+    for k in range(runs):
+        for engine, kind, where in (
+            ("paperbot", "search", index_dir),
+            ("bm25s", "bm25s-search", tmp / "bm25s"),
+            ("fts5", "fts-search", tmp / "fts.db"),
+        ):
+            c0 = os.times()
+            searches[engine].append(run_child(kind, where, sets))
+            c1 = os.times()
+            searches[engine][-1]["child_cpu_s"] = round(
+                c1.children_user + c1.children_system - c0.children_user - c0.children_system, 2
+            )
+            log(
+                f"round {k + 1} {engine}: short p95 {searches[engine][-1]['short']['p95_ms']} ms, "
+                f"long p95 {searches[engine][-1]['long']['p95_ms']} ms"
+            )
+    return searches
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("data_dir", type=Path, help="folder of arXiv *.jsonl.gz files")
@@ -187,53 +249,12 @@ def main() -> None:
     load_start, started, t_all = os.getloadavg(), time.strftime("%Y-%m-%d %H:%M:%S %Z"), time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="paperbot-bench-", dir=args.workdir) as tmp:
         tmp = Path(tmp)
-        paths = sorted(args.data_dir.resolve().glob("*.jsonl.gz"))
-        if not paths:
-            sys.exit(f"no *.jsonl.gz files in {args.data_dir}")
-        if args.docs:  # a subset file (not timed) so every engine reads exactly these records
-            sub = tmp / f"arxiv-first-{args.docs}.jsonl"
-            with open(sub, "w", encoding="utf-8") as out:
-                for _, rec in zip(range(args.docs), iter_records(paths)):
-                    out.write(json.dumps(rec, ensure_ascii=False) + "\n")
-            paths = [sub]
-        builds = {}
+        paths = _input_paths(args.data_dir, args.docs, tmp)
         index_dir = (args.reuse_index or args.keep_index or tmp / "index").resolve()
-        if args.reuse_index:
-            builds["paperbot"] = json.loads(Path(f"{index_dir}.build.json").read_text())
-            args.note.append(
-                f"paperbot index REUSED from {args.reuse_index}: its build figures are from "
-                f"{builds['paperbot']['built_at']}, not from this run"
-            )
-        else:
-            log("paperbot build …")
-            builds["paperbot"] = run_child("build", index_dir, paths)
-            builds["paperbot"]["built_at"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
-            if args.keep_index:
-                Path(f"{index_dir}.build.json").write_text(json.dumps(builds["paperbot"]))
-        log(f"paperbot {builds['paperbot']['build_s']} s; bm25s build …")
-        (tmp / "bm25s").mkdir()
-        builds["bm25s"] = run_child("bm25s-build", tmp / "bm25s", paths, 0)
-        log(f"bm25s {builds['bm25s']['build_s']} s; FTS5 build …")
-        builds["fts5"] = run_child("fts-build", tmp / "fts.db", paths, 0)
+        builds = _builds(args, paths, index_dir, tmp)
         if args.build_only:
             return build_report(args, builds, started, load_start, t_all)
-        searches = {e: [] for e in ENGINES}
-        for k in range(args.runs):
-            for engine, kind, where in (
-                ("paperbot", "search", index_dir),
-                ("bm25s", "bm25s-search", tmp / "bm25s"),
-                ("fts5", "fts-search", tmp / "fts.db"),
-            ):
-                c0 = os.times()
-                searches[engine].append(run_child(kind, where, sets))
-                c1 = os.times()
-                searches[engine][-1]["child_cpu_s"] = round(
-                    c1.children_user + c1.children_system - c0.children_user - c0.children_system, 2
-                )
-                log(
-                    f"round {k + 1} {engine}: short p95 {searches[engine][-1]['short']['p95_ms']} ms, "
-                    f"long p95 {searches[engine][-1]['long']['p95_ms']} ms"
-                )
+        searches = _search_rounds(args.runs, sets, index_dir, tmp)
     load_end = os.getloadavg()
     res = {e: summarise(r) for e, r in searches.items()}
     n = builds["paperbot"]["papers"]

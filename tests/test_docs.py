@@ -1,6 +1,10 @@
-"""The README documents every command, and CI runs the README's test command verbatim."""
+"""The README documents every command, and CI runs the README's test command verbatim;
+docs/ and the README name only modules and functions that exist, and docs/architecture.md's
+"Layers" table is the structure test's ``LAYERS``."""
 
+import ast
 import re
+from pathlib import Path
 
 from tests.kit import ROOT
 
@@ -98,13 +102,118 @@ def test_the_docs_folder_has_the_three_core_pages():
         assert (DOCS / f"{name}.md").stat().st_size > 2000, name
 
 
-def test_architecture_answers_the_two_first_questions_first():
+def test_architecture_answers_the_three_first_questions_first():
+    """A reader given only the page finds the ack, the mention claim and the digest claim
+    in its first three sections, each heading naming the file and the function."""
     heads = _headings("architecture")
-    assert heads[1:3] == ["Where a slash command is answered", "Where a digest is claimed"]
+    assert [h.split(":")[0] for h in heads[1:4]] == [
+        "Where a slash command is acknowledged",
+        "Where a mention is claimed",
+        "Where a digest is claimed",
+    ]
+    assert heads[1].endswith("bot/slack/listeners/slash_command.py: paper_command")
+    assert heads[2].endswith("bot/store/claims.py: ClaimStore.journal_claim")
+    assert heads[3].endswith("bot/store/claims.py: ClaimStore.claim_delivery")
+    for head in heads[1:4]:
+        path, name = head.split(": ", 1)[1].split(": ")
+        assert name in _defined(ROOT / path), head
+
+
+# ---------------------------------------------------------------- docs against the code
+#: Pages that name modules of ``bot/`` for a reader: every one they name must exist.
+NAMING = [ROOT / "README.md", ROOT / "benchmarks" / "README.md", *sorted(DOCS.glob("*.md"))]
+_BOT_PATH = re.compile(r"(?<![\w./-])bot/(?:\w+/)*(?:\w+\.py)?")
+_BOT_NAME = re.compile(r"(bot/(?:\w+/)*\w+\.py):\s*([A-Za-z_][\w.]*\w)")
+
+
+def _defined(path: Path) -> set[str]:
+    """Names a reader can look up in ``path``: functions and classes at any depth,
+    ``Class.member`` for their methods and attributes, and module-level assignments."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out = {t for node in tree.body for t in _targets(node)}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+            if isinstance(node, ast.ClassDef):
+                for sub in node.body:
+                    if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        out.add(f"{node.name}.{sub.name}")
+                    out.update(f"{node.name}.{target}" for target in _targets(sub))
+    return out
+
+
+def _targets(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Assign):
+        return [t.id for t in node.targets if isinstance(t, ast.Name)]
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+        return [node.target.id]
+    return []
+
+
+def test_every_module_path_the_docs_name_exists():
+    seen, missing = 0, []
+    for page in NAMING:
+        text = page.read_text(encoding="utf-8")
+        for m in _BOT_PATH.finditer(text):
+            seen += 1
+            if not (ROOT / m.group()).exists():
+                missing.append(f"{page.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}: {m.group()}")
+    assert not missing, "\n".join(missing)
+    assert seen > 100  # the pages do name modules: a pattern that matched nothing would pass vacuously
+
+
+def test_every_function_the_docs_name_is_in_its_module():
+    seen, missing = 0, []
+    for page in NAMING:
+        text = page.read_text(encoding="utf-8")
+        for m in _BOT_NAME.finditer(text):
+            path = ROOT / m.group(1)
+            seen += 1
+            if path.exists() and m.group(2) not in _defined(path):
+                missing.append(f"{page.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}: {m.group()}")
+    assert not missing, "\n".join(missing)
+    assert seen > 50
+
+
+def _layers_rows() -> list[tuple[int, str, str]]:
+    """``(layer, package, what it holds)`` for each row of the "Layers" table of docs/architecture.md."""
     text = (DOCS / "architecture.md").read_text(encoding="utf-8")
-    assert "bot/slack/listeners/slash_command.py: make_listener" in text
-    assert "bot/store/claims.py: ClaimStore.claim_delivery" in text
-    assert heads[3] == "Where a mention is claimed" and "ClaimStore.journal_claim" in text
+    section = text.split("\n## Layers\n", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 3 and cells[0].isdigit():
+            rows.append((int(cells[0]), cells[1].strip("`"), cells[2]))
+    return rows
+
+
+def test_the_layers_table_is_the_structure_tests():
+    from tests.test_structure import LAYERS
+
+    rows = _layers_rows()
+    table: dict[int, list[str]] = {}
+    for layer, package, _ in rows:
+        table.setdefault(layer, []).append(package)
+    assert {layer: sorted(p) for layer, p in table.items()} == {layer: sorted(p) for layer, p in LAYERS.items()}
+    named = [package for _, package, _ in rows]
+    assert len(named) == len(set(named))  # one row per package
+    for package in named:
+        path = ROOT / package.replace(".", "/")
+        assert (path / "__init__.py").exists() or path.with_suffix(".py").exists(), package
+
+
+def test_the_layers_table_names_every_sub_package_in_its_package_row():
+    holds = {package: cell for _, package, cell in _layers_rows()}
+    subs = sorted(p.parent for p in (ROOT / "bot").glob("*/*/__init__.py"))
+    assert len(subs) >= 6  # slack's three parts and search's three
+    for sub in subs:
+        package = "bot." + sub.parent.name
+        assert f"`{sub.name}/`" in holds[package], f"{package}'s row does not name {sub.name}/"
+
+
+def test_the_top_of_bot_holds_packages_only():
+    loose = sorted(p.name for p in (ROOT / "bot").glob("*.py"))
+    assert loose == ["__init__.py", "__main__.py", "entry.py"]
 
 
 def test_no_file_cites_a_document_or_a_path_outside_the_repository():

@@ -158,6 +158,10 @@ class SearchIndex:
         and ranked as a search of all its words; papers whose link or source
         id the text contains come first, with a note naming them.
 
+        Args:
+            text: the message or pasted text, read as prose.
+            limit: papers wanted (1 to ``MAX_LIMIT``).
+
         Raises:
             QueryError: no words at all.
         """
@@ -255,6 +259,11 @@ class SearchIndex:
         The paper's top tf-idf terms (title terms weighted
         ``ranking.similar_title_weight``) are searched as one weighted query;
         the paper itself is never returned. Unknown id -> ``[]``.
+
+        Args:
+            paper_id: the paper's id (any case).
+            limit: papers wanted (1 to ``MAX_LIMIT``).
+            offset: papers skipped first (the page: at most ``MAX_DEPTH - limit``).
         """
         limit = max(1, min(int(limit), MAX_LIMIT))
         offset = max(0, min(int(offset), MAX_DEPTH - limit))

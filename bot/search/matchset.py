@@ -27,7 +27,8 @@ from bot.search.query.compile import Compiler
 from bot.search.query.parser import QUOTES
 from bot.search.query.plan import Plan
 from bot.search.scoring.knobs import Ranking
-from bot.search.scoring.postings import Scorer
+from bot.search.scoring.rank import score
+from bot.search.scoring.shared import Scoring
 
 #: Generous: a topic is computed once per generation, never on a request path.
 TIME_LIMIT_S = 60.0
@@ -62,7 +63,15 @@ def match_all(searcher, gen, ranking: Ranking, text: str) -> list[str]:
 
 def cached(cache: dict, searcher, gen, ranking: Ranking, topic: str) -> list[str]:
     """``match_all`` through ``cache`` (keyed by generation name and the topic with
-    its spaces collapsed; cleared past 256 entries), so a rebuild recomputes."""
+    its spaces collapsed; cleared past 256 entries), so a rebuild recomputes.
+
+    Args:
+        cache: the index's cache of match sets; changed in place.
+        searcher: an open searcher of ``gen``.
+        gen: the live ``Generation``.
+        ranking: query-time settings.
+        topic: the topic's text.
+    """
     key = (gen.name, " ".join((topic or "").split()))
     if key not in cache:
         if len(cache) > 256:
@@ -158,7 +167,7 @@ class _Matcher:
         return Compiler(self.searcher, self.gen.lexicon, self.r, all_words=True).compile(parser.parse(text)).plan
 
     def _docs(self, plan: Plan) -> set:
-        return set(Scorer(self.searcher, self.gen.norms, self.r).run(_required(plan)).scores)
+        return set(score(Scoring(self.searcher, self.gen.norms, self.r), _required(plan)).scores)
 
 
 def _required(plan: Plan) -> Plan:

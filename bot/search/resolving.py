@@ -103,6 +103,11 @@ def name_counts(name: str, typed: str, whole: bool = False) -> bool:
 
     True when ``typed`` is the whole text, is not an English word, or is
     written exactly as ``name`` (rule 3 of this module).
+
+    Args:
+        name: the paper's name.
+        typed: the word as the user typed it.
+        whole: ``typed`` is the whole text.
     """
     return whole or typed == name or not is_english(typed)
 
@@ -117,6 +122,10 @@ def linked_or_named(index, text: str) -> tuple[Paper | None, list[Paper], bool]:
     ``done`` is True when the text is decided here: an exact id, a linked
     paper (or several), a source id, or a name equal to the whole link-free
     text; or a text of links only, none of them a paper here (``(None, [], True)``).
+
+    Args:
+        index: the ``SearchIndex`` (``get``, ``linked``, ``by_source``, ``by_name``).
+        text: the text, spaces collapsed.
     """
     paper = index.get(text)
     if paper is not None:
@@ -139,6 +148,10 @@ def mentioned(index, text: str) -> Meant:
     Rules 1-3: an id, link or whole-text name decides; else each word of the
     link-free text, in order, that is a paper id or (rule 3) one paper's name.
     ``Meant.words`` is the link-free text the service searches otherwise.
+
+    Args:
+        index: the ``SearchIndex`` (``get``, ``linked``, ``by_source``, ``by_name``).
+        text: the mention or DM text (Slack's tokens stripped).
     """
     text = " ".join(text.split())
     if not text:

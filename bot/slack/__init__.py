@@ -3,7 +3,8 @@
 - ``listeners/``: one module per Slack surface, each with its ``register()``;
   what they share is in ``listeners.common`` (no listener imports another).
 - ``delivery/``: getting work done once and replies out — the journal, event
-  keys, the poster, the ``response_url`` sender and its fallback, work slots.
+  keys, the poster, ``response_url`` replies, the plain version of what Slack
+  refuses, work slots.
 - ``transport/``: how requests arrive — the HTTP server, request shapes,
   Socket Mode, Slack's text as it arrives.
 

@@ -136,7 +136,12 @@ class ClaimStore:
 
     def first_time(self, key: str, now: datetime | None = None) -> bool:
         """True the first time ``key`` is seen, False ever after (all processes):
-        ``claim_keys([key])``."""
+        ``claim_keys([key])``.
+
+        Args:
+            key: the key (≤ 255 chars).
+            now: aware UTC time stored with it (default: the real clock).
+        """
         return self.claim_keys([key], now=now)
 
     def mark_once(self, kind: str, key: str, detail: str | None = None, now: datetime | None = None) -> bool:
@@ -154,7 +159,12 @@ class ClaimStore:
         return self._insert_once(_once_rows(kind, [key], utc_now() if now is None else now, detail))
 
     def mark(self, kind: str, key: str) -> tuple[bool, str | None]:
-        """``(found, detail)`` for ``(kind, key)``: whether it was claimed, and its note."""
+        """``(found, detail)`` for ``(kind, key)``: whether it was claimed, and its note.
+
+        Args:
+            kind: the mark's kind ("onboard", "share").
+            key: what was done.
+        """
         with transaction(self._engine) as conn:
             row = conn.execute(
                 sa.select(claims_t.c.detail).where(claims_t.c.kind == kind, claims_t.c.key == key)
@@ -162,7 +172,12 @@ class ClaimStore:
         return (row is not None, row.detail if row is not None else None)
 
     def unmark(self, kind: str, key: str) -> None:
-        """Release ``(kind, key)`` (a share whose post failed may be tried again)."""
+        """Release ``(kind, key)`` (a share whose post failed may be tried again).
+
+        Args:
+            kind: the mark's kind ("onboard", "share").
+            key: what was done.
+        """
         with transaction(self._engine, write=True) as conn:
             conn.execute(claims_t.delete().where(claims_t.c.kind == kind, claims_t.c.key == key))
 
@@ -278,6 +293,12 @@ class ClaimStore:
         """Record that ``day`` was missed and will not be back-filled (a claim in
         state ``SKIPPED``, which only ``digest send`` reclaims).
 
+        Args:
+            team: Slack team id.
+            channel: Slack channel id (or a user id: a personal feed).
+            day: the channel's local date that was missed.
+            now: aware UTC time stored as ``updated_at`` (default: real clock).
+
         Returns:
             bool: True the first time (the caller logs only then); False when
             the day already has any row.
@@ -288,6 +309,11 @@ class ClaimStore:
 
     def release_delivery(self, team: str, channel: str, day: date) -> bool:
         """Drop a claim known to have posted nothing (e.g. the token was revoked).
+
+        Args:
+            team: Slack team id.
+            channel: Slack channel id (or a user id).
+            day: the channel's local date of the claim.
 
         Returns:
             bool: True when a ``CLAIMED`` row was deleted.

@@ -1,7 +1,7 @@
 """Digest deliveries after their claim, and the persisted paper of the day.
 
 A delivery row is claimed in ``bot.store.claims`` (``claim_delivery``, with
-every other claim: docs/architecture.md "Where a digest is claimed"); here its
+every other claim: docs/architecture.md "Claiming work once"); here its
 outcome is recorded (``finish_delivery``) and rows are read back for the
 digest's runs and reconciliation. The paper of the day is insert-or-read: the
 first pick stored for a date wins. Part of ``bot.store.Store``; the methods use
@@ -49,7 +49,13 @@ def _now(now: datetime | None) -> datetime:
 
 
 def delivery_key(team: str, channel: str, day: date):
-    """The WHERE clause of one delivery row: ``(team, channel, local_date)``."""
+    """The WHERE clause of one delivery row: ``(team, channel, local_date)``.
+
+    Args:
+        team: Slack team id.
+        channel: Slack channel id (or a user id: a personal feed).
+        day: the channel's local date.
+    """
     return sa.and_(deliv_t.c.team == team, deliv_t.c.channel == channel, deliv_t.c.local_date == day)
 
 
@@ -135,13 +141,24 @@ class DeliveryStore:
             conn.execute(deliv_t.update().where(*where).values(**values))
 
     def get_delivery(self, team: str, channel: str, day: date) -> Delivery | None:
-        """The delivery row of a channel and date, or None."""
+        """The delivery row of a channel and date, or None.
+
+        Args:
+            team: Slack team id.
+            channel: Slack channel id (or a user id).
+            day: the channel's local date.
+        """
         with transaction(self._engine) as conn:
             row = conn.execute(sa.select(deliv_t).where(delivery_key(team, channel, day))).first()
         return _delivery(row) if row is not None else None
 
     def deliveries_since(self, day: date, team: str | None = None) -> list[Delivery]:
-        """Every delivery row with ``local_date >= day`` (any state), by date."""
+        """Every delivery row with ``local_date >= day`` (any state), by date.
+
+        Args:
+            day: the first local date included.
+            team: only this team's rows (default: every team's).
+        """
         query = _SINCE if team is None else _SINCE.where(deliv_t.c.team == team)
         with transaction(self._engine) as conn:
             return [_delivery(r) for r in conn.execute(query, {"day": day})]

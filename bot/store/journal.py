@@ -70,6 +70,13 @@ class JournalStore:
         reply starts going out (the fencing check right before a post), so a
         process taking the row over after a crash knows a reply may be out
         (``journal_posting``).
+
+        Args:
+            keys: journal keys.
+            owner: this process's id.
+            lease: how long the claim holds from ``now``.
+            now: aware UTC time (default: real clock).
+            posting: also mark the reply as going out.
         """
         keys = list(keys)
         if not keys:
@@ -105,7 +112,14 @@ class JournalStore:
         was not taken, so sending it again is no double); otherwise a mark is
         moved back so that the row may be retaken at ``until`` (``POST_SETTLE``
         is for posts still in flight; Slack has answered this one). Returns False when
-        the row is not this owner's pending one."""
+        the row is not this owner's pending one.
+
+        Args:
+            key: the journal key.
+            owner: this process's id.
+            until: aware UTC time the lease ends (the next attempt).
+            clear_posting: drop the ``posting_at`` mark (Slack did not take the reply).
+        """
         values: dict = {"lease_until": until}
         if clear_posting:
             values["posting_at"] = None
@@ -135,7 +149,14 @@ class JournalStore:
     ) -> list[Entry]:
         """Pending rows of ``kind`` whose lease expired, received after
         ``received_after`` (still answerable), and not marked as going out in
-        the last ``POST_SETTLE``, oldest first."""
+        the last ``POST_SETTLE``, oldest first.
+
+        Args:
+            kind: "event" or "command".
+            received_after: oldest receipt time still answerable (aware UTC).
+            now: aware UTC time (default: real clock).
+            limit: rows returned at most.
+        """
         at = utc_now() if now is None else now
         query = (
             sa.select(journal_t)
@@ -154,7 +175,12 @@ class JournalStore:
 
     def journal_expire(self, kind: str, received_before: datetime) -> int:
         """Give up pending rows of ``kind`` received before ``received_before``
-        (no longer answerable): state expired, payload dropped. Returns how many."""
+        (no longer answerable): state expired, payload dropped. Returns how many.
+
+        Args:
+            kind: "event" or "command".
+            received_before: rows received before this (aware UTC) are no longer answerable.
+        """
         with transaction(self._engine, write=True) as conn:
             return conn.execute(
                 journal_t.update()
@@ -184,7 +210,12 @@ class JournalStore:
             )
 
     def journal_release(self, owner: str, now: datetime | None = None) -> int:
-        """End the leases of a known-dead ``owner``'s pending rows now; returns how many."""
+        """End the leases of a known-dead ``owner``'s pending rows now; returns how many.
+
+        Args:
+            owner: the dead process's id.
+            now: aware UTC time (default: real clock).
+        """
         at = utc_now() if now is None else now
         with transaction(self._engine, write=True) as conn:
             return conn.execute(

@@ -61,6 +61,7 @@ class PaperAnalyzer(Composable):
         minsize: shortest standalone token kept (characters).
         stemmer: a key of ``STEMMERS``.
         max_parts: hyphenated words with more parts get no compound token.
+        caps: keep a stop word written in capitals as the acronym it is (see ``words``).
     """
 
     is_morph = True
@@ -102,41 +103,40 @@ class PaperAnalyzer(Composable):
         A stop word written in capitals ("IT", "US") is kept when the analyzer
         has ``caps`` and ``caps`` is True, or None and fewer than half of
         ``text``'s words are in capitals (a title in capitals keeps none).
+
+        Args:
+            text: the text to analyse.
+            compounds: also yield the joined form of each hyphenated word (for the lexicon).
+            caps: apply the caps rule: True, False, or None to decide from ``text`` (ignored when the analyzer has no
+                ``caps``).
         """
         pos = 0
-        stop, minsize, max_parts = self.stoplist, self.minsize, self.max_parts
+        stop, minsize = self.stoplist, self.minsize
         if not self.caps:
             caps = False
         for m in WORD_RE.finditer(text):
-            word, start = m.group(), m.start()
-            if not word.isascii() and CJK_RE.search(word):
-                for piece in _CJK_SPLIT_RE.finditer(word):
-                    low = fold(piece.group())
-                    if low not in stop and (len(low) >= minsize or CJK_RE.match(low)):
-                        yield low, start + piece.start(), start + piece.end(), pos, None
+            word = m.group()
+            if "-" in word or (not word.isascii() and CJK_RE.search(word)):
+                # hyphenated or CJK: the token's pieces, by the rules of ``token``
+                start = m.start()
+                for low, s, e, parts in self.token(word)[0]:
+                    if parts is None:
+                        yield low, start + s, start + e, pos, None
                         pos += 1
+                    elif compounds:
+                        yield low, start + s, start + e, pos, parts
                 continue
-            if "-" not in word:
-                low = fold(word)
-                if low not in stop:
-                    if len(low) >= minsize:
-                        yield low, start, m.end(), pos, None
-                        pos += 1
-                elif caps is not False and len(word) > 1 and word.isupper():
-                    if caps is None:
-                        caps = mostly_lower(text)
-                    if caps:
-                        yield low, start, m.end(), pos, None
-                        pos += 1
-                continue
-            parts, offset = fold(word).split("-"), start
-            if compounds and len(parts) <= max_parts:
-                yield "".join(parts), start, m.end(), pos, " ".join(parts)
-            for part in parts:
-                if part and part not in stop:
-                    yield part, offset, offset + len(part), pos, None
+            low = fold(word)
+            if low not in stop:
+                if len(low) >= minsize:
+                    yield low, m.start(), m.end(), pos, None
                     pos += 1
-                offset += len(part) + 1
+            elif caps is not False and len(word) > 1 and word.isupper():
+                if caps is None:
+                    caps = mostly_lower(text)
+                if caps:
+                    yield low, m.start(), m.end(), pos, None
+                    pos += 1
 
     def token(self, word: str) -> tuple[tuple, str | None]:
         """``(items, caps_low)`` of one ``WORD_RE`` token (for builds, which

@@ -180,6 +180,10 @@ def add_to_index(index_dir: Path, papers: Iterable[Paper]) -> int:
     The live generation is copied into a new one (or a new empty one is made
     when there is none), updated, and published like a build.
 
+    Args:
+        index_dir: the index container directory.
+        papers: the papers to add or replace (by id).
+
     Returns:
         The number of papers written.
 

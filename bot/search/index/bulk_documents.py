@@ -143,7 +143,13 @@ def bulk_document(
 
 def save_derived(gen: Path, results: list, n: int) -> None:
     """Length norms and impact arrays from the chunks' ``(segment, lexicon
-    state, kept postings, lengths)`` results (chunks are contiguous)."""
+    state, kept postings, lengths)`` results (chunks are contiguous).
+
+    Args:
+        gen: the generation directory the files go into.
+        results: each chunk's ``write_chunk`` result, in chunk order.
+        n: documents in the generation.
+    """
     offsets = [0]
     for segment, _, _, _ in results:
         offsets.append(offsets[-1] + segment.doc_count_all())
@@ -160,7 +166,17 @@ def write_chunk(
     gen: Path, ix, papers: list[Paper], rules: IndexRules, start: int, end: int, tick: Callable[[int], None]
 ):
     """Write ``papers[start:end]`` as one segment; returns ``(segment, lexicon
-    state, kept postings, lengths)`` (``SegmentBuilder.kept``, ``.lengths``)."""
+    state, kept postings, lengths)`` (``SegmentBuilder.kept``, ``.lengths``).
+
+    Args:
+        gen: the generation directory the segment goes into.
+        ix: the generation's Whoosh index (its schema and analyzers).
+        papers: every paper of the build.
+        rules: the build's index-time rules.
+        start: the chunk's first paper (an index into ``papers``).
+        end: one past its last paper.
+        tick: called with the number of papers written since the last call.
+    """
     analyzer = ix.schema["abstract"].analyzer
     text, plain = TextTerms(analyzer), TextTerms(ix.schema["authors"].analyzer)
     lexicon = LexiconBuilder(analyzer.stem)

@@ -61,54 +61,16 @@ def run_chunks(fn: ChunkFn, total: int, procs: int, progress: Callable[[int], No
         Any exception of ``fn`` itself when ``procs`` is 1.
     """
     procs = max(1, min(procs, total))
-    bounds = [(total * i // procs, total * (i + 1) // procs) for i in range(procs)]
     if procs == 1:
-        done = 0
-
-        def tick(k: int) -> None:
-            nonlocal done
-            done += k
-            if progress is not None:
-                progress(done)
-
-        return [fn(0, total, tick)]
-
+        return [_in_process(fn, total, progress)]
+    bounds = [(total * i // procs, total * (i + 1) // procs) for i in range(procs)]
     context = multiprocessing.get_context("fork")
     counter = context.Value("q", 0)
-    workers, pipes = [], []
+    workers: list = []
+    pipes: list = []
     try:
-        parent = os.getpid()
-        for start, end in bounds:
-            receive, send = context.Pipe(duplex=False)
-            inherited = (*pipes, receive)  # read ends the child must not keep open
-            worker = context.Process(
-                target=_work,
-                args=(fn, start, end, counter, send, parent, inherited),
-                name=f"paperbot-build-{start}",
-                daemon=True,
-            )
-            worker.start()
-            send.close()
-            workers.append(worker)
-            pipes.append(receive)
-        results: dict[int, Any] = {}
-        waiting = dict(enumerate(pipes))
-        while waiting:
-            for pipe in wait(list(waiting.values()), timeout=POLL_S):
-                i = next(k for k, p in waiting.items() if p is pipe)
-                del waiting[i]
-                try:
-                    ok, value = pipe.recv()
-                except EOFError:
-                    workers[i].join(5)
-                    raise WorkerFailed(
-                        f"an index build worker died (exit code {workers[i].exitcode}); run the build again."
-                    ) from None
-                if not ok:
-                    raise value
-                results[i] = value
-            if progress is not None:
-                progress(counter.value)
+        _start_workers(context, fn, bounds, counter, workers, pipes)
+        results = _collect(workers, pipes, counter, progress)
         for worker in workers:
             worker.join()
         return [results[i] for i in range(procs)]
@@ -119,6 +81,63 @@ def run_chunks(fn: ChunkFn, total: int, procs: int, progress: Callable[[int], No
                 worker.join()
         for pipe in pipes:
             pipe.close()
+
+
+def _in_process(fn: ChunkFn, total: int, progress: Callable[[int], None] | None) -> Any:
+    """``fn`` over all ``total`` items in this process, reporting its ticks as a running count."""
+    done = 0
+
+    def tick(k: int) -> None:
+        nonlocal done
+        done += k
+        if progress is not None:
+            progress(done)
+
+    return fn(0, total, tick)
+
+
+def _start_workers(context, fn: ChunkFn, bounds: list, counter, workers: list, pipes: list) -> None:
+    """Fork one worker per ``(start, end)`` of ``bounds``; each started worker
+    and the read end of its pipe are appended to ``workers`` and ``pipes`` at
+    once, so the caller can stop and close them if a later start fails."""
+    parent = os.getpid()
+    for start, end in bounds:
+        receive, send = context.Pipe(duplex=False)
+        inherited = (*pipes, receive)  # read ends the child must not keep open
+        worker = context.Process(
+            target=_work,
+            args=(fn, start, end, counter, send, parent, inherited),
+            name=f"paperbot-build-{start}",
+            daemon=True,
+        )
+        worker.start()
+        send.close()
+        workers.append(worker)
+        pipes.append(receive)
+
+
+def _collect(workers: list, pipes: list, counter, progress: Callable[[int], None] | None) -> dict[int, Any]:
+    """Each worker's result by chunk number, as they arrive; ``progress``
+    gets the shared count every ``POLL_S`` s. Raises what ``run_chunks`` says."""
+    results: dict[int, Any] = {}
+    waiting = dict(enumerate(pipes))
+    while waiting:
+        for pipe in wait(list(waiting.values()), timeout=POLL_S):
+            i = next(k for k, p in waiting.items() if p is pipe)
+            del waiting[i]
+            try:
+                ok, value = pipe.recv()
+            except EOFError:
+                workers[i].join(5)
+                raise WorkerFailed(
+                    f"an index build worker died (exit code {workers[i].exitcode}); run the build again."
+                ) from None
+            if not ok:
+                raise value
+            results[i] = value
+        if progress is not None:
+            progress(counter.value)
+    return results
 
 
 def _work(fn: ChunkFn, start: int, end: int, counter, send, parent: int, inherited: tuple) -> None:

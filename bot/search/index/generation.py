@@ -67,6 +67,10 @@ def live_generation(cache: dict[str, Generation], path: Path) -> Generation:
     CURRENT has moved on while ``path`` was opened (the caller read it just
     before a publish), the generation serves that call retired, uncached.
 
+    Args:
+        cache: open generations by directory name.
+        path: the generation directory CURRENT names.
+
     Raises:
         IndexMissing: as ``open_generation``.
     """

@@ -151,7 +151,12 @@ def new_generation(index_dir: Path) -> Path:
 
 
 def publish(index_dir: Path, generation: Path) -> str | None:
-    """Point CURRENT at ``generation`` atomically; return the previous name."""
+    """Point CURRENT at ``generation`` atomically; return the previous name.
+
+    Args:
+        index_dir: the index container directory.
+        generation: the generation directory, inside ``index_dir``.
+    """
     previous = current_name(index_dir)
     tmp = index_dir / f".{CURRENT}.{os.getpid()}.tmp"
     try:
@@ -169,7 +174,12 @@ def publish(index_dir: Path, generation: Path) -> str | None:
 def discard(index_dir: Path, generation: Path) -> None:
     """Delete a generation a failed build or add was writing — unless CURRENT
     already names it (an interrupt right after ``publish`` must not delete
-    the live index)."""
+    the live index).
+
+    Args:
+        index_dir: the index container directory.
+        generation: the generation directory to delete.
+    """
     if current_name(index_dir) != generation.name:
         shutil.rmtree(generation, ignore_errors=True)
 
@@ -180,6 +190,10 @@ def remove_unused(index_dir: Path, keep: set[str]) -> list[str]:
     The previous generation is kept by callers because a searcher may still be
     reading it; anything older (or a partial one left by a crash) goes.
     Returns the names removed.
+
+    Args:
+        index_dir: the index container directory.
+        keep: names of the generations to keep.
     """
     removed = []
     for child in index_dir.iterdir():
@@ -190,14 +204,24 @@ def remove_unused(index_dir: Path, keep: set[str]) -> list[str]:
 
 
 def write_json(path: Path, data) -> None:
-    """Write JSON to ``path`` (temp file + rename, so readers never see half)."""
+    """Write JSON to ``path`` (temp file + rename, so readers never see half).
+
+    Args:
+        path: the file written.
+        data: anything ``json.dumps`` takes.
+    """
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True), encoding="utf-8")
     os.replace(tmp, path)
 
 
 def read_json(path: Path, default=None):
-    """Read JSON from ``path``; ``default`` when the file does not exist."""
+    """Read JSON from ``path``; ``default`` when the file does not exist.
+
+    Args:
+        path: the file read.
+        default: returned when the file does not exist.
+    """
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:

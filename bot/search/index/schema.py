@@ -107,7 +107,14 @@ def paper_to_document(paper: Paper, analyzer=None, rules: IndexRules = DEFAULT_R
 def with_keys(doc: dict, paper: Paper, rules: IndexRules, name) -> dict:
     """``doc`` completed the same way by both writers: without ``all`` when
     ``rules`` say so, with the source id's and the name's exact-match keys, and
-    ``name`` (the text, or the bulk writer's analysed value) when the paper has one."""
+    ``name`` (the text, or the bulk writer's analysed value) when the paper has one.
+
+    Args:
+        doc: the document's fields so far; changed in place and returned.
+        paper: the paper it is made from.
+        rules: the build's index-time rules.
+        name: the value of the ``name`` field.
+    """
     if not rules.all_field:
         del doc["all"]
     if paper.source_id:
@@ -120,7 +127,12 @@ def with_keys(doc: dict, paper: Paper, rules: IndexRules, name) -> dict:
 
 def all_text(title: str, abstract: str) -> str:
     """The ``all`` field's text for phrase checks (title once is enough:
-    a phrase never spans the " . " between the copies)."""
+    a phrase never spans the " . " between the copies).
+
+    Args:
+        title: the paper's title.
+        abstract: its abstract.
+    """
     return f"{title} . {abstract}"
 
 

@@ -117,6 +117,11 @@ def posting_blocks(leaf_list, fieldname: str, text: str):
     docnums are delta-coded, weights ``None`` mean all 1.0 and a float means
     all that value. Otherwise: the public ``is_active``/``id``/``weight``/
     ``next`` matcher API, one list per segment.
+
+    Args:
+        leaf_list: ``leaves(reader)``.
+        fieldname: the field.
+        text: the term, as indexed.
     """
     fast = VERSION in TESTED_VERSIONS or _untested()  # fast_paths(), inlined: per term
     for leaf, offset in leaf_list:
@@ -146,7 +151,12 @@ def posting_blocks(leaf_list, fieldname: str, text: str):
 def prime(searcher, fieldnames) -> None:
     """Open every file ``searcher`` reads now: Whoosh opens column files
     (stored fields, lengths, ids) on first use, which fails once a newer build
-    has deleted the generation's directory."""
+    has deleted the generation's directory.
+
+    Args:
+        searcher: the open Whoosh searcher.
+        fieldnames: fields whose lengths are read too.
+    """
     for leaf, _ in leaves(searcher.reader()):
         if leaf.doc_count_all():
             leaf.stored_fields(0)
@@ -203,7 +213,14 @@ def memo_terms(reader) -> None:
 def edit_matches(word: str, dist: int, prefix: int, words: list[str]) -> set[str]:
     """Words of the sorted list ``words`` within ``dist`` Levenshtein edits of
     ``word`` and sharing its first ``prefix`` characters (``whoosh.automata``:
-    the automaton skips through the list by bisection)."""
+    the automaton skips through the list by bisection).
+
+    Args:
+        word: the word looked for.
+        dist: most edits.
+        prefix: leading characters that must be equal.
+        words: the vocabulary, sorted.
+    """
     dfa = levenshtein_automaton(word, dist, prefix).to_dfa()
 
     def next_word(w: str) -> str | None:
@@ -226,7 +243,12 @@ def stored_length(length: int) -> int:
 
 def new_segment(generation, codec=None):
     """``(codec, storage, segment, per-document writer)`` for one new segment
-    of the index in the directory ``generation`` (Whoosh's default codec)."""
+    of the index in the directory ``generation`` (Whoosh's default codec).
+
+    Args:
+        generation: the generation directory.
+        codec: a Whoosh codec (default: ``default_codec()``).
+    """
     codec = codec if codec is not None else default_codec()
     storage = FileStorage(str(generation))
     segment = codec.new_segment(storage, INDEXNAME)
@@ -241,6 +263,13 @@ def write_term_blocks(
     block are written here, the last by ``finish_term`` (as Whoosh does).
 
     Call between ``field_writer.start_term`` and ``finish_term``.
+
+    Args:
+        field_writer: the codec's field writer, between ``start_term`` and ``finish_term``.
+        ids: the term's docnums, ascending.
+        weights: the posting weight of each (frequency x field boost).
+        values: the encoded posting value of each (``whoosh.formats``).
+        lengths: the field length per docnum, or None for a field without lengths.
     """
     postwriter = field_writer._postwriter
     n = len(ids)
@@ -264,5 +293,10 @@ def write_term_blocks(
 
 def write_toc(ix, segments: list) -> None:
     """Make ``segments`` the index's content: write the next table of contents
-    (what ``SegmentWriter.commit`` does after writing its segment)."""
+    (what ``SegmentWriter.commit`` does after writing its segment).
+
+    Args:
+        ix: the Whoosh index.
+        segments: the segments it holds from now on.
+    """
     TOC(ix.schema, segments, ix.latest_generation() + 1).write(ix.storage, INDEXNAME)

@@ -45,6 +45,8 @@ class Compiler:
         searcher: an open Whoosh searcher of the generation.
         lexicon: the generation's vocabulary, compounds and acronyms.
         ranking: the query-time settings.
+        all_words: compile for a topic match set: a multi-word form needs all its words, and acronyms and compounds
+            always add forms.
     """
 
     def __init__(self, searcher, lexicon: Lexicon, ranking: Ranking, *, all_words: bool = False) -> None:
@@ -184,29 +186,44 @@ class Compiler:
             return [(stems, 1.0)] if stems else []  # searched literally, nothing else
         forms = [(stems, 1.0)]
         low = fold(c.text)
-        w = self.r.expansion_weight
         if "-" in c.text:
-            parts = [p for p in low.split("-") if p]
-            if self.compounds_on:
-                forms.append((self._stems("".join(parts)), 1.0))
-            key = self.reverse.get(" ".join(parts)) if self.acronyms_on else None
-            if key:
-                forms.append(([key], w))
+            self._hyphen_forms(low, forms)
         elif len(stems) == 1:
-            if self.acronyms_on and not plain_word(c.text, self.caps):  # "All" is not ALL
-                for exp in self.acronyms.get(stems[0], ()):
-                    if (self._stems(exp), w) not in forms:  # "vision transformer(s)": once
-                        forms.append((self._stems(exp), w))
-            parts = self.compounds_on and self.lexicon.split_form(low, self.r.compound_min_share)
-            if parts:
-                forms.append((self._stems(parts.replace(" ", "-")), 1.0))
+            self._one_stem_forms(c.text, stems[0], low, forms)
         if c.occur != "not" and not c.field:
-            known = self._known(forms, c.text)
-            if known is None:
-                self.unknown.append(c)
-            elif known == "text" and low.isalpha() and self.lexicon.df.get(low, 0) <= RARE_DF:
-                self.unusual.append(c)  # known stem, unseen or rare spelling
+            self._note_unknown(c, forms, low)
         return forms
+
+    def _hyphen_forms(self, low: str, forms: list) -> None:
+        """Add a hyphenated word's joined compound ("testtime") and the
+        acronym its parts spell out, to ``forms``."""
+        parts = [p for p in low.split("-") if p]
+        if self.compounds_on:
+            forms.append((self._stems("".join(parts)), 1.0))
+        key = self.reverse.get(" ".join(parts)) if self.acronyms_on else None
+        if key:
+            forms.append(([key], self.r.expansion_weight))
+
+    def _one_stem_forms(self, text: str, stem: str, low: str, forms: list) -> None:
+        """Add an acronym's expansions and a compound's hyphenated split
+        ("testtime" -> "test-time") to ``forms``."""
+        w = self.r.expansion_weight
+        if self.acronyms_on and not plain_word(text, self.caps):  # "All" is not ALL
+            for exp in self.acronyms.get(stem, ()):
+                if (self._stems(exp), w) not in forms:  # "vision transformer(s)": once
+                    forms.append((self._stems(exp), w))
+        parts = self.compounds_on and self.lexicon.split_form(low, self.r.compound_min_share)
+        if parts:
+            forms.append((self._stems(parts.replace(" ", "-")), 1.0))
+
+    def _note_unknown(self, c: Clause, forms: list, low: str) -> None:
+        """Remember a word no paper has (``unknown``) or a known stem of an
+        unseen or rare spelling (``unusual``), for the spelling correction."""
+        known = self._known(forms, c.text)
+        if known is None:
+            self.unknown.append(c)
+        elif known == "text" and low.isalpha() and self.lexicon.df.get(low, 0) <= RARE_DF:
+            self.unusual.append(c)  # known stem, unseen or rare spelling
 
     def _known(self, forms, text) -> str | None:
         """Where the word occurs: "names" (authors or a paper's name), "text"

@@ -52,7 +52,12 @@ class LexiconBuilder:
                 self.pairs[key, exp] += count
 
     def add(self, abstract: str, tokens) -> None:
-        """Count one paper: its analysed ``words()`` tuples and acronyms."""
+        """Count one paper: its analysed ``words()`` tuples and acronyms.
+
+        Args:
+            abstract: the paper's abstract (for its acronym definitions).
+            tokens: the ``PaperAnalyzer.words(compounds=True)`` tuples of its title and abstract.
+        """
         seen, joined = set(), set()
         for word, _, _, _, parts in tokens:
             if parts is not None:
@@ -67,7 +72,13 @@ class LexiconBuilder:
     def add_words(self, abstract: str, words: set, compounds: list) -> None:
         """``add`` for a paper whose words were collected already
         (``bot.search.index.bulk_documents``): its distinct words (compounds' joined forms
-        included) and its ``(joined, parts)`` pairs in text order."""
+        included) and its ``(joined, parts)`` pairs in text order.
+
+        Args:
+            abstract: the paper's abstract (for its acronym definitions).
+            words: its distinct words.
+            compounds: its ``(joined, parts)`` pairs.
+        """
         for word, parts in compounds:
             if word not in self.compounds:
                 self.compounds[word] = parts
@@ -144,14 +155,24 @@ class Lexicon:
         ``min_share`` of the papers that have the word at all (``df`` counts
         both spellings). "networks" is hyphenated as "net-works" in 2 of
         12,091 arXiv papers, so a search for it does not also match every
-        paper with "net" and "work" (a fresh-user finding at 100k papers)."""
+        paper with "net" and "work" (a fresh-user finding at 100k papers).
+
+        Args:
+            joined: the folded word, as typed without a hyphen.
+            min_share: the smallest share of hyphenated spellings (``Ranking.compound_min_share``).
+        """
         parts = self.compounds.get(joined)
         if parts is None or self.compound_df is None:
             return parts
         return parts if self.compound_df.get(joined, 0) >= min_share * self.df.get(joined, 0) else None
 
     def prefix(self, prefix: str, limit: int) -> list[str]:
-        """Up to ``limit`` words starting with ``prefix``, most frequent first."""
+        """Up to ``limit`` words starting with ``prefix``, most frequent first.
+
+        Args:
+            prefix: the folded prefix.
+            limit: words returned at most.
+        """
         words, df = self.words, self.df
         i = bisect_left(words, prefix)
         found = []
@@ -164,7 +185,14 @@ class Lexicon:
 
 def field_prefix(reader, fieldname: str, prefix: str, limit: int) -> list[str]:
     """Up to ``limit`` indexed terms of ``fieldname`` starting with ``prefix``,
-    most frequent first (authors and venues: their terms are the words)."""
+    most frequent first (authors and venues: their terms are the words).
+
+    Args:
+        reader: the generation's Whoosh reader.
+        fieldname: the field.
+        prefix: the folded prefix.
+        limit: terms returned at most.
+    """
     found = []
     try:
         for term in reader.expand_prefix(fieldname, prefix):

@@ -108,6 +108,10 @@ def loosen(plan: Plan, quoted: list) -> tuple[Plan | None, tuple[int, ...]]:
     words in a row, and the indices of those groups; ``(None, ())`` when no
     group changes. Required groups (``+"a b"``, ``AND``), exclusions and
     phrases inside parentheses stay exact (docs/search.md "Phrases").
+
+    Args:
+        plan: the compiled plan.
+        quoted: the plan nodes of the typed phrases (``Compiler.quoted``).
     """
     groups, phrased = [], []
     for k, (node, must) in enumerate(plan.groups):
@@ -134,7 +138,12 @@ def _words(node: Node) -> Node:
 
 def terms_of(node: Node, fields) -> list[str]:
     """The terms ``node`` searches in ``fields`` (a Term's, a Phrase's, and
-    those of the parts of any other node), in order, repeats kept."""
+    those of the parts of any other node), in order, repeats kept.
+
+    Args:
+        node: any plan node.
+        fields: the fields whose terms count.
+    """
     if isinstance(node, Term):
         return [node.text] if node.field in fields else []
     if isinstance(node, Phrase):

@@ -60,9 +60,26 @@ def balanced(toks: list[tuple]) -> list[tuple]:
     nested deeper than ``MAX_DEPTH`` turned into whitespace (plain text).
     Quotes pair first, left to right; parentheses inside a phrase are text."""
     toks = list(toks)
+    _unpaired_quote(toks)
+    _unpaired_parentheses(toks)
+    _too_deep(toks)
+    return toks
+
+
+def _as_whitespace(toks: list[tuple], i: int) -> None:
+    toks[i] = ("ws",) + toks[i][1:]
+
+
+def _unpaired_quote(toks: list[tuple]) -> None:
+    """The last quote becomes whitespace when the quotes are odd in number."""
     quotes = [i for i, t in enumerate(toks) if t[0] == "quote"]
     if len(quotes) % 2:
-        toks[quotes[-1]] = ("ws",) + toks[quotes[-1]][1:]
+        _as_whitespace(toks, quotes[-1])
+
+
+def _unpaired_parentheses(toks: list[tuple]) -> None:
+    """Parentheses inside a phrase become text; a ``)`` with no ``(`` before
+    it, and a ``(`` never closed, become whitespace."""
     inside = False
     stack: list[int] = []
     for i, (kind, value, start) in enumerate(toks):
@@ -78,7 +95,11 @@ def balanced(toks: list[tuple]) -> list[tuple]:
             else:
                 toks[i] = ("ws", value, start)
     for i in stack:
-        toks[i] = ("ws",) + toks[i][1:]
+        _as_whitespace(toks, i)
+
+
+def _too_deep(toks: list[tuple]) -> None:
+    """Parentheses (paired by now) nested deeper than ``MAX_DEPTH`` become whitespace."""
     depth = 0
     deep: list[int] = []
     for i, (kind, _, _) in enumerate(toks):
@@ -91,8 +112,7 @@ def balanced(toks: list[tuple]) -> list[tuple]:
                 deep.append(i)
             depth -= 1
     for i in deep:
-        toks[i] = ("ws",) + toks[i][1:]
-    return toks
+        _as_whitespace(toks, i)
 
 
 def signed(toks: list[tuple]) -> set[int]:

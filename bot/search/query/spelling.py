@@ -62,7 +62,15 @@ def completion(
     """``word*`` when ``word`` begins corpus words (not names) and the most
     frequent of them is in at least as many papers as ``edit``, the nearest
     edit's word ("stegano" -> "stegano*": "steganography" is in 34 arXiv
-    papers); else None."""
+    papers); else None.
+
+    Args:
+        lexicon: the generation's vocabulary.
+        word: the word as typed.
+        r: spelling limits (``spell_min_chars``, ``prefix_max_terms``).
+        edit: the nearest edit's correction (``suggest``), or None.
+        names: as in ``suggest``.
+    """
     low = fold(word)
     if not _correctable(low, r):
         return None
@@ -99,6 +107,14 @@ def correct(
     ``suggest``.
 
     Returns None when no unknown word could be corrected.
+
+    Args:
+        lexicon: the generation's vocabulary.
+        parsed: the query as parsed.
+        unknown: its words no field knows (``Compiled.unknown``).
+        r: spelling limits.
+        unusual: its words of an unseen or rare spelling (``Compiled.unusual``).
+        names: as in ``suggest``.
     """
     fixes = {}
     for clause in unknown:
@@ -123,7 +139,15 @@ def hint(
     """A "did you mean" for words whose stem matched but whose spelling is
     unseen ("distilation" -> "distillation") or rare next to a common one
     ("tranformer" -> "transformer", ``RARE_RATIO``); None when the only
-    difference is an ending ("transformers" vs "transformer")."""
+    difference is an ending ("transformers" vs "transformer").
+
+    Args:
+        lexicon: the generation's vocabulary.
+        parsed: the query as parsed.
+        unusual: its words of an unseen or rare spelling (``Compiled.unusual``).
+        r: spelling limits.
+        names: as in ``suggest``.
+    """
     fixes = {}
     for clause in unusual:
         fix = _better_spelling(lexicon, clause, r, names)
@@ -135,7 +159,12 @@ def hint(
 def real_word(lexicon: Lexicon, word: str) -> bool:
     """A word spelling never replaces: an English word (``bot.search.query.word_readings``),
     a word typed in capitals (an acronym: "TCOLL"), or an acronym the corpus
-    defines ("MoE"). Such a word is searched as typed (docs/search.md)."""
+    defines ("MoE"). Such a word is searched as typed (docs/search.md).
+
+    Args:
+        lexicon: the generation's vocabulary (its acronyms).
+        word: the word as typed.
+    """
     if len(word) > 1 and word.isupper():
         return True
     low = fold(word)

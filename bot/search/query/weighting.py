@@ -58,7 +58,13 @@ def informative(plan: Plan, reader, n: int = HIGHLIGHT_GROUPS) -> list[int] | No
     those in at most ``COMMON_SHARE`` of the papers — among all that some
     paper has when none is that rare — or None when ``plan`` has ``n``
     groups or fewer. Snippets of a long query mark only these groups' words
-    (docs/search.md "Long text")."""
+    (docs/search.md "Long text").
+
+    Args:
+        plan: a plan after ``weigh``.
+        reader: the generation's Whoosh reader (document frequencies).
+        n: groups kept at most.
+    """
     groups = plan.groups
     if len(groups) <= n:
         return None

@@ -89,7 +89,12 @@ def mixed_case(word: str) -> bool:
 def plain_word(text: str, caps: bool) -> bool:
     """True when ``text`` is an English word read as the word only: typed in
     lower case or Title Case, or in any case when ``caps`` is False (a query
-    mostly in capitals says nothing by its case; ``analysis.mostly_lower``)."""
+    mostly in capitals says nothing by its case; ``analysis.mostly_lower``).
+
+    Args:
+        text: the word as typed.
+        caps: whether the query's case means something (False when it is mostly in capitals).
+    """
     word = bare(text)
     return word.isalpha() and (not caps or not mixed_case(text.strip(".,;:!?'\"()[]{}"))) and is_english(word)
 

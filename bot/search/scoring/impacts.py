@@ -48,7 +48,14 @@ _lock = threading.Lock()
 def save_impacts(generation: Path, reader, fields=FIELDS, min_df: int | None = None) -> None:
     """Write the impact arrays of ``fields`` for ``reader`` into ``generation``
     (called by builds after the Whoosh segments are published); terms in fewer
-    than ``min_df`` (default ``MIN_DF``) papers are left to the postings."""
+    than ``min_df`` (default ``MIN_DF``) papers are left to the postings.
+
+    Args:
+        generation: the generation directory.
+        reader: its Whoosh reader.
+        fields: the fields written (default ``FIELDS``).
+        min_df: the smallest document frequency kept in the arrays.
+    """
     min_df = MIN_DF if min_df is None else min_df
     lf = leaves(reader)
     for name in fields:
@@ -75,7 +82,14 @@ def save_impact_parts(generation: Path, parts: list[dict], offsets: list[int], m
     """``save_impacts`` from the postings the bulk writer kept
     (``SegmentBuilder.kept``) instead of reading the segments back: the same
     files. ``parts[i]`` is segment ``i``'s field -> ``(terms, doc frequencies,
-    local docnums, weights)``, ``offsets[i]`` its first global docnum."""
+    local docnums, weights)``, ``offsets[i]`` its first global docnum.
+
+    Args:
+        generation: the generation directory.
+        parts: per segment, its kept postings by field.
+        offsets: per segment, its first global docnum.
+        min_df: the smallest document frequency kept in the arrays.
+    """
     min_df = MIN_DF if min_df is None else min_df
     for name in FIELDS:
         got = [part[name] for part in parts if name in part]
@@ -129,7 +143,13 @@ class Impacts:
                 )
 
     def postings(self, leaf_list, field: str, text: str) -> tuple[np.ndarray, np.ndarray]:
-        """``(docnums int32, weights float64)`` of one term, ascending docnums."""
+        """``(docnums int32, weights float64)`` of one term, ascending docnums.
+
+        Args:
+            leaf_list: ``leaves(reader)``, for a term without arrays.
+            field: the field.
+            text: the term, as indexed.
+        """
         got = self.fields.get(field)
         span = got[0].get(text) if got else None
         if span is not None:

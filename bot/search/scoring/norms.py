@@ -1,4 +1,4 @@
-"""Per-generation BM25 length norms and deleted documents (for ``scorer``).
+"""Per-generation BM25 length norms and deleted documents (for both scorers).
 
 A build saves each scored field's per-document lengths as ``len-<field>.bin``
 (array of uint32, by docnum); ``Norms`` turns them into
@@ -34,6 +34,15 @@ class Norms:
         self._deleted: set | None = None
 
     def get(self, reader, fieldname: str, k1: float, b: float) -> array:
+        """Per-docnum ``k1 * (1 - b + b * len / avg_len)`` of ``fieldname``
+        (float64), computed once per field and parameters.
+
+        Args:
+            reader: the generation's Whoosh reader.
+            fieldname: the scored field.
+            k1: BM25's ``k1``.
+            b: BM25's ``b`` for this field.
+        """
         key = (fieldname, k1, b)
         norms = self._norms.get(key)
         if norms is None:
@@ -45,6 +54,7 @@ class Norms:
         return norms
 
     def deleted(self, reader) -> set:
+        """The generation's deleted docnums (global), read once."""
         if self._deleted is None:
             found = set()
             for leaf, offset in leaves(reader):
@@ -57,7 +67,12 @@ class Norms:
 def doc_lengths(reader, fieldname: str) -> array:
     """Per-docnum lengths of ``fieldname`` as Whoosh stores them (lossy bytes);
     zeros for a field Whoosh keeps no lengths of (not scorable, e.g. an ID —
-    asking Whoosh costs a file ``stat`` per document: 0.5 s at 100k papers)."""
+    asking Whoosh costs a file ``stat`` per document: 0.5 s at 100k papers).
+
+    Args:
+        reader: the generation's Whoosh reader.
+        fieldname: the field.
+    """
     field = reader.schema[fieldname] if fieldname in reader.schema else None
     if field is None or not field.scorable:
         return array("I", bytes(4 * reader.doc_count_all()))
@@ -70,7 +85,12 @@ def doc_lengths(reader, fieldname: str) -> array:
 
 
 def save_lengths(generation: Path, reader) -> None:
-    """Write ``len-<field>.bin`` for every scored field (called by builds)."""
+    """Write ``len-<field>.bin`` for every scored field (called by builds).
+
+    Args:
+        generation: the generation directory.
+        reader: its Whoosh reader.
+    """
     for name in SCORED_FIELDS:
         (generation / f"len-{name}.bin").write_bytes(doc_lengths(reader, name).tobytes())
 
@@ -78,7 +98,13 @@ def save_lengths(generation: Path, reader) -> None:
 def save_length_arrays(generation: Path, lengths: dict[str, array], doc_count: int) -> None:
     """``save_lengths`` from lengths known already (the bulk writer's
     ``SegmentBuilder.lengths``, segments concatenated): the same files; a
-    field without lengths is all zeros."""
+    field without lengths is all zeros.
+
+    Args:
+        generation: the generation directory.
+        lengths: the field lengths per docnum, by field.
+        doc_count: documents in the generation.
+    """
     for name in SCORED_FIELDS:
         got = lengths.get(name)
         data = got.tobytes() if got is not None else bytes(4 * doc_count)
@@ -86,7 +112,13 @@ def save_length_arrays(generation: Path, lengths: dict[str, array], doc_count: i
 
 
 def load_lengths(generation: Path | None, fieldname: str, reader) -> array:
-    """Saved lengths when they match the reader, else read from Whoosh."""
+    """Saved lengths when they match the reader, else read from Whoosh.
+
+    Args:
+        generation: the generation directory (None: read from Whoosh).
+        fieldname: the field.
+        reader: the generation's Whoosh reader.
+    """
     lengths = array("I")
     path = generation / f"len-{fieldname}.bin" if generation else None
     if path is not None and path.is_file():

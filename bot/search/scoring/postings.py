@@ -7,8 +7,9 @@ matcher objects — measured p95 ≈ 0.9 s CPU at 100k arXiv abstracts. Here eac
 posting block is decoded once and scored in a tight loop, which also gives
 exact totals and coordination over every match for free. Blocks are read by
 ``bot.search.index.whoosh_internals.posting_blocks`` (which falls back to
-Whoosh's public matcher API on an untested Whoosh version). A plain plan is
-handed to the dense scorer first (``bot.search.scoring.impacts``).
+Whoosh's public matcher API on an untested Whoosh version). It scores the
+plans the dense scorer (``bot.search.scoring.impacts``) cannot; which one runs
+is chosen by ``bot.search.scoring.rank.score``.
 """
 
 from __future__ import annotations
@@ -18,54 +19,45 @@ import time
 from bot.core import budget
 from bot.search.index.whoosh_internals import posting_blocks
 from bot.search.query.plan import AllOf, AnyOf, Phrase, Plan, Term
-from bot.search.scoring.impacts import dense_run
-from bot.search.scoring.knobs import Ranking
-from bot.search.scoring.norms import Norms
 from bot.search.scoring.shared import DocScores, Members, PlanScores, Scoring, scored_groups
 
 
-class Scorer(Scoring):
-    """Scores plans against one open searcher (not thread-safe, like it).
+class Scorer:
+    """Scores plans over the postings of one search's ``Scoring`` (its
+    searcher, norms, ranking, deadline and flags, which it reads and sets;
+    not thread-safe, like the searcher).
 
     Args:
-        searcher: open Whoosh searcher.
-        norms: the generation's ``Norms``.
-        ranking: BM25F parameters, field ``b`` values, time limit; ``impacts``
-            lets a plain plan go to the dense scorer.
+        state: the search's state, shared with the dense scorer.
     """
 
-    def __init__(self, searcher, norms: Norms, ranking: Ranking) -> None:
-        super().__init__(searcher, norms, ranking)
-        self.dense = ranking.impacts
+    def __init__(self, state: Scoring) -> None:
+        self.state = state
 
     def run(self, plan: Plan, exclude: int | None = None) -> PlanScores:
-        """Every matching docnum with its score (coordination applied); a
-        plain-word plan is scored on the impact arrays (``bot.search.scoring.impacts``:
-        a few array sums per word group, at most ``max_clauses`` groups, so the
-        CPU budget is checked once before it; the postings path checks it as it runs).
+        """Every matching docnum with its score (coordination applied),
+        checking the time limit and the CPU budget as it goes.
 
         Args:
             plan: the query plan.
             exclude: a docnum never returned (the paper itself, for ``similar``).
         """
-        dense = dense_run(self, plan, exclude) if self.dense and not budget.exhausted() else None
-        if dense is not None:
-            return dense
+        st = self.state
         total, matched, found = self._plan(plan)
         if exclude is not None:
             total.pop(exclude, None)
         n = len(found)
-        if self.r.coord and n > 1:
-            c = self.r.coord
+        if st.r.coord and n > 1:
+            c = st.r.coord
             total = {d: s * (matched[d] / n) ** c for d, s in total.items()}
-        size = self.reader.doc_count_all()
+        size = st.reader.doc_count_all()
         return PlanScores(
             scores=DocScores.from_dict(total, size),
             matched=DocScores.from_dict(matched, size),
             groups=n,
             found=[(node, Members.of(got)) for node, got in found],
-            timed_out=self.timed_out,
-            phrase_capped=self.phrase_capped,
+            timed_out=st.timed_out,
+            phrase_capped=st.phrase_capped,
         )
 
     def add(self, scores: PlanScores, node) -> None:
@@ -77,7 +69,7 @@ class Scorer(Scoring):
         """
         extra: dict = {}
         self._into(node, extra)
-        total, deleted = scores.scores, self.norms.deleted(self.reader)
+        total, deleted = scores.scores, self.state.norms.deleted(self.state.reader)
         for d, s in extra.items():
             if d not in deleted:
                 total.add(d, s)
@@ -105,7 +97,7 @@ class Scorer(Scoring):
             for d, s in got.items():
                 total[d] = get(d, 0.0) + s
                 matched[d] = mget(d, 0) + 1
-        drop = set(self.norms.deleted(self.reader))
+        drop = set(self.state.norms.deleted(self.state.reader))
         for node in plan.excluded:
             gone: dict = {}
             self._into(node, gone)
@@ -122,7 +114,7 @@ class Scorer(Scoring):
             self._term(node, acc)
         elif isinstance(node, AnyOf):
             # the longest posting list first, into the still-empty dict
-            for part in sorted(node.parts, key=self.size, reverse=True):
+            for part in sorted(node.parts, key=self.state.size, reverse=True):
                 self._into(part, acc)
         elif isinstance(node, AllOf):
             self._all(node.parts, acc, None)
@@ -130,7 +122,7 @@ class Scorer(Scoring):
             parts = tuple(Term(node.field, t, node.boost) for t in dict.fromkeys(node.terms))
             got: dict = {}
             self._all(parts, got, None)
-            _add(acc, {d: got[d] for d in self.phrase_docs(node, got)})
+            _add(acc, {d: got[d] for d in self.state.phrase_docs(node, got)})
         elif isinstance(node, Plan):
             _add(acc, self._plan(node)[0])
         else:  # pragma: no cover - compile only makes the node types above
@@ -139,7 +131,7 @@ class Scorer(Scoring):
     def _all(self, parts, acc: dict, only: set | None) -> None:
         """Documents in every part; the rarest part is scored in full, the
         others only for documents still in the running."""
-        parts = sorted(parts, key=lambda p: self.size(p) or 1 << 60)
+        parts = sorted(parts, key=lambda p: self.state.size(p) or 1 << 60)
         if not parts:
             return
         keep: dict = {}
@@ -160,13 +152,14 @@ class Scorer(Scoring):
     def _term(self, term: Term, acc: dict, only: dict | None = None) -> None:
         """Add ``term``'s BM25F score of each of its documents into ``acc``
         (only documents in ``only``, when given)."""
-        factors = self.term_factors(term)
+        st = self.state
+        factors = st.term_factors(term)
         if factors is None:
             return
         c, norms = factors
         fresh = not acc  # one term's blocks never share a document
         get = acc.get
-        for ids, weights in posting_blocks(self.leaves, term.field, term.text):
+        for ids, weights in posting_blocks(st.leaves, term.field, term.text):
             if only is not None:
                 pairs = [(d, tf) for d, tf in zip(ids, weights) if d in only]
                 ids, weights = [d for d, _ in pairs], [tf for _, tf in pairs]
@@ -176,8 +169,8 @@ class Scorer(Scoring):
             else:
                 for d, sc in zip(ids, scores):
                     acc[d] = get(d, 0.0) + sc
-            if time.perf_counter() > self.deadline or budget.exhausted():  # bot.core.budget: CPU per request
-                self.timed_out = True
+            if time.perf_counter() > st.deadline or budget.exhausted():  # bot.core.budget: CPU per request
+                st.timed_out = True
                 return
 
 

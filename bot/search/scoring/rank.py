@@ -1,7 +1,8 @@
-"""Ranking: score a compiled query, order its best documents (ties by id),
-put the papers it links to first, and say how sure the best one is and how
-the list was found (notes). Hits are made from the result by
-``bot.search.scoring.hits``.
+"""Ranking: score a compiled query — choosing the scorer (``score``: the
+impact arrays when they can answer, else the postings) — order its best
+documents (ties by id), put the papers it links to first, and say how sure
+the best one is and how the list was found (notes). Hits are made from the
+result by ``bot.search.scoring.hits``.
 """
 
 from __future__ import annotations
@@ -9,12 +10,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from bot.core import budget
 from bot.search.index.schema import paper_from_json
-from bot.search.query.plan import AnyOf, Compiled, Term
+from bot.search.query.plan import AnyOf, Compiled, Plan, Term
+from bot.search.scoring.impacts import dense_run
 from bot.search.scoring.knobs import Ranking
 from bot.search.scoring.norms import Norms
 from bot.search.scoring.postings import Scorer
-from bot.search.scoring.shared import DocScores, PlanScores
+from bot.search.scoring.shared import DocScores, PlanScores, Scoring
 from bot.search.scoring.similar import key_terms
 
 
@@ -99,19 +102,19 @@ def rank(
         feedback: allow pseudo-relevance feedback (``r.prf_docs``).
         fill: fill the list with the words of quoted phrases (searches).
     """
-    scorer = Scorer(searcher, norms, r)
-    result = scorer.run(compiled.plan, exclude=exclude)
+    state = Scoring(searcher, norms, r)
+    result = score(state, compiled.plan, exclude)
     # ties by paper id (str; bytes sort in the same order: UTF-8 keeps code point order)
     key_of = searcher.reader().column_reader("id").__getitem__
     if feedback and r.prf_docs > 0 and result.scores:
         first = best(result.scores, r.prf_docs, key_of)
         papers = [paper_from_json(searcher.stored_fields(d)["doc"]) for _, d in first]
         terms = key_terms(searcher, [(p.abstract, 1.0) for p in papers], r.prf_terms)
-        scorer.add(result, AnyOf(tuple(Term("abstract", t, r.prf_weight * w) for t, w in terms)))
+        Scorer(state).add(result, AnyOf(tuple(Term("abstract", t, r.prf_weight * w) for t, w in terms)))
         if exclude is not None:
             result.scores.pop(exclude, None)
     if fill and compiled.loose is not None:
-        return _filled(scorer, result, compiled, want, exclude, key_of)
+        return _filled(state, result, compiled, want, exclude, key_of)
     scored = best(result.scores, want, key_of)
     m, g = content_match(result.found, compiled, scored[0][1]) if scored else (0, 0)
     return Ranked(
@@ -126,11 +129,33 @@ def rank(
     )
 
 
-def _filled(scorer: Scorer, exact: PlanScores, compiled: Compiled, want: int, exclude, key_of) -> Ranked:
+def score(state: Scoring, plan: Plan, exclude: int | None = None) -> PlanScores:
+    """``plan``'s scores, by the dense scorer on the impact arrays
+    (``bot.search.scoring.impacts.dense_run``) when ``Ranking.impacts`` is on
+    and it can answer, else by the postings scorer
+    (``bot.search.scoring.postings.Scorer``), built only then. Both read and
+    set the same ``state``, give the same scores in the same order and return
+    ``PlanScores`` (``tests/search/scoring/test_impacts.py``). The dense path
+    scores a few array sums per word group, at most ``max_clauses`` groups, so
+    the CPU budget is checked once before it; the postings path checks it as
+    it runs.
+
+    Args:
+        state: the search's state (searcher, norms, ranking, deadline, flags).
+        plan: the query plan.
+        exclude: a docnum never returned (the paper itself, for ``similar``).
+    """
+    dense = dense_run(state, plan, exclude) if state.r.impacts and not budget.exhausted() else None
+    if dense is not None:
+        return dense
+    return Scorer(state).run(plan, exclude=exclude)
+
+
+def _filled(state: Scoring, exact: PlanScores, compiled: Compiled, want: int, exclude, key_of) -> Ranked:
     """The papers with an exact phrase (``exact``: the scores of the query as
     typed), then the others that match ``compiled.loose`` (the phrases as
     words), each part ordered by its ``loose`` BM25F score, ties by id."""
-    loose = scorer.run(compiled.loose, exclude=exclude)
+    loose = score(state, compiled.loose, exclude)
     held: set = set()
     for k in compiled.phrased:
         held.update(exact.found[k][1].docs.tolist())
@@ -157,7 +182,12 @@ def _filled(scorer: Scorer, exact: PlanScores, compiled: Compiled, want: int, ex
 def notes(ranked: Ranked, checks: int) -> list[str]:
     """What the page should say about how ``ranked`` was found: stopped at
     the time limit, phrases checked in the best ``checks`` candidates only,
-    a list filled with papers matching a phrase's words (docs/search.md)."""
+    a list filled with papers matching a phrase's words (docs/search.md).
+
+    Args:
+        ranked: the ranking.
+        checks: candidates a phrase is checked in at most (``MAX_PHRASE_CHECKS``).
+    """
     out = []
     if ranked.timed_out:
         out.append("The search took too long and was stopped; results may be incomplete.")
@@ -199,7 +229,13 @@ def content_match(found: list, compiled: Compiled, docnum: int) -> tuple[int, in
 def confident(found: list, compiled: Compiled, docnum: int) -> bool:
     """Is ``docnum`` the paper a conversational query (a mention) means? True
     when it matches at least ``ceil(2/3 * n)`` of the ``n`` content groups
-    (``content_match``) — 1 of 1, 2 of 2, 2 of 3, 3 of 4 — never for small talk."""
+    (``content_match``) — 1 of 1, 2 of 2, 2 of 3, 3 of 4 — never for small talk.
+
+    Args:
+        found: ``PlanScores.found`` of the query, ``[(group node, Members)]``.
+        compiled: the query (its chatter and greeting).
+        docnum: the best document.
+    """
     return _sure(*content_match(found, compiled, docnum))
 
 
@@ -209,7 +245,13 @@ def _sure(matched: int, groups: int) -> bool:
 
 def pin(ranked: Ranked, docs: list[int], want: int) -> Ranked:
     """``ranked`` with ``docs`` (papers the query links to) first, at the best
-    score, and counted in the total."""
+    score, and counted in the total.
+
+    Args:
+        ranked: the ranking.
+        docs: docnums of the linked papers, in the text's order.
+        want: offset + limit of the page asked for.
+    """
     if not docs:
         return ranked
     top = ranked.scored[0][0] if ranked.scored else 1.0

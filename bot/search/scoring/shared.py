@@ -1,12 +1,13 @@
 """What the two scorers share: the state of one search they both read, the
 pieces of BM25F they both compute, and the one type their results come in.
 
-A plan is scored by the postings scorer (``bot.search.scoring.postings``,
-term at a time over Whoosh's postings) or, when it is plain, by the dense
-scorer (``bot.search.scoring.impacts``, numpy over the impact arrays); both
-start from a ``Scoring`` and return ``PlanScores``: per-document values as
+A plan is scored by the dense scorer (``bot.search.scoring.impacts``, numpy
+over the impact arrays) when it is plain, else by the postings scorer
+(``bot.search.scoring.postings``, term at a time over Whoosh's postings) —
+``bot.search.scoring.rank.score`` chooses; both read and set one search's
+``Scoring`` and return ``PlanScores``: per-document values as
 ``DocScores`` and each group's documents as ``Members``, whichever scorer
-ran. The ranking (``bot.search.scoring.rank``) never asks which one it was.
+ran: past that choice, the ranking never asks which one it was.
 
 Formula (Whoosh's BM25F, so its documentation applies): per field,
 ``boost * idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avg_len))`` with
@@ -138,6 +139,10 @@ class DocScores:
     (``len``, ``in``, ``get``, ``[]``, ``keys``, iteration, ``items``, ``pop``,
     ``copy``); ``add``, ``only`` and ``without`` are the other changes the
     ranking makes, ``candidates`` the cut it starts from.
+
+    Args:
+        values: the value per docnum (float64).
+        hit: per docnum, whether it matches (bool).
     """
 
     def __init__(self, values: np.ndarray, hit: np.ndarray) -> None:

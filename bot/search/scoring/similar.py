@@ -16,6 +16,7 @@ def key_terms(searcher, texts, n: int) -> list[tuple[str, float]]:
     """Top ``n`` tf-idf terms of weighted ``texts`` against the abstract field.
 
     Args:
+        searcher: an open Whoosh searcher (the abstract field's analyzer and frequencies).
         texts: ``[(text, weight)]``; a term's tf is the weighted count.
         n: terms returned.
 
@@ -44,7 +45,13 @@ def key_terms(searcher, texts, n: int) -> list[tuple[str, float]]:
 
 
 def similar_plan(searcher, paper: Paper, r: Ranking) -> Compiled | None:
-    """The paper's key terms, weighted, over abstract and title (one group)."""
+    """The paper's key terms, weighted, over abstract and title (one group).
+
+    Args:
+        searcher: an open Whoosh searcher.
+        paper: the paper.
+        r: ranking settings (``similar_terms``, ``similar_title_weight``).
+    """
     texts = [(paper.abstract, 1.0), (paper.title, r.similar_title_weight)]
     terms = key_terms(searcher, texts, r.similar_terms)
     if not terms:

@@ -1,2 +1,3 @@
-"""Delivery and reliability: the journal, the poster, the ``response_url`` sender and its
-fallback, fair work slots, event keys."""
+"""Delivery and reliability: the journal, the poster, replies through a
+``response_url`` (``response_url``), the plain version of what Slack refuses
+(``fallback``), fair work slots, event keys."""

@@ -116,7 +116,12 @@ class FairSlots:
 
     def acquire(self, user: str, fast: bool = False) -> None:
         """Wait for a slot for ``user`` ("" for an unknown user: one shared
-        queue); ``fast``: the request is quick (see ``quick``)."""
+        queue); ``fast``: the request is quick (see ``quick``).
+
+        Args:
+            user: the Slack user id the work is for ("" when unknown).
+            fast: the request is quick (``quick``).
+        """
         woken = threading.Event()
         with self._lock:
             self._waiting.setdefault(user, deque()).append((woken, fast, time.monotonic()))

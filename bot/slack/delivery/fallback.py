@@ -3,24 +3,21 @@ once, answer in plain text), or it failed after the ack (``SORRY``).
 
 The renderer keeps to Slack's rules (docs/slack-rules.md; the strict fake in
 the tests checks them), but a refusal must still never leave a user with
-silence. Every send path of the adapter goes through here:
+silence:
 
-- ``respond_or_plain``: a ``response_url`` reply (``/paper``, buttons), read by
-  ``outcome``. Slack answers a refused body with HTTP 400 and a bare error word
-  such as ``invalid_blocks`` (https://github.com/slackapi/java-slack-sdk/issues/1017)
-  or ``{"ok": false, "error": …}``; the reply is then sent again as its ``text``
-  alone, once. Success is HTTP 200 with ``ok`` — or ``{"ok": true}``, or an
-  empty body, as other public reports have it (docs/slack-rules.md
-  [response-url]): a reply is never sent twice.
 - ``refusal``: tells a ``chat.postMessage`` / ``views.*`` refusal
   (``invalid_blocks``, ``invalid_arguments`` …) from other errors and logs its
   ``response_metadata.messages`` — the callers (``bot.slack.delivery.poster``,
   ``unfurls``, ``view_or_plain`` for every ``views.*`` call) then send the plain version.
+- ``plain`` / ``plain_view``: the plain version of a message or a view; a
+  ``response_url`` reply that Slack refuses is sent again as ``plain``
+  (``bot.slack.delivery.response_url.respond_or_plain``).
+- ``pre_send_retry``: the one retry slack_sdk's clients may make — of errors
+  raised before Slack could have the request.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import replace
 from typing import Any, Callable
@@ -28,10 +25,8 @@ from urllib.error import URLError
 
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler
-from slack_sdk.webhook import WebhookClient
 
 from bot.core.ports import Message
-from bot.slack.delivery.response_url import post_json
 
 log = logging.getLogger(__name__)
 
@@ -95,132 +90,13 @@ def pre_send_retry() -> ConnectionErrorRetryHandler:
     return ConnectionErrorRetryHandler(max_retry_count=1, error_types=[URLError])
 
 
-def careful(respond: Callable[..., Any], ready: Callable[[], None] | None = None) -> Callable[..., Any]:
-    """Bolt's ``respond`` without its blind retry, connected before ``ready()``.
-
-    Bolt's ``Respond`` sends with slack_sdk's default ``WebhookClient``, whose
-    ``ConnectionErrorRetryHandler`` also resends after the connection dropped
-    *after* the body went out — Slack may already have posted it, so a Share
-    appeared twice in the channel. This sender (``bot.slack.delivery.response_url.post_json``)
-    opens the connection, calls ``ready()`` (the journal's "going out" mark),
-    then sends; it tries again once only when the connection could not be
-    opened (``URLError``: refused, DNS — Slack has nothing), never after the
-    body went out (``ConnectionError`` / ``TimeoutError``: ambiguous, raised).
-    Behind a proxy, slack_sdk's client sends (``pre_send_retry``), after
-    ``ready()``. Anything that is not Bolt's ``Respond`` (tests, the console)
-    is returned as is, and ``ready()`` is called before it.
-    """
-    url = getattr(respond, "response_url", None)
-    if not isinstance(url, str) or not url:
-        if ready is None:
-            return respond
-
-        def then(**kwargs: Any):
-            ready()
-            return respond(**kwargs)
-
-        return then
-    proxy, context = getattr(respond, "proxy", None), getattr(respond, "ssl", None)
-
-    def send(**kwargs: Any):
-        if proxy:
-            if ready is not None:
-                ready()
-            return WebhookClient(url=url, proxy=proxy, ssl=context, retry_handlers=[pre_send_retry()]).send(**kwargs)
-        try:
-            return post_json(url, kwargs, ready=ready, ssl=context)
-        except URLError:
-            return post_json(url, kwargs, ready=ready, ssl=context)
-
-    return send
-
-
-#: What a ``response_url`` answer means (``outcome``).
-DELIVERED, REFUSED, TRY_LATER = "delivered", "refused", "try later"
-
-
-def outcome(status: int, body: str | None) -> str:
-    """Read a ``response_url`` answer: ``DELIVERED``, ``REFUSED`` or ``TRY_LATER``.
-
-    HTTP 200 with body ``ok``, ``{"ok": true}`` or nothing is delivered; HTTP
-    5xx is Slack's side failing (the same reply may go again later); anything
-    else — ``{"ok": false, …}``, an error word (``invalid_blocks``,
-    ``expired_url`` …), any 4xx — is a refusal. Public reports disagree on the
-    success body (docs/slack-rules.md [response-url]; java-slack-sdk#1017 for a
-    refusal).
-
-    Args:
-        status: the HTTP status.
-        body: the answer's text (None: none).
-    """
-    text = (body or "").strip()
-    if status >= 500:
-        return TRY_LATER
-    if status != 200:
-        return REFUSED
-    if text in ("", "ok"):
-        return DELIVERED
-    try:
-        answer = json.loads(text)
-    except ValueError:
-        return REFUSED  # an error word
-    return DELIVERED if isinstance(answer, dict) and answer.get("ok") is True else REFUSED
-
-
-def respond_or_plain(
-    respond: Callable[..., Any], message: Message, *, ready: Callable[[], None] | None = None, **kwargs: Any
-) -> bool:
-    """Send ``message`` through a ``response_url``; if Slack refuses it, send its text.
-
-    Args:
-        respond: Bolt's ``respond``.
-        message: the rendered reply.
-        ready: called once, right before the first request is written
-            (``careful``); what it raises propagates.
-        kwargs: ``response_type``, ``replace_original`` … passed on both times.
-
-    The answer is read by ``outcome``: delivered, it is never sent again; a
-    refusal of a reply with blocks is logged once and its text is sent alone,
-    once; other refusals (an expired URL …) are logged. Network errors
-    propagate (the caller logs them): ``URLError`` means nothing reached Slack;
-    ``ConnectionError`` / ``TimeoutError`` after the body was sent means it may
-    have (``careful``).
-
-    Returns:
-        bool: False when the ``response_url`` answered HTTP 5xx (Slack's side
-        failed; the same reply may be sent again later), else True (delivered,
-        or failed for good: logged).
-    """
-    first, respond = careful(respond, ready), careful(respond)
-    try:
-        response = first(
-            text=message.text, blocks=list(message.blocks) or None, unfurl_links=False, unfurl_media=False, **kwargs
-        )
-    except ValueError:  # not an http(s) URL: no request Slack sends has one, and it never works
-        log.warning("the request's response_url is not an http(s) URL; the reply cannot be sent")
-        return True
-    if response is None:  # a stand-in respond (tests, the console) answers nothing
-        return True
-    body = (response.body or "").strip()
-    result = outcome(response.status_code, body)
-    if result == DELIVERED:
-        return True
-    if result == TRY_LATER or not message.blocks:
-        log.warning("response_url answered %s: %s", response.status_code, body[:200])
-        return result != TRY_LATER
-    log.warning(
-        "response_url answered %s: %s — Slack refused the reply; sending plain text instead",
-        response.status_code,
-        body[:200],
-    )
-    again = respond(text=plain(message).text, unfurl_links=False, unfurl_media=False, **kwargs)
-    if again is not None and outcome(again.status_code, again.body) != DELIVERED:
-        log.warning("response_url refused the plain reply too: %s %s", again.status_code, (again.body or "")[:200])
-    return True
-
-
 def plain_view(view: dict, text: str) -> dict:
-    """A minimal view of the same kind as ``view`` showing ``text`` (mrkdwn)."""
+    """A minimal view of the same kind as ``view`` showing ``text`` (mrkdwn).
+
+    Args:
+        view: the view Slack refused (its ``type``).
+        text: what to show instead (mrkdwn; cut to 3,000 characters).
+    """
     out: dict[str, Any] = {
         "type": view.get("type") or "modal",
         "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": (text or "…")[:3000]}}],
@@ -234,6 +110,12 @@ def plain_view(view: dict, text: str) -> dict:
 def view_or_plain(call: Callable[..., Any], view: dict, text: str, **kwargs: Any) -> Any:
     """``call(view=view, **kwargs)`` (a ``views.*`` method); if Slack refuses the
     view, log why once and send ``plain_view(view, text)`` instead.
+
+    Args:
+        call: a bound ``WebClient`` ``views.*`` method.
+        view: the view.
+        text: its plain version's text (the message's ``text``).
+        kwargs: the call's other arguments (``trigger_id``, ``view_id``, ``user_id`` …), sent both times.
 
     Raises:
         slack_sdk.errors.SlackApiError / SlackClientError: any other failure,

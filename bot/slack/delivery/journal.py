@@ -130,6 +130,11 @@ class Journal:
         body for a duplicate (acknowledged, nothing runs); 500 for an event that
         cannot be recorded (so Slack delivers it again). A command that cannot
         be recorded is answered anyway (Slack never retries commands).
+
+        Args:
+            body: the request's parsed body (an event envelope, a command …).
+            context: Bolt's request context.
+            next: Bolt's call to the rest of the chain (the listener).
         """
         work = work_of(body)
         if work is None:
@@ -208,7 +213,13 @@ class Journal:
 
     def retry(self, key: str, attempt: int, reason: str) -> None:
         """Leave ``key`` pending for another attempt ``RETRY_AFTER_S[attempt - 1]``
-        seconds from now, or give it up after ``MAX_ATTEMPTS`` (logged, not raised)."""
+        seconds from now, or give it up after ``MAX_ATTEMPTS`` (logged, not raised).
+
+        Args:
+            key: the journal key.
+            attempt: the attempt that just failed (1 for the first).
+            reason: why it failed, for the log.
+        """
         with self._lock:  # ``tick`` renews the in-flight set under this lock: none undoes the deferral
             self._inflight.discard(key)
         try:
@@ -289,7 +300,12 @@ class Journal:
         """Every ``tick_s`` seconds until ``stop()``, from now: release the work of
         dead processes on this host, then ``tick``; once an hour purge the claims
         ``bot.store.claims.KEPT`` says are old (Slack event keys, finished rows).
-        Errors are logged, one line each."""
+        Errors are logged, one line each.
+
+        Args:
+            app: the Bolt ``App`` whose client answers retaken work.
+            tick_s: seconds between ticks.
+        """
         purged_at, starting = None, True
         while not self._stop.is_set():
             try:
@@ -306,7 +322,12 @@ class Journal:
             self._wake.clear()
 
     def start(self, app: App, tick_s: float = TICK_S) -> threading.Thread:
-        """Run ``run`` on a daemon thread and return it."""
+        """Run ``run`` on a daemon thread and return it.
+
+        Args:
+            app: the Bolt ``App`` whose client answers retaken work.
+            tick_s: seconds between ticks.
+        """
         thread = threading.Thread(target=self.run, args=(app, tick_s), name="paperbot-journal", daemon=True)
         thread.start()
         return thread

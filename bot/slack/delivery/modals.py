@@ -106,6 +106,11 @@ def show_in_view(client: WebClient, body: dict[str, Any], message: Message) -> N
     holds fewer than ``STACK_MAX`` views, else (or when Slack refuses the
     push) ``views.update`` the current one (docs/slack-rules.md [view-stack]).
 
+    Args:
+        client: Bolt's ``WebClient``.
+        body: the ``block_actions`` payload (its ``view`` and ``trigger_id``).
+        message: the rendered reply.
+
     Raises:
         slack_sdk.errors.SlackApiError / SlackClientError: Slack refused both.
     """

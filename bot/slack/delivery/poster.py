@@ -253,6 +253,11 @@ class SlackPoster:
         conversations.replies; scopes ``channels:history``, ``groups:history``,
         ``im:history``), newest 200 messages of the thread.
 
+        Args:
+            channel_id: the channel.
+            thread_ts: the thread's parent message ``ts``.
+            after_ts: only messages newer than this ``ts`` count.
+
         Returns:
             bool | None: True when a message of the bot newer than ``after_ts``
             is in the thread, False when none is, None when the thread cannot
@@ -274,6 +279,10 @@ class SlackPoster:
     def replied_in_channel(self, channel_id: str, after_ts: str) -> bool | None:
         """Whether the bot posted anything in ``channel_id`` after ``after_ts``
         (one ``conversations.history`` page; for a DM answered at top level).
+
+        Args:
+            channel_id: the channel (a DM).
+            after_ts: only messages newer than this ``ts`` count.
 
         Returns:
             bool | None: as ``replied_in_thread``; None when history cannot be read.

@@ -19,9 +19,8 @@ from urllib.error import URLError
 from slack_sdk import WebClient
 
 from bot.core.ports import Message, PostError
-from bot.slack.delivery.fallback import DELIVERED, outcome
 from bot.slack.delivery.poster import SlackPoster
-from bot.slack.delivery.response_url import post_json
+from bot.slack.delivery.response_url import DELIVERED, outcome, post_json
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +90,7 @@ def _joined(client: WebClient, channel: str) -> bool:
 
 def _via_response_url(url: str, card: Message) -> bool:
     """Post ``card`` visibly through a ``response_url``; True when Slack took it
-    (``fallback.outcome``) — or may have: a connection lost after the body went
+    (``response_url.outcome``) — or may have: a connection lost after the body went
     out counts as sent, so a paper is never shared twice."""
     payload = card.payload()
     payload.pop("metadata", None)

@@ -32,7 +32,12 @@ log = logging.getLogger(__name__)
 
 def register(app: App, service: "Service") -> None:
     """Register the ``app_home_opened`` listener (``service`` answers ``home(ctx,
-    is_member)`` and ``welcome(ctx, audience)``)."""
+    is_member)`` and ``welcome(ctx, audience)``).
+
+    Args:
+        app: the Bolt ``App``.
+        service: the ``Service`` that answers.
+    """
     app.event("app_home_opened")(make_home_listener(service))
 
 
@@ -57,7 +62,14 @@ def make_home_listener(service: "Service"):
 
 
 def welcome_user(service: "Service", client: WebClient, body: dict[str, Any], event: dict[str, Any]) -> None:
-    """The Messages tab was opened: greet ``event.user`` in ``event.channel`` once."""
+    """The Messages tab was opened: greet ``event.user`` in ``event.channel`` once.
+
+    Args:
+        service: the ``Service`` that answers.
+        client: Bolt's ``WebClient``.
+        body: the event envelope (its ``team_id``).
+        event: the ``app_home_opened`` event (its ``user`` and ``channel``).
+    """
     user, channel = event.get("user") or "", event.get("channel") or ""
     if not user or not channel:
         return

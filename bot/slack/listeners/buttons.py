@@ -104,7 +104,14 @@ def register(app: App, service: "Service", *, slots: FairSlots) -> None:
 
 
 def make_listener(service: "Service", action_id: str, button: Button, slots: FairSlots) -> Callable[..., None]:
-    """The listener for one button (Bolt arguments ``ack, body, action, respond, client``)."""
+    """The listener for one button (Bolt arguments ``ack, body, action, respond, client``).
+
+    Args:
+        service: the ``Service`` that answers.
+        action_id: the button's ``action_id``, for the log.
+        button: what the button does (``BUTTONS``).
+        slots: the fair work slots held while the service works (never during an ack or a Slack call).
+    """
 
     def on_click(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond, client: WebClient) -> None:
         ack()
@@ -136,6 +143,11 @@ def make_listener(service: "Service", action_id: str, button: Button, slots: Fai
 def open_modal(client: WebClient, body: dict[str, Any], message: Message) -> bool:
     """Show ``message`` in a new modal for a click on a message (``views.open`` with
     the click's ``trigger_id``, valid 3 s once, docs/slack-rules.md [trigger-id]).
+
+    Args:
+        client: Bolt's ``WebClient``.
+        body: the ``block_actions`` payload (its ``trigger_id``, ``response_url``).
+        message: the rendered answer.
 
     Returns:
         bool: True when the modal opened. False for a click inside a view (its

@@ -29,8 +29,8 @@ from bot.render import ACTION_SAVE, ACTION_SHARE, escape, render
 from bot.render.blocks import SAVED, mark_done
 from bot.service.sharing import share_key
 from bot.slack.delivery.fair_slots import FairSlots
-from bot.slack.delivery.fallback import respond_or_plain
 from bot.slack.delivery.modals import show_in_view
+from bot.slack.delivery.response_url import respond_or_plain
 
 if TYPE_CHECKING:
     from bot.service.service import Service
@@ -129,6 +129,10 @@ def page_request(value: dict[str, Any], stored: Callable[[str], str | None]) -> 
     """``(query, offset, exact)`` from a page button's ``{"q" or "k", "o", "exact"?}``
     (``stored(key)``: the long query kept under ``k``, ``service.queries.text_of``),
     the query's controls and bidi overrides removed (``bot.core.parsing.user_text``).
+
+    Args:
+        value: the page button's value, read by ``read_value``.
+        stored: the long query kept under a key, or None when it is gone.
 
     Raises:
         BadValue: ``q`` not a string of 1..``QUERY_MAX`` chars, ``k`` naming no stored query
@@ -231,7 +235,7 @@ def answer(
             (``on_public_message``), the clicker alone gets a new ephemeral answer.
 
     Never raises: failures are logged; a reply Slack refuses is sent again
-    as plain text (``bot.slack.delivery.fallback.respond_or_plain``).
+    as plain text (``bot.slack.delivery.response_url.respond_or_plain``).
     """
     try:
         if not body.get("response_url"):

@@ -59,6 +59,10 @@ def user_time_zone(client: WebClient, user_id: str) -> str | None:
 
     Source: ``users.info`` returns ``user.tz`` (docs.slack.dev/reference/
     methods/users.info); needs the ``users:read`` scope.
+
+    Args:
+        client: Bolt's ``WebClient``.
+        user_id: the Slack user id ("" when unknown).
     """
     if not user_id:
         return None
@@ -116,7 +120,16 @@ def publish_home(service: "Service", client: WebClient, team: str, user: str, sa
     """``views.publish`` the Home tab of ``user``: today's paper, their channels and
     feed, a page of their saved papers (from ``saved_offset``).
 
-    Raises: slack_sdk.errors.SlackApiError / SlackClientError (Slack refused it)."""
+    Args:
+        service: the ``Service`` that answers.
+        client: Bolt's ``WebClient``.
+        team: the Slack team id.
+        user: the Slack user id whose tab it is.
+        saved_offset: the first reading-list entry shown.
+
+    Raises:
+        slack_sdk.errors.SlackApiError / SlackClientError: Slack refused it.
+    """
     ctx = Context(team, "", user)
     tab = service.home(ctx, Membership(client, user))
     saved = service.reading_list.page(ctx, saved_offset)
@@ -127,6 +140,13 @@ def publish_home(service: "Service", client: WebClient, team: str, user: str, sa
 # ---------------------------------------------------------------- the welcome
 def say_once(service: "Service", client: WebClient, ctx: Context, audience: str, channel: str) -> bool:
     """Post the welcome for ``audience`` in ``channel`` unless it was said before.
+
+    Args:
+        service: the ``Service`` that answers.
+        client: Bolt's ``WebClient``.
+        ctx: the team, channel and user it is for.
+        audience: "user" (the Messages tab) or "channel" (the bot was added).
+        channel: where the welcome is posted.
 
     Returns:
         bool: True when it was posted now.

@@ -72,7 +72,14 @@ def register(app: App, service: "Service", *, slots: FairSlots) -> None:
 
 
 def open_search(ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient) -> None:
-    """*Search papers* (App Home): open the search modal with the click's ``trigger_id``."""
+    """*Search papers* (App Home): open the search modal with the click's ``trigger_id``.
+
+    Args:
+        ack: Bolt's ``ack``.
+        body: the ``block_actions`` payload (its ``trigger_id``).
+        respond: Bolt's ``respond`` (when the click has a ``response_url``).
+        client: Bolt's ``WebClient``.
+    """
     ack()
     try:
         view_or_plain(client.views_open, valid_view(search_modal()), SORRY, trigger_id=body.get("trigger_id"))
@@ -93,7 +100,14 @@ def submitted_query(view: dict[str, Any]) -> str:
 
 
 def modal_results(service: "Service", query: str, offset: int = 0, exact: bool = False) -> dict:
-    """The modal showing ``MODAL_RESULTS`` results for ``query`` from ``offset``, or why not."""
+    """The modal showing ``MODAL_RESULTS`` results for ``query`` from ``offset``, or why not.
+
+    Args:
+        service: the ``Service`` that answers.
+        query: the query as typed.
+        offset: results to skip (a later page).
+        exact: run the query as typed, without spelling correction.
+    """
     shown = query[:QUERY_SHOWN_MAX]
     reply = service.search(query, offset=offset, limit=MODAL_RESULTS, exact=exact)
     if isinstance(reply, ResultsReply) and reply.page is not None:
@@ -106,7 +120,12 @@ def modal_results(service: "Service", query: str, offset: int = 0, exact: bool =
 
 
 def make_search_listener(service: "Service", slots: FairSlots):
-    """The search modal's ``view_submission`` listener (``ack, view, client``)."""
+    """The search modal's ``view_submission`` listener (``ack, view, client``).
+
+    Args:
+        service: the ``Service`` that answers.
+        slots: the fair work slots held while the service works (never during an ack or a Slack call).
+    """
 
     def search_submitted(ack: Ack, view: dict[str, Any], client: WebClient, body: dict[str, Any]) -> None:
         query = submitted_query(view)
@@ -137,7 +156,12 @@ def make_search_listener(service: "Service", slots: FairSlots):
 
 
 def make_page_listener(service: "Service", slots: FairSlots):
-    """A page button in the search modal → ``views.update`` of that modal."""
+    """A page button in the search modal → ``views.update`` of that modal.
+
+    Args:
+        service: the ``Service`` that answers.
+        slots: the fair work slots held while the service works (never during an ack or a Slack call).
+    """
 
     def modal_page(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
         ack()

@@ -87,7 +87,13 @@ BUTTONS: dict[str, Callable[..., tuple[Reply, int, bool]]] = {
 
 
 def register(app: App, service: "Service", *, slots: FairSlots) -> None:
-    """Register the reading-list buttons (see the module table)."""
+    """Register the reading-list buttons (see the module table).
+
+    Args:
+        app: the Bolt ``App``.
+        service: the ``Service`` that answers.
+        slots: the fair work slots held while the service works (never during an ack or a Slack call).
+    """
     for action_id, kind in BUTTONS.items():
         app.action(action_id)(make_listener(service, action_id, kind, slots))
     app.action(ACTION_SAVE)(make_save_listener(service, slots))
@@ -99,7 +105,14 @@ def _in_home(body: dict[str, Any]) -> bool:
 
 
 def make_listener(service: "Service", action_id: str, kind, slots: FairSlots):
-    """The listener of one reading-list button (Bolt arguments ``ack, body, action, respond, client``)."""
+    """The listener of one reading-list button (Bolt arguments ``ack, body, action, respond, client``).
+
+    Args:
+        service: the ``Service`` that answers.
+        action_id: the button's ``action_id``, for the log.
+        kind: what the button does (a function of ``BUTTONS``).
+        slots: the fair work slots held while the service works (never during an ack or a Slack call).
+    """
 
     def on_click(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond, client: WebClient) -> None:
         ack()
@@ -124,7 +137,12 @@ def make_listener(service: "Service", action_id: str, kind, slots: FairSlots):
 
 def make_save_listener(service: "Service", slots: FairSlots):
     """*Save* (Bolt arguments ``ack, body, action, respond, client``): save, then
-    update the message clicked in place (see the module doc)."""
+    update the message clicked in place (see the module doc).
+
+    Args:
+        service: the ``Service`` that answers.
+        slots: the fair work slots held while the service works (never during an ack or a Slack call).
+    """
 
     def on_save(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond, client: WebClient) -> None:
         ack()
@@ -171,7 +189,12 @@ def _marked_in_modal(client: WebClient, body: dict[str, Any], pid: str) -> bool:
 
 
 def make_export_listener(service: "Service", slots: FairSlots):
-    """*Export BibTeX*: the list to the clicker's DM (mrkdwn message + ``.bib`` file)."""
+    """*Export BibTeX*: the list to the clicker's DM (mrkdwn message + ``.bib`` file).
+
+    Args:
+        service: the ``Service`` that answers.
+        slots: the fair work slots held while the service works (never during an ack or a Slack call).
+    """
 
     def on_export(ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient) -> None:
         ack()
@@ -206,6 +229,11 @@ def send_export(client: WebClient, user_id: str, export) -> str:
         client: Web API client (bot token: ``chat:write``, ``files:write``).
         user_id: whose DM ("U0123").
         export: the service's export (``entries``, ``gone``, ``bibtex``, ``filename``).
+
+    Args:
+        client: Bolt's ``WebClient``.
+        user_id: the Slack user id (their DM).
+        export: the reading list's export (``markdown``, ``bibtex``, ``filename``, ``count``).
 
     Returns:
         str: the DM's conversation id (``D…``) that ``chat.postMessage`` answered.

@@ -83,14 +83,25 @@ def invite_first(channel: str) -> str:
 
 
 def register(app: App, service: "Service", *, slots: FairSlots) -> None:
-    """Register *Share* (from a message), *Share to…* (from a modal) and the share modal's submission."""
+    """Register *Share* (from a message), *Share to…* (from a modal) and the share modal's submission.
+
+    Args:
+        app: the Bolt ``App``.
+        service: the ``Service`` that answers.
+        slots: the fair work slots held while the service works (never during an ack or a Slack call).
+    """
     app.action(ACTION_SHARE)(make_listener(service, slots))
     app.action(ACTION_SHARE_TO)(make_share_to_listener(service))
     app.view(SHARE_MODAL_ID)(make_share_submit_listener(service, slots))
 
 
 def sharer_name(client: WebClient, user_id: str) -> str:
-    """The user's display name (``users.info``, scope ``users:read``), else "someone"."""
+    """The user's display name (``users.info``, scope ``users:read``), else "someone".
+
+    Args:
+        client: Bolt's ``WebClient``.
+        user_id: the Slack user id.
+    """
     try:
         user = client.users_info(user=user_id).get("user") or {}
     except Exception as exc:  # noqa: BLE001 — a missing name only makes the card vaguer
@@ -104,7 +115,12 @@ def sharer_name(client: WebClient, user_id: str) -> str:
 
 
 def make_listener(service: "Service", slots: FairSlots):
-    """The *Share* listener (Bolt arguments ``ack, body, action, respond, client``)."""
+    """The *Share* listener (Bolt arguments ``ack, body, action, respond, client``).
+
+    Args:
+        service: the ``Service`` that answers.
+        slots: the fair work slots held while the service works (never during an ack or a Slack call).
+    """
 
     def on_share(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond, client: WebClient) -> None:
         ack()
@@ -124,6 +140,13 @@ def share_from_message(
     service: "Service", slots: FairSlots, body: dict[str, Any], action: dict[str, Any], client: WebClient
 ) -> tuple[Message, bool]:
     """Do one share from a message click; return ``(answer, replace the clicked message)``.
+
+    Args:
+        service: the ``Service`` that answers.
+        slots: the fair work slots held while the service works (never during an ack or a Slack call).
+        body: the ``block_actions`` payload.
+        action: the clicked button (its value names the paper).
+        client: Bolt's ``WebClient``.
 
     Raises:
         BadValue: the button value is not one we draw, or the click has no channel.
@@ -236,7 +259,12 @@ class NotShared(Exception):
 
 def make_share_submit_listener(service: "Service", slots: FairSlots):
     """The share modal's *Share* → post the card to the conversation and/or the person
-    picked, then "Shared in #x ✓" / "Sent to @y ✓" (or an error on the input)."""
+    picked, then "Shared in #x ✓" / "Sent to @y ✓" (or an error on the input).
+
+    Args:
+        service: the ``Service`` that answers.
+        slots: the fair work slots held while the service works (never during an ack or a Slack call).
+    """
 
     def share_submitted(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient) -> None:
         target, person = selected_target(view), selected_person(view)
@@ -395,7 +423,12 @@ class _Share:
 def channel_name(client: WebClient, channel: str) -> str | None:
     """``#name`` from ``conversations.info`` (scopes ``channels:read`` / ``groups:read``),
     or None when the bot cannot read it (a private channel or group DM it is not in).
-    Plain text: a view's error cannot render ``<#C…>``."""
+    Plain text: a view's error cannot render ``<#C…>``.
+
+    Args:
+        client: Bolt's ``WebClient``.
+        channel: the conversation id.
+    """
     try:
         name = (client.conversations_info(channel=channel).get("channel") or {}).get("name")
     except Exception as exc:  # noqa: BLE001 — a private channel the bot is not in: not found

@@ -25,8 +25,9 @@ from bot.core.replies import ResultsReply
 from bot.render.home import search_modal
 from bot.render.related import NO_TEXT, RELATED_RESULTS, related_message, related_modal
 from bot.slack.delivery.fair_slots import FairSlots
-from bot.slack.delivery.fallback import SORRY, respond_or_plain, view_or_plain
+from bot.slack.delivery.fallback import SORRY, view_or_plain
 from bot.slack.delivery.modals import valid_view
+from bot.slack.delivery.response_url import respond_or_plain
 from bot.slack.listeners.common import SEARCHING
 from bot.slack.transport.incoming_text import decode_entities, strip_tokens
 
@@ -40,7 +41,13 @@ SEARCH_SHORTCUT = "search_papers"
 
 
 def register(app: App, service: "Service", *, slots: FairSlots) -> None:
-    """Register both shortcuts (callback ids as in the manifests' ``features.shortcuts``)."""
+    """Register both shortcuts (callback ids as in the manifests' ``features.shortcuts``).
+
+    Args:
+        app: the Bolt ``App``.
+        service: the ``Service`` that answers.
+        slots: the fair work slots held while the service works (never during an ack or a Slack call).
+    """
     app.shortcut(RELATED_SHORTCUT)(make_related_listener(service, slots))
     app.shortcut(SEARCH_SHORTCUT)(open_search_modal)
 
@@ -54,7 +61,12 @@ def message_text(body: dict[str, Any]) -> str:
 
 
 def make_related_listener(service: "Service", slots: FairSlots):
-    """The *Find related papers* listener (Bolt arguments ``ack, body, respond, client``)."""
+    """The *Find related papers* listener (Bolt arguments ``ack, body, respond, client``).
+
+    Args:
+        service: the ``Service`` that answers.
+        slots: the fair work slots held while the service works (never during an ack or a Slack call).
+    """
 
     def find_related(ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient) -> None:
         ack()
@@ -104,7 +116,13 @@ def _ephemeral(respond: Respond, message: Message) -> None:
 
 
 def open_search_modal(ack: Ack, body: dict[str, Any], client: WebClient) -> None:
-    """*Search papers* (global shortcut): open the search modal."""
+    """*Search papers* (global shortcut): open the search modal.
+
+    Args:
+        ack: Bolt's ``ack``.
+        body: the shortcut payload (its ``trigger_id``).
+        client: Bolt's ``WebClient``.
+    """
     ack()
     try:
         view_or_plain(client.views_open, valid_view(search_modal()), SORRY, trigger_id=body.get("trigger_id"))

@@ -22,8 +22,9 @@ from bot.core.models import Context
 from bot.core.ports import Message
 from bot.render import render
 from bot.slack.delivery.fair_slots import FairSlots, quick
-from bot.slack.delivery.fallback import SORRY, respond_or_plain
+from bot.slack.delivery.fallback import SORRY
 from bot.slack.delivery.journal_context import NotMine, RetryLater, fence, settled
+from bot.slack.delivery.response_url import respond_or_plain
 from bot.slack.listeners.common import user_time_zone
 from bot.slack.transport.incoming_text import command_text, first_word
 
@@ -115,7 +116,12 @@ def send(respond: Respond, message: Message, ready: Callable[[], None] | None = 
     "in_channel"); unfurls are off. ``message.thread`` is not sent: a
     ``response_url`` reply has no ``ts`` to thread under. ``respond()`` does
     not raise on HTTP errors, so its status is checked: a refused body is sent
-    again as plain text (``bot.slack.delivery.fallback.respond_or_plain``).
+    again as plain text (``bot.slack.delivery.response_url.respond_or_plain``).
+
+    Args:
+        respond: Bolt's ``respond`` for the command.
+        message: the rendered reply.
+        ready: called right before the request is written (the journal's "going out" mark).
 
     Raises:
         RetryLater: the ``response_url`` answered HTTP 5xx or could not be

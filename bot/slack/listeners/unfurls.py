@@ -42,7 +42,12 @@ COMPOSER = "composer"
 
 def register(app: App, service: "Service") -> None:
     """Register the ``link_shared`` listener (papers are looked up in ``service.index``,
-    whose link table is read at the first event)."""
+    whose link table is read at the first event).
+
+    Args:
+        app: the Bolt ``App``.
+        service: the ``Service`` (its ``index`` finds the papers).
+    """
     made: list[PaperLinks] = []
 
     def link_shared(event: dict[str, Any], client: WebClient) -> None:
@@ -55,7 +60,12 @@ def register(app: App, service: "Service") -> None:
 
 def cards(event: dict[str, Any], links: PaperLinks) -> dict[str, tuple[dict, dict]]:
     """URL → (card, plain card) for each known paper link of the event, in order,
-    at most ``UNFURLS_MAX``; unknown links are left out."""
+    at most ``UNFURLS_MAX``; unknown links are left out.
+
+    Args:
+        event: the ``link_shared`` event.
+        links: the paper lookup by link.
+    """
     out: dict[str, tuple[dict, dict]] = {}
     for link in event.get("links") or []:
         url = link.get("url") if isinstance(link, dict) else None
@@ -83,6 +93,11 @@ def answer(event: dict[str, Any], links: PaperLinks, client: WebClient) -> bool:
     """Unfurl the event's known paper links; True when ``chat.unfurl`` accepted.
 
     Never raises (a listener must not): failures are logged.
+
+    Args:
+        event: the ``link_shared`` event.
+        links: the paper lookup by link.
+        client: Bolt's ``WebClient``.
     """
     try:
         found = cards(event, links)

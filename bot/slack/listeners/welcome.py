@@ -32,7 +32,12 @@ log = logging.getLogger(__name__)
 
 def register(app: App, service: "Service") -> None:
     """Register the ``member_joined_channel`` listener (the Messages tab is
-    handled by ``bot.slack.listeners.app_home``; both say ``common.say_once``)."""
+    handled by ``bot.slack.listeners.app_home``; both say ``common.say_once``).
+
+    Args:
+        app: the Bolt ``App``.
+        service: the ``Service`` that answers.
+    """
 
     def member_joined_channel(
         body: dict[str, Any], event: dict[str, Any], client: WebClient, context: BoltContext

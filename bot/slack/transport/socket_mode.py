@@ -127,6 +127,12 @@ def _peer_closed(sock) -> bool:
 class SocketHandler(BaseSocketModeHandler):
     """Bolt's Socket Mode handler (``slack_bolt.adapter.socket_mode``) over ``_Client``.
 
+    Args:
+        app: the Bolt app.
+        app_token: the app-level token ``xapp-…``.
+        web_client: the client ``apps.connections.open`` is called with (default: ``app.client``).
+        ping_interval: seconds between pings.
+
     Attributes:
         app: the Bolt app; app_token: the ``xapp-…`` token; client: the socket client.
     """
@@ -147,7 +153,12 @@ class SocketHandler(BaseSocketModeHandler):
         self.client.socket_mode_request_listeners.append(self.handle)
 
     def handle(self, client: SocketModeClient, req: SocketModeRequest) -> None:
-        """Dispatch one envelope to Bolt and send its ack (as Bolt's own handler does)."""
+        """Dispatch one envelope to Bolt and send its ack (as Bolt's own handler does).
+
+        Args:
+            client: the Socket Mode client the envelope came on.
+            req: the envelope.
+        """
         start = time.time()
         send_response(client, req, run_bolt_app(self.app, req), start)
 
@@ -179,6 +190,12 @@ def run_socket(
 
     Blocks the calling thread; reconnects on its own when the connection
     drops (module docstring). Arguments as ``socket_handler``.
+
+    Args:
+        app: the Bolt app from ``bot.slack.app.build_app``.
+        app_token: the app-level token ``xapp-…``; must be non-empty.
+        web_client: as ``socket_handler``.
+        ping_interval: as ``socket_handler``.
 
     Raises:
         ValueError: ``app_token`` is empty.

@@ -8,7 +8,7 @@ import pytest
 from bot import corpus
 from bot.search import SearchIndex, build_index
 from bot.search.index import layout
-from bot.search.scoring import impacts, postings
+from bot.search.scoring import impacts, rank
 from bot.search.scoring.knobs import Ranking
 from tests.conftest import SEEDS
 from tests.search.searchkit import paper
@@ -83,14 +83,14 @@ def test_accelerator_ranks_exactly_as_the_postings(both, monkeypatch):
     papers, d = both
     fast, slow = SearchIndex(d, ranking=Ranking()), SearchIndex(d, ranking=Ranking(impacts=False))
     used = []
-    real = postings.dense_run
+    real = rank.dense_run
 
     def counting(*args):
         got = real(*args)
         used.append(got is not None)
         return got
 
-    monkeypatch.setattr(postings, "dense_run", counting)
+    monkeypatch.setattr(rank, "dense_run", counting)
     for q in queries(papers):
         a, b = fast.search(q, limit=50), slow.search(q, limit=50)
         assert [h.paper.id for h in a.hits] == [h.paper.id for h in b.hits], q

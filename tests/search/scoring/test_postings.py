@@ -11,6 +11,7 @@ from bot.search.query.plan import AllOf, AnyOf, Plan, Term
 from bot.search.scoring.knobs import Ranking
 from bot.search.scoring.norms import Norms
 from bot.search.scoring.postings import Scorer
+from bot.search.scoring.shared import Scoring
 from tests.search.searchkit import paper
 
 
@@ -42,7 +43,7 @@ def test_term_scores_match_whoosh_bm25f(many, field, text):
     path = layout.current_path(many)
     ix = whoosh_index.open_dir(str(path))
     with ix.searcher() as s:
-        got = Scorer(s, Norms(path), r).run(Plan(groups=[(Term(field, text), False)])).scores
+        got = Scorer(Scoring(s, Norms(path), r)).run(Plan(groups=[(Term(field, text), False)])).scores
     assert len(got) == len(expected) > 128
     for d, score in expected.items():
         assert got[d] == pytest.approx(score, rel=1e-6)
@@ -53,7 +54,7 @@ def test_all_any_and_exclusions(many):
     ix = whoosh_index.open_dir(str(path))
     r = Ranking(coord=0.0)
     with ix.searcher() as s:
-        scorer = Scorer(s, Norms(path), r)
+        scorer = Scorer(Scoring(s, Norms(path), r))
         att = scorer.run(Plan(groups=[(Term("abstract", "attent"), False)])).scores
         gra = scorer.run(Plan(groups=[(Term("abstract", "graph"), False)])).scores
         both = scorer.run(Plan(groups=[(AllOf((Term("abstract", "attent"), Term("abstract", "graph"))), False)])).scores
@@ -75,7 +76,7 @@ def test_deleted_documents_never_score(many):
     path = layout.current_path(many)
     ix = whoosh_index.open_dir(str(path))
     with ix.searcher() as s:
-        got = Scorer(s, Norms(path), Ranking()).run(Plan(groups=[(Term("abstract", "attent"), False)])).scores
+        got = Scorer(Scoring(s, Norms(path), Ranking())).run(Plan(groups=[(Term("abstract", "attent"), False)])).scores
         ids = {s.stored_fields(d)["doc"].split('"id":"')[1].split('"')[0] for d in got}
     assert "m001" not in ids and len(ids) == 299
 

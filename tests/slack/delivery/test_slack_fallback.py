@@ -99,7 +99,7 @@ def test_a_response_url_answering_200_without_ok_counts_as_refused(
 def test_a_response_url_that_is_not_a_url_is_one_warning_and_not_tried_again(caplog) -> None:
     from slack_bolt.context.respond import Respond
 
-    from bot.slack.delivery.fallback import respond_or_plain
+    from bot.slack.delivery.response_url import respond_or_plain
 
     caplog.set_level(logging.DEBUG)
     assert respond_or_plain(Respond(response_url="not a url"), Message(text="hi")) is True

@@ -35,14 +35,14 @@ from tests.slack.slackkit import SlackHarness
     ],
 )
 def test_outcome_reads_every_answer_public_reports_give(status: int, body: str, meaning: str) -> None:
-    from bot.slack.delivery import fallback
+    from bot.slack.delivery import response_url
 
     assert (
-        fallback.outcome(status, body)
+        response_url.outcome(status, body)
         == {
-            "delivered": fallback.DELIVERED,
-            "refused": fallback.REFUSED,
-            "try later": fallback.TRY_LATER,
+            "delivered": response_url.DELIVERED,
+            "refused": response_url.REFUSED,
+            "try later": response_url.TRY_LATER,
         }[meaning]
     )
 
