@@ -62,7 +62,10 @@ def main() -> None:
         server = ServeProcess(fake, tmp, f"sqlite:///{tmp / 'paperbot.db'}", tmp / "index")
         stamps = [f"{1766100000 + i}.000100" for i in range(args.mentions)]
         bodies = [
-            mention_envelope(f"Ev0BURST{i}", ts, text=f"<@{BOT_USER_ID}> sparse attention {i % 17}")
+            # a burst from 100 people, not one person's flood (that is benchmarks/flood_bench.py)
+            mention_envelope(
+                f"Ev0BURST{i}", ts, text=f"<@{BOT_USER_ID}> sparse attention {i % 17}", user=f"U0P{i % 100}"
+            )
             for i, ts in enumerate(stamps)
         ]
         urls = [fake.new_response_url() for _ in range(args.commands)]

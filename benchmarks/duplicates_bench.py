@@ -45,7 +45,9 @@ def run_case(index, db_url: str, tmp: Path, copies: int, servers: int, rounds: i
         try:
             for n in range(rounds):
                 ts = f"{1766000000 + n}.{copies}{servers}0100"
-                statuses = deliver_together(running.urls, mention_envelope(f"Ev{uuid.uuid4().hex[:12]}", ts), copies)
+                # each round's event from its own person: copies of one event, not one person's flood
+                body = mention_envelope(f"Ev{uuid.uuid4().hex[:12]}", ts, user=f"U0R{n:04d}")
+                statuses = deliver_together(running.urls, body, copies)
                 bad_status += sum(1 for s in statuses if s != 200)
                 stamps.append(ts)
             running.drain()

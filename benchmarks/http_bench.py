@@ -66,7 +66,11 @@ def percentile(values: list[float], p: float) -> float:
     return s[max(0, math.ceil(p / 100 * len(s)) - 1)]
 
 
-def start_server(fake: FakeSlack, tmp: Path, index_dir: Path | None) -> tuple[subprocess.Popen, str, float]:
+def start_server(
+    fake: FakeSlack, tmp: Path, index_dir: Path | None, log: list[str] | None = None
+) -> tuple[subprocess.Popen, str, float]:
+    """Start ``python -m bot serve`` on a free port; ``(process, "host:port", seconds to start)``.
+    Its stderr is read to the end in a thread (kept in ``log`` when given)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "PAPERBOT_"))}
     env.update(
         SLACK_BOT_TOKEN="xoxb-bench-token",
@@ -91,11 +95,19 @@ def start_server(fake: FakeSlack, tmp: Path, index_dir: Path | None) -> tuple[su
     for line in proc.stderr:
         lines.append(line)
         if m := re.search(r"serving on http://127\.0\.0\.1:(\d+)", line):
+            if log is not None:
+                log.extend(lines)
             # keep draining stderr so the server never blocks on a full pipe
-            threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
+            threading.Thread(target=_drain, args=(proc, log), daemon=True).start()
             return proc, f"127.0.0.1:{m.group(1)}", time.perf_counter() - t0
     proc.wait()
     sys.exit(f"paperbot serve did not start (exit {proc.returncode}):\n{''.join(lines)[-3000:]}")
+
+
+def _drain(proc: subprocess.Popen, keep: list[str] | None) -> None:
+    for line in proc.stderr:
+        if keep is not None:
+            keep.append(line)
 
 
 def stop_server(proc: subprocess.Popen) -> int | None:

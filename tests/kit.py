@@ -101,3 +101,42 @@ def older_database(path: Path, version: int, *statements: str) -> None:
     conn.execute("UPDATE schema_version SET version = ?", (version,))
     conn.commit()
     conn.close()
+
+
+class HeldSqliteLock:
+    """Another connection holding a SQLite file's write lock (``BEGIN IMMEDIATE``),
+    as a backup, a ``VACUUM`` or a stalled process does — until ``release()``, or
+    ``at_most`` seconds at the latest (so a test against code that waits for the
+    lock instead of giving up ends instead of hanging). ``held`` tells whether the
+    lock is still held. Use as a context manager."""
+
+    def __init__(self, path: Path, at_most: float = 15.0) -> None:
+        import sqlite3
+        import threading
+
+        self._conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+        self._conn.execute("BEGIN IMMEDIATE")
+        self._release = threading.Event()
+        self._released = threading.Event()
+        self._thread = threading.Thread(target=self._hold, args=(at_most,), daemon=True)
+        self._thread.start()
+
+    def _hold(self, at_most: float) -> None:
+        self._release.wait(at_most)
+        self._conn.rollback()
+        self._conn.close()
+        self._released.set()
+
+    @property
+    def held(self) -> bool:
+        return not self._released.is_set()
+
+    def release(self) -> None:
+        self._release.set()
+        self._released.wait(30)
+
+    def __enter__(self) -> "HeldSqliteLock":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()

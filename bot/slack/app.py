@@ -19,7 +19,8 @@ import logging
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Callable
 
-from slack_bolt import App
+from slack_bolt import App, BoltRequest, BoltResponse
+from slack_bolt.error import BoltUnhandledRequestError
 from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
@@ -27,6 +28,8 @@ from bot.core.config import Settings
 from bot.slack.delivery.event_keys import SeenKeys
 from bot.slack.delivery.fair_slots import FairSlots
 from bot.slack.delivery.fallback import pre_send_retry
+from bot.slack.delivery.intake import asker, make_intake, release
+from bot.slack.delivery.work_queue import WorkQueue
 from bot.slack.listeners import (
     app_home,
     buttons,
@@ -75,11 +78,12 @@ class _FirstFailureIsAWarning(logging.Filter):
 
 logging.getLogger("slack_sdk.web.base_client").addFilter(_FirstFailureIsAWarning())
 
-#: Listener threads. Bolt runs each listener on ``listener_executor``
-#: (default ``ThreadPoolExecutor(max_workers=5)``, slack_bolt/app/app.py) and
-#: a command's ``ack()`` runs inside its listener, so a full pool delays acks.
-#: docs/interfaces.md "Quality bars": 50 concurrent commands, every ack < 3 s; 14 spare for events
-#: and respond() calls sleeping on a 429 ``Retry-After``.
+#: Listener threads: the pool that runs the work acks promise
+#: (``bot.slack.delivery.work_queue``). Bolt runs each ack on the request's own
+#: thread (``process_before_response=True``), so a full pool delays replies,
+#: never acks. docs/interfaces.md "Quality bars": 50 concurrent commands, each
+#: waiting for a work slot on its own thread; 14 spare for events and for
+#: ``respond()`` calls sleeping on a 429 ``Retry-After``.
 LISTENER_THREADS = 64
 #: Listeners allowed in the service (search + render) at once. Search and
 #: rendering are pure-Python CPU work: beyond a few threads they only queue
@@ -93,6 +97,21 @@ LISTENER_THREADS = 64
 WORK_SLOTS = 2
 #: 429 retries per Web API call (each sleeps ``Retry-After`` + <1 s).
 RATE_LIMIT_RETRIES = 2
+
+
+class PaperbotApp(App):
+    """Bolt's ``App``, which gives a request's unused place in the work queue
+    back once its dispatch ends (``bot.slack.delivery.intake.release``): a Bolt
+    middleware cannot wrap the listeners (its ``next()`` only marks the chain to
+    go on), and HTTP, Socket Mode and the journal's retakes all go through
+    ``dispatch``."""
+
+    def dispatch(self, req: BoltRequest) -> BoltResponse:
+        """``App.dispatch``, then ``release`` of the request's place."""
+        try:
+            return super().dispatch(req)
+        finally:
+            release(req.context)
 
 
 def make_client(settings: Settings) -> WebClient:
@@ -146,9 +165,10 @@ def build_app(
             any key was already handled (else records them all, atomically). Default: an
             in-memory ``bot.slack.delivery.event_keys.SeenKeys`` (one process, lost on restart);
             with the store: ``bot.runtime.processes.store_seen(store)``.
-        listener_executor: where listeners run; default a
+        listener_executor: where the work acks promise runs (through a
+            ``bot.slack.delivery.work_queue.WorkQueue``); default a
             ``ThreadPoolExecutor(LISTENER_THREADS)``. Tests pass their own to
-            wait for every listener with ``shutdown(wait=True)``.
+            wait for every job with ``shutdown(wait=True)``.
         slots: the work slots (default ``FairSlots(WORK_SLOTS)``); pass the
             ones the service's ``SlackPoster`` steps out of for Web API calls.
         journal: a ``bot.slack.delivery.journal.Journal``: its middleware records each
@@ -160,9 +180,14 @@ def build_app(
             off (``bot.slack.listeners.uninstall``); None: not listened for.
 
     Returns:
-        slack_bolt.App: ``process_before_response=False`` (never True on a
-        long-running server: the ack would wait for the whole listener),
-        listeners on a ``LISTENER_THREADS`` pool.
+        slack_bolt.App: ``process_before_response=True``: Bolt runs each
+        listener — which acks and hands its work to the work queue
+        (``bot.slack.delivery.intake.later``) — on the request's own thread
+        and answers when it returns, so no ack waits in the pool's queue behind
+        anyone's work (docs/architecture.md "Acks never wait behind work").
+        Global middleware in order: the intake (a place in the work queue, or
+        "busy"), then the journal. A request no listener matches is answered
+        200 with one WARNING a minute (``make_unhandled``).
 
     Raises:
         slack_bolt.error.BoltError: ``auth.test`` rejected the token (Bolt
@@ -170,19 +195,63 @@ def build_app(
         slack_sdk.errors.SlackClientError / OSError: the Web API is unreachable.
     """
     client = client or make_client(settings)
-    app = App(
+    executor = listener_executor or ThreadPoolExecutor(
+        max_workers=LISTENER_THREADS, thread_name_prefix="paperbot-listener"
+    )
+    app = PaperbotApp(
         name="paperbot",
         client=client,
         signing_secret=settings.signing_secret,
-        process_before_response=False,
-        listener_executor=listener_executor
-        or ThreadPoolExecutor(max_workers=LISTENER_THREADS, thread_name_prefix="paperbot-listener"),
+        process_before_response=True,
+        raise_error_for_unhandled_request=True,
+        listener_executor=executor,
         **(oauth or {}),
     )
+    queue = WorkQueue(executor)
+    app.error(make_unhandled(queue.told))
+    app.middleware(make_intake(queue))
     if journal is not None:
         app.middleware(journal.middleware)
     register_listeners(app, service, seen=seen, slots=slots, uninstalls=uninstalls)
     return app
+
+
+def make_unhandled(told: Callable[[str], bool]) -> Callable[..., BoltResponse | None]:
+    """Bolt's error handler (``error, body, response``): a request no listener matches
+    (a ``callback_id`` or ``action_id`` we never drew, an event we do not handle) is
+    answered 200 and ignored, with one WARNING line per kind and user a minute
+    (``told(key)``, ``WorkQueue.told``) — Bolt's own answer was a 404 (and a
+    suggested code snippet in the log), which Slack shows the user as an error
+    and which Socket Mode never acknowledges (docs/platform-facts.md "Bolt").
+    Anything else is logged with its traceback (a defect) and keeps Bolt's 500.
+    """
+
+    def unhandled(error: Exception, body: dict, response: BoltResponse | None) -> BoltResponse | None:
+        if isinstance(error, BoltUnhandledRequestError):
+            user, what = asker(body or {})
+            name = _listener_name(body or {})
+            if told(f"unhandled {what}{name} {user}"):
+                log.warning(
+                    "no listener for a %s%s from %s; answered 200 and ignored (and more of them this minute, "
+                    "without a line)",
+                    what,
+                    name,
+                    user or "nobody",
+                )
+            return BoltResponse(status=200, body="")
+        log.error("a Slack request failed (%s)", type(error).__name__, exc_info=error)
+        return None
+
+    return unhandled
+
+
+def _listener_name(body: dict) -> str:
+    """`` "x"`` — the callback or action id a request names, for the log ("" when none)."""
+    view = body.get("view") if isinstance(body.get("view"), dict) else {}
+    actions = body.get("actions") if isinstance(body.get("actions"), list) else []
+    first = actions[0] if actions and isinstance(actions[0], dict) else {}
+    name = body.get("callback_id") or view.get("callback_id") or first.get("action_id")
+    return f" {str(name)[:80]!r}" if name else ""
 
 
 def register_listeners(
@@ -221,6 +290,6 @@ def register_listeners(
     reading_list.register(app, service, slots=slots)
     app_home.register(app, service)
     welcome.register(app, service)
-    unfurls.register(app, service)
+    unfurls.register(app, service, slots=slots)
     if uninstalls is not None:
         uninstall.register(app, uninstalls)

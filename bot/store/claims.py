@@ -42,6 +42,7 @@ Part of ``bot.store.Store``; the methods use ``self._engine``.
 
 from __future__ import annotations
 
+import time
 from datetime import date, datetime, timedelta
 from typing import Iterable
 
@@ -70,10 +71,13 @@ KEY_MAX = 255
 DETAIL_MAX = 200
 #: States a delivery claim may be taken over from (``claim_delivery``'s ``reclaim``).
 RECLAIMABLE = frozenset({DeliveryState.FAILED, DeliveryState.SKIPPED})
-#: How long a journal claim waits for another transaction's lock on the same key
-#: (a frozen process mid-claim) before it gives up — so the request is answered
-#: well within Slack's 3 s (a 500: Slack delivers the event again).
-CLAIM_LOCK_TIMEOUT_MS = 2000
+#: How long a journal claim waits, in all, for a lock another transaction holds —
+#: on PostgreSQL the key's row (a frozen process mid-claim), on SQLite the
+#: database's write lock (a backup, a ``VACUUM``, a stalled process) — before it
+#: gives up, so the request is answered well within Slack's 3 s: a command
+#: without the journal, an event with a 500 that Slack delivers again
+#: (docs/architecture.md "Idempotency and the journal").
+CLAIM_LOCK_TIMEOUT_MS = 1500
 
 
 def _took_over(conn: sa.Connection, table: sa.Table, where: list, values: dict) -> bool:
@@ -193,6 +197,7 @@ class ClaimStore:
         aliases: Iterable[str] = (),
         now: datetime | None = None,
         answerable_after: datetime | None = None,
+        lock_timeout_ms: int = CLAIM_LOCK_TIMEOUT_MS,
     ) -> int:
         """Record ``key`` as this owner's work; the one gate before an acknowledgement.
 
@@ -212,6 +217,8 @@ class ClaimStore:
             aliases: other keys of the same event.
             now: aware UTC time (default: real clock).
             answerable_after: a pending row received before this is not taken over.
+            lock_timeout_ms: the most both transactions together wait for a
+                lock (default ``CLAIM_LOCK_TIMEOUT_MS``).
 
         Returns:
             int: 0 — another owner has (or had) it: do nothing; 1 — a new claim;
@@ -219,14 +226,15 @@ class ClaimStore:
 
         Raises:
             sqlalchemy.exc.SQLAlchemyError: the database cannot be written, or
-                (PostgreSQL) another transaction held ``key`` for more than
-                ``CLAIM_LOCK_TIMEOUT_MS``.
+                another transaction held the lock it needs (PostgreSQL: ``key``'s
+                row; SQLite: the write lock) for more than ``lock_timeout_ms``.
         """
+        deadline = time.monotonic() + lock_timeout_ms / 1000
         at, aliases = (utc_now() if now is None else now), list(aliases)
         row = dict(key=key, kind=kind, state=EntryState.PENDING, owner=owner, lease_until=at + lease)
         row.update(received_at=at, attempts=1, payload=payload)
         alias_rows = _once_rows(EVENT, aliases, at) if aliases else []
-        if self._insert_once([(journal_t, row), *alias_rows], lock_timeout_ms=CLAIM_LOCK_TIMEOUT_MS):
+        if self._insert_once([(journal_t, row), *alias_rows], lock_timeout_ms=lock_timeout_ms):
             return 1
         where = [
             journal_t.c.key == key,
@@ -237,7 +245,8 @@ class ClaimStore:
         if answerable_after is not None:
             where.append(journal_t.c.received_at >= answerable_after)
         values = {"owner": owner, "lease_until": at + lease, "attempts": journal_t.c.attempts + 1}
-        with transaction(self._engine, write=True, lock_timeout_ms=CLAIM_LOCK_TIMEOUT_MS) as conn:
+        left_ms = max(1, int((deadline - time.monotonic()) * 1000))
+        with transaction(self._engine, write=True, lock_timeout_ms=left_ms) as conn:
             if not _took_over(conn, journal_t, where, values):
                 return 0
             return int(conn.execute(sa.select(journal_t.c.attempts).where(journal_t.c.key == key)).scalar_one())

@@ -5,15 +5,22 @@ SQLite: WAL journal (readers never block the writer), ``busy_timeout`` 30 s
 begun explicitly — ``BEGIN IMMEDIATE`` for writes, so a read-then-write
 transaction cannot fail half-way with ``SQLITE_BUSY`` on the upgrade. This is
 the pysqlite recipe from SQLAlchemy's SQLite dialect docs ("Serializable
-isolation / Savepoints / Transactional DDL"). PostgreSQL: psycopg 3, READ
-COMMITTED, ``pool_pre_ping``.
+isolation / Savepoints / Transactional DDL"). This process's own writers take
+turns at a lock first (``_one_writer``), so SQLite's polling busy handler only
+ever waits for other processes. A transaction that must not wait
+that long (the journal's claim before an ack) asks for its own bound,
+``lock_timeout_ms``: SQLite's ``busy_timeout`` for that transaction's ``BEGIN``
+(https://sqlite.org/pragma.html#pragma_busy_timeout), PostgreSQL's
+``lock_timeout``. PostgreSQL: psycopg 3, READ COMMITTED, ``pool_pre_ping``.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
-from contextlib import contextmanager
+import weakref
+from contextlib import contextmanager, nullcontext
 from typing import Iterator
 
 import sqlalchemy as sa
@@ -24,6 +31,13 @@ from bot.core.config import normalise_database_url
 
 #: How long a SQLite writer waits for another process's lock (milliseconds).
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+#: SQLite connections opened beyond the pool's 5 kept ones, closed again when
+#: returned. SQLAlchemy's default (10) makes the 16th thread wait up to 30 s
+#: for a connection; with writers waiting ``SQLITE_BUSY_TIMEOUT_MS`` for a lock
+#: held elsewhere, that wait would reach the journal's claim before an ack,
+#: past its own ``lock_timeout_ms``. Every thread of a process (request,
+#: listener, journal, clock threads: fewer than this) gets a connection at once.
+SQLITE_OVERFLOW = 256
 
 
 def make_engine(database_url: str) -> sa.Engine:
@@ -41,9 +55,11 @@ def make_engine(database_url: str) -> sa.Engine:
     if url.get_backend_name() != "sqlite":
         return sa.create_engine(url, pool_pre_ping=True)
     memory = url.database in (None, "", ":memory:")
-    kwargs = {"connect_args": {"check_same_thread": False}}
+    kwargs: dict = {"connect_args": {"check_same_thread": False}}
     if memory:
         kwargs["poolclass"] = StaticPool
+    else:
+        kwargs["max_overflow"] = SQLITE_OVERFLOW
     engine = sa.create_engine(url, **kwargs)
 
     @event.listens_for(engine, "connect")
@@ -58,7 +74,13 @@ def make_engine(database_url: str) -> sa.Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: sa.Connection) -> None:
-        mode = conn.get_execution_options().get("paperbot_begin", "")
+        options = conn.get_execution_options()
+        busy_ms = int(options.get("paperbot_busy_ms") or SQLITE_BUSY_TIMEOUT_MS)
+        info = conn.connection.info  # per DB-API connection: set the PRAGMA only when it changes
+        if info.get("busy_ms", SQLITE_BUSY_TIMEOUT_MS) != busy_ms:
+            conn.exec_driver_sql(f"PRAGMA busy_timeout={busy_ms}")
+            info["busy_ms"] = busy_ms
+        mode = options.get("paperbot_begin", "")
         if mode != "NONE":
             conn.exec_driver_sql(f"BEGIN {mode}")
 
@@ -124,18 +146,59 @@ def transaction(
         write: True for a transaction that writes (SQLite ``BEGIN IMMEDIATE``).
             A read on SQLite runs without an explicit BEGIN: callers read with
             a single SELECT, which SQLite runs atomically on its own.
-        lock_timeout_ms: on PostgreSQL, give up waiting for another
-            transaction's row lock after this long (``SET LOCAL lock_timeout``:
-            https://www.postgresql.org/docs/current/runtime-config-client.html)
-            and raise, instead of waiting as long as the other one holds it.
+        lock_timeout_ms: give up waiting for another transaction's lock after
+            this long and raise, instead of waiting as long as the other one
+            holds it: on PostgreSQL a row lock (``SET LOCAL lock_timeout``:
+            https://www.postgresql.org/docs/current/runtime-config-client.html),
+            on SQLite the database's write lock (``busy_timeout`` for this
+            transaction instead of ``SQLITE_BUSY_TIMEOUT_MS``).
 
     Raises:
         sqlalchemy.exc.IntegrityError: a unique key was violated (rolled back).
+        sqlalchemy.exc.OperationalError: (``lock_timeout_ms``) the lock was
+            still held after that long ("database is locked", "lock timeout").
     """
-    with engine.connect() as conn:
-        if engine.dialect.name == "sqlite":
-            conn = conn.execution_options(paperbot_begin="IMMEDIATE" if write else "NONE")
-        with conn.begin():
-            if lock_timeout_ms and engine.dialect.name == "postgresql":
-                conn.exec_driver_sql(f"SET LOCAL lock_timeout = {int(lock_timeout_ms)}")
-            yield conn
+    sqlite = engine.dialect.name == "sqlite"
+    with _one_writer(engine, lock_timeout_ms) if sqlite and write else nullcontext(lock_timeout_ms) as left_ms:
+        with engine.connect() as conn:
+            if sqlite:
+                conn = conn.execution_options(
+                    paperbot_begin="IMMEDIATE" if write else "NONE", paperbot_busy_ms=left_ms or 0
+                )
+            with conn.begin():
+                if lock_timeout_ms and engine.dialect.name == "postgresql":
+                    conn.exec_driver_sql(f"SET LOCAL lock_timeout = {int(lock_timeout_ms)}")
+                yield conn
+
+
+_WRITERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # engine -> its writers' gate
+_WRITERS_MADE = threading.Lock()
+
+
+@contextmanager
+def _one_writer(engine: sa.Engine, timeout_ms: int | None) -> Iterator[int | None]:
+    """This process's SQLite writers, one at a time, in the order the gate wakes them.
+
+    SQLite takes one writer at a time, and a writer that finds the lock taken
+    waits in its busy handler, which polls with sleeps of up to 100 ms and
+    favours no one (https://sqlite.org/c3ref/busy_timeout.html): under load a
+    writer can lose every round for seconds. Here a thread waits on a lock that
+    wakes it as soon as the writer before it is done; SQLite's busy handler is
+    left with other processes' writers. Yields the milliseconds of
+    ``timeout_ms`` left for those (None: no bound).
+
+    Raises:
+        sqlalchemy.exc.OperationalError: ``timeout_ms`` passed before this
+            process's other writers were done.
+    """
+    with _WRITERS_MADE:
+        gate = _WRITERS.setdefault(engine, threading.RLock())  # re-entrant: a nested write fails in SQLite, not here
+    started = time.monotonic()
+    if not gate.acquire(timeout=timeout_ms / 1000 if timeout_ms else -1):
+        raise sa.exc.OperationalError(
+            "BEGIN IMMEDIATE", None, sqlite3.OperationalError("database is locked (by this process's writers)")
+        )
+    try:
+        yield None if not timeout_ms else max(1, timeout_ms - int((time.monotonic() - started) * 1000))
+    finally:
+        gate.release()

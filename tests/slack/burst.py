@@ -24,7 +24,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from bot.render.announce import PostingAnnouncer
@@ -49,9 +49,21 @@ class Servers:
         database_url: the shared SQLAlchemy URL.
         tmp_path: for the settings (index dir unused: ``index`` is passed in).
         count: how many servers.
+        threads: each server's listener pool (``LISTENER_THREADS``, as ``paperbot serve``).
+        wrap: wraps each server's real ``Service`` (a test holding its work back).
     """
 
-    def __init__(self, fake: FakeSlack, index: Any, database_url: str, tmp_path, count: int) -> None:
+    def __init__(
+        self,
+        fake: FakeSlack,
+        index: Any,
+        database_url: str,
+        tmp_path,
+        count: int,
+        *,
+        threads: int = LISTENER_THREADS,
+        wrap: Callable[[Service], Any] = lambda service: service,
+    ) -> None:
         self.urls: list[str] = []
         self._parts: list[tuple[Any, threading.Thread, Store, ThreadPoolExecutor]] = []
         self.apps: list[Any] = []
@@ -60,8 +72,8 @@ class Servers:
         for _ in range(count):
             client = make_client(settings)
             store = Store(database_url)
-            service = Service(index, store, settings, announcer=PostingAnnouncer(SlackPoster(client)))
-            executor = ThreadPoolExecutor(max_workers=LISTENER_THREADS)
+            service = wrap(Service(index, store, settings, announcer=PostingAnnouncer(SlackPoster(client))))
+            executor = ThreadPoolExecutor(max_workers=threads)
             journal = Journal(store)
             app = build_app(
                 settings, service, client=client, seen=store_seen(store), listener_executor=executor, journal=journal
@@ -88,12 +100,18 @@ class Servers:
 
 
 def mention_envelope(
-    event_id: str, ts: str, text: str = "<@U0PAPERBOT> sparse attention", channel: str = "C0GENERAL"
+    event_id: str,
+    ts: str,
+    text: str = "<@U0PAPERBOT> sparse attention",
+    channel: str = "C0GENERAL",
+    user: str = "U0ALICE",
 ) -> str:
-    """The JSON body of an ``app_mention`` delivery (docs.slack.dev/reference/events/app_mention)."""
+    """The JSON body of an ``app_mention`` delivery (docs.slack.dev/reference/events/app_mention).
+    A burst meant to test delivery, not a flood, spreads ``user`` over several people: one
+    person's requests past ``bot.slack.delivery.work_queue.USER_PENDING`` are refused."""
     event = {
         "type": "app_mention",
-        "user": "U0ALICE",
+        "user": user,
         "text": text,
         "ts": ts,
         "channel": channel,
@@ -114,6 +132,23 @@ def mention_envelope(
             ],
         }
     )
+
+
+def command_fields(
+    user: str, text: str, response_url: str, *, trigger_id: str = "1.2.3", channel: str = "C0GENERAL"
+) -> dict[str, str]:
+    """The form fields of a ``/paper`` slash command (docs.slack.dev/interactivity/implementing-slash-commands)."""
+    return {
+        "team_id": TEAM_ID,
+        "channel_id": channel,
+        "channel_name": "general",
+        "user_id": user,
+        "command": "/paper",
+        "text": text,
+        "api_app_id": "A0PAPERBOT",
+        "response_url": response_url,
+        "trigger_id": trigger_id,
+    }
 
 
 def _post(url: str, body: str, retry: int | None) -> int:

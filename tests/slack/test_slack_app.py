@@ -31,7 +31,7 @@ def test_client_points_at_settings_url_and_retries_rate_limits(fake_slack: FakeS
 
 def test_app_is_sized_for_fifty_concurrent_commands(fake_slack: FakeSlack, tmp_path: Path) -> None:
     app = build_app(make_settings(fake_slack, tmp_path), NoService())
-    assert app.process_before_response is False
+    assert app.process_before_response is True  # acks on the request thread; work in the queue
     assert app.listener_runner.listener_executor._max_workers == LISTENER_THREADS >= 50
     (auth,) = fake_slack.calls("auth.test")  # token checked once, at start
     assert auth.headers["authorization"] == "Bearer xoxb-test-token"

@@ -11,7 +11,7 @@ import pytest
 import sqlalchemy as sa
 
 from bot.store import EntryState, Store
-from tests.kit import older_database
+from tests.kit import HeldSqliteLock, older_database
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
 LEASE = timedelta(seconds=60)
@@ -141,6 +141,22 @@ def test_a_claim_stuck_behind_a_frozen_transaction_gives_up_in_time(pg_schema):
     frozen.close()
     assert CLAIM_LOCK_TIMEOUT_MS / 1000 - 0.5 < waited < 10
     assert claim(store, key="event:EvF", owner="b", aliases=()) == 1  # free again: claimed
+    store.close()
+
+
+def test_a_claim_behind_sqlites_write_lock_gives_up_while_the_lock_is_still_held(tmp_path):
+    # A backup, a VACUUM or a stalled process holds SQLite's write lock; the claim before an
+    # ack must give up (CLAIM_LOCK_TIMEOUT_MS) instead of waiting the store's usual 30 s.
+    path = tmp_path / "locked.db"
+    store = Store(f"sqlite:///{path}")
+    with HeldSqliteLock(path) as lock:
+        with pytest.raises(sa.exc.OperationalError, match="locked"):
+            claim(store, key="event:EvL")
+        assert lock.held  # it gave up by itself, the lock never came free
+        assert store.journal_state("event:EvL") is None  # nothing half-written
+    assert claim(store, key="event:EvL") == 1  # free again: claimed
+    with HeldSqliteLock(path, at_most=2.5):  # the store's other writers keep the long wait
+        assert store.claim_keys(["event:EvM"]) is True  # waited for the lock, then wrote
     store.close()
 
 

@@ -14,6 +14,10 @@ silence:
   (``bot.slack.delivery.response_url.respond_or_plain``).
 - ``pre_send_retry``: the one retry slack_sdk's clients may make — of errors
   raised before Slack could have the request.
+- ``failed``: the one log line of a Slack call that could not be made at all —
+  an ``expired_trigger_id``, a dropped connection: Slack's error code, no
+  traceback (a user clicking fast, or a flood, makes many); any other
+  exception is a defect and keeps its traceback.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from dataclasses import replace
 from typing import Any, Callable
 from urllib.error import URLError
 
-from slack_sdk.errors import SlackApiError
+from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler
 
 from bot.core.ports import Message
@@ -81,6 +85,23 @@ def refusal(exc: BaseException, where: str) -> str | None:
         "; ".join(map(str, messages)) or "no details",
     )
     return code
+
+
+def failed(what: str, exc: BaseException) -> None:
+    """Log that ``what`` failed: one WARNING line with Slack's error code when Slack
+    refused it or the network failed (``SlackApiError``, ``SlackClientError``,
+    ``OSError``); an ERROR with the traceback for anything else (a defect).
+
+    Args:
+        what: what could not be done ("views.open of the search modal").
+        exc: what was raised.
+    """
+    if isinstance(exc, SlackApiError) and exc.response is not None:
+        log.warning("%s failed: Slack answered %s", what, exc.response.get("error") or exc.response.status_code)
+    elif isinstance(exc, (SlackClientError, OSError)):
+        log.warning("%s failed: %s", what, type(exc).__name__)
+    else:
+        log.error("%s failed", what, exc_info=exc)
 
 
 def pre_send_retry() -> ConnectionErrorRetryHandler:

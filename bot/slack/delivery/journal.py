@@ -50,6 +50,7 @@ from slack_bolt import App, BoltRequest, BoltResponse
 
 from bot.daily.post_times import utc_now
 from bot.slack.delivery.event_keys import idempotency_keys, should_answer
+from bot.slack.delivery.intake import FORCED
 from bot.slack.delivery.journal_context import DONE, RETAKEN, RETRY, STILL_MINE
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,14 @@ TICK_S = 10.0  # renew, recover, expire every so often
 EVENT_WINDOW = timedelta(minutes=10)  # an unanswered mention older than this is not answered
 COMMAND_WINDOW = timedelta(minutes=30)  # a response_url works 30 min (docs.slack.dev, slash commands)
 WINDOWS = {"event": EVENT_WINDOW, "command": COMMAND_WINDOW}
+#: After a claim gave up on a lock held elsewhere (``bot.store.claims.CLAIM_LOCK_TIMEOUT_MS``),
+#: the next claims wait at most ``STUCK_WAIT_MS`` until one succeeds or ``STUCK_S`` pass: a
+#: lock held for long (a backup) then costs each ack a fraction of a second, not 1.5 s, and
+#: cannot tie up every request thread.
+STUCK_WAIT_MS = 200
+STUCK_S = 5.0
+#: While claims fail (the database down or locked), one ERROR line this often, with a count.
+UNRECORDED_EVERY_S = 60.0
 RETRY_AFTER_S = (2.0, 8.0, 30.0)  # pause before attempt 2, 3, 4 of an undelivered reply
 MAX_ATTEMPTS = len(RETRY_AFTER_S) + 1  # then the row is given up (logged)
 
@@ -121,6 +130,8 @@ class Journal:
         self._stop = threading.Event()
         self._wake = threading.Event()  # set: the loop recomputes its next wake-up
         self._due: dict[str, float] = {}  # key -> time.monotonic() its next attempt is due
+        self._stuck_until = 0.0  # time.monotonic() until which claims wait STUCK_WAIT_MS
+        self._unrecorded, self._unrecorded_told = 0, 0.0  # claims failed since the last line; its time
 
     # ------------------------------------------------------------ the middleware
     def middleware(self, body: dict[str, Any], context: dict[str, Any], next: Callable[[], None]):
@@ -129,7 +140,9 @@ class Journal:
         Returns Bolt's ``next()`` result, or a ``BoltResponse``: 200 with no
         body for a duplicate (acknowledged, nothing runs); 500 for an event that
         cannot be recorded (so Slack delivers it again). A command that cannot
-        be recorded is answered anyway (Slack never retries commands).
+        be recorded is answered anyway (Slack never retries commands). The claim
+        waits for a lock at most ``CLAIM_LOCK_TIMEOUT_MS`` (1.5 s), or
+        ``STUCK_WAIT_MS`` within ``STUCK_S`` of a claim that gave up.
 
         Args:
             body: the request's parsed body (an event envelope, a command …).
@@ -141,6 +154,8 @@ class Journal:
             return next()
         key, kind, aliases = work
         now = self.clock()
+        # the store's own bound (1.5 s), or a short one while a lock was just found held
+        wait = {"lock_timeout_ms": STUCK_WAIT_MS} if time.monotonic() < self._stuck_until else {}
         try:
             attempt = self.store.journal_claim(
                 key,
@@ -151,13 +166,12 @@ class Journal:
                 aliases=aliases,
                 now=now,
                 answerable_after=now - WINDOWS[kind],
+                **wait,
             )
         except Exception as exc:  # noqa: BLE001 — the database is down or locked
-            if kind == "event":
-                log.error("cannot record %s (%s); answered 500 so Slack delivers it again", key, type(exc).__name__)
-                return BoltResponse(status=500, body="")
-            log.error("cannot record a /paper command (%s); answering it without the journal", type(exc).__name__)
-            return next()
+            self._not_recorded(key, kind, exc)
+            return BoltResponse(status=500, body="") if kind == "event" else next()
+        self._recorded()
         if not attempt:
             log.info("%s is handled, or being handled, elsewhere; acknowledged only", key)
             return BoltResponse(status=200, body="")
@@ -181,6 +195,31 @@ class Journal:
         context[RETAKEN] = maybe_out
         context[STILL_MINE] = lambda: self.still_mine(key)
         return next()
+
+    def _not_recorded(self, key: str, kind: str, exc: Exception) -> None:
+        """A claim failed: short waits from now (``STUCK_S``), and one ERROR line
+        a minute (``UNRECORDED_EVERY_S``), the first with what happens to the request."""
+        now = time.monotonic()
+        with self._lock:
+            self._stuck_until = now + STUCK_S
+            self._unrecorded += 1
+            if now - self._unrecorded_told < UNRECORDED_EVERY_S:
+                return
+            self._unrecorded_told, count, self._unrecorded = now, self._unrecorded, 0
+        if kind == "event":
+            what, then = key, "answered 500 so Slack delivers it again"
+        else:
+            what, then = "a /paper command", "answering it without the journal"
+        more = f"; {count - 1} more could not be recorded in the last minute" if count > 1 else ""
+        log.error("cannot record %s (%s); %s%s", what, type(exc).__name__, then, more)
+
+    def _recorded(self) -> None:
+        """A claim went through: waits are the store's own again; the requests not
+        recorded since the last line are counted in one (when there were any)."""
+        with self._lock:
+            self._stuck_until, count, self._unrecorded, self._unrecorded_told = 0.0, self._unrecorded, 0, 0.0
+        if count:
+            log.warning("the journal records again; %d more request(s) could not be recorded before", count)
 
     def maybe_out(self, key: str) -> bool:
         """Whether an earlier attempt at ``key`` had started posting its reply
@@ -292,7 +331,9 @@ class Journal:
                     entry.received_at.isoformat(timespec="seconds"),
                     entry.attempts + 1,
                 )
-                app.dispatch(BoltRequest(body=json.loads(entry.payload), mode="socket_mode"))
+                # acknowledged already: the work queue never refuses it (bot.slack.delivery.intake)
+                request = BoltRequest(body=json.loads(entry.payload), mode="socket_mode", context={FORCED: True})
+                app.dispatch(request)
                 retaken += 1
         return retaken
 

@@ -22,6 +22,8 @@ from slack_bolt import App
 from slack_sdk import WebClient
 
 from bot.core.models import Context
+from bot.slack.delivery.fallback import failed
+from bot.slack.delivery.intake import later
 from bot.slack.listeners.common import publish_home, say_once
 
 if TYPE_CHECKING:
@@ -42,10 +44,16 @@ def register(app: App, service: "Service") -> None:
 
 
 def make_home_listener(service: "Service"):
-    """The ``app_home_opened`` listener (Bolt arguments ``body, event, client``). Service and
+    """The ``app_home_opened`` listener (Bolt arguments ``body, event, client, context``): the
+    Home tab or the welcome as a job (``bot.slack.delivery.intake.later``). Service and
     rendering are light here (no search), so no work slot is held, nor during Slack calls."""
 
-    def app_home_opened(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
+    def app_home_opened(
+        body: dict[str, Any], event: dict[str, Any], client: WebClient, context: dict[str, Any] | None = None
+    ) -> None:
+        later(context, lambda: show(body, event, client))
+
+    def show(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
         if event.get("tab") == "messages":
             welcome_user(service, client, body, event)  # once per user (issue 12 point 5)
             return
@@ -55,8 +63,8 @@ def make_home_listener(service: "Service"):
             return
         try:
             publish_home(service, client, team, user)
-        except Exception:  # noqa: BLE001 — events are auto-acked; log and move on
-            log.exception("App Home for %s (team %s) not published", user, team)
+        except Exception as exc:  # noqa: BLE001 — events are auto-acked; log and move on
+            failed(f"publishing the App Home of {user} (team {team})", exc)
 
     return app_home_opened
 

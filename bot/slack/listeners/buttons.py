@@ -32,7 +32,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
-from slack_bolt import Ack, App, Respond
+from slack_bolt import App, Respond
 from slack_sdk import WebClient
 
 from bot.core.ports import Message
@@ -41,7 +41,16 @@ from bot.render import ACTION_ANOTHER, ACTION_DETAILS, ACTION_SIMILAR, PAGE_ACTI
 from bot.slack.delivery.fair_slots import FairSlots
 from bot.slack.delivery.fallback import SORRY, view_or_plain
 from bot.slack.delivery.modals import message_modal
-from bot.slack.listeners.clicks import EXAMPLE, BadValue, Click, answer, page_request, paper_id, read_value
+from bot.slack.listeners.clicks import (
+    EXAMPLE,
+    BadValue,
+    Click,
+    answer,
+    click_listener,
+    page_request,
+    paper_id,
+    read_value,
+)
 
 if TYPE_CHECKING:
     from bot.service.service import Service
@@ -104,7 +113,8 @@ def register(app: App, service: "Service", *, slots: FairSlots) -> None:
 
 
 def make_listener(service: "Service", action_id: str, button: Button, slots: FairSlots) -> Callable[..., None]:
-    """The listener for one button (Bolt arguments ``ack, body, action, respond, client``).
+    """The listener for one button (Bolt arguments ``ack, body, action, respond, client, context``):
+    ``ack()``, then the answer as a job (``bot.slack.listeners.clicks.click_listener``).
 
     Args:
         service: the ``Service`` that answers.
@@ -113,8 +123,7 @@ def make_listener(service: "Service", action_id: str, button: Button, slots: Fai
         slots: the fair work slots held while the service works (never during an ack or a Slack call).
     """
 
-    def on_click(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond, client: WebClient) -> None:
-        ack()
+    def answer_click(body: dict[str, Any], action: dict[str, Any], respond: Respond, client: WebClient) -> None:
         click = Click.of(body)
         replace = in_modal = False
         try:
@@ -137,7 +146,7 @@ def make_listener(service: "Service", action_id: str, button: Button, slots: Fai
         visible = button.in_channel and message.visibility == IN_CHANNEL
         answer(body, respond, client, message, in_channel=visible, replace_original=replace)
 
-    return on_click
+    return click_listener(answer_click)
 
 
 def open_modal(client: WebClient, body: dict[str, Any], message: Message) -> bool:

@@ -9,6 +9,8 @@ search modal), so that no listener imports another (docs/architecture.md "Layers
   docs/slack-rules.md [replace-original]).
 - ``redraw``: the clicker's own message drawn again from a button's value, marked
   shared and saved, so *Share* and *Save* update the message clicked.
+- ``click_listener``: a button's Bolt listener — ``ack()``, then its answer as a
+  job of the work queue.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import logging
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable
 
-from slack_bolt import Respond
+from slack_bolt import Ack, Respond
 from slack_sdk import WebClient
 
 from bot.core.models import Context
@@ -29,6 +31,8 @@ from bot.render import ACTION_SAVE, ACTION_SHARE, escape, render
 from bot.render.blocks import SAVED, mark_done
 from bot.service.sharing import share_key
 from bot.slack.delivery.fair_slots import FairSlots
+from bot.slack.delivery.fallback import failed
+from bot.slack.delivery.intake import later
 from bot.slack.delivery.modals import show_in_view
 from bot.slack.delivery.response_url import respond_or_plain
 
@@ -248,5 +252,25 @@ def answer(
             response_type=IN_CHANNEL if in_channel and not public else EPHEMERAL,
             replace_original=replace_original and not public,
         )
-    except Exception:  # noqa: BLE001 — nothing else to tell the user through
-        log.exception("answering a button click failed")
+    except Exception as exc:  # noqa: BLE001 — nothing else to tell the user through
+        failed("answering a button click", exc)
+
+
+def click_listener(work: Callable[[dict[str, Any], dict[str, Any], Respond, WebClient], None]) -> Callable[..., None]:
+    """A button's Bolt listener (``ack, body, action, respond, client, context``):
+    ``ack()`` at once, then ``work(body, action, respond, client)`` as a job of the
+    work queue (``bot.slack.delivery.intake.later``; docs/architecture.md "Acks
+    never wait behind work")."""
+
+    def on_click(
+        ack: Ack,
+        body: dict[str, Any],
+        action: dict[str, Any],
+        respond: Respond,
+        client: WebClient,
+        context: dict[str, Any] | None = None,
+    ) -> None:
+        ack()
+        later(context, lambda: work(body, action, respond, client))
+
+    return on_click

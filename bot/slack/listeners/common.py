@@ -28,6 +28,7 @@ from bot.render.home import home_view
 from bot.slack.delivery.event_keys import idempotency_keys, should_answer
 from bot.slack.delivery.fair_slots import FairSlots, quick
 from bot.slack.delivery.fallback import view_or_plain
+from bot.slack.delivery.intake import later
 from bot.slack.delivery.journal_context import RetryLater, reply_guard, settled
 from bot.slack.delivery.modals import valid_view
 from bot.slack.delivery.poster import TRANSIENT, SlackPoster
@@ -181,9 +182,11 @@ def message_listener(
     wants: Callable[[dict[str, Any]], bool] = lambda event: True,
     poster_for: Callable[[WebClient, dict[str, Any]], SlackPoster] = lambda client, event: SlackPoster(client),
 ) -> Callable[..., None]:
-    """A Bolt listener (``body, event, client, context``) that answers a message
-    event with ``answer_message``, inside the journal's ``settled``, through its
-    ``reply_guard`` (bot.slack.delivery.journal_context).
+    """A Bolt listener (``body, event, client, context``) that queues the answer to
+    a message event (``bot.slack.delivery.intake.later``): ``answer_message``,
+    inside the journal's ``settled``, through its ``reply_guard``
+    (bot.slack.delivery.journal_context). An event that is not for us (``wants``)
+    queues nothing.
 
     Args:
         service: answers ``mention(text, ctx)``.
@@ -194,9 +197,11 @@ def message_listener(
     """
 
     def listener(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: dict[str, Any]) -> None:
+        if wants(event):
+            later(context, lambda: answer(body, event, client, context))
+
+    def answer(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: dict[str, Any]) -> None:
         with settled(context):
-            if not wants(event):
-                return
             check, poster = reply_guard(context, seen, poster_for(client, event), body, event)
             answer_message(
                 body,

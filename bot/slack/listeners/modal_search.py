@@ -39,7 +39,8 @@ from bot.render.home import (
     search_modal,
 )
 from bot.slack.delivery.fair_slots import FairSlots
-from bot.slack.delivery.fallback import SORRY, view_or_plain
+from bot.slack.delivery.fallback import SORRY, failed, view_or_plain
+from bot.slack.delivery.intake import later
 from bot.slack.delivery.modals import message_modal, valid_view, view_depth
 from bot.slack.listeners.clicks import BadValue, answer, page_request, read_value
 from bot.slack.listeners.common import SEARCHING
@@ -71,20 +72,28 @@ def register(app: App, service: "Service", *, slots: FairSlots) -> None:
         app.action(action_id)(make_page_listener(service, slots))
 
 
-def open_search(ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient) -> None:
-    """*Search papers* (App Home): open the search modal with the click's ``trigger_id``.
+def open_search(
+    ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient, context: dict[str, Any] | None = None
+) -> None:
+    """*Search papers* (App Home): ``ack()``, then (a job) open the search modal with
+    the click's ``trigger_id``.
 
     Args:
         ack: Bolt's ``ack``.
         body: the ``block_actions`` payload (its ``trigger_id``).
         respond: Bolt's ``respond`` (when the click has a ``response_url``).
         client: Bolt's ``WebClient``.
+        context: Bolt's request context (the work queue's place for the job).
     """
     ack()
+    later(context, lambda: _open_search(body, respond, client))
+
+
+def _open_search(body: dict[str, Any], respond: Respond, client: WebClient) -> None:
     try:
         view_or_plain(client.views_open, valid_view(search_modal()), SORRY, trigger_id=body.get("trigger_id"))
-    except Exception:  # noqa: BLE001 — e.g. an expired trigger_id (3 s)
-        log.exception("views.open of the search modal failed")
+    except Exception as exc:  # noqa: BLE001 — e.g. an expired trigger_id (3 s)
+        failed("views.open of the search modal", exc)
         if body.get("response_url"):
             answer(body, respond, client, Message(text=SORRY))
 
@@ -120,14 +129,17 @@ def modal_results(service: "Service", query: str, offset: int = 0, exact: bool =
 
 
 def make_search_listener(service: "Service", slots: FairSlots):
-    """The search modal's ``view_submission`` listener (``ack, view, client``).
+    """The search modal's ``view_submission`` listener (``ack, view, client, body, context``):
+    the ack says "Searching…"; the search and its ``views.update`` are a job.
 
     Args:
         service: the ``Service`` that answers.
         slots: the fair work slots held while the service works (never during an ack or a Slack call).
     """
 
-    def search_submitted(ack: Ack, view: dict[str, Any], client: WebClient, body: dict[str, Any]) -> None:
+    def search_submitted(
+        ack: Ack, view: dict[str, Any], client: WebClient, body: dict[str, Any], context: dict[str, Any] | None = None
+    ) -> None:
         query = submitted_query(view)
         if not query:
             ack(response_action="errors", errors={SEARCH_INPUT_BLOCK: EMPTY_QUERY})
@@ -139,6 +151,9 @@ def make_search_listener(service: "Service", slots: FairSlots):
             ack(response_action="errors", errors={SEARCH_INPUT_BLOCK: SORRY})
             return
         ack(response_action="update", view=searching)
+        later(context, lambda: show_results(query, view, client, body))
+
+    def show_results(query: str, view: dict[str, Any], client: WebClient, body: dict[str, Any]) -> None:
         try:
             with slots((body.get("user") or {}).get("id", "")):
                 result = modal_results(service, query)
@@ -163,8 +178,13 @@ def make_page_listener(service: "Service", slots: FairSlots):
         slots: the fair work slots held while the service works (never during an ack or a Slack call).
     """
 
-    def modal_page(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
+    def modal_page(
+        ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient, context: dict[str, Any] | None = None
+    ) -> None:
         ack()
+        later(context, lambda: show_page(body, action, client))
+
+    def show_page(body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
         view = body.get("view") or {}
         try:
             query, offset, exact = page_request(read_value(action), service.queries.text_of)

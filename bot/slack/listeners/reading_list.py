@@ -35,7 +35,7 @@ import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable
 
-from slack_bolt import Ack, App, Respond
+from slack_bolt import App, Respond
 from slack_sdk import WebClient
 
 from bot.core.replies import ErrorReply, NoticeReply, Reply
@@ -51,7 +51,17 @@ from bot.render.reading_list import export_message
 from bot.slack.delivery.fair_slots import FairSlots
 from bot.slack.delivery.fallback import SORRY
 from bot.slack.delivery.modals import valid_view
-from bot.slack.listeners.clicks import EXAMPLE, BadValue, Click, answer, on_public_message, paper_id, read_value, redraw
+from bot.slack.listeners.clicks import (
+    EXAMPLE,
+    BadValue,
+    Click,
+    answer,
+    click_listener,
+    on_public_message,
+    paper_id,
+    read_value,
+    redraw,
+)
 from bot.slack.listeners.common import publish_home
 
 if TYPE_CHECKING:
@@ -105,7 +115,8 @@ def _in_home(body: dict[str, Any]) -> bool:
 
 
 def make_listener(service: "Service", action_id: str, kind, slots: FairSlots):
-    """The listener of one reading-list button (Bolt arguments ``ack, body, action, respond, client``).
+    """The listener of one reading-list button (Bolt arguments ``ack, body, action, respond,
+    client, context``): ``ack()``, then the answer as a job (``bot.slack.listeners.clicks.click_listener``).
 
     Args:
         service: the ``Service`` that answers.
@@ -114,8 +125,7 @@ def make_listener(service: "Service", action_id: str, kind, slots: FairSlots):
         slots: the fair work slots held while the service works (never during an ack or a Slack call).
     """
 
-    def on_click(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond, client: WebClient) -> None:
-        ack()
+    def answer_click(body: dict[str, Any], action: dict[str, Any], respond: Respond, client: WebClient) -> None:
         click = Click.of(body)
         try:
             value = read_value(action)
@@ -132,11 +142,12 @@ def make_listener(service: "Service", action_id: str, kind, slots: FairSlots):
             swap, message = False, render(NoticeReply(text=SORRY))
         answer(body, respond, client, message, replace_original=swap)
 
-    return on_click
+    return click_listener(answer_click)
 
 
 def make_save_listener(service: "Service", slots: FairSlots):
-    """*Save* (Bolt arguments ``ack, body, action, respond, client``): save, then
+    """*Save* (Bolt arguments ``ack, body, action, respond, client, context``; the work
+    after ``ack()`` is a job, ``bot.slack.listeners.clicks.click_listener``): save, then
     update the message clicked in place (see the module doc).
 
     Args:
@@ -144,8 +155,7 @@ def make_save_listener(service: "Service", slots: FairSlots):
         slots: the fair work slots held while the service works (never during an ack or a Slack call).
     """
 
-    def on_save(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond, client: WebClient) -> None:
-        ack()
+    def save(body: dict[str, Any], action: dict[str, Any], respond: Respond, client: WebClient) -> None:
         click = Click.of(body)
         swap = False
         try:
@@ -170,7 +180,7 @@ def make_save_listener(service: "Service", slots: FairSlots):
             message = render(NoticeReply(text=SORRY))
         answer(body, respond, client, message, replace_original=swap)
 
-    return on_save
+    return click_listener(save)
 
 
 def _marked_in_modal(client: WebClient, body: dict[str, Any], pid: str) -> bool:
@@ -189,15 +199,15 @@ def _marked_in_modal(client: WebClient, body: dict[str, Any], pid: str) -> bool:
 
 
 def make_export_listener(service: "Service", slots: FairSlots):
-    """*Export BibTeX*: the list to the clicker's DM (mrkdwn message + ``.bib`` file).
+    """*Export BibTeX*: the list to the clicker's DM (mrkdwn message + ``.bib`` file), a job
+    after the ack (``bot.slack.listeners.clicks.click_listener``).
 
     Args:
         service: the ``Service`` that answers.
         slots: the fair work slots held while the service works (never during an ack or a Slack call).
     """
 
-    def on_export(ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient) -> None:
-        ack()
+    def export_list(body: dict[str, Any], action: dict[str, Any], respond: Respond, client: WebClient) -> None:
         click = Click.of(body)
         try:
             with slots(click.user_id or ""):
@@ -218,7 +228,7 @@ def make_export_listener(service: "Service", slots: FairSlots):
             return  # the DM itself is the answer; nothing to replace in the Home tab
         answer(body, respond, client, render(NoticeReply(text=note)))
 
-    return on_export
+    return click_listener(export_list)
 
 
 def send_export(client: WebClient, user_id: str, export) -> str:

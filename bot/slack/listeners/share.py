@@ -16,8 +16,12 @@ picker — while the stack has room, else replace the current view
 (docs/slack-rules.md [view-stack]). Its submission claims each share (once per
 modal, paper and target) and posts the card: into the conversation picked
 (``post_card``), and to the person picked, in the bot's own DM with them
-(``conversations.open``, scope ``im:write``). Success replaces the share modal
-with "Shared in #x ✓" / "Sent to @y ✓"; a failure is said on its input.
+(``conversations.open``, scope ``im:write``). The submission is acknowledged at
+once with the modal saying "Sharing…" (an ack never waits for a post,
+docs/architecture.md "Acks never wait behind work"); the posts are a job, which
+then shows "Shared in #x ✓" / "Sent to @y ✓", or what went wrong, in the same
+modal (``views.update``). Only a form that cannot be read or names no one is
+answered on its input.
 
 ``bot.slack.delivery.reach.post_card`` posts the card: ``chat.postMessage``, a
 public channel joined first, any other conversation the bot cannot enter reached
@@ -53,7 +57,8 @@ from bot.render.cards import (
 )
 from bot.service.sharing import share_key
 from bot.slack.delivery.fair_slots import FairSlots
-from bot.slack.delivery.fallback import SORRY
+from bot.slack.delivery.fallback import SORRY, failed, view_or_plain
+from bot.slack.delivery.intake import later
 from bot.slack.delivery.modals import STACK_MAX, message_modal, valid_view, view_depth
 from bot.slack.delivery.poster import SlackPoster
 from bot.slack.delivery.reach import NOT_POSTABLE, Unreachable, post_card
@@ -62,6 +67,7 @@ from bot.slack.listeners.clicks import (
     BadValue,
     Click,
     answer,
+    click_listener,
     on_public_message,
     paper_id,
     read_value,
@@ -73,6 +79,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: The share modal while its card is being posted.
+SHARING = "Sharing…"
 #: A DM (``D…``) the bot is not in: only a ``response_url`` reaches it, and no one can invite the bot.
 NO_WAY_INTO_DM = "Slack gave me no way into that direct message: pick the person under “Or send to a person” instead."
 
@@ -115,15 +123,15 @@ def sharer_name(client: WebClient, user_id: str) -> str:
 
 
 def make_listener(service: "Service", slots: FairSlots):
-    """The *Share* listener (Bolt arguments ``ack, body, action, respond, client``).
+    """The *Share* listener (Bolt arguments ``ack, body, action, respond, client, context``):
+    ``ack()``, then the share as a job (``bot.slack.listeners.clicks.click_listener``).
 
     Args:
         service: the ``Service`` that answers.
         slots: the fair work slots held while the service works (never during an ack or a Slack call).
     """
 
-    def on_share(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond, client: WebClient) -> None:
-        ack()
+    def share(body: dict[str, Any], action: dict[str, Any], respond: Respond, client: WebClient) -> None:
         try:
             message, replace_original = share_from_message(service, slots, body, action, client)
         except BadValue as bad:
@@ -133,7 +141,7 @@ def make_listener(service: "Service", slots: FairSlots):
             message, replace_original = Message(text=SORRY), False
         answer(body, respond, client, message, replace_original=replace_original)
 
-    return on_share
+    return click_listener(share)
 
 
 def share_from_message(
@@ -202,10 +210,15 @@ def _ephemeral(text: str) -> Message:
 
 # ---------------------------------------------------------------- from a modal
 def make_share_to_listener(service: "Service"):
-    """*Share to…* → the share modal, pushed (or in place when the stack is full)."""
+    """*Share to…* → ``ack()``, then (a job) the share modal, pushed (or in place when the stack is full)."""
 
-    def share_to(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
+    def share_to(
+        ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient, context: dict[str, Any] | None = None
+    ) -> None:
         ack()
+        later(context, lambda: open_share_modal(body, action, client))
+
+    def open_share_modal(body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
         view = body.get("view") or {}
         depth = view_depth(view)
         try:
@@ -221,8 +234,8 @@ def make_share_to_listener(service: "Service"):
                 client.views_update(view_id=view.get("id"), view=modal)
             else:
                 client.views_open(trigger_id=body.get("trigger_id"), view=modal)
-        except Exception:  # noqa: BLE001 — an expired trigger: nothing else to answer through
-            log.exception("share modal not opened")
+        except Exception as exc:  # noqa: BLE001 — an expired trigger: nothing else to answer through
+            failed("opening the share modal", exc)
 
     return share_to
 
@@ -258,15 +271,19 @@ class NotShared(Exception):
 
 
 def make_share_submit_listener(service: "Service", slots: FairSlots):
-    """The share modal's *Share* → post the card to the conversation and/or the person
-    picked, then "Shared in #x ✓" / "Sent to @y ✓" (or an error on the input).
+    """The share modal's *Share*: the ack turns the modal into "Sharing…" (or puts an
+    error on the input when the form cannot be read or names no one); posting the
+    card to the conversation and/or the person picked is a job, which then shows
+    "Shared in #x ✓" / "Sent to @y ✓", or what went wrong, with ``views.update``.
 
     Args:
         service: the ``Service`` that answers.
         slots: the fair work slots held while the service works (never during an ack or a Slack call).
     """
 
-    def share_submitted(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient) -> None:
+    def share_submitted(
+        ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient, context: dict[str, Any] | None = None
+    ) -> None:
         target, person = selected_target(view), selected_person(view)
         try:
             meta = json.loads(view.get("private_metadata") or "{}")
@@ -280,25 +297,30 @@ def make_share_submit_listener(service: "Service", slots: FairSlots):
                 errors={SHARE_TARGET_BLOCK: "Pick where to share it: a conversation or a person."},
             )
             return
+        depth = view_depth(view)
+        ack(response_action="update", view=valid_view(shared_modal(SHARING, depth)))
+        later(context, lambda: post_share(body, view, client, pid, (target, person), depth))
+
+    def post_share(
+        body: dict[str, Any], view: dict[str, Any], client: WebClient, pid: str, picked: tuple[str, str], depth: int
+    ) -> None:
         share = _Share(service, slots, client, body, view, pid)
-        sent, errors = [], {}
-        for block, picked, send in ((SHARE_TARGET_BLOCK, target, share.into), (SHARE_PERSON_BLOCK, person, share.to)):
-            if not picked:
+        lines = []
+        for who, send in zip(picked, (share.into, share.to)):
+            if not who:
                 continue
             try:
-                sent.append(send(picked))
+                lines.append(send(who).line)
             except NotShared as exc:
-                errors[block] = str(exc)
-            except Exception:  # noqa: BLE001 — the user still gets an answer, on the input
-                log.exception("share to %s failed", picked)
-                errors[block] = SORRY
-        if not errors and not any(s.now for s in sent):
-            errors[SHARE_TARGET_BLOCK if target else SHARE_PERSON_BLOCK] = "You already shared this paper there."
-        if errors:
-            ack(response_action="errors", errors=errors)
-            return
-        lines = "\n".join(s.line for s in sent)
-        ack(response_action="update", view=valid_view(shared_modal(lines, view_depth(view))))
+                lines.append(str(exc))
+            except Exception:  # noqa: BLE001 — the user still gets an answer, in the modal
+                log.exception("share to %s failed", who)
+                lines.append(SORRY)
+        said = "\n".join(lines)
+        try:
+            view_or_plain(client.views_update, valid_view(shared_modal(said, depth)), said, view_id=view.get("id"))
+        except Exception as exc:  # noqa: BLE001 — e.g. the user closed the modal meanwhile
+            failed(f"views.update of the share modal {view.get('id')}", exc)
 
     return share_submitted
 

@@ -25,7 +25,8 @@ from bot.core.replies import ResultsReply
 from bot.render.home import search_modal
 from bot.render.related import NO_TEXT, RELATED_RESULTS, related_message, related_modal
 from bot.slack.delivery.fair_slots import FairSlots
-from bot.slack.delivery.fallback import SORRY, view_or_plain
+from bot.slack.delivery.fallback import SORRY, failed, view_or_plain
+from bot.slack.delivery.intake import later
 from bot.slack.delivery.modals import valid_view
 from bot.slack.delivery.response_url import respond_or_plain
 from bot.slack.listeners.common import SEARCHING
@@ -61,15 +62,21 @@ def message_text(body: dict[str, Any]) -> str:
 
 
 def make_related_listener(service: "Service", slots: FairSlots):
-    """The *Find related papers* listener (Bolt arguments ``ack, body, respond, client``).
+    """The *Find related papers* listener (Bolt arguments ``ack, body, respond, client,
+    context``): ``ack()``, then the modal and the search as a job.
 
     Args:
         service: the ``Service`` that answers.
         slots: the fair work slots held while the service works (never during an ack or a Slack call).
     """
 
-    def find_related(ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient) -> None:
+    def find_related(
+        ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient, context: dict[str, Any] | None = None
+    ) -> None:
         ack()
+        later(context, lambda: show_related(body, respond, client))
+
+    def show_related(body: dict[str, Any], respond: Respond, client: WebClient) -> None:
         text = message_text(body)
         if not any(c.isalnum() for c in text):  # an image, a file, only a mention
             if _open(client, body, related_modal(error=NO_TEXT)) is None:
@@ -111,20 +118,25 @@ def _open(client: WebClient, body: dict[str, Any], view: dict) -> str | None:
 def _ephemeral(respond: Respond, message: Message) -> None:
     try:
         respond_or_plain(respond, message, response_type="ephemeral")
-    except Exception:  # noqa: BLE001 — no response_url either: nothing else to answer through
-        log.exception("ephemeral answer to the shortcut failed")
+    except Exception as exc:  # noqa: BLE001 — no response_url either: nothing else to answer through
+        failed("the ephemeral answer to the shortcut", exc)
 
 
-def open_search_modal(ack: Ack, body: dict[str, Any], client: WebClient) -> None:
-    """*Search papers* (global shortcut): open the search modal.
+def open_search_modal(ack: Ack, body: dict[str, Any], client: WebClient, context: dict[str, Any] | None = None) -> None:
+    """*Search papers* (global shortcut): ``ack()``, then (a job) open the search modal.
 
     Args:
         ack: Bolt's ``ack``.
         body: the shortcut payload (its ``trigger_id``).
         client: Bolt's ``WebClient``.
+        context: Bolt's request context (the work queue's place for the job).
     """
     ack()
+    later(context, lambda: _open_search_modal(body, client))
+
+
+def _open_search_modal(body: dict[str, Any], client: WebClient) -> None:
     try:
         view_or_plain(client.views_open, valid_view(search_modal()), SORRY, trigger_id=body.get("trigger_id"))
-    except Exception:  # noqa: BLE001 — e.g. an expired trigger_id; no response_url to tell
-        log.exception("views.open of the search modal (global shortcut) failed")
+    except Exception as exc:  # noqa: BLE001 — e.g. an expired trigger_id; no response_url to tell
+        failed("views.open of the search modal (global shortcut)", exc)

@@ -2,8 +2,9 @@
 
 One listener for every sub-command (the service parses the text, docs/interfaces.md
 "/paper slash command"). The flow reads like a sentence: ``ack()`` with no body at
-once (Slack's 3 s limit, docs/platform-facts.md), decode the text once, call
-``service.command``, render, ``respond()`` through the command's
+once (Slack's 3 s limit, docs/platform-facts.md), on the request's own thread; the
+rest is a job in the work queue (``bot.slack.delivery.intake.later``): decode the
+text once, call ``service.command``, render, ``respond()`` through the command's
 ``response_url`` (usable 5 times in 30 min). Every failure after the ack
 becomes a short polite ephemeral message and a log line — never a
 traceback in Slack, and never an exception escaping the listener (Bolt then
@@ -23,6 +24,7 @@ from bot.core.ports import Message
 from bot.render import render
 from bot.slack.delivery.fair_slots import FairSlots, quick
 from bot.slack.delivery.fallback import SORRY
+from bot.slack.delivery.intake import later
 from bot.slack.delivery.journal_context import NotMine, RetryLater, fence, settled
 from bot.slack.delivery.response_url import respond_or_plain
 from bot.slack.listeners.common import user_time_zone
@@ -56,14 +58,18 @@ def make_listener(service: "Service", slots: FairSlots) -> Callable[..., None]:
         slots: held while the service and the renderer run.
 
     Returns:
-        Callable: ``listener(ack, command, respond, client)`` with Bolt's
-        argument names.
+        Callable: ``listener(ack, command, respond, client, context)`` with
+        Bolt's argument names; it acks and queues the answer (without a work
+        ticket in ``context`` the answer runs before it returns).
     """
 
     def paper_command(
         ack: Ack, command: dict[str, Any], respond: Respond, client: WebClient, context: dict[str, Any] | None = None
     ) -> None:
         ack()
+        later(context, lambda: answer(command, respond, client, context))
+
+    def answer(command: dict[str, Any], respond: Respond, client: WebClient, context: dict[str, Any] | None) -> None:
         with settled(context):  # the journal row (bot.slack.delivery.journal): done, or tried again later
             try:
                 text = command_text(command.get("text", ""))

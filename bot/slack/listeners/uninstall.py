@@ -3,7 +3,8 @@
 
 Bolt lets both events through ``authorize`` without a token
 (slack_bolt/middleware/authorization/internals.py, ``no_auth_test_events``) and
-acknowledges them itself.
+acknowledges them itself; what is forgotten is a job of the work queue
+(``bot.slack.delivery.intake.later``), so the ack waits for no database write.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from slack_bolt import App, BoltContext
 
+from bot.slack.delivery.intake import later
 from bot.slack.oauth.uninstalls import Departure, Uninstalls
 
 
@@ -25,12 +27,14 @@ def register(app: App, uninstalls: Uninstalls) -> None:
 
     @app.event("app_uninstalled")
     def app_uninstalled(context: BoltContext) -> None:
-        uninstalls.departed(_departure(context, "app_uninstalled"))
+        departure = _departure(context, "app_uninstalled")
+        later(context, lambda: uninstalls.departed(departure))
 
     @app.event("tokens_revoked")
     def tokens_revoked(event: dict[str, Any], context: BoltContext) -> None:
         if (event.get("tokens") or {}).get("bot"):  # user tokens only: paperbot holds none
-            uninstalls.departed(_departure(context, "tokens_revoked"))
+            departure = _departure(context, "tokens_revoked")
+            later(context, lambda: uninstalls.departed(departure))
 
 
 def _departure(context: BoltContext, reason: str) -> Departure:

@@ -22,6 +22,7 @@ from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
 from bot.core.models import Context
+from bot.slack.delivery.intake import later
 from bot.slack.listeners.common import say_once
 
 if TYPE_CHECKING:
@@ -50,6 +51,6 @@ def register(app: App, service: "Service") -> None:
             channel_id=event["channel"],
             user_id=event.get("inviter") or "",
         )
-        say_once(service, client, ctx, "channel", event["channel"])
+        later(context, lambda: say_once(service, client, ctx, "channel", event["channel"]))
 
     app.event("member_joined_channel")(member_joined_channel)

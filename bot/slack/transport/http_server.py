@@ -8,10 +8,11 @@ Routes (docs/interfaces.md "CLI", ``paperbot serve``):
 - ``GET /healthz`` — ``200 ok`` (for the platform's health checks).
 - anything else — ``404``.
 
-Sizing: waitress holds a worker thread per request only until the
-listener's ``ack()`` (Bolt polls for it), so ``THREADS`` request threads
-plus ``bot.slack.app.LISTENER_THREADS`` listener threads take 50
-concurrent commands without queueing (docs/interfaces.md "Quality bars").
+Sizing: a request holds a waitress thread while Bolt runs its middleware and
+its listener's ack part (``process_before_response=True``: the intake, the
+journal's claim — at most 1.5 s for the database — and ``ack()``; the work is
+queued, ``bot.slack.delivery.work_queue``), so ``THREADS`` request threads take
+50 concurrent commands without queueing (docs/interfaces.md "Quality bars").
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ import socket
 import threading
 import time
 
-from slack_bolt import App
+from slack_bolt import App, BoltResponse
 from slack_bolt.adapter.socket_mode.base_handler import BaseSocketModeHandler
 from slack_bolt.adapter.socket_mode.internals import run_bolt_app, send_response
 from slack_sdk import WebClient
@@ -41,11 +41,14 @@ from slack_sdk.socket_mode.builtin import SocketModeClient
 from slack_sdk.socket_mode.interval_runner import IntervalRunner
 from slack_sdk.socket_mode.request import SocketModeRequest
 
+from bot.slack.transport.request_shapes import event_problem, interaction_problem
+
 log = logging.getLogger(__name__)
 
 #: Threads the socket client uses to hand envelopes to Bolt. Each holds its
-#: envelope only until the listener's ack (the work runs on the app's
-#: listener pool), so this need not match the 50-command target.
+#: envelope only while Bolt runs the middleware and the listener's ack part on
+#: it (the work is queued on the app's listener pool, bot.slack.delivery.work_queue),
+#: so this need not match the 50-command target.
 CONCURRENCY = 16
 #: Seconds between pings (slack_sdk's client default); no pong for 4 of them → reconnect.
 PING_INTERVAL = 5.0
@@ -153,14 +156,36 @@ class SocketHandler(BaseSocketModeHandler):
         self.client.socket_mode_request_listeners.append(self.handle)
 
     def handle(self, client: SocketModeClient, req: SocketModeRequest) -> None:
-        """Dispatch one envelope to Bolt and send its ack (as Bolt's own handler does).
+        """Dispatch one envelope to Bolt and send its ack (as Bolt's own handler does);
+        one whose payload Slack could never send (``bot.slack.transport.request_shapes``)
+        is acknowledged and ignored, with one WARNING, before Bolt sees it.
 
         Args:
             client: the Socket Mode client the envelope came on.
             req: the envelope.
         """
         start = time.time()
+        problem = envelope_problem(req.type, req.payload)
+        if problem:
+            log.warning("a Socket Mode %s envelope Slack would not send (%s); acked, ignored", req.type, problem)
+            send_response(client, req, BoltResponse(status=200, body=""), start)  # the envelope's ack
+            return
         send_response(client, req, run_bolt_app(self.app, req), start)
+
+
+def envelope_problem(kind: str, payload: object) -> str | None:
+    """Why a Socket Mode envelope's ``payload`` cannot be one Slack sends, or None
+    (slash commands are left to Bolt, as over HTTP).
+
+    Args:
+        kind: the envelope's ``type`` ("interactive", "events_api", "slash_commands" …).
+        payload: the envelope's ``payload`` as Slack sent it (any JSON value).
+    """
+    if kind == "interactive":
+        return interaction_problem(payload)
+    if kind == "events_api":
+        return event_problem(payload) if isinstance(payload, dict) else "its payload is not a JSON object"
+    return None
 
 
 def socket_handler(

@@ -12,27 +12,15 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode
 
-from tests.fakeslack import BOT_USER_ID, TEAM_ID
-from tests.slack.burst import ServeProcess, burst, mention_envelope, replies_in_thread, slow_down
+from tests.fakeslack import BOT_USER_ID
+from tests.slack.burst import ServeProcess, burst, command_fields, mention_envelope, replies_in_thread, slow_down
 
 MENTIONS = 40
 COMMANDS = 12
 
 
-def _command(text: str, response_url: str) -> str:
-    return urlencode(
-        {
-            "team_id": TEAM_ID,
-            "channel_id": "C0GENERAL",
-            "channel_name": "general",
-            "user_id": "U0ALICE",
-            "command": "/paper",
-            "text": text,
-            "api_app_id": "A0PAPERBOT",
-            "response_url": response_url,
-            "trigger_id": "1.2.3",
-        }
-    )
+def _command(text: str, response_url: str, user: str = "U0ALICE") -> str:
+    return urlencode(command_fields(user, text, response_url))
 
 
 def _pending(db: Path) -> int:
@@ -55,11 +43,11 @@ def test_mentions_acknowledged_before_a_kill_are_answered_once_after_the_restart
     fake_slack.add_channel("C0GENERAL", bot_member=True)  # where the mentions come from
     stamps = [f"{1765400000 + i}.000100" for i in range(MENTIONS)]
     bodies = [
-        mention_envelope(f"Ev0KILL{i}", ts, text=f"<@{BOT_USER_ID}> sparse attention {i}")
+        mention_envelope(f"Ev0KILL{i}", ts, text=f"<@{BOT_USER_ID}> sparse attention {i}", user=f"U0USER{i % 20}")
         for i, ts in enumerate(stamps)
     ]
     urls = [fake_slack.new_response_url() for _ in range(COMMANDS)]
-    commands = [_command(f"search sparse attention {j}", u) for j, u in enumerate(urls)]
+    commands = [_command(f"search sparse attention {j}", u, f"U0CMD{j}") for j, u in enumerate(urls)]
     try:
         statuses = burst(server.start(), [b for pair in zip(bodies, commands) for b in pair] + bodies[COMMANDS:])
         server.kill()  # acked, mostly not answered yet

@@ -50,7 +50,7 @@ def test_duplicates_released_together_get_exactly_one_reply(
         stamps = []
         for n in range(ROUNDS):
             ts = f"1765{len(transport.__name__)}{copies}{servers}{n:03d}.000100"
-            body = mention_envelope(f"Ev0DUP{transport.__name__}{copies}S{servers}R{n}", ts)
+            body = mention_envelope(f"Ev0DUP{transport.__name__}{copies}S{servers}R{n}", ts, user=f"U0R{n}")
             assert transport(running, body, copies) == [200] * copies
             stamps.append(ts)
         running.drain()

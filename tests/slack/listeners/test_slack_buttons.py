@@ -191,7 +191,7 @@ def test_socket_mode_block_actions_are_acked_and_answered(slack: SlackHarness) -
     payload = block_actions(ACTION_SHARE, {"id": paper.id}, response_url=url, user="U0CAROL")
     response = run_bolt_app(slack.app, SocketModeRequest("interactive", "env-act-1", payload))
     assert response.status == 200 and not response.body
-    (post,) = slack.fake.wait_for("chat.postMessage")
+    (post,) = [c for c in slack.fake.wait_for("chat.postMessage") if not c.body.get("thread_ts")]  # not the abstract
     assert "Shared by u0carol" in json.dumps(post.body["blocks"])
     (reply,) = slack.replies(url)
     assert reply["response_type"] == "ephemeral" and "Shared in <#C0GENERAL> ✓" in reply["text"]

@@ -17,6 +17,7 @@ from bot.render.blocks import (
     ACTION_SIMILAR,
 )
 from bot.render.cards import SHARE_MODAL_ID, SHARE_TARGET_ACTION, SHARE_TARGET_BLOCK
+from bot.slack.listeners.share import SHARING
 from tests.fakeslack import TEAM_ID
 from tests.slack.payloads import values, view_of
 from tests.slack.slackkit import SlackHarness, shown_strings, view_submission
@@ -88,14 +89,21 @@ def test_share_to_pushes_a_conversation_picker(slack: SlackHarness) -> None:
     assert "default_to_current_conversation" not in picker  # a person picked alone gets it alone
 
 
+def shared_says(slack: SlackHarness, submission: dict, count: int) -> str:
+    """Submit the share modal: its ack says "Sharing…" (the post is not waited for);
+    return what the ``count``-th ``views.update`` of it says afterwards."""
+    answer = json.loads(slack.interact(submission).body)
+    assert answer["response_action"] == "update" and SHARING in json.dumps(answer["view"], ensure_ascii=False)
+    update = slack.fake.wait_for("views.update", count)[count - 1]
+    assert update.body["view_id"] == submission["view"]["id"]
+    return " ".join(shown_strings(view_of(update)["blocks"]))
+
+
 def test_sharing_from_the_modal_posts_once_and_confirms(slack: SlackHarness) -> None:
     (paper,) = slack.index.by_name("KIStego")
     slack.fake.add_channel("C0PAPERS", bot_member=True)
-    answer = json.loads(slack.interact(share_submission(paper.id, "C0PAPERS")).body)
-    assert answer["response_action"] == "update"
-    assert "Shared in <#C0PAPERS> ✓" in json.dumps(answer["view"], ensure_ascii=False)
-    again = json.loads(slack.interact(share_submission(paper.id, "C0PAPERS")).body)
-    assert again["response_action"] == "errors" and "already shared" in again["errors"][SHARE_TARGET_BLOCK]
+    assert "Shared in <#C0PAPERS> ✓" in shared_says(slack, share_submission(paper.id, "C0PAPERS"), 1)
+    assert "Already shared in <#C0PAPERS>" in shared_says(slack, share_submission(paper.id, "C0PAPERS"), 2)
     slack.drain()
     parents = [c for c in slack.fake.calls("chat.postMessage") if not c.body.get("thread_ts")]
     assert [c.body["channel"] for c in parents] == ["C0PAPERS"]
@@ -105,13 +113,13 @@ def test_sharing_from_the_modal_posts_once_and_confirms(slack: SlackHarness) -> 
 def test_a_private_channel_without_the_bot_says_invite_first(slack: SlackHarness) -> None:
     (paper,) = slack.index.by_name("KIStego")
     slack.fake.add_channel("G0SECRET", private=True)
-    answer = json.loads(slack.interact(share_submission(paper.id, "G0SECRET")).body)
-    assert answer["response_action"] == "errors"
-    assert answer["errors"][SHARE_TARGET_BLOCK].startswith("I can't post in that conversation. If it is a private")
+    said = shared_says(slack, share_submission(paper.id, "G0SECRET"), 1)
+    assert said.startswith("I can't post in that conversation. If it is a private")
     slack.fake.add_channel("C0PUBLIC")
     slack.fake.fail_channel("C0PUBLIC", "not_in_channel", ("chat.postMessage",))
-    answer = json.loads(slack.interact(share_submission(paper.id, "C0PUBLIC")).body)
-    assert answer["errors"][SHARE_TARGET_BLOCK].startswith("Invite @paperbot to #c0public first")
+    said = shared_says(slack, share_submission(paper.id, "C0PUBLIC"), 2)
+    assert said.startswith("Invite @paperbot to #c0public first")
+    slack.drain()
     assert slack.store.mark("share", f"{TEAM_ID}:C0PUBLIC:V0MODAL:{paper.id}") == (False, None)
 
 

@@ -107,7 +107,7 @@ def test_service_calls_are_bounded_but_every_command_is_acked(slack_factory) -> 
     service = SlowService()
     slack = slack_factory(service=service)
     with ThreadPoolExecutor(max_workers=12) as pool:
-        results = list(pool.map(lambda i: slack.command(f"search q{i}"), range(12)))
+        results = list(pool.map(lambda i: slack.command(f"search q{i}", user=f"U0USER{i}"), range(12)))
     assert [r.status for r, _ in results] == [200] * 12
     for _, url in results:
         slack.replies(url)

@@ -87,6 +87,32 @@ def test_a_mixed_message_unfurls_each_known_link_once(slack: SlackHarness, linke
     assert list(call.body["unfurls"]) == [urls[0], urls[2], urls[3], urls[4]]
 
 
+def test_only_the_first_links_of_an_event_are_looked_at(slack: SlackHarness) -> None:
+    # An event may list thousands of links (Slack documents no limit): the first
+    # UNFURLS_MAX are looked at, known or not, so its cost does not grow with the message.
+    from bot.slack.listeners.unfurls import UNFURLS_MAX
+
+    known = "https://arxiv.org/abs/2401.01234"
+    unknown = [f"https://arxiv.org/abs/9999.{i:05d}" for i in range(1000)]
+    last_looked_at = unknown[: UNFURLS_MAX - 1] + [known] + unknown[UNFURLS_MAX:]
+    first_left_alone = unknown[:UNFURLS_MAX] + [known] + unknown[UNFURLS_MAX:]
+    slack.event(slack.fake.link_shared(last_looked_at, ts="1765000600.000100"), event_id="Ev0UNF5")
+    slack.event(slack.fake.link_shared(first_left_alone, ts="1765000601.000100"), event_id="Ev0UNF6")
+    slack.drain()
+    calls = slack.fake.calls("chat.unfurl")
+    assert [(c.body["ts"], list(c.body["unfurls"])) for c in calls] == [("1765000600.000100", [known])]
+
+
+def test_an_overlong_url_is_not_looked_at(slack: SlackHarness) -> None:
+    from bot.slack.listeners.unfurls import URL_MAX
+
+    padded = "https://arxiv.org/abs/2401.01234?" + "x" * URL_MAX  # names a known paper
+    slack.event(slack.fake.link_shared([padded], ts="1765000602.000100"), event_id="Ev0UNF7")
+    slack.event(slack.fake.link_shared([padded[: URL_MAX - 1]], ts="1765000603.000100"), event_id="Ev0UNF8")
+    slack.drain()
+    assert [c.body["ts"] for c in slack.fake.calls("chat.unfurl")] == ["1765000603.000100"]
+
+
 def test_the_composer_preview_is_answered_with_unfurl_id_and_source(slack: SlackHarness) -> None:
     (call,) = shared(slack, ["https://arxiv.org/abs/2401.01234"], "Ev0UNF4", composer=True)
     assert call.answer["ok"]

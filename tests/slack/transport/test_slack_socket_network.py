@@ -116,6 +116,20 @@ def test_no_pong_is_a_dead_connection_and_the_bot_reconnects(running, sockfake):
     bot.answered("env-after-silence")
 
 
+def test_an_envelope_slack_would_not_send_is_acked_with_one_warning(running, sockfake, caplog):
+    # A view submission whose view is null made Bolt's own matchers raise (a 500, a
+    # traceback, and over Socket Mode no ack at all); the same shape checks as over HTTP.
+    caplog.set_level(logging.INFO)
+    bot = running()
+    sockfake.wait_for_links(1)
+    payload = {"type": "view_submission", "user": {"id": "U0ALICE"}, "team": {"id": TEAM_ID}, "view": None}
+    sockfake.send({"envelope_id": "env-bad", "type": "interactive", "payload": payload})
+    assert sockfake.wait_for_ack("env-bad")["envelope_id"] == "env-bad"
+    loud = [r for r in caplog.records if r.levelno >= logging.WARNING and "connected to Slack" not in r.getMessage()]
+    assert len(loud) == 1 and "without a view" in loud[0].getMessage() and loud[0].exc_info is None
+    bot.answered("env-after")  # and the connection goes on
+
+
 def test_link_disabled_stops_with_one_error_instead_of_reconnecting(running, sockfake, caplog):
     caplog.set_level(logging.INFO)
     bot = running()

@@ -1,0 +1,201 @@
+"""No one's flood can make another person's request fail (issue 20, points 1 and 2):
+a real journaled server (``tests.slack.burst.Servers``: waitress + Bolt + the
+journal, as ``paperbot serve``) whose listener pool is held by one user's work
+(``Held``: their mentions wait at a gate), and signed requests from another user.
+
+- Every kind of request that must be acknowledged — a command, a button, a view
+  submission, a shortcut, over HTTP and over Socket Mode — is acknowledged while
+  the pool is full: its ack does not wait in the pool's queue (before: Bolt ran
+  each ack inside its listener on that pool, and answered 404 after 3 s).
+- The flooding user gets ``USER_PENDING`` requests in; the rest are refused with
+  one log line (and one "busy" notice) per user and minute; a refused command is
+  answered "busy" in its ack.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import logging
+import threading
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+import pytest
+from slack_bolt.adapter.socket_mode.internals import run_bolt_app
+from slack_sdk.socket_mode.request import SocketModeRequest
+
+from bot.slack.delivery.intake import BUSY
+from bot.slack.delivery.work_queue import USER_PENDING
+from tests.fakeslack import BOT_USER_ID, TEAM_ID
+from tests.signing import FORM, JSON, signed_headers
+from tests.slack.burst import Servers, command_fields, mention_envelope, replies_in_thread
+from tests.slack.payloads import message_action
+from tests.slack.slackkit import SECRET, block_actions, view_submission
+
+FLOOD = "U0FLOOD"
+OTHER = "U0OTHER"
+#: The listener pool of the server under test: small, so a few held jobs fill it.
+THREADS = 4
+
+
+class Held:
+    """The real service, except that ``FLOOD``'s mentions wait at the gate (``open``):
+    the flood's work holds the pool's threads for as long as the test wants."""
+
+    def __init__(self, service: Any, gate: threading.Event) -> None:
+        self._service, self._gate = service, gate
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._service, name)
+
+    def mention(self, text: str, ctx: Any) -> Any:
+        if ctx.user_id == FLOOD:
+            self._gate.wait(60)
+        return self._service.mention(text, ctx)
+
+
+@pytest.fixture
+def held(fake_slack, seed_index, tmp_path):
+    """``(servers, gate)``: one journaled server on SQLite with ``THREADS`` listener
+    threads; the gate is opened (and the server stopped) after the test."""
+    gate = threading.Event()
+    fake_slack.add_channel("C0GENERAL", bot_member=True)
+    running = Servers(
+        fake_slack,
+        seed_index,
+        f"sqlite:///{tmp_path / 'paperbot.db'}",
+        tmp_path,
+        1,
+        threads=THREADS,
+        wrap=lambda service: Held(service, gate),
+    )
+    try:
+        yield running, gate
+    finally:
+        gate.set()
+        running.close()
+
+
+def post(url: str, body: str) -> tuple[int, bytes]:
+    """POST one signed request; ``(status, body)``."""
+    parts = urlsplit(url)
+    headers = signed_headers(SECRET, body, content_type=JSON if body.startswith("{") else FORM)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    try:
+        conn.request("POST", "/slack/events", body=body.encode("utf-8"), headers=headers)
+        answer = conn.getresponse()
+        return answer.status, answer.read()
+    finally:
+        conn.close()
+
+
+def flood(url: str, count: int, first: int = 0) -> list[str]:
+    """``count`` mentions from ``FLOOD`` (each acknowledged); their message ``ts``s."""
+    stamps = []
+    for i in range(first, first + count):
+        ts = f"{1766200000 + i}.000100"
+        body = mention_envelope(f"Ev0FLOOD{i}", ts, text=f"<@{BOT_USER_ID}> sparse attention {i}", user=FLOOD)
+        assert post(url, body)[0] == 200
+        stamps.append(ts)
+    return stamps
+
+
+def command(fake, user: str, text: str = "search attention") -> tuple[dict[str, str], str]:
+    """A ``/paper`` command's fields (a fresh ``response_url`` and ``trigger_id``) and its ``response_url``."""
+    url = fake.new_response_url()
+    return command_fields(user, text, url, trigger_id=fake.new_trigger_id()), url
+
+
+def interaction(fake, kind: str) -> dict[str, Any]:
+    """An interaction payload from ``OTHER`` that must be acknowledged within 3 s."""
+    if kind == "button":
+        payload = block_actions("paper_details", {"id": "p1"}, user=OTHER, response_url=fake.new_response_url())
+    elif kind == "view_submission":
+        payload = view_submission("sparse attention", user=OTHER)
+    elif kind == "message_shortcut":
+        payload = message_action("sparse attention in transformers", user=OTHER, response_url=fake.new_response_url())
+    else:  # the global shortcut
+        payload = {
+            "type": "shortcut",
+            "callback_id": "search_papers",
+            "user": {"id": OTHER, "team_id": TEAM_ID},
+            "team": {"id": TEAM_ID},
+        }
+    payload["trigger_id"] = fake.new_trigger_id()
+    return payload
+
+
+KINDS = ["command", "button", "view_submission", "message_shortcut", "global_shortcut"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_request_is_acknowledged_while_another_users_work_fills_the_pool(held, fake_slack, kind) -> None:
+    running, gate = held
+    url = running.urls[0]
+    flood(url, THREADS + 2)  # every listener thread held, two more queued
+    if kind == "command":
+        fields, reply_url = command(fake_slack, OTHER)
+        status, body = post(url, urlencode(fields))
+    else:
+        status, body = post(url, urlencode({"payload": json.dumps(interaction(fake_slack, kind))}))
+    held_when_acked = not gate.is_set()
+    gate.set()
+    assert status == 200 and held_when_acked
+    if kind == "command":
+        assert body == b""
+        (reply,) = [c.body for c in fake_slack.wait_for("response_url", where=lambda c: reply_url.endswith(c.path))]
+        assert "attention" in json.dumps(reply).lower()
+    if kind == "view_submission":
+        assert json.loads(body)["response_action"] == "update"  # "Searching…", at once
+        fake_slack.wait_for("views.update")  # then the results
+    running.drain()
+
+
+@pytest.mark.parametrize("kind", ["command", "view_submission"])
+def test_over_socket_mode_too(held, fake_slack, kind) -> None:
+    running, gate = held
+    flood(running.urls[0], THREADS + 2)
+    if kind == "command":
+        fields, _ = command(fake_slack, OTHER)
+        request = SocketModeRequest("slash_commands", "env-cmd", fields)
+    else:
+        request = SocketModeRequest("interactive", "env-view", interaction(fake_slack, kind))
+    response = run_bolt_app(running.apps[0], request)
+    held_when_acked = not gate.is_set()
+    gate.set()
+    assert response is not None and response.status == 200 and held_when_acked
+    running.drain()
+
+
+def test_one_users_flood_is_capped_with_one_line_and_one_notice(held, fake_slack, caplog) -> None:
+    running, gate = held
+    url = running.urls[0]
+    caplog.set_level(logging.INFO)
+    stamps = flood(url, USER_PENDING + 4)
+    fields, refused_url = command(fake_slack, FLOOD)
+    status, body = post(url, urlencode(fields))
+    links = {
+        "type": "link_shared",
+        "user": FLOOD,
+        "channel": "C0GENERAL",
+        "message_ts": "1766299999.000100",
+        "links": [{"domain": "arxiv.org", "url": "https://arxiv.org/abs/2401.00001"}],
+    }
+    envelope = {"type": "event_callback", "team_id": TEAM_ID, "event_id": "Ev0LINKS", "event": links}
+    assert post(url, json.dumps(envelope))[0] == 200
+    fields_other, other_url = command(fake_slack, OTHER)
+    assert post(url, urlencode(fields_other)) == (200, b"")  # another user: never refused
+    gate.set()
+    running.drain()
+
+    assert status == 200 and json.loads(body) == {"response_type": "ephemeral", "text": BUSY}
+    assert [replies_in_thread(fake_slack, ts) for ts in stamps] == [1] * USER_PENDING + [0] * 4
+    busy = [r for r in caplog.records if r.getMessage().startswith("busy:")]
+    assert len(busy) == 1 and FLOOD in busy[0].getMessage() and busy[0].levelno == logging.WARNING
+    notices = [c.body for c in fake_slack.calls("chat.postEphemeral") if c.body.get("text") == BUSY]
+    assert [(n["user"], n["channel"], n.get("thread_ts")) for n in notices] == [(FLOOD, "C0GENERAL", None)]
+    assert fake_slack.calls("chat.unfurl") == []
+    assert not [c for c in fake_slack.calls("response_url") if refused_url.endswith(c.path)]
+    assert [c for c in fake_slack.calls("response_url") if other_url.endswith(c.path)]
+    assert running.journals[0].store.journal_state(f"event:Ev0FLOOD{USER_PENDING}") is None  # never journaled
