@@ -92,5 +92,5 @@ class Recommender:
         pid = matrix.vectors.ids[doc]
         paper = self.index.get(pid)
         text = f"{paper.title}\n{paper.abstract}" if paper else ""
-        terms = labels(self.index.readable, text, top_stems(matrix, model, doc))
+        terms = labels(self.index.readable, text, *top_stems(matrix, model, doc))
         return Pick(paper_id=pid, score=score, why=Why(terms=terms, like=most_like(matrix, doc, pos)))
