@@ -47,7 +47,7 @@ def most_like(matrix: Matrix, doc: int, positives: list[int]) -> str | None:
     if not positives:
         return None
     sims = (matrix.x[positives] @ matrix.x[doc].T).toarray().ravel()
-    return matrix.vectors.ids[positives[int(np.argmax(sims))]]
+    return matrix.ids[positives[int(np.argmax(sims))]]
 
 
 def top_stems(matrix: Matrix, model: Model, doc: int) -> tuple[list[str], list[str]]:
@@ -63,7 +63,7 @@ def top_stems(matrix: Matrix, model: Model, doc: int) -> tuple[list[str], list[s
     row = matrix.x[doc]
     cols, vals = row.indices, row.data
     gain = vals * model.weights[cols]
-    terms = matrix.vectors.terms
+    terms = matrix.terms
     gained = [terms[cols[i]] for i in np.lexsort((cols, -gain))[:CANDIDATES] if gain[i] > 0]
     rest = [terms[cols[i]] for i in np.lexsort((cols, -vals)) if terms[cols[i]] not in gained]
     return gained, rest[:CANDIDATES]

@@ -37,13 +37,15 @@ def test_the_title_counts_more_than_the_abstract(small):
     assert min(tf[p] for p in titled) > max(tf[p] for p in untitled)
 
 
-def test_vectors_are_cached_per_generation_and_see_replaced_papers(small_dir):
+def test_what_is_made_of_the_vectors_is_kept_per_generation_and_sees_replaced_papers(small_dir):
     index = SearchIndex(small_dir)
-    first = index.vectors()
-    assert index.vectors() is first
+    made = []
+    first = index.from_vectors("test", lambda v: made.append(v) or v)
+    assert index.from_vectors("test", lambda v: made.append(v) or v) is first and len(made) == 1
+    assert index.from_vectors("other", lambda v: made.append(v) or v) is not first and len(made) == 2
     add_to_index(small_dir, [paper("p1", "Sparse attention for dolphins and dolphins.")])
-    second = index.vectors()
-    assert second is not first
+    second = index.from_vectors("test", lambda v: made.append(v) or v)
+    assert second is not first and len(made) == 3
     assert second.ids.count("p1") == 1 and not second.live.all()
     assert "" in second.ids and np.count_nonzero(~second.live) == second.ids.count("")
 
