@@ -4,7 +4,7 @@
 Usage::
 
     .venv/bin/python benchmarks/recommend_speed.py ../shared/data/arxiv-abstracts \
-        --index /work/scratch/idx102k-rec/index [--requests 200] [--out benchmarks/results/recommend_speed.txt]
+        --index INDEX_DIR [--requests 200] [--out benchmarks/results/recommend_speed.txt]
 
 The index is one already built of every record of DATA_DIR (``paperbot index build --source
 DATA_DIR --index DIR``: ~8 min of CPU at 102,289 papers, so it is built once, outside the
