@@ -71,6 +71,16 @@ class Matrix:
         self.x.eliminate_zeros()
         self.row = {pid: d for d, pid in enumerate(self.ids) if pid}
         self.live = vectors.live
+        self._drawn: dict[int, np.ndarray] = {}
+
+    def drawn(self, draw: int) -> np.ndarray:
+        """``draw`` docnums drawn with ``SEED``, the same every time for this matrix (cached)."""
+        got = self._drawn.get(draw)
+        if got is None:
+            n = self.x.shape[0]
+            got = np.random.default_rng(SEED).choice(n, size=min(draw, n), replace=False) if n else np.zeros(0, int)
+            self._drawn[draw] = got
+        return got
 
     def nbytes(self) -> int:
         """Bytes of the matrix's arrays (the id table not counted)."""
@@ -110,9 +120,7 @@ def train(matrix: Matrix, positives: list[int], negatives: list[int], *, draw: i
         draw: unlabelled papers drawn as negatives (``NEGATIVES``).
         c: ``LinearSVC``'s ``C``.
     """
-    n = matrix.x.shape[0]
-    rng = np.random.default_rng(SEED)
-    drawn = rng.choice(n, size=min(draw, n), replace=False) if n else np.zeros(0, np.int64)
+    drawn = matrix.drawn(draw)
     taken = np.asarray(positives + negatives, dtype=np.int64)
     drawn = drawn[matrix.live[drawn] & ~np.isin(drawn, taken)]
     rows = np.concatenate([taken, drawn])
