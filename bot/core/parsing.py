@@ -47,6 +47,8 @@ WITH_ARGUMENT = ("search", "show", "similar", "subscribe")
 ALONE_ONLY = ("today", "random", "unsubscribe", "status", "help", "saved")
 #: ``(sub-command, argument)`` pairs that are commands, not searches (issue 13).
 PAIRS = (("unsubscribe", "me"),)
+#: Every sub-command the parser knows (a typo of one is asked about: ``bot.service.verb_typos``).
+VERBS = WITH_ARGUMENT + ALONE_ONLY
 
 #: Words that, alone after a no-argument sub-command, mean the sub-command was
 #: meant (``/paper status please``) rather than a search for them (issue 12 point 4).
@@ -120,15 +122,15 @@ def parse_command(text: str) -> Command:
     if (word, rest.strip().lower()) in PAIRS:
         return Command(word, rest.strip().lower(), cut)
     bare = _TRAILING_PUNCT.sub("", word)
-    if bare in ALONE_ONLY and _only_filler(rest):
+    if bare in ALONE_ONLY and only_filler(rest):
         return Command(SUGGEST, bare, cut)
     if word in WITH_ARGUMENT:
         return Command(word, rest.strip(), cut)
     return Command("search", text, cut)
 
 
-def _only_filler(rest: str) -> bool:
-    """True when ``rest`` holds nothing but punctuation and ``FILLER_WORDS``."""
+def only_filler(rest: str) -> bool:
+    """True when ``rest`` holds nothing but punctuation and ``FILLER_WORDS`` ("" too)."""
     for token in rest.split():
         word = _TRAILING_PUNCT.sub("", token.lower())
         if word and word not in FILLER_WORDS and not _PUNCT.match(token):

@@ -38,6 +38,7 @@ from bot.core.replies import (
 )
 from bot.core.store_port import ServiceStore
 from bot.daily.post_times import utc_now
+from bot.service import verb_typos
 from bot.service.home import AppHome, HomeTab
 from bot.service.query_keys import QueryKeys
 from bot.service.reading_list import ReadingList
@@ -103,7 +104,8 @@ class Service:
             ctx: who asked and where (team, channel, user).
         """
         cmd = parsing.parse_command(text)
-        return _with_cut_note(cmd, self._dispatch(cmd, ctx, prefix="/paper", visibility=EPHEMERAL))
+        reply = self._mistyped(cmd, text, "/paper") or self._dispatch(cmd, ctx, prefix="/paper", visibility=EPHEMERAL)
+        return _with_cut_note(cmd, reply)
 
     def mention(self, text: str, ctx: Context) -> Reply:
         """Answer ``@paperbot <text>`` (tokens stripped, entity-decoded).
@@ -119,6 +121,9 @@ class Service:
         """
         cmd = parsing.parse_command(text)
         typed_search = cmd.name == "search" and text.split(maxsplit=1)[0].lower() == "search"
+        mistyped = self._mistyped(cmd, text, "@paperbot")
+        if mistyped is not None:
+            return mistyped
         if cmd.name != "search" or typed_search:  # `@paperbot search x` lists results
             reply = self._dispatch(cmd, ctx, prefix="@paperbot", visibility=IN_CHANNEL)
         else:
@@ -351,6 +356,19 @@ class Service:
         self.welcomes.forget(ctx, audience)
 
     # ------------------------------------------------------------------ internals
+    def _mistyped(self, cmd: parsing.Command, text: str, prefix: str) -> Reply | None:
+        """ "Did you mean `/paper subscribe …`?" when a search's first word is a mistyped
+        sub-command (``bot.service.verb_typos``), else None."""
+        if cmd.name != "search" or cmd.cut:
+            return None
+        with budget.limit(SEARCH_CPU_S):
+            meant = verb_typos.meant_command(text, self.index)
+        if meant is None:
+            return None
+        return NoticeReply(
+            text=f"Did you mean `{prefix} {meant}`? To search for these words instead: `{prefix} search {cmd.arg}`."
+        )
+
     def _dispatch(self, cmd: parsing.Command, ctx: Context, prefix: str, visibility: str) -> Reply:
         """The reply to a parsed command; ``help`` (and anything unknown) gets the help."""
         if cmd.name == parsing.SUGGEST:
