@@ -17,6 +17,7 @@ No Slack, SQL or Whoosh types here.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
@@ -82,8 +83,15 @@ def well_formed(text: str) -> str:
 def user_text(text: str) -> str:
     """What a user typed, safe to echo: ``well_formed``, and every ``_INVISIBLE``
     character removed — those that are whitespace (CR, VT, FF, the
-    separators U+001C–U+001F, NEL) become a space, so words stay apart."""
-    return _INVISIBLE.sub(lambda m: " " if m.group().isspace() else "", well_formed(text))
+    separators U+001C–U+001F, NEL) become a space, so words stay apart — and every
+    other invisible format character (Unicode category Cf: zero-width space and
+    (non-)joiners, word joiner, BOM, soft hyphen, direction marks …,
+    https://www.unicode.org/reports/tr44/#General_Category_Values) removed, so
+    "dif\u200bfusion" is the word "diffusion"."""
+    text = _INVISIBLE.sub(lambda m: " " if m.group().isspace() else "", well_formed(text))
+    if text.isascii():
+        return text
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
 
 
 @dataclass(frozen=True)
