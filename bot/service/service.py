@@ -38,6 +38,7 @@ from bot.core.replies import (
 )
 from bot.core.store_port import ServiceStore
 from bot.daily.post_times import utc_now
+from bot.daily.schedule_words import quoted_topic
 from bot.service import verb_typos
 from bot.service.home import AppHome, HomeTab
 from bot.service.query_keys import QueryKeys
@@ -288,7 +289,7 @@ class Service:
             if sub is not None and sub.topic:
                 return NoticeReply(
                     text=f"No paper in the index matches this channel's topic "
-                    f"“{_quote(sub.topic)}” now. Change it with "
+                    f"{quoted_topic(sub.topic, 80)} now. Change it with "
                     "`/paper subscribe about <words>`."
                 )
             return NoticeReply(text="The index has no papers yet.")
