@@ -146,6 +146,30 @@ def only_filler(rest: str) -> bool:
     return True
 
 
+#: Words of a hello and of a thank-you, and the words that may come with them ("hi there",
+#: "thank you so much"): a message of only these has nothing to look up.
+HELLO_WORDS = frozenset({"hi", "hello", "hey", "hiya", "heya", "howdy", "yo", "greetings", "morning", "evening"})
+THANKS_WORDS = frozenset({"thanks", "thank", "thx", "ty", "cheers", "thankyou", "tnx"})
+_WITH_GREETING = frozenset({"good", "afternoon", "you", "a", "lot", "so", "much", "very", "there", "all", "again"})
+#: A Slack emoji code (``:wave:``).
+_EMOJI = re.compile(r":[a-z0-9_+'-]+:")
+
+
+def small_talk(text: str) -> str | None:
+    """``"thanks"`` or ``"hello"`` when ``text`` is nothing but a greeting or a thank-you
+    ("hi!", "Hello there :wave:", "thanks a lot") — words of ``HELLO_WORDS``/``THANKS_WORDS``,
+    what may come with them, punctuation and emoji; else None ("hi, any papers on chess?")."""
+    rest = _EMOJI.sub(" ", (text or "").lower())
+    if any(ch.isdigit() for ch in rest):
+        return None
+    words = set(re.findall(r"[^\W\d_]+", rest))
+    if not words or not words <= HELLO_WORDS | THANKS_WORDS | _WITH_GREETING:
+        return None
+    if words & THANKS_WORDS:
+        return "thanks"
+    return "hello" if words & HELLO_WORDS else None
+
+
 class SubscribeError(ValueError):
     """Bad ``/paper subscribe`` arguments; ``str(e)`` is a user-facing sentence."""
 

@@ -45,7 +45,7 @@ from bot.service.query_keys import QueryKeys
 from bot.service.reading_list import ReadingList
 from bot.service.sharing import Sharing
 from bot.service.subscriptions import Subscriptions
-from bot.service.welcome import Welcomes
+from bot.service.welcome import Welcomes, greeting
 
 log = logging.getLogger(__name__)
 
@@ -122,13 +122,16 @@ class Service:
         """
         cmd = parsing.parse_command(text)
         typed_search = cmd.name == "search" and text.split(maxsplit=1)[0].lower() == "search"
-        mistyped = self._mistyped(cmd, text, "@paperbot")
-        if mistyped is not None:
-            return mistyped
+        direct = ctx.channel_id[:1] == "D"  # a DM with the bot: no `@paperbot` before commands
+        prefix = "" if direct else "@paperbot"
+        talk = parsing.small_talk(text) if cmd.name == "search" and not typed_search else None
+        early = greeting(talk, direct) if talk else self._mistyped(cmd, text, prefix)
+        if early is not None:
+            return early
         if cmd.name != "search" or typed_search:  # `@paperbot search x` lists results
-            reply = self._dispatch(cmd, ctx, prefix="@paperbot", visibility=IN_CHANNEL)
+            reply = self._dispatch(cmd, ctx, prefix=prefix, visibility=IN_CHANNEL)
         else:
-            reply = self.read_paper(cmd.arg, visibility=IN_CHANNEL)
+            reply = self.read_paper(cmd.arg, visibility=IN_CHANNEL, prefix=prefix)
         if isinstance(reply, (ResultsReply, StatusReply)):
             reply = replace(reply, visibility=IN_CHANNEL)  # the thread sees these; help,
         elif isinstance(reply, (ErrorReply, HelpReply)):  # errors and "no match": the asker only
@@ -234,7 +237,7 @@ class Service:
             return NoticeReply(text=f"I found no paper for “{_quote(text)}”. Try `/paper search <words>`.")
         return paper
 
-    def read_paper(self, text: str, visibility: str = IN_CHANNEL) -> Reply:
+    def read_paper(self, text: str, visibility: str = IN_CHANNEL, prefix: str = "@paperbot") -> Reply:
         """Mention/DM reading: a link, id or name in the text → that paper (several: pick
         list); else the link-free words' best match if confident, with 3 others; else their
         best ``PAGE_SIZE`` as an ``unsure`` list; small talk or nothing → a notice; a passage
@@ -243,10 +246,11 @@ class Service:
         Args:
             text: the mention or DM text (tokens stripped).
             visibility: of the answer when it names a paper; help and notices are ephemeral.
+            prefix: how the help's and errors' examples start ("@paperbot"; "" in a DM).
         """
         words = text.strip()
         if not words or len(words) > PASSAGE_MIN:  # help to the asker only; a passage: results
-            return self.search(words) if words else HelpReply(prefix="@paperbot", visibility=EPHEMERAL)
+            return self.search(words) if words else HelpReply(prefix=prefix, visibility=EPHEMERAL)
         with budget.limit(SEARCH_CPU_S):
             meant = self.index.mentioned(words)
         if meant.paper is not None:
@@ -258,7 +262,7 @@ class Service:
         try:
             page = self._search(meant.words, 0, PAGE_SIZE, exact=False)
         except QueryError as e:
-            return ErrorReply(message=e.message, example=f"@paperbot {e.example}", visibility=visibility)
+            return ErrorReply(message=e.message, example=_typed(prefix, e.example), visibility=visibility)
         if page.confident:
             return PaperReply(
                 paper=page.hits[0].paper,
@@ -367,19 +371,22 @@ class Service:
         if meant is None:
             return None
         return NoticeReply(
-            text=f"Did you mean `{prefix} {meant}`? To search for these words instead: `{prefix} search {cmd.arg}`."
+            text=f"Did you mean `{_typed(prefix, meant)}`? To search for these words instead: "
+            f"`{_typed(prefix, 'search ' + cmd.arg)}`."
         )
 
     def _dispatch(self, cmd: parsing.Command, ctx: Context, prefix: str, visibility: str) -> Reply:
         """The reply to a parsed command; ``help`` (and anything unknown) gets the help."""
         if cmd.name == parsing.SUGGEST:
             return NoticeReply(
-                text=f"Did you mean `{prefix} {cmd.arg}`? Type it alone to run it, "
-                f"or `{prefix} search …` to search for these words."
+                text=f"Did you mean `{_typed(prefix, cmd.arg)}`? Type it alone to run it, "
+                f"or `{_typed(prefix, 'search …')}` to search for these words."
             )
         if cmd.name == "search":
             if not cmd.arg:
-                return ErrorReply(message="What should I search for?", example=f"{prefix} search sparse attention")
+                return ErrorReply(
+                    message="What should I search for?", example=_typed(prefix, "search sparse attention")
+                )
             return self.search(cmd.arg)
         if cmd.name in ("show", "similar", "today", "random", "saved"):
             return self._paper_command(cmd, ctx, visibility)
@@ -438,6 +445,11 @@ def _with_cut_note(cmd: parsing.Command, reply: Reply) -> Reply:
     """Mark any reply to an over-long input as cut, so it says so in one note
     (docs/interfaces.md "Rules every reply obeys"; ``bot.render.echo.length_note``)."""
     return replace(reply, cut_to=MAX_INPUT) if cmd.cut else reply
+
+
+def _typed(prefix: str, words: str) -> str:
+    """``words`` as the user would type them: after ``prefix`` ("/paper", "@paperbot"), or alone in a DM ("")."""
+    return f"{prefix} {words}".strip()
 
 
 def _quote(text: str) -> str:

@@ -12,6 +12,7 @@ from bot.core.parsing import (
     parse_command,
     parse_subscribe,
     parse_time,
+    small_talk,
     user_text,
 )
 
@@ -112,3 +113,23 @@ def test_user_text_drops_invisible_format_characters(mark):
 def test_user_text_keeps_visible_text():
     text = "Schrödinger “bridges” – 拡散 emoji 👩‍🔬"
     assert user_text(text) == text.replace("\u200d", "")  # the ZWJ of an emoji sequence is format too
+
+
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ("hi!", "hello"),
+        ("Hello there :wave:", "hello"),
+        ("good morning", "hello"),
+        ("thanks", "thanks"),
+        ("Thank you so much!", "thanks"),
+        ("hi, thanks a lot", "thanks"),
+        ("hey what do you have on chess?", None),
+        ("hello world", None),
+        ("thanks 2024", None),
+        ("good", None),
+        ("", None),
+    ],
+)
+def test_small_talk(text, kind):
+    assert small_talk(text) == kind

@@ -157,10 +157,15 @@ def test_subscribe_again_keeps_the_part_left_out(service, store):
 
 
 def test_small_talk_and_bad_queries_in_mentions(service):
-    # small talk or nothing found: no paper and no list
-    for text in ("hello world", "thanks a lot", "<!channel> zzqqx", "hi, thank you!"):
+    # nothing found: no paper and no list
+    for text in ("hello world", "<!channel> zzqqx"):
         reply = service.mention(text, CTX)
         assert isinstance(reply, NoticeReply) and "confident" in reply.text, text
+    # only a hello or a thank-you: a short answer saying how to start, to the asker only
+    for text, start in (("thanks a lot", "You're welcome!"), ("hi, thank you!", "You're welcome!"), ("hey!", "Hi!")):
+        reply = service.mention(text, CTX)
+        assert isinstance(reply, NoticeReply) and reply.text.startswith(start), text
+        assert reply.visibility == "ephemeral" and "`/paper help`" in reply.text
     reply = service.mention("NOT NOT qx", CTX)  # a search for "qx": no confident match
     assert isinstance(reply, NoticeReply) and "confident" in reply.text
     reply = service.mention("(((", CTX)
