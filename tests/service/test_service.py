@@ -1,5 +1,6 @@
 """The service over the real seed index and a real SQLite store."""
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -257,3 +258,10 @@ def test_a_mention_with_a_link_or_id_finds_that_paper(linked_index, store, setti
         assert svc.command(text, CTX).paper.id == "2401.01234", text
     assert "no paper" in svc.command("show https://arxiv.org/abs/2599.00001", CTX).text
     assert "no paper at that link" in svc.mention("https://www.example.com/blog/post", CTX).text
+
+
+def test_a_two_letter_prefix_is_answered_with_a_note(service):
+    reply = service.command("sp*", CTX)
+    assert isinstance(reply, ResultsReply)
+    shown = json.dumps(list(render(reply).blocks), ensure_ascii=False)
+    assert "A prefix needs at least 3 letters before `*`, so “sp*” was searched as the word “sp”." in shown
