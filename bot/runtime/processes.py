@@ -164,7 +164,11 @@ def socket(settings: Settings, with_clock: bool = True) -> None:
     with startup("socket"):
         app, service, poster = build(settings)
     _log_settings(settings)
-    scheduler = start_clock(make_job(service.store, service.index, poster)) if with_clock else None
+    scheduler = (
+        start_clock(make_job(service.store, service.index, poster, learned=service.recommendations))
+        if with_clock
+        else None
+    )
     try:
         with startup("socket"):
             run_socket(app, settings.app_token)
@@ -182,7 +186,7 @@ def clock(settings: Settings) -> None:
     _log_settings(settings)
     log.warning("paperbot clock: posting due papers of the day (checks every 30 s; Ctrl-C to stop)")
     signal.signal(signal.SIGTERM, _exit_quietly)  # platforms stop processes with SIGTERM
-    run_clock(make_job(service.store, service.index, poster))
+    run_clock(make_job(service.store, service.index, poster, learned=service.recommendations))
 
 
 def digest_send(settings: Settings, day: date | None, force: bool):
@@ -199,4 +203,6 @@ def digest_send(settings: Settings, day: date | None, force: bool):
     """
     with startup("digest send"):
         _, poster, service, _ = _parts(settings)
-        return send(service.store, service.index, poster, utc_now(), day=day, force=force)
+        return send(
+            service.store, service.index, poster, utc_now(), day=day, force=force, learned=service.recommendations
+        )

@@ -21,6 +21,7 @@ from bot.core.index_port import ServiceIndex
 from bot.core.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage
 from bot.core.parsing import MAX_INPUT, cut_input
 from bot.core.ports import ChannelAnnouncer
+from bot.core.recommend_port import PaperRecommender
 from bot.core.replies import (
     EPHEMERAL,
     IN_CHANNEL,
@@ -41,6 +42,7 @@ from bot.daily.post_times import utc_now
 from bot.service.home import AppHome, HomeTab
 from bot.service.query_keys import QueryKeys
 from bot.service.reading_list import ReadingList
+from bot.service.recommendations import Recommendations
 from bot.service.sharing import Sharing
 from bot.service.subscriptions import Subscriptions
 from bot.service.welcome import Welcomes
@@ -70,6 +72,8 @@ class Service:
             None disables those posts.
         now: the clock, returning an aware UTC datetime (tests inject one).
         rng: random source for ``/paper random`` (tests inject a seeded one).
+        recommender: the model behind ``/paper foryou`` and learning subscriptions
+            (``bot.core.recommend_port.PaperRecommender``); None: none runs here.
     """
 
     def __init__(
@@ -80,6 +84,7 @@ class Service:
         announcer: ChannelAnnouncer | None = None,
         now: Callable[[], datetime] = utc_now,
         rng: random.Random | None = None,
+        recommender: PaperRecommender | None = None,
     ) -> None:
         self.index = index
         self.store = store
@@ -92,6 +97,8 @@ class Service:
         self.welcomes = Welcomes(store, now)
         self.reading_list = ReadingList(index, store, now)
         self.app_home = AppHome(self.subs, store, now)
+        self.recommendations = Recommendations(index, store, recommender, lambda t, s: self.signals(t, s), now)
+        self.subs.learned = self.recommendations  # for me / for this channel (issue 22)
 
     # ------------------------------------------------------------------ entry points
     def command(self, text: str, ctx: Context) -> Reply:
@@ -366,6 +373,8 @@ class Service:
             return self._paper_command(cmd, ctx, visibility)
         if cmd.name in ("subscribe", "unsubscribe", "status"):
             return self._subscription_command(cmd, ctx)
+        if cmd.name == "foryou":
+            return self.recommendations.for_you(ctx)
         return HelpReply(prefix=prefix)
 
     def _paper_command(self, cmd: parsing.Command, ctx: Context, visibility: str) -> Reply:
