@@ -25,7 +25,7 @@ ACTION_FORYOU_PAGE = "foryou_page"  # More picks ›
 ACTION_FORYOU_PREVIOUS = "foryou_page_previous"  # ‹ Previous
 #: Said under a pick once its button was clicked (``bot.render.blocks.mark_done``).
 NOTED = {ACTION_MORE: "Noted: more like this ✓", ACTION_NOT_FOR_ME: "Noted: not for you ✓"}
-TLDR_MAX = 300
+TLDR_MAX = 200
 #: Help under a person's picks.
 TEACH = "*More like this* and *Not for me* teach me; so do *Save* and sharing."
 TEXT_MAX = 3900
@@ -71,9 +71,8 @@ def _pick_blocks(n: int, rec: Recommended, origin: dict | None, compact: bool) -
     if p.tldr and not compact:
         lines.append(md.cut_escaped(p.tldr, TLDR_MAX))
     lines.append(bk.meta_line(p))
-    buttons = (
-        bk.paper_buttons(p, similar=not compact, share=not compact) if not compact else bk.paper_buttons(p, share=False)
-    )
+    # no *Similar* here: six buttons a pick outgrow Slack's message size (``MESSAGE_CHARS_MAX``)
+    buttons = bk.paper_buttons(p, similar=False, share=not compact)
     return [
         bk.section("\n".join(lines)),
         bk.context(why_text(rec)) if why_text(rec) else None,
@@ -122,8 +121,8 @@ def foryou_blocks(reply: ForYouReply, home: bool = False) -> list[dict]:
     for n, rec in enumerate(reply.picks, start=reply.offset + 1):
         out += _pick_blocks(n, rec, origin, compact=home)
     if not home:
-        out.append(bk.context(TEACH))
         out.append(_nav(reply))
+        out.append(bk.context(TEACH))
     done = dict(reply.done)
     blocks = [b for b in out if b]
     for pid, note in done.items():
