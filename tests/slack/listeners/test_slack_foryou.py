@@ -12,8 +12,8 @@ from datetime import date, timedelta
 
 import pytest
 
-from bot.render.foryou import ACTION_FORYOU_PAGE, ACTION_MORE, ACTION_NOT_FOR_ME
 from bot.render import ACTION_SAVE
+from bot.render.foryou import ACTION_FORYOU_PAGE, ACTION_MORE, ACTION_NOT_FOR_ME
 from tests.clikit import run
 from tests.fakeslack import TEAM_ID
 from tests.slack.listeners.test_slack_app_home import home_opened, sent_view
@@ -123,9 +123,7 @@ def _send(rec: SlackHarness, url: str, index_dir, day: date, tmp_path) -> str:
     return ran.stdout
 
 
-def test_for_me_and_for_this_channel_over_several_dates_with_digest_send(
-    rec: SlackHarness, seed_index_dir, tmp_path
-):
+def test_for_me_and_for_this_channel_over_several_dates_with_digest_send(rec: SlackHarness, seed_index_dir, tmp_path):
     url = rec.service.store._engine.url.render_as_string(hide_password=False)
     for text in ("subscribe for me 08:00", "subscribe for this channel 09:00"):
         response, reply_url = rec.command(text)
