@@ -47,12 +47,13 @@ def most_like(matrix: Matrix, doc: int, positives: list[int]) -> str | None:
     if not positives:
         return None
     sims = (matrix.x[positives] @ matrix.x[doc].T).toarray().ravel()
-    return matrix.vectors.ids[positives[int(np.argmax(sims))]]
+    return matrix.ids[positives[int(np.argmax(sims))]]
 
 
-def top_stems(matrix: Matrix, model: Model, doc: int) -> list[str]:
-    """``doc``'s stems, most contributing first: the positive contributions,
-    then the paper's heaviest remaining terms (only when fewer than ``MIN_TERMS``).
+def top_stems(matrix: Matrix, model: Model, doc: int) -> tuple[list[str], list[str]]:
+    """``doc``'s stems: ``(gained, rest)`` — the ones that added to its score,
+    most first (at most ``CANDIDATES``), and the paper's other terms, heaviest
+    first (to fill up to ``MIN_TERMS`` words).
 
     Args:
         matrix: the generation's ``Matrix``.
@@ -62,30 +63,27 @@ def top_stems(matrix: Matrix, model: Model, doc: int) -> list[str]:
     row = matrix.x[doc]
     cols, vals = row.indices, row.data
     gain = vals * model.weights[cols]
-    order = np.lexsort((cols, -gain))
-    stems = [matrix.vectors.terms[cols[i]] for i in order[:CANDIDATES] if gain[i] > 0]
-    if len(stems) < MIN_TERMS:
-        for i in np.lexsort((cols, -vals)):
-            term = matrix.vectors.terms[cols[i]]
-            if term not in stems:
-                stems.append(term)
-            if len(stems) >= MIN_TERMS + 2:
-                break
-    return stems
+    terms = matrix.terms
+    gained = [terms[cols[i]] for i in np.lexsort((cols, -gain))[:CANDIDATES] if gain[i] > 0]
+    rest = [terms[cols[i]] for i in np.lexsort((cols, -vals)) if terms[cols[i]] not in gained]
+    return gained, rest[:CANDIDATES]
 
 
-def labels(readable, text: str, stems: list[str]) -> tuple[str, ...]:
-    """Up to ``MAX_TERMS`` labels for ``stems`` as ``text`` spells them.
+def labels(readable, text: str, gained: list[str], rest: list[str]) -> tuple[str, ...]:
+    """Up to ``MAX_TERMS`` labels of the ``gained`` stems as ``text`` spells them,
+    filled up to ``MIN_TERMS`` from ``rest`` when too few.
 
     Args:
         readable: ``SearchIndex.readable``.
         text: the paper's title and abstract.
-        stems: the stems, most important first.
+        gained: the stems that added to the score, most first.
+        rest: the paper's other stems, heaviest first.
     """
     out: list[str] = []
-    for label, _ in readable(text, stems):
-        if label.casefold() not in {o.casefold() for o in out}:
-            out.append(label)
-        if len(out) >= MAX_TERMS:
-            break
+    for stems, most in ((gained, MAX_TERMS), (rest, MIN_TERMS)):
+        for label, _ in readable(text, stems):
+            if len(out) >= most:
+                break
+            if label.casefold() not in {o.casefold() for o in out}:
+                out.append(label)
     return tuple(out)

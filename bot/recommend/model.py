@@ -8,13 +8,12 @@ paper. The rest is not every paper here but ``NEGATIVES`` of them drawn with a
 fixed seed, plus the reader's own "Not for me"s, which weigh ``EXPLICIT_WEIGHT``
 times a drawn one: training then takes milliseconds at 100k papers.
 
-The term counts come from the index (``SearchIndex.vectors``); the TF-IDF
-matrix made of them is cached per index generation (``Matrix``).
+The term counts come from the index; the TF-IDF matrix made of them is kept
+with the index generation (``SearchIndex.from_vectors``), the counts are not.
 """
 
 from __future__ import annotations
 
-import threading
 import warnings
 from dataclasses import dataclass
 
@@ -58,7 +57,7 @@ class Matrix:
     """
 
     def __init__(self, vectors) -> None:
-        self.vectors = vectors
+        self.ids, self.terms = vectors.ids, vectors.terms
         n, width = len(vectors.ids), len(vectors.terms)
         idf = np.log((1.0 + n) / (1.0 + vectors.df.astype(np.float64))) + 1.0
         cols = np.repeat(np.arange(width), np.diff(vectors.indptr))
@@ -70,7 +69,7 @@ class Matrix:
         lengths[lengths == 0] = 1.0
         self.x = sparse.csr_matrix(sparse.diags((1.0 / lengths).astype(np.float32)) @ x, dtype=np.float32)
         self.x.eliminate_zeros()
-        self.row = {pid: d for d, pid in enumerate(vectors.ids) if pid}
+        self.row = {pid: d for d, pid in enumerate(self.ids) if pid}
         self.live = vectors.live
 
     def nbytes(self) -> int:
@@ -140,20 +139,3 @@ def scores(matrix: Matrix, model: Model) -> np.ndarray:
     out = (matrix.x @ model.weights).astype(np.float32) + np.float32(model.bias)
     out[~matrix.live] = -np.inf
     return out
-
-
-class MatrixCache:
-    """The ``Matrix`` of the index's live generation, built once per
-    generation (the first request after a build pays for it)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._matrix: Matrix | None = None
-
-    def get(self, vectors) -> Matrix:
-        """The ``Matrix`` of ``vectors`` (the same object while the generation lives)."""
-        with self._lock:
-            if self._matrix is None or self._matrix.vectors is not vectors:
-                self._matrix = None  # let the old one go before building the new
-                self._matrix = Matrix(vectors)
-            return self._matrix

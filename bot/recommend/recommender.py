@@ -12,10 +12,12 @@ from typing import Collection, Sequence
 import numpy as np
 
 from bot.recommend.explain import Why, labels, most_like, top_stems
-from bot.recommend.model import MIN_POSITIVES, MatrixCache, TooFewPositives, rows_of, scores, train
+from bot.recommend.model import MIN_POSITIVES, Matrix, TooFewPositives, rows_of, scores, train
 
 #: Largest page.
 MAX_LIMIT = 100
+#: The key of the rows kept with a generation (``SearchIndex.from_vectors``).
+MATRIX_KEY = "recommend.tfidf"
 
 
 @dataclass(frozen=True)
@@ -37,17 +39,21 @@ class Recommender:
     """Recommendations over the papers of a search index.
 
     Args:
-        index: a ``bot.search.SearchIndex`` (``vectors``, ``readable``, ``get``).
+        index: a ``bot.search.SearchIndex`` (``from_vectors``, ``readable``, ``get``).
     """
 
     def __init__(self, index) -> None:
         self.index = index
-        self._cache = MatrixCache()
 
-    def matrix(self):
-        """The live generation's ``bot.recommend.model.Matrix`` (built on first use:
-        seconds at 100k papers; then cached until the index changes)."""
-        return self._cache.get(self.index.vectors())
+    def matrix(self) -> Matrix:
+        """The live generation's TF-IDF rows (made on first use — seconds at 100k
+        papers, ``benchmarks/results/recommend_speed.txt`` — and kept with the
+        generation until a build or ``index add`` replaces it)."""
+        return self.index.from_vectors(MATRIX_KEY, Matrix)
+
+    def warm(self) -> None:
+        """Make the live generation's rows now, so the first request does not wait."""
+        self.matrix()
 
     def recommend(
         self,
@@ -89,8 +95,8 @@ class Recommender:
         return [self._pick(matrix, model, int(d), float(ranked[d]), pos) for d in top]
 
     def _pick(self, matrix, model, doc: int, score: float, pos: list[int]) -> Pick:
-        pid = matrix.vectors.ids[doc]
+        pid = matrix.ids[doc]
         paper = self.index.get(pid)
         text = f"{paper.title}\n{paper.abstract}" if paper else ""
-        terms = labels(self.index.readable, text, top_stems(matrix, model, doc))
+        terms = labels(self.index.readable, text, *top_stems(matrix, model, doc))
         return Pick(paper_id=pid, score=score, why=Why(terms=terms, like=most_like(matrix, doc, pos)))

@@ -17,7 +17,7 @@ import contextlib
 import threading
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
 
 from whoosh import query as Q
 
@@ -39,6 +39,8 @@ from bot.search.scoring.rank import Found, pin, rank
 from bot.search.scoring.rank import notes as notes_of
 from bot.search.scoring.similar import similar_plan
 from bot.search.vectors import PaperVectors, read_vectors, readable
+
+T = TypeVar("T")
 
 #: Largest page and deepest result reachable by paging.
 MAX_LIMIT = 100
@@ -293,13 +295,25 @@ class SearchIndex:
 
     def vectors(self) -> PaperVectors:
         """Every paper's term counts of title and abstract (``bot.search.vectors``),
-        read once per generation (~N s at 100k papers) and cached with it: the same
-        object until a build or ``index add`` publishes a new generation."""
+        read from the live generation now (seconds at 100k papers: cache what you
+        make of them with ``from_vectors``)."""
+        with self._searcher() as (gen, searcher):
+            return read_vectors(searcher, gen.norms)
+
+    def from_vectors(self, key: str, make: Callable[[PaperVectors], T]) -> T:
+        """``make(vectors)`` of the live generation, made once per generation and
+        kept with it (dropped when a build or ``index add`` publishes a new one);
+        the vectors themselves are not kept.
+
+        Args:
+            key: names what ``make`` makes (one value per key and generation).
+            make: builds it from the generation's ``PaperVectors``.
+        """
         with self._searcher() as (gen, searcher):
             with self._vectors_lock:  # not gen.lock: searches go on while one thread reads
-                if gen.vectors is None:
-                    gen.vectors = read_vectors(searcher, gen.norms)
-                return gen.vectors
+                if key not in gen.derived:
+                    gen.derived[key] = make(read_vectors(searcher, gen.norms))
+                return gen.derived[key]
 
     def readable(self, text: str, stems: list[str]) -> list[tuple[str, tuple[str, ...]]]:
         """The words (or two-word phrases) ``text`` spells ``stems`` with

@@ -102,9 +102,13 @@ def read_vectors(searcher, norms) -> PaperVectors:
 def readable(analyzer, text: str, stems: list[str]) -> list[tuple[str, tuple[str, ...]]]:
     """The words ``text`` spells ``stems`` with, in the order of ``stems``.
 
-    Two of the stems that stand side by side somewhere in ``text`` (only a
-    space or a hyphen between) become one phrase, placed where the first of
-    them was. A stem ``text`` does not contain is left out.
+    Two of the stems that stand side by side at least ``PHRASE_MIN`` times in
+    ``text`` (only a space or a hyphen between) become one phrase, placed where
+    the first of them was ("sparse attention"; a pair met once, "tokens often",
+    stays two words). A word capitalised only because it starts a sentence or
+    a title ("Multimodal") is shown in lower case; "KV", "LLMs", "ViT" keep
+    theirs. A word joined to others by hyphens is shown with them
+    ("layer-wise"). A stem ``text`` does not contain is left out.
 
     Args:
         analyzer: the generation's text analyzer (``PaperAnalyzer``).
@@ -112,7 +116,8 @@ def readable(analyzer, text: str, stems: list[str]) -> list[tuple[str, tuple[str
         stems: the stems wanted, most important first.
 
     Returns:
-        ``[(label, stems it stands for)]``; each label is a slice of ``text``.
+        ``[(label, stems it stands for)]``; each label is a slice of ``text``
+        (its case aside).
     """
     wanted = set(stems)
     seen: dict[str, list[tuple[int, int, int]]] = {}
@@ -126,24 +131,54 @@ def readable(analyzer, text: str, stems: list[str]) -> list[tuple[str, tuple[str
             continue
         label, group = _phrase(text, stem, seen, used, stems)
         used.update(group)
-        out.append((label, group))
+        out.append((" ".join(_shown(w) for w in label.split(" ")), group))
     return out
 
 
+#: Side-by-side occurrences that make two words a phrase.
+PHRASE_MIN = 2
+
+
 def _phrase(text: str, stem: str, seen: dict, used: set, stems: list[str]) -> tuple[str, tuple[str, ...]]:
-    """``stem``'s first spelling, or a phrase of it and another wanted stem next to it."""
+    """``stem``'s first spelling, or a phrase of it and the wanted stem most often
+    next to it (at least ``PHRASE_MIN`` times; ties: the earlier in ``stems``)."""
+    best: list[tuple[int, int]] = []
+    partner = None
     for other in stems:
         if other == stem or other in used or other not in seen:
             continue
+        found = []
         for pos, start, end in seen[stem]:
             for pos2, start2, end2 in seen[other]:
-                if abs(pos2 - pos) != 1:
-                    continue
-                (s1, e1), (s2, e2) = sorted([(start, end), (start2, end2)])
-                if text[e1:s2] in (" ", "-"):
-                    return text[s1:e2], (stem, other)
+                if abs(pos2 - pos) == 1:
+                    (s1, e1), (s2, e2) = sorted([(start, end), (start2, end2)])
+                    if text[e1:s2] in (" ", "-"):
+                        found.append((s1, e2))
+        if len(found) >= PHRASE_MIN and len(found) > len(best):
+            best, partner = found, other
+    if partner is not None:
+        s1, e2 = min(best)
+        return text[s1:e2], (stem, partner)
     _, start, end = seen[stem][0]
-    return text[start:end], (stem,)
+    return _hyphenated(text, start, end), (stem,)
+
+
+def _hyphenated(text: str, start: int, end: int) -> str:
+    """The word at ``text[start:end]`` with the words hyphens join to it ("wise" -> "layer-wise")."""
+    while start > 1 and text[start - 1] == "-" and text[start - 2].isalnum():
+        start -= 1
+        while start > 0 and text[start - 1].isalnum():
+            start -= 1
+    while end + 1 < len(text) and text[end] == "-" and text[end + 1].isalnum():
+        end += 1
+        while end < len(text) and text[end].isalnum():
+            end += 1
+    return text[start:end]
+
+
+def _shown(word: str) -> str:
+    """``word`` in lower case when only its first letter is a capital."""
+    return word.lower() if word[:1].isupper() and word[1:] == word[1:].lower() else word
 
 
 def _text(value) -> str:

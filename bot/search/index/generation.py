@@ -30,7 +30,7 @@ class Generation:
     idle: list = field(default_factory=list)
     retired: bool = False
     ids: list | None = None  # every paper id, sorted (SearchIndex.ids)
-    vectors: object | None = None  # bot.search.vectors.PaperVectors (SearchIndex.vectors)
+    derived: dict = field(default_factory=dict)  # what others make of its vectors (SearchIndex.from_vectors)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def acquire(self):
