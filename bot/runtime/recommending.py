@@ -35,6 +35,11 @@ class IndexRecommender:
                 self._model = Recommender(self._index)
             return self._model
 
+    def warm(self) -> None:
+        """Load the model and make the live generation's rows (``bot.recommend.Recommender.warm``),
+        so the first ``/paper foryou`` does not pay for them."""
+        self._recommender().warm()
+
     def recommend(
         self,
         positives: Sequence[str],
