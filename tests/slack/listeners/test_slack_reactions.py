@@ -178,7 +178,7 @@ def test_forget_deletes_the_users_signals_and_only_with_everything_their_reading
 
     _, url = slack.command("forget everything")
     text = " ".join(shown_strings(slack.replies(url)[0]))
-    assert "forgot 0 signals" in text and "removed 2 papers from your reading list" in text
+    assert "no signals of yours" in text and "removed 2 papers from your reading list" in text
     assert slack.store.reading_list_count(TEAM_ID, "U0ALICE") == 0
     _, url = slack.command("forget please")  # filler: asked, not searched
     assert "Did you mean" in " ".join(shown_strings(slack.replies(url)[0]))
