@@ -150,7 +150,11 @@ class SignalLog:
             everything: True also empties their reading list.
         """
         signals, entries = self._forget(ctx.team_id, ctx.user_id, everything)
-        said = f"I forgot {_count(signals, 'signal')} of yours (saves, shares, reactions and buttons)"
+        said = (
+            f"I forgot {_count(signals, 'signal')} of yours (saves, shares, reactions and buttons)"
+            if signals
+            else "I had no signals of yours to forget (saves, shares, reactions and buttons)"
+        )
         if everything:
             said += f" and removed {_count(entries, 'paper')} from your reading list."
         else:

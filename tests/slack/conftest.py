@@ -10,10 +10,10 @@ Requests are signed by ``tests.signing``.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -110,7 +110,8 @@ def slack_factory(fake_slack: FakeSlack, seed_index, tmp_path: Path):
         store_seen: idempotency through the real store
             (``bot.runtime.processes.store_seen``) instead of in-memory ``SeenKeys``.
         recommend: the default service gets the real model (``bot.runtime.recommending``, issue 22).
-        database_url: the store's database (default a SQLite file in ``tmp_path``).
+        database_url: the store's database (default a SQLite file in ``tmp_path``;
+            ``db_url`` gives SQLite, then PostgreSQL).
 
     The ``seen`` check is wrapped to log each ``(key, result)`` into
     ``harness.seen_log``; the listener pool is the harness's, so
@@ -127,7 +128,7 @@ def slack_factory(fake_slack: FakeSlack, seed_index, tmp_path: Path):
     ) -> SlackHarness:
         settings = make_settings(fake_slack, tmp_path)
         if database_url is not None:
-            settings = dataclasses.replace(settings, database_url=database_url)
+            settings = replace(settings, database_url=database_url)
         client = make_client(settings)
         store = Store(settings.database_url)
         index = index or seed_index
