@@ -273,3 +273,25 @@ class Context:
     user_id: str
     user_tz: str | None = None
     channel_name: str | None = None
+
+
+#: Signal kinds that count for a paper (docs/interfaces.md "Signals").
+POSITIVE_KINDS = ("saved", "shared", "more", "up")
+#: Signal kinds that count against a paper.
+NEGATIVE_KINDS = ("not_for_me", "down")
+#: Every signal kind a subject can record.
+SIGNAL_KINDS = POSITIVE_KINDS + NEGATIVE_KINDS
+
+
+@dataclass(frozen=True)
+class Signals:
+    """What a user or a channel told paperbot about papers (issue 22), as the
+    recommender reads it: paper ids, most recent first, each in one tuple only.
+
+    Attributes:
+        positives: papers saved, shared, "More like this" or 👍 — most recent first.
+        negatives: papers "Not for me" or 👎 — most recent first.
+    """
+
+    positives: tuple[str, ...] = ()
+    negatives: tuple[str, ...] = ()

@@ -10,6 +10,8 @@ is ``bot.slack.listeners.clicks``.
   Messages tab, the bot joining a channel.
 - ``answer_message``: the answer to a mention, shared by the mention and DM
   listeners.
+- ``signal_quietly``: a signal recorded after a post went out (a share, a
+  mention's one-paper answer), its failure only logged.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from slack_sdk import WebClient
 
 from bot.core.models import Context
 from bot.core.ports import Message, PostError
-from bot.core.replies import EPHEMERAL
+from bot.core.replies import EPHEMERAL, PaperReply
 from bot.render import render
 from bot.render.home import home_view
 from bot.slack.delivery.event_keys import idempotency_keys, should_answer
@@ -259,7 +261,12 @@ def answer_message(
     keys = idempotency_keys(body, event)
     if _answered(seen, keys):
         return False
-    return _post(poster, event, _reply(body, event, service, time_zone, slots, keys))
+    message, about = _reply(body, event, service, time_zone, slots, keys)
+    ts = _post(poster, event, message)
+    if ts and about:  # an answer showing one paper: a 👍 on it counts (bot.service.signals)
+        team = body.get("team_id") or event.get("team") or ""
+        signal_quietly(lambda: service.signal_log.posted(team, event["channel"], ts, about))
+    return ts is not None
 
 
 def _answered(seen: Callable[..., bool], keys: list[str]) -> bool:
@@ -281,8 +288,9 @@ def _reply(
     time_zone: Callable[[str], str | None],
     slots: FairSlots | None,
     keys: list[str],
-) -> Message:
-    """The rendered answer to the event's text, or ``MENTION_SORRY`` (logged)."""
+) -> tuple[Message, str | None]:
+    """The rendered answer to the event's text, or ``MENTION_SORRY`` (logged), and the
+    id of the one paper it shows visibly (None for anything else)."""
     user = event.get("user") or ""
     try:
         raw = event.get("text")
@@ -291,27 +299,43 @@ def _reply(
         team = body.get("team_id") or event.get("team") or ""
         ctx = Context(team_id=team, channel_id=event["channel"], user_id=user, user_tz=tz)
         with slots(user, quick(text)) if slots is not None else contextlib.nullcontext():
-            return render(service.mention(text, ctx))
+            reply = service.mention(text, ctx)
+            message = render(reply)
+        one = isinstance(reply, PaperReply) and message.visibility != EPHEMERAL
+        return message, (reply.paper.id if one else None)
     except Exception:  # noqa: BLE001 — listeners must not raise; the user gets a short note
         log.exception("mention failed (%s)", " ".join(keys))
-        return Message(text=MENTION_SORRY, visibility="in_channel")
+        return Message(text=MENTION_SORRY, visibility="in_channel"), None
 
 
-def _post(poster: SlackPoster, event: dict[str, Any], message: Message) -> bool:
+def _post(poster: SlackPoster, event: dict[str, Any], message: Message) -> str | None:
     """Post ``message`` in the event's thread — or, when it is ephemeral (help,
     "did you mean", no confident match — issue 12 point 4), to the asker only,
     except in a DM: in the thread the mention was in, else beside the mention
     in the channel, since Slack does not show an ephemeral message in a thread
-    that has no reply yet (docs/slack-rules.md [ephemeral-thread])."""
+    that has no reply yet (docs/slack-rules.md [ephemeral-thread]). Returns the
+    post's ``ts`` ("" for an ephemeral one), None when it failed for good."""
     channel, user = event["channel"], event.get("user") or ""
     try:
         if message.visibility == EPHEMERAL and user and not channel.startswith("D"):
             poster.post_ephemeral(channel, user, message, thread_ts=event.get("thread_ts"))
-        else:
-            poster.post(channel, message, thread_ts=event.get("thread_ts") or event["ts"])
+            return ""
+        return poster.post(channel, message, thread_ts=event.get("thread_ts") or event["ts"]) or ""
     except PostError as exc:
         log.warning("reply to mention in %s failed: %s", channel, exc.code)
         if exc.code in TRANSIENT:
             raise RetryLater(f"chat.postMessage {exc.code}") from None
-        return False
-    return True
+        return None
+
+
+def signal_quietly(record: Callable[[], None]) -> None:
+    """Record a signal or a post of the bot's (``service.signal_log``) after the post
+    it follows went out: a failure (the store down) is one log line, never the user's error.
+
+    Args:
+        record: the call to make, e.g. ``lambda: service.signal_log.shared(ctx, paper_id, ts)``.
+    """
+    try:
+        record()
+    except Exception:  # noqa: BLE001 — the post is out; only the signal is lost
+        log.exception("a signal was not recorded")
