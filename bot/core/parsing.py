@@ -45,9 +45,9 @@ def cut_input(text: str) -> tuple[str, bool]:
 #: Sub-commands that take an argument.
 WITH_ARGUMENT = ("search", "show", "similar", "subscribe")
 #: Sub-commands that count only when alone (`/paper random forests` is a search).
-ALONE_ONLY = ("today", "random", "unsubscribe", "status", "help", "saved")
+ALONE_ONLY = ("today", "random", "unsubscribe", "status", "help", "saved", "foryou", "forget")
 #: ``(sub-command, argument)`` pairs that are commands, not searches (issue 13).
-PAIRS = (("unsubscribe", "me"),)
+PAIRS = (("unsubscribe", "me"), ("forget", "everything"))
 #: Every sub-command the parser knows (a typo of one is asked about: ``bot.service.verb_typos``).
 VERBS = WITH_ARGUMENT + ALONE_ONLY
 
@@ -117,7 +117,8 @@ def parse_command(text: str) -> Command:
 
     Empty text → ``help``. The first word picks the sub-command,
     case-insensitively; ``today``/``random``/``unsubscribe``/``status``/
-    ``help``/``saved`` only when alone (and ``unsubscribe me``); anything else
+    ``help``/``saved``/``forget`` only when alone (and ``unsubscribe me``,
+    ``forget everything``); anything else
     is a search of the whole text.
     """
     text, cut = cut_input(" ".join((text or "").split()))
@@ -127,6 +128,8 @@ def parse_command(text: str) -> Command:
     word = first.lower()
     if word in ALONE_ONLY and not rest:
         return Command(word, "", cut)
+    if (word, rest.strip().lower()) == ("for", "you"):  # `/paper for you` is `/paper foryou`
+        return Command("foryou", "", cut)
     if (word, rest.strip().lower()) in PAIRS:
         return Command(word, rest.strip().lower(), cut)
     bare = _TRAILING_PUNCT.sub("", word)
@@ -135,6 +138,16 @@ def parse_command(text: str) -> Command:
     if word in WITH_ARGUMENT:
         return Command(word, rest.strip(), cut)
     return Command("search", text, cut)
+
+
+def as_typed(prefix: str, words: str) -> str:
+    """``words`` as the user would type them: after ``prefix``, or alone in a DM with the bot.
+
+    Args:
+        prefix: "/paper", "@paperbot", or "" in a DM.
+        words: the sub-command and its arguments ("subscribe 09:30").
+    """
+    return f"{prefix} {words}".strip()
 
 
 def only_filler(rest: str) -> bool:

@@ -18,9 +18,10 @@ from typing import Callable
 from bot.core import budget, parsing
 from bot.core.config import Settings
 from bot.core.index_port import ServiceIndex
-from bot.core.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage
+from bot.core.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage, Signals
 from bot.core.parsing import MAX_INPUT, cut_input
 from bot.core.ports import ChannelAnnouncer
+from bot.core.recommend_port import PaperRecommender
 from bot.core.replies import (
     EPHEMERAL,
     IN_CHANNEL,
@@ -43,7 +44,9 @@ from bot.service import verb_typos
 from bot.service.home import AppHome, HomeTab
 from bot.service.query_keys import QueryKeys
 from bot.service.reading_list import ReadingList
+from bot.service.recommendations import Recommendations
 from bot.service.sharing import Sharing
+from bot.service.signals import SignalLog
 from bot.service.subscriptions import Subscriptions
 from bot.service.welcome import Welcomes, greeting
 
@@ -72,6 +75,8 @@ class Service:
             None disables those posts.
         now: the clock, returning an aware UTC datetime (tests inject one).
         rng: random source for ``/paper random`` (tests inject a seeded one).
+        recommender: the model behind ``/paper foryou`` and learning subscriptions
+            (``bot.core.recommend_port.PaperRecommender``); None: none runs here.
     """
 
     def __init__(
@@ -82,6 +87,7 @@ class Service:
         announcer: ChannelAnnouncer | None = None,
         now: Callable[[], datetime] = utc_now,
         rng: random.Random | None = None,
+        recommender: PaperRecommender | None = None,
     ) -> None:
         self.index = index
         self.store = store
@@ -92,8 +98,11 @@ class Service:
         self.sharing = Sharing(store, now)
         self.queries = QueryKeys(store, now)
         self.welcomes = Welcomes(store, now)
-        self.reading_list = ReadingList(index, store, now)
+        self.signal_log = SignalLog(store, now)
+        self.reading_list = ReadingList(index, store, now, self.signal_log)
         self.app_home = AppHome(self.subs, store, now)
+        self.recommendations = Recommendations(index, store, recommender, self.signals, now)
+        self.subs.learned = self.recommendations  # for me / for this channel (issue 22)
 
     # ------------------------------------------------------------------ entry points
     def command(self, text: str, ctx: Context) -> Reply:
@@ -262,7 +271,7 @@ class Service:
         try:
             page = self._search(meant.words, 0, PAGE_SIZE, exact=False)
         except QueryError as e:
-            return ErrorReply(message=e.message, example=_typed(prefix, e.example), visibility=visibility)
+            return ErrorReply(message=e.message, example=parsing.as_typed(prefix, e.example), visibility=visibility)
         if page.confident:
             return PaperReply(
                 paper=page.hits[0].paper,
@@ -360,38 +369,63 @@ class Service:
         """
         self.welcomes.forget(ctx, audience)
 
+    # ------------------------------------------------------------------ signals (bot/service/signals.py)
+    def record_signal(self, team: str, subject: str, paper_id: str, kind: str, *, by: str | None = None) -> None:
+        """Record one signal for ``subject`` (a user or a channel; ``SignalLog.record``).
+
+        Args:
+            team, subject, paper_id, kind, by: as ``bot.service.signals.SignalLog.record``.
+        """
+        self.signal_log.record(team, subject, paper_id, kind, by=by)
+
+    def remove_signal(self, team: str, subject: str, paper_id: str, kind: str, *, by: str | None = None) -> None:
+        """Take one signal back (``SignalLog.remove``).
+
+        Args:
+            team, subject, paper_id, kind, by: as ``bot.service.signals.SignalLog.remove``.
+        """
+        self.signal_log.remove(team, subject, paper_id, kind, by=by)
+
+    def signals(self, team: str, subject: str) -> Signals:
+        """The positives and negatives of a user or a channel (``SignalLog.signals``).
+
+        Args:
+            team, subject: as ``bot.service.signals.SignalLog.signals``.
+        """
+        return self.signal_log.signals(team, subject)
+
+    def forget(self, team: str, user: str, reading_list: bool = False) -> int:
+        """Delete a user's signals (and their reading list); rows deleted (``SignalLog.forget``).
+
+        Args:
+            team, user, reading_list: as ``bot.service.signals.SignalLog.forget``.
+        """
+        return self.signal_log.forget(team, user, reading_list)
+
     # ------------------------------------------------------------------ internals
     def _mistyped(self, cmd: parsing.Command, text: str, prefix: str) -> Reply | None:
-        """ "Did you mean `/paper subscribe …`?" when a search's first word is a mistyped
-        sub-command (``bot.service.verb_typos``), else None."""
-        if cmd.name != "search" or cmd.cut:
-            return None
+        """``bot.service.verb_typos.did_you_mean``, within the CPU budget of a search."""
         with budget.limit(SEARCH_CPU_S):
-            meant = verb_typos.meant_command(text, self.index)
-        if meant is None:
-            return None
-        return NoticeReply(
-            text=f"Did you mean `{_typed(prefix, meant)}`? To search for these words instead: "
-            f"`{_typed(prefix, 'search ' + cmd.arg)}`."
-        )
+            return verb_typos.did_you_mean(cmd, text, prefix, self.index)
 
     def _dispatch(self, cmd: parsing.Command, ctx: Context, prefix: str, visibility: str) -> Reply:
         """The reply to a parsed command; ``help`` (and anything unknown) gets the help."""
         if cmd.name == parsing.SUGGEST:
-            return NoticeReply(
-                text=f"Did you mean `{_typed(prefix, cmd.arg)}`? Type it alone to run it, "
-                f"or `{_typed(prefix, 'search …')}` to search for these words."
-            )
+            return verb_typos.alone_meant(cmd.arg, prefix)
         if cmd.name == "search":
             if not cmd.arg:
                 return ErrorReply(
-                    message="What should I search for?", example=_typed(prefix, "search sparse attention")
+                    message="What should I search for?", example=parsing.as_typed(prefix, "search sparse attention")
                 )
             return self.search(cmd.arg)
         if cmd.name in ("show", "similar", "today", "random", "saved"):
             return self._paper_command(cmd, ctx, visibility)
         if cmd.name in ("subscribe", "unsubscribe", "status"):
             return self._subscription_command(cmd, ctx)
+        if cmd.name == "foryou":
+            return self.recommendations.for_you(ctx)
+        if cmd.name == "forget":
+            return self.signal_log.forget_reply(ctx, everything=cmd.arg == "everything")
         return HelpReply(prefix=prefix)
 
     def _paper_command(self, cmd: parsing.Command, ctx: Context, visibility: str) -> Reply:
@@ -445,11 +479,6 @@ def _with_cut_note(cmd: parsing.Command, reply: Reply) -> Reply:
     """Mark any reply to an over-long input as cut, so it says so in one note
     (docs/interfaces.md "Rules every reply obeys"; ``bot.render.echo.length_note``)."""
     return replace(reply, cut_to=MAX_INPUT) if cmd.cut else reply
-
-
-def _typed(prefix: str, words: str) -> str:
-    """``words`` as the user would type them: after ``prefix`` ("/paper", "@paperbot"), or alone in a DM ("")."""
-    return f"{prefix} {words}".strip()
 
 
 def _quote(text: str) -> str:

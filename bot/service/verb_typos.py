@@ -15,8 +15,8 @@ is read as a typo of a sub-command ``verb`` (``bot.core.parsing.VERBS``) when al
    stay searches;
 5. the whole text is at most ``PASSAGE_MIN`` characters (a pasted passage is never a command).
 
-The answer is "Did you mean `/paper subscribe 09:30 Europe/Berlin`?", as for
-``/paper today?`` (``bot.core.parsing.SUGGEST``). Pure apart from the one index look-up.
+The answer is "Did you mean `/paper subscribe 09:30 Europe/Berlin`?" (``did_you_mean``), as for
+``/paper today?`` (``bot.core.parsing.SUGGEST``, ``alone_meant``). Pure apart from the one index look-up.
 """
 
 from __future__ import annotations
@@ -24,12 +24,48 @@ from __future__ import annotations
 from bot.core import parsing
 from bot.core.index_port import ServiceIndex
 from bot.core.models import QueryError
+from bot.core.replies import NoticeReply
 from bot.daily import subscribe_grammar
 
 #: Longest text (characters) read as a possible mistyped command (``bot.service.service.PASSAGE_MIN``).
 PASSAGE_MIN = 300
 #: Fewest letters of a first word read as a possible typo.
 MIN_LETTERS = 4
+
+
+def did_you_mean(cmd: parsing.Command, text: str, prefix: str, index: ServiceIndex) -> NoticeReply | None:
+    """ "Did you mean `/paper subscribe …`?" when ``cmd`` is a search whose first word is a
+    mistyped sub-command (``meant_command``), else None.
+
+    Args:
+        cmd: ``text`` parsed (``bot.core.parsing.parse_command``).
+        text: what followed ``/paper`` (or ``@paperbot``; a DM's whole text).
+        prefix: "/paper", "@paperbot", or "" in a DM.
+        index: for ``meant_command``'s look-up.
+    """
+    if cmd.name != "search" or cmd.cut:
+        return None
+    meant = meant_command(text, index)
+    if meant is None:
+        return None
+    return NoticeReply(
+        text=f"Did you mean `{parsing.as_typed(prefix, meant)}`? To search for these words instead: "
+        f"`{parsing.as_typed(prefix, 'search ' + cmd.arg)}`."
+    )
+
+
+def alone_meant(verb: str, prefix: str) -> NoticeReply:
+    """ "Did you mean `/paper status`?" for a sub-command that stands alone, typed with
+    only filler after it (``bot.core.parsing.SUGGEST``: ``/paper today?``).
+
+    Args:
+        verb: the sub-command meant.
+        prefix: "/paper", "@paperbot", or "" in a DM.
+    """
+    return NoticeReply(
+        text=f"Did you mean `{parsing.as_typed(prefix, verb)}`? Type it alone to run it, "
+        f"or `{parsing.as_typed(prefix, 'search …')}` to search for these words."
+    )
 
 
 def meant_command(text: str, index: ServiceIndex) -> str | None:

@@ -75,6 +75,7 @@ from bot.slack.listeners.clicks import (
     read_value,
     redraw,
 )
+from bot.slack.listeners.common import signal_quietly
 
 if TYPE_CHECKING:
     from bot.service.service import Service
@@ -181,7 +182,9 @@ def share_from_message(
             service.sharing.release(key)
             return card, False
         alone = share_message(reply, threaded=False)
-        post_card(client, click.channel_id, card, alone, thread_ts=thread_ts, response_url=body.get("response_url"))
+        ts = post_card(
+            client, click.channel_id, card, alone, thread_ts=thread_ts, response_url=body.get("response_url")
+        )
     except (Unreachable, PostError) as exc:
         service.sharing.release(key)
         code = exc.code
@@ -194,6 +197,7 @@ def share_from_message(
     except Exception:
         service.sharing.release(key)
         raise
+    signal_quietly(lambda: service.signal_log.shared(click.context, pid, ts))
     if not on_public_message(body):  # the clicker's own page or card, drawn again marked
         redrawn = redraw(service, slots, value, click, message_ts)
         if redrawn is not None:
@@ -363,9 +367,10 @@ class _Share:
 
         def send() -> None:
             try:
-                post_card(self.client, target, *self._cards(target), response_url=self._response_url(target))
+                ts = post_card(self.client, target, *self._cards(target), response_url=self._response_url(target))
             except Unreachable:
                 raise NotShared(self._unreachable(target)) from None
+            self._signal(target, ts)
 
         return self._once(target, f"Already shared in <#{target}>", f"Shared in <#{target}> ✓", send)
 
@@ -380,7 +385,7 @@ class _Share:
             card, _ = self._cards(person)
             try:
                 dm = self.client.conversations_open(users=person)["channel"]["id"]
-                SlackPoster(self.client).post(dm, card)
+                ts = SlackPoster(self.client).post(dm, card)
             except SlackApiError as exc:
                 code = exc.response.get("error") if exc.response is not None else None
                 log.info("conversations.open with %s failed: %s", person, code)
@@ -389,6 +394,7 @@ class _Share:
                 raise NotShared(f"Slack would not let me message them ({code or 'error'}).") from None
             except PostError as exc:
                 raise NotShared(f"Slack would not let me message them ({exc.code}).") from None
+            self._signal(dm, ts)
 
         done = f"Sent to <@{person}> ✓ (in a direct message from paperbot)"
         return self._once(person, f"Already sent to <@{person}>", done, send)
@@ -405,6 +411,10 @@ class _Share:
             self.service.sharing.release(key)
             raise
         return Sent(done, now=True)
+
+    def _signal(self, where: str, ts: str | None) -> None:
+        """The share counts for the sharer and, in a channel, for it (``SignalLog.shared``)."""
+        signal_quietly(lambda: self.service.signal_log.shared(Context(self.team, where, self.user), self.pid, ts))
 
     def _unreachable(self, target: str) -> str:
         """What to say on the input when ``target`` cannot be reached."""
