@@ -105,7 +105,7 @@ class PickListReply(Reply):
 
 @dataclass(frozen=True)
 class HelpReply(Reply):
-    """Usage with examples. ``prefix`` is "/paper" or "@paperbot"."""
+    """Usage with examples. ``prefix`` is "/paper", "@paperbot", or "" in a DM with the bot."""
 
     prefix: str = "/paper"
     note: str | None = None
