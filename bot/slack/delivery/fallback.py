@@ -31,8 +31,14 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler
 
 from bot.core.ports import Message
+from bot.slack.delivery.work_queue import waited
 
 log = logging.getLogger(__name__)
+
+#: A ``trigger_id`` expires 3 s after Slack sends it
+#: (docs/platform-facts.md "Link unfurls and shortcuts"); a job
+#: that waited longer than this in the work queue does not try one.
+TRIGGER_LIFE_S = 3.0
 
 #: Errors meaning "this message or view breaks a Block Kit rule"
 #: (docs.slack.dev/reference/methods/chat.postMessage and views.open, "Errors").
@@ -140,8 +146,13 @@ def view_or_plain(call: Callable[..., Any], view: dict, text: str, **kwargs: Any
 
     Raises:
         slack_sdk.errors.SlackApiError / SlackClientError: any other failure,
-            or a refusal of the plain view too.
+            or a refusal of the plain view too; ``expired_trigger_id`` without a
+            call when the queued job running it waited past ``TRIGGER_LIFE_S``.
     """
+    age = waited()
+    if kwargs.get("trigger_id") and age is not None and age > TRIGGER_LIFE_S:
+        # known without asking Slack: the caller's fallback answers at once, no request is spent
+        raise SlackApiError("trigger_id expired before the job ran", {"ok": False, "error": "expired_trigger_id"})
     try:
         return call(view=view, **kwargs)
     except SlackApiError as exc:
