@@ -35,10 +35,11 @@ A job is not run late (``stale_after``): one that waited more than
 ``trigger_id``, which Slack lets live 3 s, docs/platform-facts.md "Link unfurls
 and shortcuts"), or more than ``ANSWER_WAIT_S`` for a command, a click, a message
 shortcut, a view submission, a mention, a DM, an unfurl or the App Home, is
-dropped: where an answer is due the user is told ``BUSY`` (once a minute, as
-above; a command through its ``response_url``, a view submission in its modal)
-and its journal row is ended. Reactions, welcomes and uninstalls are never
-dropped: they are short records nobody would send again.
+dropped: where an answer is due the user is told ``BUSY`` — every time: the ack
+promised an answer, and the user's own cap bounds how many — (a command through
+its ``response_url``, a view submission in its modal) and its journal row is
+ended. Reactions, welcomes and uninstalls are never dropped: they are short
+records nobody would send again.
 """
 
 from __future__ import annotations
@@ -110,9 +111,7 @@ def make_intake(queue: WorkQueue) -> Callable[..., Any]:
         granted = queue.place(user, always=forced, keys=_keys(body), stale_after=None if forced else stale_after(body))
         if not isinstance(granted, Ticket):
             return _refuse(queue, body, client, (user, what), granted, retried(request))
-        notice = _notice(body, client, user, acked=True)
-        if notice is not None:
-            granted.notice = lambda: queue.told(user) and notice()
+        granted.notice = _notice(body, client, user, acked=True)
         context[TICKET] = granted
         return next()
 
@@ -155,8 +154,8 @@ def later(context: Mapping[str, Any] | None, job: Callable[[], None]) -> None:
     """Hand ``job`` — the work a listener's ack promised — to the request's place
     in the work queue. Without one (a listener called directly, as
     ``benchmarks/search_path.py`` does) the job runs now, on this thread. When the
-    job waits past its bound it is dropped: the user is told ``BUSY`` (once a
-    minute) and its journal row is ended.
+    job waits past its bound it is dropped: the user is told ``BUSY`` and its
+    journal row is ended.
 
     Args:
         context: Bolt's request context (its ``TICKET``: the place the intake reserved).
