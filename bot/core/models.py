@@ -169,6 +169,8 @@ class Subscription:
             whole corpus, the paper of the day everyone shares).
         days: posting weekdays, Monday 0 … Sunday 6; ``()`` = every day.
         papers: papers per post, 1..5 (one message; abstracts in the thread).
+        recommend: ``for me`` (a personal feed) or ``for this channel``: posts the best unseen
+            papers learned from the reader's signals instead of the rotation (issue 22).
 
     A ``channel_id`` that is a user id (``U…``/``W…``) is that user's
     personal feed, posted to their DM with the bot (``personal``).
@@ -186,6 +188,7 @@ class Subscription:
     topic: str | None = None
     days: tuple[int, ...] = ()
     papers: int = 1
+    recommend: bool = False
 
     @property
     def personal(self) -> bool:

@@ -44,7 +44,7 @@ def cut_input(text: str) -> tuple[str, bool]:
 #: Sub-commands that take an argument.
 WITH_ARGUMENT = ("search", "show", "similar", "subscribe")
 #: Sub-commands that count only when alone (`/paper random forests` is a search).
-ALONE_ONLY = ("today", "random", "unsubscribe", "status", "help", "saved", "forget")
+ALONE_ONLY = ("today", "random", "unsubscribe", "status", "help", "saved", "foryou", "forget")
 #: ``(sub-command, argument)`` pairs that are commands, not searches (issue 13).
 PAIRS = (("unsubscribe", "me"), ("forget", "everything"))
 
@@ -118,6 +118,8 @@ def parse_command(text: str) -> Command:
     word = first.lower()
     if word in ALONE_ONLY and not rest:
         return Command(word, "", cut)
+    if (word, rest.strip().lower()) == ("for", "you"):  # `/paper for you` is `/paper foryou`
+        return Command("foryou", "", cut)
     if (word, rest.strip().lower()) in PAIRS:
         return Command(word, rest.strip().lower(), cut)
     bare = _TRAILING_PUNCT.sub("", word)

@@ -46,6 +46,7 @@ class SubscriptionRecords(Protocol):
         topic: Any = ...,
         days: Any = ...,
         papers: Any = ...,
+        recommend: Any = ...,
     ) -> tuple[Subscription, Subscription | None]:
         """Create or change a subscription and turn it on; ``(new, previous)``.
 
@@ -59,6 +60,7 @@ class SubscriptionRecords(Protocol):
             topic: the topic query (None: whole corpus); left out: unchanged.
             days: posting weekdays (Monday 0; ``()``: every day); left out: unchanged.
             papers: papers per post, 1..5; left out: unchanged.
+            recommend: True for ``for me`` / ``for this channel``; left out: unchanged.
 
         Raises:
             ValueError: ``local_time`` is not "HH:MM" or ``tz`` is empty.
@@ -350,5 +352,54 @@ class SignalRecords(Protocol):
         ...
 
 
-class ServiceStore(SubscriptionRecords, DailyPicks, OnceMarks, KeptQueries, ReadingLists, SignalRecords, Protocol):
+class RecommendedPosts(Protocol):
+    """What a learning subscription posted on each date (``bot.store.recommended``)."""
+
+    def recommended_on(self, team: str, target: str, day: date) -> list[tuple[str, str, str | None]]:
+        """``[(paper id, how, why)]`` of ``day`` in order ([] before they are chosen).
+
+        Args:
+            team: Slack team id.
+            target: the channel id, or the user id of a personal feed.
+            day: the local date.
+        """
+        ...
+
+    def fell_back_before(self, team: str, target: str, day: date) -> bool:
+        """True when a date before ``day`` posted the rotation instead of picks.
+
+        Args:
+            team: Slack team id.
+            target: the channel id, or the user id of a personal feed.
+            day: the local date.
+        """
+        ...
+
+    def recommend_once(
+        self, team: str, target: str, day: date, choose: Callable[[set], list], now: datetime | None = None
+    ) -> list[tuple[str, str, str | None]]:
+        """``day``'s ``[(paper id, how, why)]``, chosen with ``choose(posted ids)`` the first time.
+
+        Args:
+            team: Slack team id.
+            target: the channel id, or the user id of a personal feed.
+            day: the local date.
+            choose: the date's papers given every id the target already had.
+            now: aware UTC time.
+        """
+        ...
+
+    def recommended_ids(self, team: str, target: str) -> set[str]:
+        """Every paper id chosen for ``target`` on any date.
+
+        Args:
+            team: Slack team id.
+            target: the channel id, or the user id of a personal feed.
+        """
+        ...
+
+
+class ServiceStore(
+    SubscriptionRecords, DailyPicks, OnceMarks, KeptQueries, ReadingLists, SignalRecords, RecommendedPosts, Protocol
+):
     """Everything ``bot.service`` asks of the store (``bot.store.Store`` fits)."""

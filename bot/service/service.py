@@ -21,6 +21,7 @@ from bot.core.index_port import ServiceIndex
 from bot.core.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage, Signals
 from bot.core.parsing import MAX_INPUT, cut_input
 from bot.core.ports import ChannelAnnouncer
+from bot.core.recommend_port import PaperRecommender
 from bot.core.replies import (
     EPHEMERAL,
     IN_CHANNEL,
@@ -41,6 +42,7 @@ from bot.daily.post_times import utc_now
 from bot.service.home import AppHome, HomeTab
 from bot.service.query_keys import QueryKeys
 from bot.service.reading_list import ReadingList
+from bot.service.recommendations import Recommendations
 from bot.service.sharing import Sharing
 from bot.service.signals import SignalLog
 from bot.service.subscriptions import Subscriptions
@@ -71,6 +73,8 @@ class Service:
             None disables those posts.
         now: the clock, returning an aware UTC datetime (tests inject one).
         rng: random source for ``/paper random`` (tests inject a seeded one).
+        recommender: the model behind ``/paper foryou`` and learning subscriptions
+            (``bot.core.recommend_port.PaperRecommender``); None: none runs here.
     """
 
     def __init__(
@@ -81,6 +85,7 @@ class Service:
         announcer: ChannelAnnouncer | None = None,
         now: Callable[[], datetime] = utc_now,
         rng: random.Random | None = None,
+        recommender: PaperRecommender | None = None,
     ) -> None:
         self.index = index
         self.store = store
@@ -94,6 +99,8 @@ class Service:
         self.signal_log = SignalLog(store, now)
         self.reading_list = ReadingList(index, store, now, self.signal_log)
         self.app_home = AppHome(self.subs, store, now)
+        self.recommendations = Recommendations(index, store, recommender, self.signals, now)
+        self.subs.learned = self.recommendations  # for me / for this channel (issue 22)
 
     # ------------------------------------------------------------------ entry points
     def command(self, text: str, ctx: Context) -> Reply:
@@ -401,6 +408,8 @@ class Service:
             return self._paper_command(cmd, ctx, visibility)
         if cmd.name in ("subscribe", "unsubscribe", "status"):
             return self._subscription_command(cmd, ctx)
+        if cmd.name == "foryou":
+            return self.recommendations.for_you(ctx)
         if cmd.name == "forget":
             return self.signal_log.forget_reply(ctx, everything=cmd.arg == "everything")
         return HelpReply(prefix=prefix)

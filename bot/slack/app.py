@@ -34,6 +34,7 @@ from bot.slack.listeners import (
     app_home,
     buttons,
     direct_message,
+    foryou,
     mention,
     modal_search,
     reactions,
@@ -290,7 +291,8 @@ def register_listeners(
     modal_search.register(app, service, slots=slots)
     shortcuts.register(app, service, slots=slots)
     reading_list.register(app, service, slots=slots)
-    app_home.register(app, service)
+    app_home.register(app, service, slots=slots)
+    foryou.register(app, service, slots=slots)
     welcome.register(app, service)
     unfurls.register(app, service, slots=slots)
     reactions.register(app, service, seen=seen)

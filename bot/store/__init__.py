@@ -23,6 +23,7 @@ from bot.store.installation_teams import InstallationTeams
 from bot.store.journal import Entry, EntryState, JournalStore
 from bot.store.queries import QueryStore
 from bot.store.reading_list import ReadingListStore
+from bot.store.recommended import RecommendedStore
 from bot.store.schema import SCHEMA_VERSION, StoreError, migrate
 from bot.store.schema import schema_version as _version_t
 from bot.store.signals import SignalStore
@@ -53,6 +54,7 @@ class Store(
     ReadingListStore,
     QueryStore,
     InstallationTeams,
+    RecommendedStore,
     SignalStore,
 ):
     """Subscriptions, claims of work done once (``bot.store.claims``: Slack event

@@ -37,6 +37,11 @@ Tables (docs/interfaces.md "Paper of the day"):
 - ``slack_installations``, ``slack_bots``, ``slack_oauth_states`` — a distributed app's
   installations and OAuth states in slack_sdk's columns (``bot.store.installations``),
   tokens sealed (``bot.store.token_cipher``; TEXT: a sealed token outgrows VARCHAR(200)).
+- ``recommended_posts(team, target, local_date, position PK, paper_id, how, why, at)`` — what a
+  subscription in ``for me`` / ``for this channel`` mode posted (or will post) on each local
+  date (``bot.store.recommended``); unique per (team, target, paper_id), so no paper goes twice
+  to the same person or channel. ``how`` is "pick" (the model's), "fallback" (the rotation's:
+  too few positives) or "rotation" (filling a post); ``why`` the pick's explanation (JSON).
 - ``installation_teams(team PK, enterprise_id, is_enterprise_install, seen_at)`` — which
   installation answers for a workspace: its own or its Grid organisation's (learned at install
   and from each workspace's first authorized request).
@@ -73,6 +78,8 @@ Versions:
 - 10 (issue 22): adds tables ``signals`` and ``bot_posts`` and the index
   ``ix_deliveries_message``; its data step copies every reading-list entry
   into ``signals`` as its owner's ``saved`` signal.
+- 11 (issue 22): adds ``subscriptions.recommend`` (``for me`` / ``for this channel``) and table
+  ``recommended_posts`` (no data step).
 
 Migrations are additive: missing tables and indexes are created, missing
 columns are added (each is nullable or has a server default), then the data
@@ -87,7 +94,7 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 from sqlalchemy.schema import CreateColumn
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 #: Key of the PostgreSQL advisory lock held while migrating (any 64-bit int).
 _PG_MIGRATION_LOCK = 0x70617065_72626F74  # "paperbot"
@@ -161,6 +168,7 @@ subscriptions = sa.Table(
     sa.Column("topic", sa.String(200)),
     sa.Column("days", sa.String(40)),
     sa.Column("papers", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("recommend", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 deliveries = sa.Table(
@@ -241,6 +249,20 @@ claims = sa.Table(
     sa.Column("at", UTCDateTime, nullable=False),
     sa.Column("detail", sa.String(200)),
     sa.Index("ix_claims_kind_at", "kind", "at"),
+)
+
+recommended_posts = sa.Table(
+    "recommended_posts",
+    metadata,
+    sa.Column("team", sa.String(32), primary_key=True),
+    sa.Column("target", sa.String(32), primary_key=True),
+    sa.Column("local_date", sa.Date, primary_key=True),
+    sa.Column("position", sa.Integer, primary_key=True),
+    sa.Column("paper_id", sa.String(200), nullable=False),
+    sa.Column("how", sa.String(16), nullable=False),
+    sa.Column("why", sa.Text),
+    sa.Column("at", UTCDateTime, nullable=False),
+    sa.Index("ux_recommended_posts_paper", "team", "target", "paper_id", unique=True),
 )
 
 query_keys = sa.Table(

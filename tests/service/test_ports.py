@@ -20,6 +20,7 @@ PORTS = [
     (store_port.OnceMarks, Store),
     (store_port.KeptQueries, Store),
     (store_port.ReadingLists, Store),
+    (store_port.RecommendedPosts, Store),
     (store_port.SignalRecords, Store),
     (store_port.ServiceStore, Store),
     (index_port.ServiceIndex, SearchIndex),

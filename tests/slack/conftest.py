@@ -21,6 +21,7 @@ import pytest
 
 from bot.render.announce import PostingAnnouncer
 from bot.runtime.processes import store_seen as store_seen_fn
+from bot.runtime.recommending import IndexRecommender
 from bot.service.service import Service
 from bot.slack.app import LISTENER_THREADS, build_app, make_client
 from bot.slack.delivery.event_keys import SeenKeys
@@ -99,7 +100,7 @@ def response_style(request: pytest.FixtureRequest, fake_slack: FakeSlack) -> str
 
 @pytest.fixture
 def slack_factory(fake_slack: FakeSlack, seed_index, tmp_path: Path):
-    """Start the real server: ``slack_factory(service=None, store_seen=False, index=None,
+    """Start the real server: ``slack_factory(service=None, store_seen=False, index=None, recommend=False,
     database_url=None)`` → ``SlackHarness``.
 
     Args (of the returned function):
@@ -108,6 +109,7 @@ def slack_factory(fake_slack: FakeSlack, seed_index, tmp_path: Path):
             ``linked_index`` adds papers with arXiv, OpenReview and DOI links).
         store_seen: idempotency through the real store
             (``bot.runtime.processes.store_seen``) instead of in-memory ``SeenKeys``.
+        recommend: the default service gets the real model (``bot.runtime.recommending``, issue 22).
         database_url: the store's database (default a SQLite file in ``tmp_path``;
             ``db_url`` gives SQLite, then PostgreSQL).
 
@@ -118,7 +120,11 @@ def slack_factory(fake_slack: FakeSlack, seed_index, tmp_path: Path):
     started: list[tuple[Any, threading.Thread, Any, ThreadPoolExecutor]] = []
 
     def start(
-        service: Any = None, store_seen: bool = False, index: Any = None, database_url: str | None = None
+        service: Any = None,
+        store_seen: bool = False,
+        index: Any = None,
+        recommend: bool = False,
+        database_url: str | None = None,
     ) -> SlackHarness:
         settings = make_settings(fake_slack, tmp_path)
         if database_url is not None:
@@ -127,7 +133,13 @@ def slack_factory(fake_slack: FakeSlack, seed_index, tmp_path: Path):
         store = Store(settings.database_url)
         index = index or seed_index
         if service is None:
-            service = Service(index, store, settings, announcer=PostingAnnouncer(SlackPoster(client)))
+            service = Service(
+                index,
+                store,
+                settings,
+                announcer=PostingAnnouncer(SlackPoster(client)),
+                recommender=IndexRecommender(index) if recommend else None,
+            )
         check: Callable[..., bool] = store_seen_fn(store) if store_seen else SeenKeys().seen
         log: list[tuple[str, bool]] = []
 

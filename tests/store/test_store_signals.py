@@ -8,7 +8,7 @@ from datetime import date, datetime, timedelta, timezone
 import sqlalchemy as sa
 
 from bot.core.models import DeliveryState, ReadingListEntry
-from bot.store import Store
+from bot.store import SCHEMA_VERSION, Store
 
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
 
@@ -83,7 +83,7 @@ def test_migration_to_10_copies_reading_lists_in_as_saves(db_url):
         conn.execute(sa.text("UPDATE schema_version SET version = 9"))
     store.close()
     again = Store(db_url)
-    assert again.migrated_from == 9 and again.schema_version() == 10
+    assert again.migrated_from == 9 and again.schema_version() == SCHEMA_VERSION
     assert [r[:2] for r in again.signal_rows("T1", "U1")] == [("p2", "saved"), ("p1", "saved")]
     assert again.signal_rows("T1", "U1")[0][2] == NOW + timedelta(minutes=1)
     again.close()

@@ -119,9 +119,12 @@ class Membership:
         return found
 
 
-def publish_home(service: "Service", client: WebClient, team: str, user: str, saved_offset: int = 0) -> None:
-    """``views.publish`` the Home tab of ``user``: today's paper, their channels and
-    feed, a page of their saved papers (from ``saved_offset``).
+def publish_home(
+    service: "Service", client: WebClient, team: str, user: str, saved_offset: int = 0, slots: FairSlots | None = None
+) -> None:
+    """``views.publish`` the Home tab of ``user``: today's paper, the papers picked for them
+    (issue 22), their channels and feed, a page of their saved papers (from ``saved_offset``).
+    The service's work (the picks train a model) holds one of ``slots``; the Slack calls do not.
 
     Args:
         service: the ``Service`` that answers.
@@ -129,14 +132,17 @@ def publish_home(service: "Service", client: WebClient, team: str, user: str, sa
         team: the Slack team id.
         user: the Slack user id whose tab it is.
         saved_offset: the first reading-list entry shown.
+        slots: the fair work slots held while the service works, or None (no slot).
 
     Raises:
         slack_sdk.errors.SlackApiError / SlackClientError: Slack refused it.
     """
     ctx = Context(team, "", user)
-    tab = service.home(ctx, Membership(client, user))
+    tab = service.home(ctx, Membership(client, user))  # light: no slot (it may ask Slack)
     saved = service.reading_list.page(ctx, saved_offset)
-    view = home_view(tab.today, tab.day, tab.channels, saved)
+    with slots(user) if slots is not None else contextlib.nullcontext():
+        picks = service.recommendations.home(ctx)
+        view = home_view(tab.today, tab.day, tab.channels, saved, picks)
     view_or_plain(client.views_publish, valid_view(view), HOME_PLAIN, user_id=user)
 
 
