@@ -33,7 +33,6 @@ for the picked conversation). Only a channel is answered with "Invite
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
@@ -42,6 +41,7 @@ from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from bot.core.json_values import json_object
 from bot.core.models import Context
 from bot.core.ports import Message, PostError
 from bot.core.replies import EPHEMERAL, ErrorReply, ShareReply
@@ -293,9 +293,8 @@ def make_share_submit_listener(service: "Service", slots: FairSlots):
     ) -> None:
         target, person = selected_target(view), selected_person(view)
         try:
-            meta = json.loads(view.get("private_metadata") or "{}")
-            pid = paper_id(meta if isinstance(meta, dict) else {})
-        except (ValueError, BadValue):
+            pid = paper_id(json_object(view.get("private_metadata") or "{}") or {})
+        except BadValue:
             ack(response_action="errors", errors={SHARE_TARGET_BLOCK: "Sorry, I couldn't read this form."})
             return
         if not target and not person:
