@@ -36,6 +36,7 @@ class Generation:
     idle: list = field(default_factory=list)
     retired: bool = False
     ids: list | None = None  # every paper id, sorted (SearchIndex.ids)
+    derived: dict = field(default_factory=dict)  # what others make of its vectors (SearchIndex.from_vectors)
     lock: threading.Lock = field(default_factory=threading.Lock)
     #: every term of ``COMPLETE_FIELDS``, read with the first searcher
     terms: dict | None = None
