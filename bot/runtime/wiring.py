@@ -17,6 +17,7 @@ from bot import corpus, search
 from bot.core.config import Settings
 from bot.core.ports import Poster, TeamPosters
 from bot.render.announce import PostingAnnouncer
+from bot.runtime.recommending import IndexRecommender
 from bot.service.service import Service
 from bot.store import Store, StoreError
 
@@ -31,6 +32,25 @@ class IndexUnwritable(Exception):
 def seed_paths(settings: Settings) -> list[Path]:
     """The seed inputs: ``PAPERBOT_SEEDS`` (a folder or a file)."""
     return [settings.seeds_dir]
+
+
+def no_seeds(settings: Settings, index: bool = True) -> str:
+    """What to do when no seed path exists (paperbot run from another folder, a
+    mistyped ``PAPERBOT_SEEDS``): one line naming the paths, the folder relative paths
+    were read from, and the variables to set (``.env.example``).
+
+    Args:
+        settings: where the seeds and the index were looked for.
+        index: True to say there is no index to serve either (``console``, ``search``, ``serve``).
+    """
+    where = ", ".join(map(str, seed_paths(settings)))
+    also = f" and no index in {settings.index_dir} to serve" if index else ""
+    return (
+        f"no papers at {where}{also}. Relative paths (the default seeds/ and index/ too) are read "
+        f"from the folder paperbot runs in, {Path.cwd()}: cd into the paperbot project folder, or set "
+        "PAPERBOT_SEEDS (a file or folder of papers) and PAPERBOT_INDEX_DIR to absolute paths, "
+        "in the environment or in .env"
+    )
 
 
 #: Seconds a starting process waits for another process's build of the
@@ -72,6 +92,8 @@ def ensure_default_index(settings: Settings, progress=None, wait_s: float = STAR
         # served as built (docs/interfaces.md "Environment variables": PAPERBOT_SEEDS).
         log.info("serving the index in %s as built: no seeds at %s", settings.index_dir, ", ".join(map(str, paths)))
         return False
+    if not any(Path(p).exists() for p in paths):
+        raise corpus.CorpusError(no_seeds(settings))
     fingerprint = corpus.seeds_fingerprint(paths)
     index_dir = Path(settings.index_dir)
     if not _needs_build(index_dir, fingerprint):
@@ -243,4 +265,4 @@ def build_service(
         ensure_default_index(settings)
     index = search.SearchIndex(index_dir or settings.index_dir)
     announcer = PostingAnnouncer(poster) if poster is not None else None
-    return Service(index, store, settings, announcer=announcer)
+    return Service(index, store, settings, announcer=announcer, recommender=IndexRecommender(index))

@@ -18,9 +18,10 @@ from typing import Callable
 from bot.core import budget, parsing
 from bot.core.config import Settings
 from bot.core.index_port import ServiceIndex
-from bot.core.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage
+from bot.core.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage, Signals
 from bot.core.parsing import MAX_INPUT, cut_input
 from bot.core.ports import ChannelAnnouncer
+from bot.core.recommend_port import PaperRecommender
 from bot.core.replies import (
     EPHEMERAL,
     IN_CHANNEL,
@@ -38,12 +39,16 @@ from bot.core.replies import (
 )
 from bot.core.store_port import ServiceStore
 from bot.daily.post_times import utc_now
+from bot.daily.schedule_words import quoted_topic
+from bot.service import verb_typos
 from bot.service.home import AppHome, HomeTab
 from bot.service.query_keys import QueryKeys
 from bot.service.reading_list import ReadingList
+from bot.service.recommendations import Recommendations
 from bot.service.sharing import Sharing
+from bot.service.signals import SignalLog
 from bot.service.subscriptions import Subscriptions
-from bot.service.welcome import Welcomes
+from bot.service.welcome import Welcomes, greeting
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +75,8 @@ class Service:
             None disables those posts.
         now: the clock, returning an aware UTC datetime (tests inject one).
         rng: random source for ``/paper random`` (tests inject a seeded one).
+        recommender: the model behind ``/paper foryou`` and learning subscriptions
+            (``bot.core.recommend_port.PaperRecommender``); None: none runs here.
     """
 
     def __init__(
@@ -80,6 +87,7 @@ class Service:
         announcer: ChannelAnnouncer | None = None,
         now: Callable[[], datetime] = utc_now,
         rng: random.Random | None = None,
+        recommender: PaperRecommender | None = None,
     ) -> None:
         self.index = index
         self.store = store
@@ -90,8 +98,11 @@ class Service:
         self.sharing = Sharing(store, now)
         self.queries = QueryKeys(store, now)
         self.welcomes = Welcomes(store, now)
-        self.reading_list = ReadingList(index, store, now)
+        self.signal_log = SignalLog(store, now)
+        self.reading_list = ReadingList(index, store, now, self.signal_log)
         self.app_home = AppHome(self.subs, store, now)
+        self.recommendations = Recommendations(index, store, recommender, self.signals, now)
+        self.subs.learned = self.recommendations  # for me / for this channel (issue 22)
 
     # ------------------------------------------------------------------ entry points
     def command(self, text: str, ctx: Context) -> Reply:
@@ -103,7 +114,8 @@ class Service:
             ctx: who asked and where (team, channel, user).
         """
         cmd = parsing.parse_command(text)
-        return _with_cut_note(cmd, self._dispatch(cmd, ctx, prefix="/paper", visibility=EPHEMERAL))
+        reply = self._mistyped(cmd, text, "/paper") or self._dispatch(cmd, ctx, prefix="/paper", visibility=EPHEMERAL)
+        return _with_cut_note(cmd, reply)
 
     def mention(self, text: str, ctx: Context) -> Reply:
         """Answer ``@paperbot <text>`` (tokens stripped, entity-decoded).
@@ -119,10 +131,16 @@ class Service:
         """
         cmd = parsing.parse_command(text)
         typed_search = cmd.name == "search" and text.split(maxsplit=1)[0].lower() == "search"
+        direct = ctx.channel_id[:1] == "D"  # a DM with the bot: no `@paperbot` before commands
+        prefix = "" if direct else "@paperbot"
+        talk = parsing.small_talk(text) if cmd.name == "search" and not typed_search else None
+        early = greeting(talk, direct) if talk else self._mistyped(cmd, text, prefix)
+        if early is not None:
+            return early
         if cmd.name != "search" or typed_search:  # `@paperbot search x` lists results
-            reply = self._dispatch(cmd, ctx, prefix="@paperbot", visibility=IN_CHANNEL)
+            reply = self._dispatch(cmd, ctx, prefix=prefix, visibility=IN_CHANNEL)
         else:
-            reply = self.read_paper(cmd.arg, visibility=IN_CHANNEL)
+            reply = self.read_paper(cmd.arg, visibility=IN_CHANNEL, prefix=prefix)
         if isinstance(reply, (ResultsReply, StatusReply)):
             reply = replace(reply, visibility=IN_CHANNEL)  # the thread sees these; help,
         elif isinstance(reply, (ErrorReply, HelpReply)):  # errors and "no match": the asker only
@@ -228,7 +246,7 @@ class Service:
             return NoticeReply(text=f"I found no paper for “{_quote(text)}”. Try `/paper search <words>`.")
         return paper
 
-    def read_paper(self, text: str, visibility: str = IN_CHANNEL) -> Reply:
+    def read_paper(self, text: str, visibility: str = IN_CHANNEL, prefix: str = "@paperbot") -> Reply:
         """Mention/DM reading: a link, id or name in the text → that paper (several: pick
         list); else the link-free words' best match if confident, with 3 others; else their
         best ``PAGE_SIZE`` as an ``unsure`` list; small talk or nothing → a notice; a passage
@@ -237,10 +255,11 @@ class Service:
         Args:
             text: the mention or DM text (tokens stripped).
             visibility: of the answer when it names a paper; help and notices are ephemeral.
+            prefix: how the help's and errors' examples start ("@paperbot"; "" in a DM).
         """
         words = text.strip()
         if not words or len(words) > PASSAGE_MIN:  # help to the asker only; a passage: results
-            return self.search(words) if words else HelpReply(prefix="@paperbot", visibility=EPHEMERAL)
+            return self.search(words) if words else HelpReply(prefix=prefix, visibility=EPHEMERAL)
         with budget.limit(SEARCH_CPU_S):
             meant = self.index.mentioned(words)
         if meant.paper is not None:
@@ -252,7 +271,7 @@ class Service:
         try:
             page = self._search(meant.words, 0, PAGE_SIZE, exact=False)
         except QueryError as e:
-            return ErrorReply(message=e.message, example=f"@paperbot {e.example}", visibility=visibility)
+            return ErrorReply(message=e.message, example=parsing.as_typed(prefix, e.example), visibility=visibility)
         if page.confident:
             return PaperReply(
                 paper=page.hits[0].paper,
@@ -283,7 +302,7 @@ class Service:
             if sub is not None and sub.topic:
                 return NoticeReply(
                     text=f"No paper in the index matches this channel's topic "
-                    f"“{_quote(sub.topic)}” now. Change it with "
+                    f"{quoted_topic(sub.topic, 80)} now. Change it with "
                     "`/paper subscribe about <words>`."
                 )
             return NoticeReply(text="The index has no papers yet.")
@@ -350,22 +369,63 @@ class Service:
         """
         self.welcomes.forget(ctx, audience)
 
+    # ------------------------------------------------------------------ signals (bot/service/signals.py)
+    def record_signal(self, team: str, subject: str, paper_id: str, kind: str, *, by: str | None = None) -> None:
+        """Record one signal for ``subject`` (a user or a channel; ``SignalLog.record``).
+
+        Args:
+            team, subject, paper_id, kind, by: as ``bot.service.signals.SignalLog.record``.
+        """
+        self.signal_log.record(team, subject, paper_id, kind, by=by)
+
+    def remove_signal(self, team: str, subject: str, paper_id: str, kind: str, *, by: str | None = None) -> None:
+        """Take one signal back (``SignalLog.remove``).
+
+        Args:
+            team, subject, paper_id, kind, by: as ``bot.service.signals.SignalLog.remove``.
+        """
+        self.signal_log.remove(team, subject, paper_id, kind, by=by)
+
+    def signals(self, team: str, subject: str) -> Signals:
+        """The positives and negatives of a user or a channel (``SignalLog.signals``).
+
+        Args:
+            team, subject: as ``bot.service.signals.SignalLog.signals``.
+        """
+        return self.signal_log.signals(team, subject)
+
+    def forget(self, team: str, user: str, reading_list: bool = False) -> int:
+        """Delete a user's signals (and their reading list); rows deleted (``SignalLog.forget``).
+
+        Args:
+            team, user, reading_list: as ``bot.service.signals.SignalLog.forget``.
+        """
+        return self.signal_log.forget(team, user, reading_list)
+
     # ------------------------------------------------------------------ internals
+    def _mistyped(self, cmd: parsing.Command, text: str, prefix: str) -> Reply | None:
+        """``bot.service.verb_typos.did_you_mean``, within the CPU budget of a search."""
+        with budget.limit(SEARCH_CPU_S):
+            return verb_typos.did_you_mean(cmd, text, prefix, self.index)
+
     def _dispatch(self, cmd: parsing.Command, ctx: Context, prefix: str, visibility: str) -> Reply:
         """The reply to a parsed command; ``help`` (and anything unknown) gets the help."""
         if cmd.name == parsing.SUGGEST:
-            return NoticeReply(
-                text=f"Did you mean `{prefix} {cmd.arg}`? Type it alone to run it, "
-                f"or `{prefix} search …` to search for these words."
-            )
+            return verb_typos.alone_meant(cmd.arg, prefix)
         if cmd.name == "search":
             if not cmd.arg:
-                return ErrorReply(message="What should I search for?", example=f"{prefix} search sparse attention")
+                return ErrorReply(
+                    message="What should I search for?", example=parsing.as_typed(prefix, "search sparse attention")
+                )
             return self.search(cmd.arg)
         if cmd.name in ("show", "similar", "today", "random", "saved"):
             return self._paper_command(cmd, ctx, visibility)
         if cmd.name in ("subscribe", "unsubscribe", "status"):
             return self._subscription_command(cmd, ctx)
+        if cmd.name == "foryou":
+            return self.recommendations.for_you(ctx)
+        if cmd.name == "forget":
+            return self.signal_log.forget_reply(ctx, everything=cmd.arg == "everything")
         return HelpReply(prefix=prefix)
 
     def _paper_command(self, cmd: parsing.Command, ctx: Context, visibility: str) -> Reply:

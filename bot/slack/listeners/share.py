@@ -4,10 +4,11 @@ once, from a message or from a modal, where the people it is for see it.
 *Share*, from a message (search results, a paper card): ``ack()``; claim the share
 (``Service.sharing``, key ``team:channel:message ts:paper id``) — a second
 click is told where it was shared; post the card (``post_card``: the abstract
-in its thread, who shared it by name — ``users.info`` — so no one is
-notified) where the message is: in its thread when it is in one. Then, on the
-clicker's own (ephemeral) results, redraw them in place with that row saying
-"Shared in #channel ✓" (the button's value carries the page); on a message
+in its thread, or its start on the card where no thread can follow; who shared
+it by name — ``users.info`` — so no one is notified) where the message is: in
+its thread when it is in one. Then, on the clicker's own (ephemeral) results,
+redraw them in place with that row saying "Shared in #channel ✓" (the
+button's value carries the page); on a message
 others see, confirm to the clicker alone, saying where it went.
 
 *Share to…*, from a modal (no channel of its own; ``{"id"}``): push the share
@@ -32,7 +33,6 @@ for the picked conversation). Only a channel is answered with "Invite
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
@@ -41,6 +41,7 @@ from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from bot.core.json_values import json_object
 from bot.core.models import Context
 from bot.core.ports import Message, PostError
 from bot.core.replies import EPHEMERAL, ErrorReply, ShareReply
@@ -52,6 +53,7 @@ from bot.render.cards import (
     SHARE_PERSON_BLOCK,
     SHARE_TARGET_ACTION,
     SHARE_TARGET_BLOCK,
+    share_message,
     share_modal,
     shared_modal,
 )
@@ -73,6 +75,7 @@ from bot.slack.listeners.clicks import (
     read_value,
     redraw,
 )
+from bot.slack.listeners.common import signal_quietly
 
 if TYPE_CHECKING:
     from bot.service.service import Service
@@ -178,7 +181,10 @@ def share_from_message(
         if not isinstance(reply, ShareReply):
             service.sharing.release(key)
             return card, False
-        post_card(client, click.channel_id, card, thread_ts=thread_ts, response_url=body.get("response_url"))
+        alone = share_message(reply, threaded=False)
+        ts = post_card(
+            client, click.channel_id, card, alone, thread_ts=thread_ts, response_url=body.get("response_url")
+        )
     except (Unreachable, PostError) as exc:
         service.sharing.release(key)
         code = exc.code
@@ -191,6 +197,7 @@ def share_from_message(
     except Exception:
         service.sharing.release(key)
         raise
+    signal_quietly(lambda: service.signal_log.shared(click.context, pid, ts))
     if not on_public_message(body):  # the clicker's own page or card, drawn again marked
         redrawn = redraw(service, slots, value, click, message_ts)
         if redrawn is not None:
@@ -286,9 +293,8 @@ def make_share_submit_listener(service: "Service", slots: FairSlots):
     ) -> None:
         target, person = selected_target(view), selected_person(view)
         try:
-            meta = json.loads(view.get("private_metadata") or "{}")
-            pid = paper_id(meta if isinstance(meta, dict) else {})
-        except (ValueError, BadValue):
+            pid = paper_id(json_object(view.get("private_metadata") or "{}") or {})
+        except BadValue:
             ack(response_action="errors", errors={SHARE_TARGET_BLOCK: "Sorry, I couldn't read this form."})
             return
         if not target and not person:
@@ -360,9 +366,10 @@ class _Share:
 
         def send() -> None:
             try:
-                post_card(self.client, target, self._card(target), response_url=self._response_url(target))
+                ts = post_card(self.client, target, *self._cards(target), response_url=self._response_url(target))
             except Unreachable:
                 raise NotShared(self._unreachable(target)) from None
+            self._signal(target, ts)
 
         return self._once(target, f"Already shared in <#{target}>", f"Shared in <#{target}> ✓", send)
 
@@ -374,10 +381,10 @@ class _Share:
         """
 
         def send() -> None:
-            card = self._card(person)
+            card, _ = self._cards(person)
             try:
                 dm = self.client.conversations_open(users=person)["channel"]["id"]
-                SlackPoster(self.client).post(dm, card)
+                ts = SlackPoster(self.client).post(dm, card)
             except SlackApiError as exc:
                 code = exc.response.get("error") if exc.response is not None else None
                 log.info("conversations.open with %s failed: %s", person, code)
@@ -386,6 +393,7 @@ class _Share:
                 raise NotShared(f"Slack would not let me message them ({code or 'error'}).") from None
             except PostError as exc:
                 raise NotShared(f"Slack would not let me message them ({exc.code}).") from None
+            self._signal(dm, ts)
 
         done = f"Sent to <@{person}> ✓ (in a direct message from paperbot)"
         return self._once(person, f"Already sent to <@{person}>", done, send)
@@ -403,6 +411,10 @@ class _Share:
             raise
         return Sent(done, now=True)
 
+    def _signal(self, where: str, ts: str | None) -> None:
+        """The share counts for the sharer and, in a channel, for it (``SignalLog.shared``)."""
+        signal_quietly(lambda: self.service.signal_log.shared(Context(self.team, where, self.user), self.pid, ts))
+
     def _unreachable(self, target: str) -> str:
         """What to say on the input when ``target`` cannot be reached."""
         if target.startswith("D"):
@@ -415,8 +427,8 @@ class _Share:
             )
         return f"Invite @paperbot to {name} first, then share again."
 
-    def _card(self, where: str) -> Message:
-        """The rendered card, naming the sharer.
+    def _cards(self, where: str) -> tuple[Message, Message]:
+        """The rendered card, naming the sharer, and its version without a thread (``post_card``).
 
         Raises:
             NotShared: the paper left the index.
@@ -428,7 +440,7 @@ class _Share:
             card = render(reply)
         if not isinstance(reply, ShareReply):
             raise NotShared("That paper has left the index.")
-        return card
+        return card, share_message(reply, threaded=False)
 
     def _response_url(self, target: str) -> str | None:
         """The submission's ``response_url`` for ``target`` [response-url-enabled], or None."""
