@@ -81,8 +81,9 @@ class Recommendations:
 
     # ------------------------------------------------------------------ a user's page
     def for_you(self, ctx: Context, offset: int = 0, limit: int = PAGE_SIZE) -> Reply:
-        """``/paper foryou``: a page of the user's picks (``ForYouReply``), each with why;
-        with too few positives, how many they have and a paper to save.
+        """``/paper foryou``: a page of the user's picks (``ForYouReply``), each with why,
+        never a paper they already have (``_had``: posted by their feed, in their reading
+        list); with too few positives, how many they have and a paper to save.
 
         Args:
             ctx: the user (team and user id).
@@ -97,7 +98,10 @@ class Recommendations:
         signals = self.signals(ctx.team_id, ctx.user_id)
         try:
             picks = self.recommender.recommend(
-                list(signals.positives), list(signals.negatives), limit=min(FORYOU_MAX, offset + limit + 1)
+                list(signals.positives),
+                list(signals.negatives),
+                exclude=self._had(ctx.team_id, ctx.user_id),
+                limit=min(FORYOU_MAX, offset + limit + 1),
             )
         except TooFewPositives as few:
             return ForYouReply(have=few.have, needed=few.needed, example=self._example(ctx))
@@ -116,6 +120,13 @@ class Recommendations:
         """
         reply = self.for_you(ctx, 0, HOME_PICKS)
         return reply if isinstance(reply, ForYouReply) else ForYouReply(unavailable=True)
+
+    def _had(self, team: str, user: str) -> set[str]:
+        """Papers ``user`` already has, never offered again as picks: those their ``for me``
+        feed posted (``recommended_posts``) and those in their reading list."""
+        return self.store.recommended_ids(team, user) | {
+            e.paper_id for e in self.store.reading_list_entries(team, user)
+        }
 
     def _example(self, ctx: Context) -> Paper | None:
         """A paper of the loaded index to suggest saving: the shared paper of the day's first

@@ -91,6 +91,18 @@ def test_not_for_me_and_more_like_this_change_the_next_page(svc, seed_index):
     assert all(r.because == "you liked" for r in liked)  # "more" is not a save
 
 
+def test_foryou_never_offers_a_paper_of_the_reading_list(svc, seed_index):
+    """After ``/paper forget`` the saves are no positives any more, but the papers are still in the
+    reading list: picks learned from new positives leave them out."""
+    ids = _attention_ids(seed_index, 6)
+    _save(svc, ALICE, ids[:3])
+    svc.command("forget", ALICE)
+    for pid in ids[3:]:
+        svc.record_signal(TEAM, ALICE.user_id, pid, "more")
+    picks = {r.paper.id for r in svc.recommendations.for_you(ALICE, 0, 10).picks}
+    assert len(picks) == 10 and not picks & set(ids[:3])
+
+
 def test_the_second_page_follows_the_first(svc, seed_index):
     _save(svc, ALICE, _attention_ids(seed_index))
     one, two = svc.recommendations.for_you(ALICE, 0), svc.recommendations.for_you(ALICE, 5)

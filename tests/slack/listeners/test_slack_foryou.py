@@ -155,3 +155,26 @@ def test_for_me_and_for_this_channel_over_several_dates_with_digest_send(rec: Sl
     assert all("this channel liked" in t and "React 👍" in t for t in channel[1:])
     assert _values(by_place[dm_of("U0ALICE")][-1].body, ACTION_MORE)  # a person's feed: the buttons
     assert not _values(by_place["C0GENERAL"][-1].body, ACTION_MORE)  # a channel: reactions instead
+
+
+def test_foryou_and_the_app_home_leave_out_what_the_feed_posted(rec: SlackHarness, seed_index_dir, tmp_path):
+    """The outside tester's case: the feed posted its best picks, then ``/paper foryou`` and the App
+    Home listed those same papers as picks 1-3. They have them already: never offered again."""
+    url = rec.service.store._engine.url.render_as_string(hide_password=False)
+    response, reply_url = rec.command("subscribe for me 08:00")
+    rec.replies(reply_url)
+    saved = _save_three(rec)
+    for n in range(3):
+        _send(rec, url, seed_index_dir, date(2027, 1, 4) + timedelta(days=n), tmp_path)
+    feed = [
+        c.body["metadata"]["event_payload"]["paper_id"]
+        for c in rec.fake.calls("chat.postMessage")
+        if "metadata" in c.body and not c.body.get("thread_ts")
+    ]
+    assert len(set(feed)) == 3
+    offered = {v["id"] for v in _values(_foryou(rec), ACTION_MORE)}
+    assert len(offered) == 5 and not offered & (set(feed) | set(saved)), (feed, offered)
+    assert rec.event(home_opened(), event_id="Ev0RECF").status == 200
+    view = sent_view(rec.fake.wait_for("views.publish")[-1])
+    at_home = {v["id"] for v in _values(view, ACTION_NOT_FOR_ME)}
+    assert len(at_home) == 3 and not at_home & set(feed)
