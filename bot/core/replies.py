@@ -216,8 +216,9 @@ class Recommended:
         paper: the paper.
         terms: 3-5 words or phrases that weighed most for it (each occurs in the paper).
         like: the reader's positive it is most like, or None.
-        because: what the reader did to ``like``, as the explanation says it:
-            "you saved", "you liked" or "this channel liked".
+        because: what the reader did to ``like``, as the explanation says it (its strongest
+            signal): "you saved", "you liked", "you shared", "this channel liked" or
+            "shared here".
         how: "pick" (the model's), "fallback" (the rotation: too few positives) or
             "rotation" (the rotation filling a post the model could not fill).
     """

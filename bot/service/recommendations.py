@@ -36,6 +36,12 @@ FORYOU_MAX = 50
 HOME_PICKS = 3
 #: Picks asked for at most when a topic narrows a channel's picks.
 TOPIC_POOL = (50, 500)
+#: What a pick's why says the reader did to the positive it is most like: the first signal kind
+#: of these the reader gave that paper, strongest first — for a person (True), for a channel.
+BECAUSE = {
+    True: (("saved", "you saved"), ("more", "you liked"), ("up", "you liked"), ("shared", "you shared")),
+    False: (("up", "this channel liked"), ("more", "this channel liked"), ("shared", "shared here")),
+}
 #: The signal kinds the buttons record (``Service.record_signal``).
 MORE, NOT_FOR_ME = "more", "not_for_me"
 
@@ -105,9 +111,12 @@ class Recommendations:
             )
         except TooFewPositives as few:
             return ForYouReply(have=few.have, needed=few.needed, example=self._example(ctx))
-        shown = picks[offset : offset + limit]
+        shown = [p for p in picks[offset : offset + limit] if self.index.get(p.paper_id)]
+        because = self._because(ctx.team_id, ctx.user_id)
         return ForYouReply(
-            picks=tuple(self._explained(ctx.team_id, ctx.user_id, p) for p in shown if self.index.get(p.paper_id)),
+            picks=tuple(
+                self._recommended(ctx.team_id, p.paper_id, "pick", p.why.terms, p.why.like, because) for p in shown
+            ),
             offset=offset,
             has_more=len(picks) > offset + limit and offset + limit < FORYOU_MAX,
         )
@@ -139,21 +148,37 @@ class Recommendations:
                 return self.index.get(pid)
         return None
 
-    def _explained(self, team: str, subject: str, pick: Pick) -> Recommended:
-        """A model's pick as a ``Recommended``: its paper, words and the positive it is like."""
-        return self._recommended(team, subject, pick.paper_id, "pick", tuple(pick.why.terms), pick.why.like)
-
     def _recommended(
-        self, team: str, subject: str, paper_id: str, how: str, terms: Sequence[str], like: str | None
+        self, team: str, paper_id: str, how: str, terms: Sequence[str], like: str | None, because: Callable
     ) -> Recommended:
-        """A ``Recommended`` for ``paper_id`` (which the caller knows is in the index)."""
+        """A ``Recommended`` for ``paper_id`` (which the caller knows is in the index);
+        ``because(like id)`` says what the reader did to ``like`` (``_because``)."""
         liked = self.index.get(like) if like else None
-        if subject[:1] in ("U", "W"):
-            saved = liked is not None and self.store.get_reading_list_entry(team, subject, liked.id) is not None
-            because = "you saved" if saved else "you liked"
-        else:
-            because = "this channel liked"
-        return Recommended(paper=self.index.get(paper_id), terms=tuple(terms)[:5], like=liked, because=because, how=how)
+        said = because(liked.id) if liked is not None else "you liked"
+        return Recommended(paper=self.index.get(paper_id), terms=tuple(terms)[:5], like=liked, because=said, how=how)
+
+    def _because(self, team: str, subject: str) -> Callable[[str], str]:
+        """``said(paper id)``: what ``subject`` did to that positive, by the strongest kind of
+        its signals in force (``BECAUSE``): "you saved", "you liked" (👍, *More like this*),
+        "you shared"; for a channel "this channel liked" (👍) or "shared here". A paper with no
+        signal (forgotten since) says "you saved" when in the user's reading list, else
+        "you liked" / "this channel liked"."""
+        kinds: dict[str, set[str]] = {}
+        for pid, kind, _at in self.store.signal_rows(team, subject):
+            kinds.setdefault(pid, set()).add(kind)
+        person = subject[:1] in ("U", "W")
+        order = BECAUSE[person]
+
+        def said(like: str) -> str:
+            have = kinds.get(like, set())
+            for kind, words in order:
+                if kind in have:
+                    return words
+            if person and self.store.get_reading_list_entry(team, subject, like) is not None:
+                return "you saved"
+            return "you liked" if person else "this channel liked"
+
+        return said
 
     # ------------------------------------------------------------------ a subscription's post
     def post(self, sub: Subscription, day: date) -> RecommendedPost:
@@ -171,12 +196,12 @@ class Recommendations:
         """
         team, target = sub.team_id, sub.channel_id
         rows = self.store.recommend_once(team, target, day, lambda posted: self._choose(sub, day, posted), self.now())
-        picks = []
+        picks, because = [], self._because(team, target)
         for pid, how, why in rows:
             if self.index.get(pid) is None:
                 continue
             terms, like = _why_of(why)
-            picks.append(self._recommended(team, target, pid, how, terms, like))
+            picks.append(self._recommended(team, pid, how, terms, like, because))
         note = None
         if any(r[1] == "fallback" for r in rows) and not self.store.fell_back_before(team, target, day):
             note = self._fallback_note(sub)
