@@ -241,6 +241,7 @@ class ForYouReply(Reply):
         have: with too few positives, how many the reader has (else None).
         needed: positives a model needs (``bot.core.recommend_port.MIN_POSITIVES``).
         example: a paper of the index to save, shown with too few positives, or None.
+        example_like: the reader's positive ``example`` is similar to, or None (any paper).
         unavailable: no recommender runs here (the page says so).
         done: ``(paper id, note)`` of picks already answered from this page ("Noted ✓").
     """
@@ -251,5 +252,6 @@ class ForYouReply(Reply):
     have: int | None = None
     needed: int = 3
     example: Paper | None = None
+    example_like: Paper | None = None
     unavailable: bool = False
     done: tuple[tuple[str, str], ...] = ()

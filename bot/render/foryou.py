@@ -103,7 +103,9 @@ def too_few_blocks(reply: ForYouReply, origin: dict | None = None) -> list[dict 
     ]
     if reply.example is not None:
         p = reply.example
-        out.append(bk.section(f"For example, from the index: *{bk.paper_title(p, 200)}*\n{bk.meta_line(p)}"))
+        like = reply.example_like
+        where = f"like *{md.cut_escaped(like.title, 120)}*" if like is not None else "from the index"
+        out.append(bk.section(f"For example, {where}: *{bk.paper_title(p, 200)}*\n{bk.meta_line(p)}"))
         out.append(bk.actions(*bk.paper_buttons(p, share=False, similar=False), *feedback_buttons(p, origin)))
     out.append(bk.context("Find more with `/paper search &lt;words&gt;`."))
     return out

@@ -32,6 +32,9 @@ log = logging.getLogger(__name__)
 
 #: Deepest a ``/paper foryou`` page goes (10 pages of 5).
 FORYOU_MAX = 50
+#: With too few positives, the newest positives an example is looked for near, and the similar
+#: papers read for each.
+EXAMPLE_FROM, EXAMPLE_SIMILAR = 2, 10
 #: Picks the App Home's "For you" shows.
 HOME_PICKS = 3
 #: Picks asked for at most when a topic narrows a channel's picks.
@@ -110,7 +113,8 @@ class Recommendations:
                 limit=min(FORYOU_MAX, offset + limit + 1),
             )
         except TooFewPositives as few:
-            return ForYouReply(have=few.have, needed=few.needed, example=self._example(ctx))
+            like, example = self._example(ctx, signals)
+            return ForYouReply(have=few.have, needed=few.needed, example=example, example_like=like)
         shown = [p for p in picks[offset : offset + limit] if self.index.get(p.paper_id)]
         because = self._because(ctx.team_id, ctx.user_id)
         return ForYouReply(
@@ -137,16 +141,23 @@ class Recommendations:
             e.paper_id for e in self.store.reading_list_entries(team, user)
         }
 
-    def _example(self, ctx: Context) -> Paper | None:
-        """A paper of the loaded index to suggest saving: the shared paper of the day's first
-        rotation pick that the user has not saved, else None for an empty index."""
+    def _example(self, ctx: Context, signals: Any) -> tuple[Paper | None, Paper | None]:
+        """``(like, example)``: a paper of the loaded index to suggest saving. With positives, the
+        index's paper most similar to the newest one the user does not have (``like`` that
+        positive); with none, the shared paper of the day's first rotation pick not in their
+        reading list (``like`` None); ``(None, None)`` for an empty index."""
+        had = self._had(ctx.team_id, ctx.user_id) | set(signals.positives) | set(signals.negatives)
+        for positive in signals.positives[:EXAMPLE_FROM]:
+            like = self.index.get(positive)
+            hits = self.index.similar(positive, limit=EXAMPLE_SIMILAR) if like is not None else []
+            for hit in hits:
+                if hit.paper.id not in had:
+                    return like, hit.paper
         ids = self.index.ids()
-        if not ids:
-            return None
-        for pid in channel_order(ctx.team_id, ctx.user_id, ids)[:20]:
-            if self.store.get_reading_list_entry(ctx.team_id, ctx.user_id, pid) is None:
-                return self.index.get(pid)
-        return None
+        for pid in channel_order(ctx.team_id, ctx.user_id, ids)[:20] if ids else ():
+            if pid not in had:
+                return None, self.index.get(pid)
+        return None, None
 
     def _recommended(
         self, team: str, paper_id: str, how: str, terms: Sequence[str], like: str | None, because: Callable

@@ -179,3 +179,20 @@ def test_foryou_and_the_app_home_leave_out_what_the_feed_posted(rec: SlackHarnes
     view = sent_view(rec.fake.wait_for("views.publish")[-1])
     at_home = {v["id"] for v in _values(view, ACTION_NOT_FOR_ME)}
     assert len(at_home) == 3 and not at_home & set(feed)
+
+
+def test_below_three_saves_the_example_is_like_what_was_saved(rec: SlackHarness):
+    """The outside tester's case: at 0 and at 2 saves the starter example was the same unrelated
+    paper. With 1-2 positives it is one of the index's papers most similar to the newest."""
+    first = _values(_foryou(rec), ACTION_SAVE)[0]["id"]
+    saved = [h.paper.id for h in rec.index.search("attention tokens", limit=2).hits]
+    for n, pid in enumerate(saved):
+        response, url = rec.click(ACTION_SAVE, {"id": pid}, message_ts=f"1765000000.00{n}")
+        rec.replies(url)
+        reply = _foryou(rec)
+        example = _values(reply, ACTION_SAVE)[0]["id"]
+        near = [h.paper.id for h in rec.index.similar(pid, limit=10)]
+        assert example in near and example not in saved, (example, near)
+        text = " ".join(shown_strings(reply))
+        assert f"you have {n + 1} so far" in text and f"For example, like *{rec.index.get(pid).title[:40]}" in text
+    assert example != first
