@@ -15,9 +15,9 @@ import pytest
 from bot.render import ACTION_SAVE
 from bot.render.foryou import ACTION_FORYOU_PAGE, ACTION_MORE, ACTION_NOT_FOR_ME
 from tests.clikit import run
-from tests.fakeslack import TEAM_ID
+from tests.fakeslack import BOT_USER_ID, TEAM_ID
 from tests.slack.listeners.test_slack_app_home import home_opened, sent_view
-from tests.slack.slackkit import BOT_TOKEN, SlackHarness, shown_strings
+from tests.slack.slackkit import BOT_TOKEN, SlackHarness, dm_event, mention_event, shown_strings
 from tests.strict.methods import dm_of
 
 
@@ -196,3 +196,29 @@ def test_below_three_saves_the_example_is_like_what_was_saved(rec: SlackHarness)
         text = " ".join(shown_strings(reply))
         assert f"you have {n + 1} so far" in text and f"For example, like *{rec.index.get(pid).title[:40]}" in text
     assert example != first
+
+
+def test_every_help_names_the_recommendations_and_forget(slack: SlackHarness):
+    """``/paper help``, help in a DM, a mention's help and the App Home's "How to use paperbot" all
+    say how to get picks (``foryou``, ``subscribe for me``, ``subscribe for this channel``) and
+    ``forget``, and pass the fake's Block Kit rules."""
+    _, url = slack.command("help")
+    (reply,) = slack.replies(url)
+    slash = " ".join(shown_strings(reply))
+    slack.event(dm_event("help", ts="1765100000.000100"), event_id="Ev0HELP1")
+    (dm,) = slack.fake.wait_for("chat.postMessage")
+    slack.event(mention_event(f"<@{BOT_USER_ID}> help", ts="1765000100.000100"), event_id="Ev0HELP2")
+    (mention,) = slack.fake.wait_for("chat.postEphemeral")
+    slack.event(home_opened(), event_id="Ev0HELP3")
+    home = sent_view(slack.fake.wait_for("views.publish")[-1])
+    home_help = next(t for t in shown_strings(home) if t.startswith("*How to use paperbot*"))
+    for prefix, shown in (
+        ("/paper ", slash),
+        ("@paperbot ", " ".join(shown_strings(mention.body))),
+        ("/paper ", home_help),
+    ):
+        for command in ("foryou", "subscribe for me", "subscribe for this channel", "forget"):
+            assert f"`{prefix}{command}" in shown, (prefix, command, shown)
+    dm_text = " ".join(shown_strings(dm.body))
+    for command in ("`foryou`", "`subscribe for me", "`/paper subscribe for this channel`", "`forget"):
+        assert command in dm_text, (command, dm_text)
