@@ -56,7 +56,11 @@ def test_a_key_that_opens_nothing_finds_nothing_in_one_line(store, caplog):
         other.check_key()
 
 
-@pytest.mark.parametrize("keys", ["", "short", "a" * 44, f"{Fernet.generate_key().decode()},nope"])
+@pytest.mark.parametrize(
+    "keys",
+    ["", "short", "a" * 44, f"{Fernet.generate_key().decode()},nope"],
+    ids=["empty", "short", "not-base64-key", "one-good-one-bad"],
+)
 def test_a_malformed_key_is_refused(keys):
     with pytest.raises(TokenKeyError) as e:
         TokenCipher(keys)

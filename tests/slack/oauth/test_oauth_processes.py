@@ -37,7 +37,8 @@ def test_two_web_and_two_clock_processes_share_installs_and_post_each_digest_onc
     web = [processes("serve", "--host", "127.0.0.1", "--port", "0", env=env) for _ in range(2)]
     ports = [wait_until(lambda p=p: p.said(r"serving on http://127\.0\.0\.1:(\d+)"), 120, "serve") for p in web]
     a, b = (f"http://127.0.0.1:{m.group(1)}" for m in ports)
-    assert all(p.said("installs start at") for p in web)
+    # the install line follows the "serving on" line; the reader may not have it yet
+    assert all(wait_until(lambda p=p: p.said("installs start at"), 30, "install line") for p in web)
 
     # each install starts on one process and comes back to the other
     for (team, channel), start, finish in zip(WORKSPACES, (a, b), (b, a)):
