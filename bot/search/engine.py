@@ -28,6 +28,7 @@ from bot.search.index.generation import Generation, live_generation
 from bot.search.index.schema import paper_from_json
 from bot.search.query import parser, spelling
 from bot.search.query.compile import Compiler
+from bot.search.query.fit import QueryFit
 from bot.search.query.plan import Compiled, Plan
 from bot.search.query.word_readings import is_english
 from bot.search.resolving import linked_docs
@@ -130,8 +131,9 @@ class SearchIndex:
 
     def _find(self, gen: Generation, searcher, parsed: parser.ParsedQuery, want: int, correct: bool) -> Found:
         """Compile ``parsed`` once and rank it — unless words no field knows
-        have a spelling correction that finds something (``correct`` only):
-        then the correction runs instead."""
+        have a sure spelling correction (``spelling.correct``: it fits the
+        other words clearly best) that finds something (``correct`` only):
+        then the correction runs instead; an unsure one is only suggested."""
         r = self.ranking
         compiler = Compiler(searcher, gen.lexicon, r)
         compiled = compiler.compile(parsed)
@@ -139,12 +141,22 @@ class SearchIndex:
         correct = correct and len(parser.leaves(parsed.clauses)) <= r.spell_max_words
         names = lambda word: compiler.name_word([word])  # noqa: E731 (never a name as target)
         if correct and compiled.unknown:
-            fixed = spelling.correct(gen.lexicon, parsed, compiled.unknown, r, compiled.unusual, names)
-            if fixed is not None:
-                fixed_plan = Compiler(searcher, gen.lexicon, r).compile(parser.parse(fixed))
+            fixed = spelling.correct(
+                gen.lexicon,
+                parsed,
+                compiled.unknown,
+                r,
+                compiled.unusual,
+                names,
+                QueryFit(searcher, compiler.stems),
+            )
+            if fixed is not None and not fixed.sure:
+                suggestion = fixed.text  # no candidate fits clearly better: "Did you mean", the query as typed
+            elif fixed is not None:
+                fixed_plan = Compiler(searcher, gen.lexicon, r).compile(parser.parse(fixed.text))
                 ranked = rank(searcher, gen.norms, fixed_plan, want, r, fill=True)
                 if ranked.scored:
-                    return Found(compiled=fixed_plan, ranked=ranked, corrected=fixed, suggestion=fixed)
+                    return Found(compiled=fixed_plan, ranked=ranked, corrected=fixed.text, suggestion=fixed.text)
         elif correct and compiled.unusual:
             suggestion = spelling.hint(gen.lexicon, parsed, compiled.unusual, r, names)
         ranked = rank(searcher, gen.norms, compiled, want, r, fill=True)

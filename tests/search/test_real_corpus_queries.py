@@ -20,11 +20,15 @@ CORPUS = [
 ]
 
 
+def _built(tmp_path_factory, papers) -> SearchIndex:
+    d = tmp_path_factory.mktemp("real") / "index"
+    build_index(d, papers, fingerprint="fp-real")
+    return SearchIndex(d)
+
+
 @pytest.fixture(scope="module")
 def index(tmp_path_factory) -> SearchIndex:
-    d = tmp_path_factory.mktemp("real") / "index"
-    build_index(d, CORPUS, fingerprint="fp-real")
-    return SearchIndex(d)
+    return _built(tmp_path_factory, CORPUS)
 
 
 def ids(page) -> list[str]:
@@ -78,3 +82,51 @@ def test_it_in_capitals_is_an_acronym_that_never_matches_its(index):
         index.search("it")  # the stop word in lower case
     shouted = index.search("IT OPERATIONS ON GRAPHS")  # a title in capitals: IT is the stop word
     assert ids(shouted)[0] == "a6"
+
+
+# --- spelling by the whole query (issue 18.1) -------------------------------------------------
+
+#: "space" in 4 papers, with "attention" in all 4 (never side by side); "sparse attention" in 2
+SPELLING = [
+    paper(f"s{i}", abstract, title=title)
+    for i, (title, abstract) in enumerate(
+        [
+            ("State Space Models", "State space models replace attention in long sequences."),
+            ("Latent Space Attention Maps", "A latent space for attention maps in vision transformers."),
+            ("Solution Space", "Space of solutions: attention to detail in planning."),
+            ("Embedding Space", "Embedding space geometry and attention heads."),
+            ("Sparse Attention Kernels", "Sparse attention kernels for long context inference."),
+            ("Block Sparse Attention", "Block sparse attention with learned patterns."),
+            ("Band Gaps", "The band gap of layered crystals."),
+            ("Bank Loans", "Bank loans and credit risk."),
+        ],
+        1,
+    )
+]
+
+
+@pytest.fixture(scope="module")
+def spelled(tmp_path_factory) -> SearchIndex:
+    return _built(tmp_path_factory, SPELLING)
+
+
+def test_a_typo_is_corrected_to_the_word_that_fits_the_others(spelled):
+    page = spelled.search("sparce atention")
+    assert page.corrected_query == "sparse attention"  # "space" is in more papers, and with "attention" in 4
+    assert sorted(ids(page)[:2]) == ["s5", "s6"]
+
+
+def test_a_typo_alone_takes_the_clearly_more_frequent_word(spelled):
+    assert spelled.search("sparce").corrected_query == "space"  # 4 papers against 2
+
+
+def test_no_clearly_better_candidate_is_only_a_hint(spelled):
+    page = spelled.search("banf")  # "band" and "bank": one paper each
+    assert page.corrected_query is None
+    assert page.suggestion == "band"
+    assert page.total == 0
+
+
+def test_real_words_and_capitals_stay_untouched(spelled):
+    assert spelled.search("spare attention").corrected_query is None  # "spare" is English
+    assert spelled.search("SPARCE attention").corrected_query is None  # an acronym among lower-case words

@@ -241,6 +241,10 @@ class Compiler:
         """Whether author-field ``terms`` are a name here (``word_readings.is_name``)."""
         return is_name(self.reader, "all" if self.has_all else "abstract", self.text.stem, terms)
 
+    def stems(self, text: str) -> list[str]:
+        """The query stems of ``text`` under this query's case rule (``bot.search.query.fit``)."""
+        return self._stems(text)
+
     def _has(self, fieldname, terms) -> bool:
         """True when every term occurs in the field (so fields a word never
         appears in stay out of the plan)."""
