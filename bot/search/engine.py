@@ -45,6 +45,31 @@ MAX_LIMIT = 100
 MAX_DEPTH = 1000
 
 
+def _words_beside_links(searcher, text: str, linked: list[int]) -> tuple[str | None, list[str]]:
+    """``(words, notes)``: the words of ``text`` without its links and DOIs
+    (``resolving.without_links``: "https", "doi", "org" are never searched),
+    or None when only links that name papers here (``linked``) remain.
+
+    Args:
+        searcher: an open Whoosh searcher of the generation.
+        text: the query as typed.
+        linked: the docnums of the papers its links and ids name.
+
+    Raises:
+        QueryError: the text is only links and none names a paper here.
+    """
+    words = resolving.without_links(text)
+    if words == " ".join(text.split()):
+        return text, []
+    old = "doi_key" not in searcher.schema and resolving.dois(text)
+    rebuild = " This index was built before DOIs were indexed: rebuild it with `paperbot index build`." if old else ""
+    if words.strip(" .,;:!?") == "":
+        if linked:
+            return None, []
+        raise QueryError("That link names no paper in this index." + rebuild, example="a title or some of its words")
+    return words, ([] if linked else ["The link names no paper in this index; searched your other words." + rebuild])
+
+
 def _text(value) -> str:
     return value.decode("utf-8") if isinstance(value, bytes) else str(value)
 
@@ -109,12 +134,21 @@ class SearchIndex:
         started = time.perf_counter()
         limit = max(1, min(int(limit), MAX_LIMIT))
         offset = max(0, min(int(offset), MAX_DEPTH - limit))
-        parsed = parser.parse(text)
         with self._searcher() as (gen, searcher):
-            found = self._find(gen, searcher, parsed, offset + limit, correct)
-            found.ranked = pin(found.ranked, linked_docs(searcher, parsed.text), offset + limit)
+            linked = linked_docs(searcher, parser.cut(text)[0])
+            words, link_notes = _words_beside_links(searcher, text, linked)
+            if words is None:  # links only, each naming a paper here
+                parsed = parser.ParsedQuery(text=text.strip(), clauses=())
+                found = Found(
+                    compiled=Compiled(plan=Plan()),
+                    ranked=rank(searcher, gen.norms, Compiled(plan=Plan()), 1, self.ranking),
+                )
+            else:
+                parsed = parser.parse(words)
+                found = self._find(gen, searcher, parsed, offset + limit, correct)
+            found.ranked = pin(found.ranked, linked, offset + limit)
             hits = to_hits(searcher, found.ranked, found.compiled, offset, offset + limit)
-        notes = list(parsed.notes) + notes_of(found.ranked, MAX_PHRASE_CHECKS)
+        notes = list(parsed.notes) + link_notes + notes_of(found.ranked, MAX_PHRASE_CHECKS)
         return SearchPage(
             query=parsed.text,
             total=found.ranked.total,
@@ -179,15 +213,17 @@ class SearchIndex:
         """
         started = time.perf_counter()
         limit = max(1, min(int(limit), MAX_LIMIT))
-        parsed = parser.prose(text)
         with self._searcher() as (gen, searcher):
             linked = linked_docs(searcher, text)
+            words, _ = _words_beside_links(searcher, text, linked)
             try:
+                parsed = parser.prose(words or "")
                 compiled = Compiler(searcher, gen.lexicon, self.ranking).compile(parsed)
             except QueryError:
                 if not linked:
                     raise
-                compiled = Compiled(plan=Plan())  # only stop words beside the link
+                parsed = parser.ParsedQuery(text=text.strip(), clauses=())
+                compiled = Compiled(plan=Plan())  # only the link, or stop words beside it
             ranked = pin(rank(searcher, gen.norms, compiled, limit, self.ranking), linked, limit)
             hits = to_hits(searcher, ranked, compiled, 0, limit)
         notes = list(parsed.notes)

@@ -130,3 +130,65 @@ def test_no_clearly_better_candidate_is_only_a_hint(spelled):
 def test_real_words_and_capitals_stay_untouched(spelled):
     assert spelled.search("spare attention").corrected_query is None  # "spare" is English
     assert spelled.search("SPARCE attention").corrected_query is None  # an acronym among lower-case words
+
+
+# --- a paper's own identifiers (issue 18.4) ---------------------------------------------------
+
+IDENTIFIED = [
+    paper(
+        "2503.11787", "Cross-planar learning for anisotropic resolution.", title="ECLARE", doi="10.5555/QEC.2024.0042"
+    ),
+    paper(
+        "2503.16428", "Block sparse attention with antidiagonal scoring.", title="XAttention", source_id="2503.16428"
+    ),
+    paper("Xq7pL2mN9a", "A note whose OpenReview id has capitals.", title="OpenReview Note", source_id="Xq7pL2mN9a"),
+    paper("p1", "Papers about https and org charts in companies.", title="Org charts"),
+]
+
+
+@pytest.fixture(scope="module")
+def identified(tmp_path_factory) -> SearchIndex:
+    return _built(tmp_path_factory, IDENTIFIED)
+
+
+#: One DOI as people paste it: a link, the old host, the doi: prefix, bare, in Slack's markup.
+DOI_FORMS = "https://doi.org/10.5555/qec.2024.0042 | http://dx.doi.org/10.5555/QEC.2024.0042"
+DOI_FORMS += " | doi:10.5555/qec.2024.0042 | 10.5555/QEC.2024.0042"
+DOI_FORMS += " | see <https://doi.org/10.5555/qec.2024.0042#the paper>, please"
+
+
+@pytest.mark.parametrize("text", [form.strip().replace("#", "|") for form in DOI_FORMS.split(" | ")])
+def test_a_doi_in_any_form_finds_its_paper_first(identified, text):
+    assert ids(identified.search(text))[0] == "2503.11787"
+    assert identified.resolve(text)[0].id == "2503.11787"
+    assert identified.mentioned(text).paper.id == "2503.11787"
+    assert ids(identified.related(text))[0] == "2503.11787"
+
+
+def test_arxiv_doi_names_the_arxiv_paper(identified):
+    assert ids(identified.search("10.48550/arXiv.2503.16428")) == ["2503.16428"]
+
+
+def test_a_link_naming_no_paper_is_not_searched_as_its_host(identified):
+    with pytest.raises(Exception, match="names no paper"):
+        identified.search("https://www.example.org/paper/12")
+    page = identified.search("https://doi.org/10.9999/none charts")
+    assert ids(page) == ["p1"]  # "charts", not "https", "doi", "org"
+    assert any("names no paper" in n for n in page.notes)
+
+
+def test_openreview_ids_keep_their_case_and_match_any_case(identified):
+    assert identified.get("xq7pl2mn9a").id == "Xq7pL2mN9a"
+    assert ids(identified.search("https://openreview.net/forum?id=Xq7pL2mN9a")) == ["Xq7pL2mN9a"]
+
+
+def test_an_index_built_before_dois_says_to_rebuild(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    old = tmp_path / "before"
+    shutil.copytree(Path(__file__).parent / "index" / "fixtures" / "index_before_split", old)
+    index = SearchIndex(old)
+    with pytest.raises(Exception, match="rebuild it with `paperbot index build`"):
+        index.search("https://doi.org/10.5555/qec.2024.0042")
+    assert index.search("sparse attention").total  # the old index keeps working
