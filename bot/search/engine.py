@@ -40,6 +40,9 @@ from bot.search.scoring.rank import Found, pin, rank
 from bot.search.scoring.rank import notes as notes_of
 from bot.search.scoring.similar import similar_plan
 
+#: A query of at most this many words, phrases or groups is "a few words": the
+#: papers holding all of them are counted and ranked first (docs/search.md "Counts").
+SHORT_QUERY = 3
 #: Largest page and deepest result reachable by paging.
 MAX_LIMIT = 100
 MAX_DEPTH = 1000
@@ -161,6 +164,7 @@ class SearchIndex:
             notes=tuple(notes),
             confident=found.ranked.confident,
             best_matched=found.ranked.content,
+            all_words=found.ranked.exact if found.ranked.exact is not None else found.ranked.complete,
         )
 
     def _find(self, gen: Generation, searcher, parsed: parser.ParsedQuery, want: int, correct: bool) -> Found:
@@ -188,12 +192,12 @@ class SearchIndex:
                 suggestion = fixed.text  # no candidate fits clearly better: "Did you mean", the query as typed
             elif fixed is not None:
                 fixed_plan = Compiler(searcher, gen.lexicon, r).compile(parser.parse(fixed.text))
-                ranked = rank(searcher, gen.norms, fixed_plan, want, r, fill=True)
+                ranked = rank(searcher, gen.norms, fixed_plan, want, r, fill=True, tiers=SHORT_QUERY)
                 if ranked.scored:
                     return Found(compiled=fixed_plan, ranked=ranked, corrected=fixed.text, suggestion=fixed.text)
         elif correct and compiled.unusual:
             suggestion = spelling.hint(gen.lexicon, parsed, compiled.unusual, r, names)
-        ranked = rank(searcher, gen.norms, compiled, want, r, fill=True)
+        ranked = rank(searcher, gen.norms, compiled, want, r, fill=True, tiers=SHORT_QUERY)
         return Found(compiled=compiled, ranked=ranked, suggestion=suggestion)
 
     def related(self, text: str, *, limit: int = 10) -> SearchPage:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.render import counts
 from bot.search import SearchIndex, build_index
 from bot.search.query.parser import parse
 from bot.search.query.prose import mostly_capitals
@@ -192,3 +193,29 @@ def test_an_index_built_before_dois_says_to_rebuild(tmp_path):
     with pytest.raises(Exception, match="rebuild it with `paperbot index build`"):
         index.search("https://doi.org/10.5555/qec.2024.0042")
     assert index.search("sparse attention").total  # the old index keeps working
+
+
+# --- counts a researcher can use (issue 18.3) -------------------------------------------------
+
+
+def test_a_short_query_counts_the_papers_with_all_its_words_and_ranks_them_first(index):
+    page = index.search("serial parallel")
+    assert (page.all_words, page.total) == (1, 2)  # a1 has both, a2 only "parallel"
+    assert ids(page) == ["a1", "a2"]
+    assert counts.divider_at(page) == 1
+    assert counts.plain_count(page) == "1 with all the words, 1 with some"
+    assert "*1 paper* with all of" in counts.headline(page, "“serial parallel”")
+
+
+def test_a_pasted_text_has_no_count_but_best_matches(index):
+    text = "We compare serial adders and parallel prefix adders for arithmetic, with an analysis of carry chains"
+    page = index.search(text)
+    assert page.all_words is None and page.total >= 2
+    assert counts.headline(page, "“…”").startswith("*Best matches*")
+    assert counts.divider_at(page) is None
+    assert index.related(text).all_words is None
+
+
+def test_a_quoted_phrase_counts_the_papers_with_the_phrase(index):
+    page = index.search('"parallel prefix"')
+    assert page.all_words == 1 and ids(page)[0] == "a2"

@@ -189,25 +189,28 @@ def correct(
             slots[clause.span] = [prefix] if prefix else found
     if not slots:
         return None
-    fixes, sure = _choose(lexicon, parsed, slots, fit)
+    rare = {}  # known stems of a rare spelling, respelt first: the context of the others
     for clause in unusual:
         fix = _better_spelling(lexicon, clause, r, names)
         if fix is not None:
-            fixes[clause.span] = fix
-    return Correction(text=_replace(parsed.text, fixes), sure=sure)
+            rare[clause.span] = fix
+    fixes, sure = _choose(lexicon, parsed, slots, fit, rare)
+    return Correction(text=_replace(parsed.text, {**fixes, **rare}), sure=sure)
 
 
-def _choose(lexicon: Lexicon, parsed: ParsedQuery, slots: dict, fit) -> tuple[dict, bool]:
+def _choose(lexicon: Lexicon, parsed: ParsedQuery, slots: dict, fit, rare: dict) -> tuple[dict, bool]:
     """``(span -> fix, sure)``: the combination of ``slots``' candidates that
-    fits the query's other words best (``correct``). Pairs are read for the
-    ``PAIR_CHECKS`` combinations with the most papers holding all their words."""
+    fits the query's other words best (``correct``), those words with their
+    ``rare`` spellings respelt ("sparce atention" where one abstract writes
+    "atention"). Pairs are read for the ``PAIR_CHECKS`` combinations with the
+    most papers holding all their words."""
     spans = sorted(slots)
     if all(len(slots[s]) == 1 for s in spans):
         return {s: slots[s][0] for s in spans}, True
     words = [c for c in leaves(parsed.clauses) if c.kind == "word" and c.occur != "not"]
     combos = []
     for combo in itertools.islice(itertools.product(*(slots[s] for s in spans)), MAX_COMBINATIONS):
-        fixes = dict(zip(spans, combo))
+        fixes = {**rare, **dict(zip(spans, combo))}
         seq = [(fixes.get(c.span, c.text), c.span in fixes) for c in words]
         plain = [w for w, _ in seq if not w.endswith("*")]
         pairs = [(a, b) for (a, fa), (b, fb) in zip(seq, seq[1:]) if (fa or fb) and "*" not in a + b]
