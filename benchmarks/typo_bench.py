@@ -80,7 +80,7 @@ Why the product chooses what it does (read from the code at this commit)
   frequent), or the completion word* (5+ letters).
 * query/spelling.py:_choose: every combination of the candidates with the query's other
   words; the one whose adjacent pairs stand side by side in the most papers
-  (query/fit.py:QueryFit.pairs, read from the stored text of at most 60 papers holding all
+  (query/fit.py:QueryFit.pairs, read from the stored text of at most 100 papers holding all
   the words, for the 8 combinations with the most such papers), else whose words are
   together in the most papers (QueryFit.together), wins. It runs instead of the typed
   query when that count is not 0 and >= MARGIN (2) x the runner-up's; otherwise it is a

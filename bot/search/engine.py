@@ -73,6 +73,14 @@ def _words_beside_links(searcher, text: str, linked: list[int]) -> tuple[str | N
     return words, ([] if linked else ["The link names no paper in this index; searched your other words." + rebuild])
 
 
+def _all_words(ranked, linked_only: bool) -> int | None:
+    """``SearchPage.all_words``: the papers a link names, the papers with a
+    quoted phrase, or those with all of a short query's words; else None."""
+    if linked_only:
+        return ranked.total
+    return ranked.exact if ranked.exact is not None else ranked.complete
+
+
 def _text(value) -> str:
     return value.decode("utf-8") if isinstance(value, bytes) else str(value)
 
@@ -164,7 +172,7 @@ class SearchIndex:
             notes=tuple(notes),
             confident=found.ranked.confident,
             best_matched=found.ranked.content,
-            all_words=found.ranked.exact if found.ranked.exact is not None else found.ranked.complete,
+            all_words=_all_words(found.ranked, linked_only=not parsed.clauses),
         )
 
     def _find(self, gen: Generation, searcher, parsed: parser.ParsedQuery, want: int, correct: bool) -> Found:
