@@ -35,6 +35,7 @@ the rest are pure functions over a ``SearchIndex`` (``get``, ``by_name``,
 
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import unquote
 
@@ -98,9 +99,14 @@ def linked_docs(searcher, text: str) -> list[int]:
     keys = [("source_key", sid.casefold()) for sid in source_ids(text)]
     if "doi_key" in searcher.schema:  # an index built before issue 18 has no DOIs
         keys += [("doi_key", doi) for doi in dois(text)]
+    typed = dict(zip((v for _, v in keys), source_ids(text)))  # folded -> as written (ids keep their case)
     docs: list[int] = []
     for fieldname, value in keys:
-        for d in searcher.docs_for_query(Q.Term(fieldname, value)):
+        found = list(searcher.docs_for_query(Q.Term(fieldname, value)))
+        if len(found) > 1 and value in typed:  # ids differing only in case: the one written so, if any
+            exact = [d for d in found if json.loads(searcher.stored_fields(d)["doc"]).get("source_id") == typed[value]]
+            found = exact or found
+        for d in found:
             if d not in docs:
                 docs.append(d)
         if len(docs) >= MAX_LINKED:
