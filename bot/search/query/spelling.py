@@ -189,28 +189,25 @@ def correct(
             slots[clause.span] = [prefix] if prefix else found
     if not slots:
         return None
-    rare = {}  # known stems of a rare spelling, respelt first: the context of the others
-    for clause in unusual:
-        fix = _better_spelling(lexicon, clause, r, names)
-        if fix is not None:
-            rare[clause.span] = fix
-    fixes, sure = _choose(lexicon, parsed, slots, fit, rare)
-    return Correction(text=_replace(parsed.text, {**fixes, **rare}), sure=sure)
+    for clause in unusual:  # a known stem of a rare spelling: its better spellings are candidates too
+        found = _better_spellings(lexicon, clause, r, names)
+        if found:
+            slots[clause.span] = found
+    fixes, sure = _choose(lexicon, parsed, slots, fit)
+    return Correction(text=_replace(parsed.text, fixes), sure=sure)
 
 
-def _choose(lexicon: Lexicon, parsed: ParsedQuery, slots: dict, fit, rare: dict) -> tuple[dict, bool]:
+def _choose(lexicon: Lexicon, parsed: ParsedQuery, slots: dict, fit) -> tuple[dict, bool]:
     """``(span -> fix, sure)``: the combination of ``slots``' candidates that
-    fits the query's other words best (``correct``), those words with their
-    ``rare`` spellings respelt ("sparce atention" where one abstract writes
-    "atention"). Pairs are read for the ``PAIR_CHECKS`` combinations with the
-    most papers holding all their words."""
+    fits the query's other words best (``correct``). Pairs are read for the
+    ``PAIR_CHECKS`` combinations with the most papers holding all their words."""
     spans = sorted(slots)
     if all(len(slots[s]) == 1 for s in spans):
         return {s: slots[s][0] for s in spans}, True
     words = [c for c in leaves(parsed.clauses) if c.kind == "word" and c.occur != "not"]
     combos = []
     for combo in itertools.islice(itertools.product(*(slots[s] for s in spans)), MAX_COMBINATIONS):
-        fixes = {**rare, **dict(zip(spans, combo))}
+        fixes = dict(zip(spans, combo))
         seq = [(fixes.get(c.span, c.text), c.span in fixes) for c in words]
         plain = [w for w, _ in seq if not w.endswith("*")]
         pairs = [(a, b) for (a, fa), (b, fb) in zip(seq, seq[1:]) if (fa or fb) and "*" not in a + b]
@@ -268,18 +265,19 @@ def real_word(lexicon: Lexicon, word: str, shouting: bool = False) -> bool:
 
 
 def _better_spelling(lexicon: Lexicon, clause: Clause, r: Ranking, names=None) -> str | None:
+    found = _better_spellings(lexicon, clause, r, names)
+    return found[0] if found else None
+
+
+def _better_spellings(lexicon: Lexicon, clause: Clause, r: Ranking, names=None) -> list[str]:
+    """The ``candidates`` of an unusual word that are no mere ending of it and,
+    when some paper writes it so, ``RARE_RATIO`` times as common; most frequent first."""
     if real_word(lexicon, clause.text):
-        return None
-    fix = suggest(lexicon, clause.text, r, names)
+        return []
     low = fold(clause.text)
     seen = lexicon.df.get(low, 0)
-    if (
-        fix is not None
-        and not (fix.startswith(low) or low.startswith(fix))
-        and (not seen or lexicon.df.get(fix, 0) >= RARE_RATIO * seen)
-    ):
-        return fix
-    return None
+    found = [w for w in candidates(lexicon, clause.text, r, names) if not (w.startswith(low) or low.startswith(w))]
+    return [fix for fix in found if not seen or lexicon.df.get(fix, 0) >= RARE_RATIO * seen]
 
 
 def _replace(text: str, fixes: dict[tuple[int, int], str]) -> str:
