@@ -219,3 +219,12 @@ def test_a_pasted_text_has_no_count_but_best_matches(index):
 def test_a_quoted_phrase_counts_the_papers_with_the_phrase(index):
     page = index.search('"parallel prefix"')
     assert page.all_words == 1 and ids(page)[0] == "a2"
+
+
+def test_a_rare_spelling_beside_an_unknown_word_is_chosen_by_the_pair_too(tmp_path_factory):
+    # "sparce" is a known, rare spelling (1 paper); "sparse" is 20x as common, "space" more common still
+    papers = [paper(f"r{i}", f"Space of states {i}: attention to cost.", title=f"Space {i}") for i in range(45)]
+    papers += [paper(f"t{i}", f"Sparse attention kernels, variant {i}.", title=f"Sparse {i}") for i in range(22)]
+    papers.append(paper("u1", "Sparce grids for quadrature.", title="Grids"))
+    index = _built(tmp_path_factory, papers)
+    assert index.search("sparce atention").corrected_query == "sparse attention"
