@@ -13,14 +13,37 @@ HELP_EXAMPLES = (
     ("similar <id|name>", "papers like one, e.g. `{p} similar KIStego`"),
     ("today", "today's paper of the day"),
     ("random", "a random paper"),
+    ("foryou", "papers picked for you from what you save, share and like (👍, *More like this*)"),
     ("subscribe [HH:MM] [zone]", "a paper of the day in this channel, e.g. `{p} subscribe 09:30 Europe/Berlin`"),
     (
         "subscribe [weekdays|mon wed|weekly mon] [N papers] about <topic>",
         "a channel topic and schedule, e.g. `{p} subscribe weekly mon 10:00 3 papers about diffusion`",
     ),
     ("subscribe me [HH:MM] about <topic>", "your own feed in your DM with me"),
+    ("subscribe for me [HH:MM]", "your feed posts a paper picked for you each day"),
+    ("subscribe for this channel [about <topic>]", "papers picked from what this channel shares and 👍s"),
     ("unsubscribe [me]", "stop the daily paper in this channel (or your own feed)"),
     ("status", "this channel's subscription and its next post"),
+    ("saved", "your reading list (*Save* on any paper card adds to it)"),
+    ("forget [everything]", "delete what I learned from your saves, shares and 👍/👎 (and your reading list)"),
+    ("help", "this message"),
+)
+
+#: The help in a DM with the bot: no prefix, and "here" is the user's own DM.
+DM_HELP_EXAMPLES = (
+    ("<words>", "search the papers, e.g. `sparse attention` (or `search sparse attention`)"),
+    ("show <id|name>", "one paper in full, e.g. `show UniSparse`"),
+    ("similar <id|name>", "papers like one, e.g. `similar KIStego`"),
+    ("today", "today's paper of the day (your personal feed's, when you have one)"),
+    ("random", "a random paper"),
+    ("foryou", "papers picked for you from what you save, share and like (👍, *More like this*)"),
+    (
+        "subscribe me [HH:MM] [zone] [about <topic>]",
+        "your personal paper of the day, posted here, e.g. `subscribe me 08:00 Europe/Berlin about diffusion`",
+    ),
+    ("subscribe for me [HH:MM]", "your personal feed posts a paper picked for you each day"),
+    ("unsubscribe me", "stop your personal paper of the day"),
+    ("status", "your personal feed and its next post"),
     ("saved", "your reading list (*Save* on any paper card adds to it)"),
     ("forget [everything]", "delete what I learned from your saves, shares and 👍/👎 (and your reading list)"),
     ("help", "this message"),
@@ -29,6 +52,21 @@ HELP_EXAMPLES = (
 QUERY_TIPS = (
     "Search tips: `\"exact phrase\"`, `-word` or `NOT word` to exclude, "
     "`title:`, `name:`, `author:`, `venue:` fields, `spars*` for a prefix."
+)
+
+
+#: The commands the App Home's "How to use paperbot" lists (keys of ``HELP_EXAMPLES``).
+HOME_HELP = frozenset(
+    {
+        "search <words>",
+        "similar <id|name>",
+        "foryou",
+        "subscribe [HH:MM] [zone]",
+        "subscribe for me [HH:MM]",
+        "subscribe for this channel [about <topic>]",
+        "saved",
+        "forget [everything]",
+    }
 )
 
 
@@ -41,15 +79,28 @@ def help_message(prefix: str = "/paper", note: str | None = None, visibility: st
     """The help reply: what paperbot does, each sub-command with an example.
 
     Args:
-        prefix: "/paper" or "@paperbot": how the examples start.
+        prefix: "/paper" or "@paperbot": how the examples start; "" for a DM with the
+            bot (``DM_HELP_EXAMPLES``: no prefix, the personal feed).
         note: a line above the help (plain text), or None.
         visibility: "ephemeral" or "in_channel".
     """
-    intro = (
-        f"*paperbot* searches this workspace's conference papers. "
-        f"Anything after `{prefix}` that is not a command is a search."
-    )
-    body = "\n".join(help_lines(prefix))
+    if prefix:
+        intro = (
+            f"*paperbot* searches this workspace's conference papers. "
+            f"Anything after `{prefix}` that is not a command is a search."
+        )
+        body = "\n".join(help_lines(prefix))
+        elsewhere = "Mention `@paperbot &lt;id | name | words&gt;` in any channel to read a paper in a thread."
+    else:
+        intro = (
+            "*paperbot* searches this workspace's conference papers. Write a few words here and I'll "
+            "find papers, or a paper's name or id to read it. Anything that is not a command is a search."
+        )
+        body = "\n".join(f"`{md.escape(cmd)}` — {desc}" for cmd, desc in DM_HELP_EXAMPLES)
+        elsewhere = (
+            "In a channel: `/paper help`, `/paper subscribe for this channel` (papers picked from what it "
+            "shares and 👍s), or mention `@paperbot &lt;id | name | words&gt;` to read a paper in a thread."
+        )
     blocks = []
     if note:
         blocks.append(bk.section(md.escape(note)))
@@ -57,7 +108,7 @@ def help_message(prefix: str = "/paper", note: str | None = None, visibility: st
         bk.section(intro),
         bk.section(body),
         bk.context(QUERY_TIPS),
-        bk.context("Mention `@paperbot &lt;id | name | words&gt;` in any channel to read a paper in a thread."),
+        bk.context(elsewhere),
     ]
     text = "\n".join(([md.escape(note)] if note else []) + [intro, body])
     return Message(text=text, blocks=tuple(blocks), visibility=visibility)
