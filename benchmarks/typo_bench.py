@@ -70,35 +70,21 @@ WHY = """\
 Why the product chooses what it does (read from the code at this commit)
 -------------------------------------------------------------------------
 * engine.py:SearchIndex._find corrects only when the compiled query has an *unknown* word
-  (compile.py:Compiler._word_forms/_known: stem in no text field, no author word, no paper
-  name). A typo whose Porter2 stem exists ("assiste" -> "assist") or that is an author's
-  name word ("nural", 2k) is known: a hint at most (spelling.hint: a spelling in <= RARE_DF=2
+  (query/compile.py:Compiler._word_forms/_known: stem in no text field, no author word, no
+  paper name). A typo whose Porter2 stem exists ("assiste" -> "assist") or that is an
+  author's name word is known: a hint at most (spelling.hint: a spelling in <= RARE_DF=2
   papers, 20x rarer than the fix), corrected only beside an unknown word.
-* spelling.py:correct takes each unknown word alone: real_word (english.is_english,
-  capitals, corpus acronyms) is kept; else suggest, then completion ("tunin" -> "tunin*").
-* spelling.py:suggest: candidates sharing the typo's first letter (Ranking.spell_prefix=1,
-  internals.edit_matches) plus neighbour swaps, 1 edit up to 7 letters else 2
-  (Ranking.spell_max_edits), none under 5 letters (Ranking.spell_min_chars), no name; then
-  min(found, key=(-df, w)), the most frequent. The other words play no part ("sparce" ->
-  "space", df 215 at 2k, beats "sparse", df 89), as the "searched alone" line shows.
-* engine.py:SearchIndex._find runs the correction instead of the typed query whenever it
-  finds anything: no "did you mean" for an unknown word, only an auto-correction.
-
-What to change (measured by the rows above)
--------------------------------------------
-1. Candidate rules (most of the gap: "most frequent, product's rules" vs "most frequent
-   within 1-2 edits"): drop spell_prefix (the first letter may be the typo), correct
-   4-letter words, allow 2 edits when 1 finds nothing. The first letter was kept for
-   speed: a symmetric-delete table (symspellpy, already allowed in bot.search by
-   tests/test_structure.py THIRD_PARTY) or edit_matches with prefix 0 replaces it.
-2. spelling.suggest returns every candidate at the nearest distance (names excluded,
-   20 most frequent); spelling.correct chooses the combination of the unknown words'
-   candidates and the other words with the most papers holding its adjacent pairs as
-   bigrams (a build-time bigram table beside lexicon.json, or a phrase check on the stored
-   text of the co-occurring papers), else holding all its words (postings intersection on
-   `all`); the correction runs when the best has support >= 2x the runner-up's, else
-   SearchPage.suggestion carries it and the typed query runs (a "did you mean" hint).
-3. Keep real_word, completion and the name exclusion; one candidate stays a correction.
+* query/spelling.py:correct: real_word (English, capitals unless the query is in capitals,
+  corpus acronyms) is kept; else candidates (4+ letters: one edit with any first letter,
+  a swap counting as one, else two edits keeping the first letter; no name; 20 most
+  frequent), or the completion word* (5+ letters).
+* query/spelling.py:_choose: every combination of the candidates with the query's other
+  words; the one whose adjacent pairs stand side by side in the most papers
+  (query/fit.py:QueryFit.pairs, read from the stored text of at most 100 papers holding all
+  the words, for the 8 combinations with the most such papers), else whose words are
+  together in the most papers (QueryFit.together), wins. It runs instead of the typed
+  query when that count is not 0 and >= MARGIN (2) x the runner-up's; otherwise it is a
+  "did you mean" (SearchPage.suggestion) and the typed query runs.
 """
 
 
@@ -181,10 +167,8 @@ def classify(index, vocab: Vocabulary, case: dict) -> str:
         return "corrected to a completion (word*)" if "*" in case["product"] else "corrected to the wrong word"
     if is_english(typo):
         return "typo is an English word (never corrected, by design)"
-    if len(typo) < MIN_TYPED:
-        return "typo shorter than 5 letters (spell_min_chars)"
-    if typo[0] != case["phrase"].split()[case["typo_index"]][0]:
-        return "edit changed the first letter (spell_prefix=1)"
+    if len(typo) < 4:
+        return "typo shorter than 4 letters (spell_min_chars)"
     if typo in vocab.df:
         return "typo is a spelling some paper uses (known word)"
     try:
@@ -196,7 +180,9 @@ def classify(index, vocab: Vocabulary, case: dict) -> str:
         return "typo is an author-name word (known word)"
     if alone:
         return "typo's stem matches papers (known word)"
-    return "unknown word left uncorrected (other)"
+    if case["product_hint"]:
+        return "only a hint: no candidate clearly fits better"
+    return "unknown word left uncorrected (no candidate within the edits)"
 
 
 def same_search(query: str, phrase: str) -> bool:
@@ -260,7 +246,7 @@ restored: the query equals the phrase; excl. English: among typos that are no En
 search: word by word equal, of the same Snowball stem (the product's Porter2) or a completion x*;
 wrong fix: neither the phrase nor the typo. Rules (context_spelling.candidates): "most frequent" and "context" take
 any first letter, 4+ letters ("most frequent": any word not in the corpus), 1 edit else 2; "product's
-rules" restates spelling.suggest's (5+ letters, the first letter, 1 edit up to 7 letters, no name).
+rules" restates the rules before issue 18 (5+ letters, the first letter, 1 edit up to 7 letters, no name).
 """
 
 

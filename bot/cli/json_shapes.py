@@ -28,11 +28,13 @@ def hit_json(hit: Hit) -> dict:
 
 
 def page_json(page: SearchPage) -> dict:
-    """``{"query": str, "total": int, "took_ms": float, "suggestion": str|None,
-    "corrected_query": str|None, "results": [hit_json…]}``."""
+    """``{"query": str, "total": int, "all_words": int|None, "took_ms": float,
+    "suggestion": str|None, "corrected_query": str|None, "results": [hit_json…]}``
+    (docs/interfaces.md "paperbot search --json")."""
     return {
         "query": page.query,
         "total": int(page.total),
+        "all_words": page.all_words,
         "took_ms": round(float(page.took_ms), 3),
         "suggestion": page.suggestion,
         "corrected_query": page.corrected_query,

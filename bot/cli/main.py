@@ -27,6 +27,7 @@ from bot.cli.progress import progress
 from bot.cli.wait import WAIT_OPTION, in_turn
 from bot.core import config
 from bot.core.models import QueryError
+from bot.render import counts
 from bot.runtime import wiring
 from bot.store import StoreError
 
@@ -362,8 +363,11 @@ def _print_page(page) -> None:
         click.echo(f"Showing results for {page.corrected_query}; search instead for {page.query}")
     elif page.suggestion:
         click.echo(f"Did you mean {page.suggestion}?")
-    click.echo(f"{_plural(page.total, 'result')} ({page.took_ms:.1f} ms)")
+    click.echo(f"{counts.plain_count(page)} ({page.took_ms:.1f} ms)")
+    divider = counts.divider_at(page)
     for i, hit in enumerate(page.hits, 1):
+        if i - 1 == divider:
+            click.echo(counts.SOME_WORDS)
         click.echo(f"{i:>3}. [{hit.paper.id}] {hit.paper.title}\n     {hit.snippet}")
 
 

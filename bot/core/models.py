@@ -96,6 +96,11 @@ class SearchPage:
             word (``bot.search.scoring.rank.content_match``). A mention lists the
             results only from ``bot.service.service.MENTION_LIST_MIN`` (docs/search.md
             "Mentions: is the best hit the paper meant?").
+        all_words: for a query of up to ``bot.search.engine.SHORT_QUERY`` (3) words (phrases,
+            groups), the papers holding all of them (a quoted phrase: the
+            papers with it) — they come first, the papers with only some of
+            them after; None for a longer text (pasted prose), whose ``total``
+            counts nearly every paper and is no count to show ("best matches").
     """
 
     query: str
@@ -109,6 +114,7 @@ class SearchPage:
     notes: tuple[str, ...] = ()
     confident: bool = False
     best_matched: int = 0
+    all_words: int | None = None
 
     @property
     def has_next(self) -> bool:

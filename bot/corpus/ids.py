@@ -1,8 +1,9 @@
 """Paper ids: stable, unique, typeable (docs/interfaces.md "Papers").
 
-* A source with its own id (arXiv id, SciFact ``_id``) gives the id:
-  lowercased, anything outside ``[a-z0-9.-]`` turned into ``-``
-  ("hep-th/9901001" → "hep-th-9901001").
+* A source with its own id (arXiv id, SciFact ``_id``, OpenReview note id) gives
+  the id as the source writes it — letter case kept (OpenReview ids are
+  case-sensitive: "Xq7pL2mN9a"; lookups match any case, issue 18) — anything
+  outside ``[A-Za-z0-9.-]`` turned into ``-`` ("hep-th/9901001" → "hep-th-9901001").
 * Otherwise the id comes from the SHA-256 of the whitespace-normalised raw
   text: "p" + its first 4 characters in a 29-letter alphabet of digits and
   consonants (no vowels, so no id spells a word someone would search for;
@@ -24,7 +25,7 @@ from typing import Sequence
 
 ALPHABET = "0123456789bcdfghjkmnpqrstvwxz"
 _DIGITS = 16  # 29**16 ≈ 2**77.7: from the first 80 bits of the hash
-_NOT_ID = re.compile(r"[^a-z0-9.-]+")
+_NOT_ID = re.compile(r"[^A-Za-z0-9.-]+")
 
 
 def text_digest(raw_text: str, *, normalised: bool = False) -> str:
@@ -50,10 +51,11 @@ def text_digest(raw_text: str, *, normalised: bool = False) -> str:
 
 
 def normalise_source_id(source_id: object) -> str | None:
-    """``" 2503.11731 "`` → ``"2503.11731"``; ``"hep-th/9901001"`` → ``"hep-th-9901001"``; None when empty."""
+    """``" 2503.11731 "`` → ``"2503.11731"``; ``"hep-th/9901001"`` → ``"hep-th-9901001"``;
+    ``"Xq7pL2mN9a"`` stays (case kept); None when empty."""
     if source_id is None:
         return None
-    text = _NOT_ID.sub("-", str(source_id).strip().lower()).strip("-.")
+    text = _NOT_ID.sub("-", str(source_id).strip()).strip("-.")
     return text or None
 
 

@@ -36,6 +36,7 @@ from bot.core.replies import (
 )
 from bot.daily.schedule_words import post_title
 from bot.render import blocks as bk
+from bot.render import counts
 from bot.render import foryou as _foryou
 from bot.render import mrkdwn as md
 from bot.render import reading_list as _reading_list
@@ -127,7 +128,10 @@ def _results(reply: ResultsReply) -> Message:
     if notes:
         blocks.append(bk.context(*[n if n.startswith(("Showing", "Did")) else md.escape(n) for n in notes]))
     shared = dict(reply.shared)
+    divider = counts.divider_at(page)
     for i, hit in enumerate(page.hits, start=first):
+        if i - first == divider:
+            blocks.append(bk.context(counts.SOME_WORDS))
         blocks.append(bk.section(bk.hit_text(i, hit)))
         where = shared.get(hit.paper.id)
         if where:
@@ -155,7 +159,7 @@ def _results_head(reply: ResultsReply) -> str:
         return f"No paper matches {shown}. Try fewer or other words, e.g. `sparse attention`."
     if reply.unsure:
         return f"Not sure which paper you mean — these match {shown} best:"
-    return f"*{page.total} papers* match {shown}" if page.total != 1 else f"*1 paper* matches {shown}"
+    return counts.headline(page, shown)
 
 
 def _results_notes(reply: ResultsReply) -> list[str]:

@@ -32,6 +32,7 @@ The query part, text -> plan:
   an acronym, a paper's name).
 * ``query.weighting``: query-term frequency and the bound on a long query.
 * ``query.spelling``: corrections and suggestions.
+* ``query.fit``: how well a correction fits the rest of the query (pairs, co-occurrence).
 * ``query.lexicon``: a generation's vocabulary, compounds and acronyms.
 
 The scoring part, plan -> ranked hits:

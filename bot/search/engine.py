@@ -28,6 +28,7 @@ from bot.search.index.generation import Generation, live_generation
 from bot.search.index.schema import paper_from_json
 from bot.search.query import parser, spelling
 from bot.search.query.compile import Compiler
+from bot.search.query.fit import QueryFit
 from bot.search.query.plan import Compiled, Plan
 from bot.search.query.word_readings import is_english
 from bot.search.resolving import linked_docs
@@ -42,9 +43,45 @@ from bot.search.vectors import PaperVectors, read_vectors, readable
 
 T = TypeVar("T")
 
+#: A query of at most this many words, phrases or groups is "a few words": the
+#: papers holding all of them are counted and ranked first (docs/search.md "Counts").
+SHORT_QUERY = 3
 #: Largest page and deepest result reachable by paging.
 MAX_LIMIT = 100
 MAX_DEPTH = 1000
+
+
+def _words_beside_links(searcher, text: str, linked: list[int]) -> tuple[str | None, list[str]]:
+    """``(words, notes)``: the words of ``text`` without its links and DOIs
+    (``resolving.without_links``: "https", "doi", "org" are never searched),
+    or None when only links that name papers here (``linked``) remain.
+
+    Args:
+        searcher: an open Whoosh searcher of the generation.
+        text: the query as typed.
+        linked: the docnums of the papers its links and ids name.
+
+    Raises:
+        QueryError: the text is only links and none names a paper here.
+    """
+    words = resolving.without_links(text)
+    if words == " ".join(text.split()):
+        return text, []
+    old = "doi_key" not in searcher.schema and resolving.dois(text)
+    rebuild = " This index was built before DOIs were indexed: rebuild it with `paperbot index build`." if old else ""
+    if words.strip(" .,;:!?") == "":
+        if linked:
+            return None, []
+        raise QueryError("That link names no paper in this index." + rebuild, example="a title or some of its words")
+    return words, ([] if linked else ["The link names no paper in this index; searched your other words." + rebuild])
+
+
+def _all_words(ranked, linked_only: bool) -> int | None:
+    """``SearchPage.all_words``: the papers a link names, the papers with a
+    quoted phrase, or those with all of a short query's words; else None."""
+    if linked_only:
+        return ranked.total
+    return ranked.exact if ranked.exact is not None else ranked.complete
 
 
 def _text(value) -> str:
@@ -112,12 +149,21 @@ class SearchIndex:
         started = time.perf_counter()
         limit = max(1, min(int(limit), MAX_LIMIT))
         offset = max(0, min(int(offset), MAX_DEPTH - limit))
-        parsed = parser.parse(text)
         with self._searcher() as (gen, searcher):
-            found = self._find(gen, searcher, parsed, offset + limit, correct)
-            found.ranked = pin(found.ranked, linked_docs(searcher, parsed.text), offset + limit)
+            linked = linked_docs(searcher, parser.cut(text)[0])
+            words, link_notes = _words_beside_links(searcher, text, linked)
+            if words is None:  # links only, each naming a paper here
+                parsed = parser.ParsedQuery(text=text.strip(), clauses=())
+                found = Found(
+                    compiled=Compiled(plan=Plan()),
+                    ranked=rank(searcher, gen.norms, Compiled(plan=Plan()), 1, self.ranking),
+                )
+            else:
+                parsed = parser.parse(words)
+                found = self._find(gen, searcher, parsed, offset + limit, correct)
+            found.ranked = pin(found.ranked, linked, offset + limit)
             hits = to_hits(searcher, found.ranked, found.compiled, offset, offset + limit)
-        notes = list(parsed.notes) + notes_of(found.ranked, MAX_PHRASE_CHECKS)
+        notes = list(parsed.notes) + link_notes + notes_of(found.ranked, MAX_PHRASE_CHECKS)
         return SearchPage(
             query=parsed.text,
             total=found.ranked.total,
@@ -130,12 +176,14 @@ class SearchIndex:
             notes=tuple(notes),
             confident=found.ranked.confident,
             best_matched=found.ranked.content,
+            all_words=_all_words(found.ranked, linked_only=not parsed.clauses),
         )
 
     def _find(self, gen: Generation, searcher, parsed: parser.ParsedQuery, want: int, correct: bool) -> Found:
         """Compile ``parsed`` once and rank it — unless words no field knows
-        have a spelling correction that finds something (``correct`` only):
-        then the correction runs instead."""
+        have a sure spelling correction (``spelling.correct``: it fits the
+        other words clearly best) that finds something (``correct`` only):
+        then the correction runs instead; an unsure one is only suggested."""
         r = self.ranking
         compiler = Compiler(searcher, gen.lexicon, r)
         compiled = compiler.compile(parsed)
@@ -143,15 +191,25 @@ class SearchIndex:
         correct = correct and len(parser.leaves(parsed.clauses)) <= r.spell_max_words
         names = lambda word: compiler.name_word([word])  # noqa: E731 (never a name as target)
         if correct and compiled.unknown:
-            fixed = spelling.correct(gen.lexicon, parsed, compiled.unknown, r, compiled.unusual, names)
-            if fixed is not None:
-                fixed_plan = Compiler(searcher, gen.lexicon, r).compile(parser.parse(fixed))
-                ranked = rank(searcher, gen.norms, fixed_plan, want, r, fill=True)
+            fixed = spelling.correct(
+                gen.lexicon,
+                parsed,
+                compiled.unknown,
+                r,
+                compiled.unusual,
+                names,
+                QueryFit(searcher, compiler.stems),
+            )
+            if fixed is not None and not fixed.sure:
+                suggestion = fixed.text  # no candidate fits clearly better: "Did you mean", the query as typed
+            elif fixed is not None:
+                fixed_plan = Compiler(searcher, gen.lexicon, r).compile(parser.parse(fixed.text))
+                ranked = rank(searcher, gen.norms, fixed_plan, want, r, fill=True, tiers=SHORT_QUERY)
                 if ranked.scored:
-                    return Found(compiled=fixed_plan, ranked=ranked, corrected=fixed, suggestion=fixed)
+                    return Found(compiled=fixed_plan, ranked=ranked, corrected=fixed.text, suggestion=fixed.text)
         elif correct and compiled.unusual:
             suggestion = spelling.hint(gen.lexicon, parsed, compiled.unusual, r, names)
-        ranked = rank(searcher, gen.norms, compiled, want, r, fill=True)
+        ranked = rank(searcher, gen.norms, compiled, want, r, fill=True, tiers=SHORT_QUERY)
         return Found(compiled=compiled, ranked=ranked, suggestion=suggestion)
 
     def related(self, text: str, *, limit: int = 10) -> SearchPage:
@@ -171,15 +229,17 @@ class SearchIndex:
         """
         started = time.perf_counter()
         limit = max(1, min(int(limit), MAX_LIMIT))
-        parsed = parser.prose(text)
         with self._searcher() as (gen, searcher):
             linked = linked_docs(searcher, text)
+            words, _ = _words_beside_links(searcher, text, linked)
             try:
+                parsed = parser.prose(words or "")
                 compiled = Compiler(searcher, gen.lexicon, self.ranking).compile(parsed)
             except QueryError:
                 if not linked:
                     raise
-                compiled = Compiled(plan=Plan())  # only stop words beside the link
+                parsed = parser.ParsedQuery(text=text.strip(), clauses=())
+                compiled = Compiled(plan=Plan())  # only the link, or stop words beside it
             ranked = pin(rank(searcher, gen.norms, compiled, limit, self.ranking), linked, limit)
             hits = to_hits(searcher, ranked, compiled, 0, limit)
         notes = list(parsed.notes)

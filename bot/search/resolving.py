@@ -7,8 +7,8 @@ Rules (docs/search.md "Mentions: is the best hit the paper meant?"):
    ``2401.12345v2``, ``arXiv:2401.12345``, ``https://arxiv.org/abs/…``,
    ``…/pdf/…``, Slack's ``<https://…|label>``, an OpenReview forum link — is
    that paper (``source_ids``, ``linked_docs``); several such papers are a pick list.
-2. Links are never words: their scheme, host and path segments are neither
-   name candidates nor searched (``without_links``).
+2. Links and DOIs are never words: their scheme, host and path segments are
+   neither name candidates nor searched (``without_links``).
 3. A method name that is also an English word (``word_readings.is_english``:
    "HAVE", "SEE", "FIND", "DEEP") matches a word among others only when typed
    as the name is written (same letter case); a name that is not an English
@@ -20,7 +20,10 @@ Links and source ids recognised (docs/search.md, "Query syntax"):
 * new-style arXiv ids, bare or in a link: ``2401.12345``, ``2401.12345v2``,
   ``https://arxiv.org/abs/2401.12345v2``, ``…/pdf/2401.12345.pdf``
   (format: https://info.arxiv.org/help/arxiv_identifier.html);
-* OpenReview links: ``https://openreview.net/forum?id=<id>`` (also ``pdf?id=``).
+* OpenReview links: ``https://openreview.net/forum?id=<id>`` (also ``pdf?id=``);
+* DOIs in every form — ``https://doi.org/10.…``, ``dx.doi.org``, ``doi:10.…``, a
+  bare ``10.NNNN/…`` (``dois``) — looked up in ``doi_key``; arXiv's DOIs
+  (``10.48550/arXiv.<id>``) as the arXiv id they name.
 
 Each is looked up as a source id (case-folded ``source_key``), with and
 without an arXiv version suffix. Plain numbers are never taken as ids.
@@ -32,7 +35,9 @@ the rest are pure functions over a ``SearchIndex`` (``get``, ``by_name``,
 
 from __future__ import annotations
 
+import json
 import re
+from urllib.parse import unquote
 
 from whoosh import query as Q
 
@@ -51,8 +56,15 @@ _URL_RE = re.compile(
     re.I,
 )
 _TOKEN_RE = re.compile(r"[\w.\-+]+")
-#: A new-style arXiv id (version optional) and an OpenReview link's id.
-_ARXIV_RE = re.compile(r"(?<![\w.])(\d{4}\.\d{4,5})(v\d+)?(?![\d])")
+#: A new-style arXiv id (version optional; also inside arXiv's DOI
+#: ``10.48550/arXiv.<id>``) and an OpenReview link's id.
+_ARXIV_RE = re.compile(r"(?:(?<=arxiv\.)|(?<![\w.]))(\d{4}\.\d{4,5})(v\d+)?(?![\d])", re.I)
+#: A DOI anywhere: bare ``10.NNNN/…``, ``doi:10.…``, in a ``doi.org`` / ``dx.doi.org``
+#: link (https://www.doi.org/the-identifier/resources/handbook/2_numbering); it ends
+#: at a space, a Slack bracket or a closing punctuation mark.
+DOI_RE = re.compile(
+    r"(?:(?<=doi\.org/)|(?<![\w./]))(?:doi:\s*)?(10\.\d{4,9}/[^\s<>|\"]+?)(?=[.,;:)\]]*(?:[\s<>|\"]|$))", re.I
+)
 _OPENREVIEW_RE = re.compile(r"openreview\.net/(?:forum|pdf)\?(?:[^\s>|]*&)?id=([\w-]+)", re.I)
 #: Most linked papers pinned from one text.
 MAX_LINKED = 5
@@ -67,8 +79,15 @@ def source_ids(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def dois(text: str) -> list[str]:
+    """The DOIs in ``text`` (any form: bare, ``doi:``, a doi.org link), folded
+    (DOIs are case-insensitive), percent-decoded, in order, without repeats
+    (arXiv's own DOIs too: ``source_ids`` also reads the arXiv id in them)."""
+    return list(dict.fromkeys(unquote(m.group(1)).casefold() for m in DOI_RE.finditer(text)))
+
+
 def linked_docs(searcher, text: str) -> list[int]:
-    """Docnums of the papers whose source id ``text`` names (at most
+    """Docnums of the papers whose source id or DOI ``text`` names (at most
     ``MAX_LINKED``), in the order the text names them.
 
     Args:
@@ -77,9 +96,17 @@ def linked_docs(searcher, text: str) -> list[int]:
     """
     if "." not in text and "openreview" not in text.lower():
         return []
+    keys = [("source_key", sid.casefold()) for sid in source_ids(text)]
+    if "doi_key" in searcher.schema:  # an index built before issue 18 has no DOIs
+        keys += [("doi_key", doi) for doi in dois(text)]
+    typed = dict(zip((v for _, v in keys), source_ids(text)))  # folded -> as written (ids keep their case)
     docs: list[int] = []
-    for sid in source_ids(text):
-        for d in searcher.docs_for_query(Q.Term("source_key", sid.casefold())):
+    for fieldname, value in keys:
+        found = list(searcher.docs_for_query(Q.Term(fieldname, value)))
+        if len(found) > 1 and value in typed:  # ids differing only in case: the one written so, if any
+            exact = [d for d in found if json.loads(searcher.stored_fields(d)["doc"]).get("source_id") == typed[value]]
+            found = exact or found
+        for d in found:
             if d not in docs:
                 docs.append(d)
         if len(docs) >= MAX_LINKED:
@@ -95,7 +122,7 @@ def without_links(text: str) -> str:
     'see now'
     """
     text = _SLACK_LINK_RE.sub(" ", _SLACK_TOKEN_RE.sub(" ", text))
-    return " ".join(_URL_RE.sub(" ", text).split())
+    return " ".join(DOI_RE.sub(" ", _URL_RE.sub(" ", text)).split())
 
 
 def name_counts(name: str, typed: str, whole: bool = False) -> bool:

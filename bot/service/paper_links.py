@@ -12,8 +12,8 @@ link                                                   key
 ``huggingface.co/org/model``                           ``huggingface.co/org/model``
 =====================================================  ===========================
 
-``PaperLinks(index)`` finds the paper whose ``url`` or one of whose
-``code_urls`` has the same key. ``UNFURL_DOMAINS`` are the domains the app
+``PaperLinks(index)`` finds the paper whose ``url``, one of whose
+``code_urls``, or whose DOI (``paper_keys``) has the same key. ``UNFURL_DOMAINS`` are the domains the app
 manifests register for link unfurling (Slack allows five:
 https://docs.slack.dev/messaging/unfurling-links-in-messages).
 
@@ -80,6 +80,20 @@ def link_key(url: str) -> str | None:
     return None
 
 
+def paper_keys(paper: Paper) -> set[str]:
+    """The keys of every link that names ``paper``: its ``url`` and ``code_urls``,
+    its DOI (``doi:…``, from any source that carries one) and, for an arXiv
+    paper, arXiv's DOI of it (``doi:10.48550/arxiv.<id>``,
+    https://info.arxiv.org/help/doi.html)."""
+    keys = {link_key(link or "") for link in (paper.url, *paper.code_urls)}
+    doi = (paper.doi or "").strip().removeprefix("doi:").strip()
+    if doi:
+        keys.add(link_key(doi if "://" in doi else "https://doi.org/" + doi))
+    keys |= {f"doi:10.48550/arxiv.{k.removeprefix('arxiv:')}" for k in keys if k and k.startswith("arxiv:")}
+    keys.discard(None)
+    return keys  # type: ignore[return-value]
+
+
 class PaperLinks:
     """Finds the corpus paper a link points to.
 
@@ -116,9 +130,7 @@ class PaperLinks:
             if stamp != self._seen:
                 keys: dict[str, str | None] = {}
                 for paper in self._index.papers():
-                    for link in (paper.url, *paper.code_urls):
-                        key = link_key(link or "")
-                        if key:
-                            keys[key] = paper.id if keys.get(key, paper.id) == paper.id else None
+                    for key in paper_keys(paper):
+                        keys[key] = paper.id if keys.get(key, paper.id) == paper.id else None
                 self._keys, self._seen = keys, stamp
             return self._keys

@@ -44,7 +44,7 @@ def test_search_json_contract(cli_dir):
     r = run(["search", "--json", "speculative decoding"], cli_dir)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
-    assert set(out) == {"query", "total", "took_ms", "suggestion", "corrected_query", "results"}
+    assert set(out) == {"query", "total", "all_words", "took_ms", "suggestion", "corrected_query", "results"}
     first = out["results"][0]
     assert first["name"] == "SpecForge"
     assert set(first) == {

@@ -17,9 +17,9 @@ from bot.corpus.ids import ALPHABET, IdKey, assign_ids, text_digest
         ("2503.11731", "2503.11731"),
         (" 4983 ", "4983"),
         ("hep-th/9901001", "hep-th-9901001"),
-        ("ABC_12", "abc-12"),
+        ("ABC_12", "ABC-12"),  # case kept (OpenReview ids are case-sensitive)
         (1234, "1234"),
-        ("Paper #7!", "paper-7"),
+        ("Paper #7!", "Paper-7"),
     ],
 )
 def test_source_ids_are_normalised(source_id, expected):

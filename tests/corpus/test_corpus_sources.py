@@ -29,7 +29,7 @@ def test_api2_notes_keep_their_own_title_authors_tldr_keywords_venue_and_forum_l
     papers, stats = _load(API2)
     assert len(papers) == 6 and stats.skipped_no_abstract == 1  # the note without an abstract
     p = papers["aB3xQ9pLm2"]
-    assert p.id == "ab3xq9plm2" and not p.title_derived
+    assert p.id == "aB3xQ9pLm2" and not p.title_derived  # the OpenReview id as written
     assert p.title == "Lattice Adapters for Frozen Speech Encoders"
     assert p.authors == ("Mira Okafor", "Tomas Lindqvist")
     assert p.tldr == "Small lattice-shaped adapters let a frozen speech encoder learn new accents."

@@ -31,7 +31,7 @@ from tests.strict.surfaces import check_message, check_view
 PAGES = {
     "2503.98765": "https://arxiv.org/abs/2503.98765",
     "2406.97531": "https://arxiv.org/abs/2406.97531",
-    "glacnet0rv": "https://openreview.net/forum?id=GlacNet0rv",
+    "GlacNet0rv": "https://openreview.net/forum?id=GlacNet0rv",
     "chi-glacier-1": "https://doi.org/10.1145/3613904.3699999",
     "pmlr-glacier": "https://proceedings.mlr.press/v235/kame24a.html",
 }
@@ -144,7 +144,7 @@ def test_the_reading_list_and_the_app_home_link_each_title(glaciers) -> None:
 def test_digests_link_each_paper(glaciers) -> None:
     assert_titles_link_to_pages(message_blocks(render_digest_many(glaciers, DAY)), glaciers)
     one = message_blocks(render_digest(glaciers[2], DAY))  # one paper: a header, and "Paper:" its page
-    assert any(url == PAGES["glacnet0rv"] for url, _ in links(one))
+    assert any(url == PAGES["GlacNet0rv"] for url, _ in links(one))
 
 
 def test_a_title_with_mrkdwn_characters_is_escaped_inside_its_link(service, glaciers) -> None:

@@ -62,16 +62,22 @@ class PaperAnalyzer(Composable):
         stemmer: a key of ``STEMMERS``.
         max_parts: hyphenated words with more parts get no compound token.
         caps: keep a stop word written in capitals as the acronym it is (see ``words``).
+        acronym_case: index such a kept stop word in capitals, unstemmed ("IT"), so it
+            never meets the stem of another word ("its" -> "it").
     """
 
     is_morph = True
     #: keep a stop word written in capitals ("IT", "US") as the acronym it is;
     #: False for analyzers pickled before this rule (their indexes lack them)
     caps = False
+    #: index a kept stop word as its capitals ("IT"), not as the stem "it" that
+    #: "its" also has; False for analyzers pickled before this rule (issue 18)
+    acronym_case = False
 
-    def __init__(self, stoplist=STOP_WORDS, minsize=2, stemmer="porter", max_parts=4, caps=False):
+    def __init__(self, stoplist=STOP_WORDS, minsize=2, stemmer="porter", max_parts=4, caps=False, acronym_case=False):
         self.stoplist = frozenset(stoplist)
         self.caps = caps
+        self.acronym_case = acronym_case
         self.minsize = minsize
         self.stemmer = stemmer
         self.max_parts = max_parts
@@ -84,7 +90,7 @@ class PaperAnalyzer(Composable):
         """Stem one folded word (cached per process, shared by all instances:
         Whoosh unpickles a new analyzer with every reader)."""
         fn = STEMMERS[self.stemmer]
-        if fn is None or not word.isalpha():
+        if fn is None or not word.isalpha() or word.isupper():  # capitals: a kept acronym ("IT")
             return word
         cache = _STEM_CACHES[self.stemmer]
         cached = cache.get(word)
@@ -135,8 +141,13 @@ class PaperAnalyzer(Composable):
                 if caps is None:
                     caps = mostly_lower(text)
                 if caps:
-                    yield low, m.start(), m.end(), pos, None
+                    yield self.acronym(low), m.start(), m.end(), pos, None
                     pos += 1
+
+    def acronym(self, low: str) -> str:
+        """The indexed word of a stop word kept as an acronym: ``low`` in
+        capitals under ``acronym_case`` ("it" -> "IT"), else ``low``."""
+        return low.upper() if self.acronym_case else low
 
     def token(self, word: str) -> tuple[tuple, str | None]:
         """``(items, caps_low)`` of one ``WORD_RE`` token (for builds, which
@@ -157,7 +168,7 @@ class PaperAnalyzer(Composable):
             low = fold(word)
             if low not in stop:
                 return (((low, 0, len(word), None),) if len(low) >= minsize else ()), None
-            return (), (low if len(word) > 1 and word.isupper() else None)
+            return (), (self.acronym(low) if len(word) > 1 and word.isupper() else None)
         parts, offset = fold(word).split("-"), 0
         items = [("".join(parts), 0, len(word), " ".join(parts))] if len(parts) <= self.max_parts else []
         for part in parts:
@@ -259,7 +270,7 @@ def text_analyzer(**overrides) -> PaperAnalyzer:
     in the ablation: train +0.0013, known-item -0.0003; docs/search.md).
     ``overrides``: ``PaperAnalyzer`` arguments replacing these (an ablation
     build, ``bot.search.index.schema.IndexRules``)."""
-    return PaperAnalyzer(**{"minsize": 2, "stemmer": "porter2", "caps": True, **overrides})
+    return PaperAnalyzer(**{"minsize": 2, "stemmer": "porter2", "caps": True, "acronym_case": True, **overrides})
 
 
 def plain_analyzer() -> PaperAnalyzer:

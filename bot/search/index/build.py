@@ -213,8 +213,9 @@ def add_to_index(index_dir: Path, papers: Iterable[Paper]) -> int:
             try:
                 for paper in papers:
                     doc, words = paper_to_document(paper, analyzer)
-                    if "all" not in ix.schema:  # a generation built before `all`
-                        doc.pop("all")
+                    for fieldname in ("all", "doi_key"):  # a generation built before `all` / DOIs
+                        if fieldname not in ix.schema:
+                            doc.pop(fieldname, None)
                     writer.update_document(**doc)
                     lexicon.add(paper.abstract, words)
                     n += 1

@@ -1,7 +1,7 @@
 """The Whoosh schema of a generation, and Paper <-> indexed document.
 
 A paper is indexed into searchable fields (title, name, abstract, authors,
-venue), exact lookup keys (id, case-folded id, source id, name) and
+venue), exact lookup keys (id, case-folded id, source id, name, DOI) and
 one stored JSON blob holding everything needed to rebuild the ``Paper`` — one
 stored field keeps per-hit loading to a single small read at 100k papers.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from urllib.parse import unquote
 
 from whoosh import fields
 
@@ -53,6 +54,7 @@ def make_schema(rules: IndexRules = DEFAULT_RULES) -> fields.Schema:
         key=fields.ID(),  # case-folded id, for get()
         source_key=fields.ID(),  # case-folded source id
         name_key=fields.ID(),  # case-folded whole name, for by_name()
+        doi_key=fields.ID(),  # case-folded bare DOI (issue 18; absent from older generations)
         # No positions (phrase=False): they made every posting block several
         # times bigger to write and to decode; phrases are checked on the
         # stored text instead (bot.search.scoring.postings).
@@ -122,7 +124,23 @@ def with_keys(doc: dict, paper: Paper, rules: IndexRules, name) -> dict:
     if paper.name:
         doc["name"] = name
         doc["name_key"] = paper.name.casefold()
+    doi = doi_value(paper.doi)
+    if doi:
+        doc["doi_key"] = doi
     return doc
+
+
+_DOI_PREFIXES = ("https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi:")
+
+
+def doi_value(doi: str | None) -> str | None:
+    """The ``doi_key`` of a paper's DOI: bare, percent-decoded, case-folded (DOIs
+    are case-insensitive: https://www.doi.org/the-identifier/resources/handbook/2_numbering);
+    None when it is no DOI ("10.1103/PhysRevD.76.013009" -> "10.1103/physrevd.76.013009")."""
+    text = unquote((doi or "").strip()).casefold()
+    for prefix in _DOI_PREFIXES:
+        text = text.removeprefix(prefix).strip()
+    return text if text.startswith("10.") and "/" in text else None
 
 
 def all_text(title: str, abstract: str) -> str:

@@ -12,10 +12,11 @@ Each positive word, phrase or parenthesised group becomes one plan *group*.
 
 from __future__ import annotations
 
-from bot.search.index.analysis import fold, mostly_lower
+from bot.search.index.analysis import fold
 from bot.search.query.lexicon import Lexicon, field_prefix
 from bot.search.query.parser import LITERAL_CHARS, Clause, ParsedQuery, leaves, nothing_searched
 from bot.search.query.plan import AllOf, AnyOf, Compiled, Phrase, Plan, Term, alternatives, loosen, terms_of
+from bot.search.query.prose import mostly_capitals
 from bot.search.query.spelling import RARE_DF
 from bot.search.query.weighting import informative, weigh
 from bot.search.query.word_readings import CHAT_WORDS, GREETINGS, REQUESTS, is_name, paper_name, plain_word
@@ -75,7 +76,7 @@ class Compiler:
     def compile(self, parsed: ParsedQuery) -> Compiled:
         """Raises QueryError when nothing positive is left to search for."""
         words = [c.text for c in leaves(parsed.clauses) if c.kind == "word"]
-        self.caps = mostly_lower(" ".join(words))  # "IT", "US" as acronyms
+        self.caps = not mostly_capitals(" ".join(words))  # "IT", "US" as acronyms unless the query shouts
         plan = weigh(self._sequence(parsed.clauses), self.reader, self.r)
         if not plan.groups:
             raise nothing_searched(parsed)
@@ -241,6 +242,10 @@ class Compiler:
     def name_word(self, terms) -> bool:
         """Whether author-field ``terms`` are a name here (``word_readings.is_name``)."""
         return is_name(self.reader, "all" if self.has_all else "abstract", self.text.stem, terms)
+
+    def stems(self, text: str) -> list[str]:
+        """The query stems of ``text`` under this query's case rule (``bot.search.query.fit``)."""
+        return self._stems(text)
 
     def _has(self, fieldname, terms) -> bool:
         """True when every term occurs in the field (so fields a word never

@@ -18,7 +18,11 @@ meant them; everything else is prose, searched as words
   unpaired quote or parenthesis (or nesting deeper than ``MAX_DEPTH``) is
   plain text.
 * Operators are UPPERCASE only and only between/before clauses; one that forms
-  no valid expression (``NOT NOT x``, ``alpha OR``) is a word.
+  no valid expression (``NOT NOT x``, ``alpha OR``) is a word, and so is every
+  one in a query written mostly in capitals (``prose.mostly_capitals``:
+  "ANALYSIS OF SERIAL AND PARALLEL ADDERS" is a title, not a conjunction).
+  ``NOT`` (or ``-word``) right after ``AND``/``OR`` negates the next clause:
+  ``a AND NOT b`` = ``a NOT b`` = ``a -b``.
 * ``title:``, ``name:``, ``author(s):``, ``venue:`` (also with a space before
   the word: ``title: diffusion``); any other ``word:`` is a word.
 * ``word*`` is a prefix search when at least 3 letters come before a final
@@ -35,7 +39,7 @@ from dataclasses import dataclass, field, replace
 
 from bot.core.models import QueryError
 from bot.core.parsing import well_formed
-from bot.search.query.prose import MAX_CHARS, OPERATORS, QUOTES, balanced, cut, signed, strip_slack
+from bot.search.query.prose import MAX_CHARS, OPERATORS, QUOTES, balanced, cut, mostly_capitals, signed, strip_slack
 
 __all__ = ["MAX_CHARS", "LITERAL_CHARS", "Clause", "ParsedQuery", "parse", "prose", "leaves", "cut"]
 
@@ -130,6 +134,8 @@ class _Parser:
         )
         self.signed = signed(self.toks)
         self.i = 0
+        #: a query in capitals has no operators (``prose.mostly_capitals``)
+        self.shouting = mostly_capitals(text)
         self.short_prefixes: list[str] = []  # ``sp*``: too short for a prefix, searched as the word
 
     def parse(self) -> list[Clause]:
@@ -147,19 +153,24 @@ class _Parser:
             j += 1
         return self.toks[j] if j < len(self.toks) else None
 
-    def _operator(self, value: str, clauses: list, after_op: bool) -> bool:
-        """Is the token ``value`` at ``self.i`` an operator here?"""
-        if value not in OPERATORS or after_op:
+    def _operator(self, value: str, clauses: list, after_op: bool | str) -> bool:
+        """Is the token ``value`` at ``self.i`` an operator here? ``after_op``:
+        the operator just before it (``NOT`` may follow ``AND``/``OR``), or True
+        after a word read as an operator that formed nothing."""
+        if value not in OPERATORS or self.shouting:
+            return False
+        if after_op and not (value == "NOT" and after_op in ("AND", "OR")):
             return False
         nxt = self._next(self.i + 1)
-        if nxt is None or nxt[0] == "rp" or (nxt[0] == "text" and nxt[1] in OPERATORS):
+        negated = value in ("AND", "OR") and nxt is not None and nxt[1] == "NOT"
+        if nxt is None or nxt[0] == "rp" or (nxt[0] == "text" and nxt[1] in OPERATORS and not negated):
             return False
         return value == "NOT" or bool(clauses)
 
     def sequence(self, depth: int) -> list[Clause]:
         clauses: list[Clause] = []
         pending: str | None = None  # the operator before the next clause
-        after_op = False  # the last token was an operator word
+        after_op: bool | str = False  # the last token was an operator word (which one, when it was one)
         while self.i < len(self.toks):
             kind, value, start = self.toks[self.i]
             if kind == "ws":
@@ -168,7 +179,7 @@ class _Parser:
             if kind == "rp":
                 break
             if kind == "text" and self._operator(value, clauses, after_op):
-                pending, after_op = value, True
+                pending = after_op = value  # "AND NOT" / "OR NOT": pending NOT, the next clause is left out
                 self.i += 1
                 continue
             if kind == "text" and value in OPERATORS:

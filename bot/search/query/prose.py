@@ -27,6 +27,29 @@ LONG_WORDS = 32
 _SLACK_RE = re.compile(r"<[@#!][^>]*>|<[a-z][a-z0-9+.-]*:[^>]*>|```.*?```|`[^`\n]*`", re.S | re.I)
 
 
+_WORD_RE = re.compile(r"[^\W\d_]{2,}")
+#: Fewest words for a text's case to say it is written in capitals (one or two
+#: capital words, "IT", "LLM RAG", are acronyms, not shouting).
+SHOUT_MIN_WORDS = 3
+
+
+def mostly_capitals(text: str) -> bool:
+    """True when ``text`` is written mostly in capitals: at least
+    ``SHOUT_MIN_WORDS`` words of 2+ letters, and more than half of those words
+    or more than half of their letters in capitals ("ANALYSIS OF SERIAL AND
+    PARALLEL ADDERS"). In such a text case means nothing: ``AND``/``OR``/``NOT``
+    are words and ``IT``/``US`` the stop words "it"/"us" (docs/search.md "Query
+    syntax"); a query in mixed case keeps both readings ("diffusion AND NOT
+    text", "IT operations")."""
+    words = _WORD_RE.findall(text)
+    if len(words) < SHOUT_MIN_WORDS:
+        return False
+    upper = sum(w.isupper() for w in words)
+    letters = sum(map(len, words))
+    capitals = sum(ch.isupper() for w in words for ch in w)
+    return upper * 2 > len(words) or capitals * 2 > letters
+
+
 def strip_slack(text: str) -> str:
     """``text`` without Slack tokens (mentions, channels, links) and code
     spans or blocks, each replaced by a space."""

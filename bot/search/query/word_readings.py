@@ -89,7 +89,7 @@ def mixed_case(word: str) -> bool:
 def plain_word(text: str, caps: bool) -> bool:
     """True when ``text`` is an English word read as the word only: typed in
     lower case or Title Case, or in any case when ``caps`` is False (a query
-    mostly in capitals says nothing by its case; ``analysis.mostly_lower``).
+    mostly in capitals says nothing by its case; ``prose.mostly_capitals``).
 
     Args:
         text: the word as typed.
@@ -134,7 +134,7 @@ def paper_name(reader, typed: str, caps: bool) -> bool:
     Args:
         reader: a Whoosh reader of the generation (stored ``doc`` JSON).
         typed: the word as typed.
-        caps: whether the query's case says anything (``analysis.mostly_lower``).
+        caps: whether the query's case says anything (``prose.mostly_capitals``).
     """
     if not is_english(typed):
         return True

@@ -89,7 +89,7 @@ def _spans(text, terms, analyzer):
     (stemmers change endings only), and each distinct word once: a whole
     abstract costs ~0.1 ms, not ~1.
     """
-    heads = {t[:2] for t in terms}
+    heads = {t[:2].lower() for t in terms}  # an acronym's term is in capitals ("IT")
     raw, seen = [], {}  # seen: word -> its marked (start, end) within the word
     for m in WORD_RE.finditer(text):
         word = m.group()
@@ -97,7 +97,8 @@ def _spans(text, terms, analyzer):
             continue
         marks = seen.get(word)
         if marks is None:
-            marks = seen[word] = [(t.startchar, t.endchar) for t in analyzer(word, chars=True) if t.text in terms]
+            tokens = analyzer(word, chars=True, caps=True)
+            marks = seen[word] = [(t.startchar, t.endchar) for t in tokens if t.text in terms]
         start = m.start()
         raw.extend((start + a, start + b) for a, b in marks)
     raw.sort()

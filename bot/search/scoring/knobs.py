@@ -56,8 +56,10 @@ class Ranking:
         similar_title_weight: how much a title term counts vs an abstract term.
         resolve_min_coverage: share of the words a search hit must match for
             ``resolve`` to treat it as the paper meant.
-        spell_min_chars: shortest word ever spelling-corrected.
-        spell_prefix: leading characters a correction must share (speed).
+        spell_min_chars: shortest word ever spelling-corrected (4: issue 18's typo
+            benchmark, benchmarks/results/typo_bench_2k.txt).
+        spell_prefix: leading characters a correction two edits away must share
+            (speed; one edit may change any letter).
         prefix_max_terms: most words a ``prefix*`` expands to.
         max_groups: most distinct words/phrases/groups scored for one query:
             the highest ``idf × query weight`` are kept (the bound on the work
@@ -113,7 +115,7 @@ class Ranking:
     similar_terms: int = 25
     similar_title_weight: float = 2.0
     resolve_min_coverage: float = 0.75
-    spell_min_chars: int = 5
+    spell_min_chars: int = 4
     spell_prefix: int = 1
     prefix_max_terms: int = 64
     max_groups: int = 64

@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from bot.core import budget
 from bot.search.index.schema import paper_from_json
 from bot.search.query.plan import AnyOf, Compiled, Plan, Term
@@ -40,6 +42,8 @@ class Ranked:
         phrases: the number of quoted phrases read as words then.
         content: how many of the query's content groups the best document
             matches; 0 for small talk (see ``content_match``).
+        complete: with ``rank(tiers=n)`` and at most ``n`` groups, how many
+            papers match every group (ranked first); None otherwise.
     """
 
     scored: list
@@ -52,6 +56,7 @@ class Ranked:
     exact: int | None = None
     phrases: int = 0
     content: int = 0
+    complete: int | None = None
 
     def coverage(self, docnum: int) -> float:
         """Share (0..1) of the query's groups that ``docnum`` matches."""
@@ -84,6 +89,7 @@ def rank(
     exclude: int | None = None,
     feedback: bool = True,
     fill: bool = False,
+    tiers: int = 0,
 ) -> Ranked:
     """Score ``compiled`` and return its best ``want`` documents.
 
@@ -101,6 +107,9 @@ def rank(
         exclude: a docnum never returned (the paper itself, for ``similar``).
         feedback: allow pseudo-relevance feedback (``r.prf_docs``).
         fill: fill the list with the words of quoted phrases (searches).
+        tiers: a query of at most this many groups ranks the papers matching
+            all of them first, then those matching some (``Ranked.complete``;
+            docs/search.md "Counts"); 0: one BM25F order.
     """
     state = Scoring(searcher, norms, r)
     result = score(state, compiled.plan, exclude)
@@ -115,9 +124,17 @@ def rank(
             result.scores.pop(exclude, None)
     if fill and compiled.loose is not None:
         return _filled(state, result, compiled, want, exclude, key_of)
-    scored = best(result.scores, want, key_of)
+    complete = None
+    if 0 < result.groups <= tiers:
+        full = result.scores.only(np.flatnonzero(result.matched.hit & (result.matched.values >= result.groups)))
+        complete = len(full)
+        scored = best(full, want, key_of)
+        scored += best(result.scores.without(full), want - len(scored), key_of)
+    else:
+        scored = best(result.scores, want, key_of)
     m, g = content_match(result.found, compiled, scored[0][1]) if scored else (0, 0)
     return Ranked(
+        complete=complete,
         scored=scored,
         total=len(result.scores),
         matched=result.matched,

@@ -67,7 +67,7 @@ def test_bulk_documents_have_the_analyzer_terms_and_lexicon(seed_papers) -> None
     assert want_data == got_data
     assert list(want_data["compounds"]) == list(got_data["compounds"])  # first spelling first
     assert got_data["compounds"]["testtime"] == "test time"
-    assert "it" in got_data["words"]  # "IT" in a mostly lower-case abstract
+    assert "IT" in got_data["words"]  # "IT" in a mostly lower-case abstract
 
 
 def test_build_writes_the_norms_and_impacts_whoosh_reads_back(tmp_path, seed_papers, monkeypatch) -> None:

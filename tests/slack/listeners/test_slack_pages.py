@@ -95,8 +95,8 @@ def test_the_export_lists_slack_links_and_complete_bibtex(slack: SlackHarness) -
     assert calving["title"] == slack.service.index.get("2503.98765").title
     assert (melt["year"], melt["eprint"], melt["doi"]) == ("2024", "2406.97531", "10.1029/2024GL199999")
     assert got["chi-glacier-1"]["doi"] == "10.1145/3613904.3699999" and got["chi-glacier-1"]["year"] == "2024"
-    assert got["glacnet0rv"]["year"] == "2025" and "eprint" not in got["glacnet0rv"]
-    assert got["glacnet0rv"]["url"] == PAGES["glacnet0rv"]
+    assert got["GlacNet0rv"]["year"] == "2025" and "eprint" not in got["GlacNet0rv"]
+    assert got["GlacNet0rv"]["url"] == PAGES["GlacNet0rv"]
     assert got["pmlr-glacier"]["year"] == "2024" and got["pmlr-glacier"]["url"] == PAGES["pmlr-glacier"]
     assert not {"eprint", "doi", "url"} & set(got[seed])  # a seed: nothing made up
 
@@ -107,7 +107,7 @@ def test_the_app_home_says_days_and_papers_per_post_and_has_one_primary_button(s
         TEAM_ID, "C0DIGEST", "10:00", "Europe/London", "U0ALICE", now, days=(0,), papers=3, topic="glacier"
     )
     slack.fake.memberships["U0ALICE"] = ["C0DIGEST"]
-    slack.click(ACTION_SAVE, {"id": "glacnet0rv"})
+    slack.click(ACTION_SAVE, {"id": "GlacNet0rv"})
     slack.fake.wait_for("response_url")
     assert slack.event(home_opened(), event_id="Ev0PAGESHOME").status == 200
     (publish,) = slack.fake.wait_for("views.publish")
@@ -115,7 +115,7 @@ def test_the_app_home_says_days_and_papers_per_post_and_has_one_primary_button(s
     view = checked(sent_view(publish))
     text = "\n".join(shown_strings(view))
     assert "<#C0DIGEST> · 3 papers about “glacier” on Mondays at 10:00 (Europe/London)" in text
-    assert PAGES["glacnet0rv"] in links(text)  # the reading list links its titles
+    assert PAGES["GlacNet0rv"] in links(text)  # the reading list links its titles
     buttons = [e for b in view["blocks"] for e in b.get("elements") or [] if e.get("type") == "button"]
     assert [e["text"]["text"] for e in buttons if e.get("style") == "primary"] == ["Search papers"]
 
