@@ -13,14 +13,14 @@ from typing import Sequence
 from slack_sdk.models.blocks import InputBlock, PlainTextInputElement, PlainTextObject
 from slack_sdk.models.views import View
 
-from bot.core.models import Paper, SearchPage, Subscription
+from bot.core.models import Examples, Paper, SearchPage, Subscription
 from bot.core.replies import ReadingListReply, ResultsReply
 from bot.daily.schedule_words import describe
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
 from bot.render.echo import echo, length_note, query_value
 from bot.render.reading_list import reading_list_blocks
-from bot.render.views import help_lines
+from bot.render.views import NO_EXAMPLES, help_lines
 
 VIEW_BLOCKS_MAX = 100  # Slack: ≤ 100 blocks in a Home tab or modal
 SEARCH_MODAL_ID = "search_modal"
@@ -37,6 +37,7 @@ def home_view(
     day: date,
     channels: Sequence[tuple[Subscription, datetime | None]],
     reading_list: ReadingListReply | None = None,
+    examples: Examples = NO_EXAMPLES,
 ) -> dict:
     """The Home tab: today's paper, the viewer's subscribed channels (and
     personal feed) each with its schedule in words (days, papers per post, topic, time:
@@ -50,6 +51,7 @@ def home_view(
             (``bot.service.home.HomeChannel`` pairs).
         reading_list: a page of the viewer's reading list (shown under the
             heading "Saved papers"), or None.
+        examples: papers and topics of the loaded index for the how-to (``views.help_lines``).
     """
     blocks: list[dict] = [
         bk.header("paperbot"),
@@ -90,7 +92,7 @@ def home_view(
         blocks.append(bk.section("*Saved papers*"))
         blocks += reading_list_blocks(reading_list, primary=False)  # *Search papers* is the one primary
     blocks.append(bk.divider())
-    blocks.append(bk.section("*How to use paperbot*\n" + "\n".join(help_lines("/paper")[:6])))
+    blocks.append(bk.section("*How to use paperbot*\n" + "\n".join(help_lines("/paper", examples)[:6])))
     blocks.append(bk.context("Mention `@paperbot &lt;id | name | words&gt;` in a channel, or write to me here."))
     return View(type="home", blocks=[b for b in blocks if b][:VIEW_BLOCKS_MAX]).to_dict()
 

@@ -18,7 +18,7 @@ from typing import Callable
 from bot.core import budget, parsing
 from bot.core.config import Settings
 from bot.core.index_port import ServiceIndex
-from bot.core.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage
+from bot.core.models import PAGE_SIZE, Context, Examples, Hit, Paper, QueryError, SearchPage
 from bot.core.parsing import MAX_INPUT, cut_input
 from bot.core.ports import ChannelAnnouncer
 from bot.core.replies import (
@@ -157,6 +157,7 @@ class Service:
             typed_total=typed,
             query_keys=self.queries.for_page(page),
             cut_to=MAX_INPUT if cut else None,
+            examples=self.index.examples() if not page.total else Examples(),
         )
 
     def show(self, text: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
@@ -214,8 +215,10 @@ class Service:
         """``text`` → the paper (exact id → unique name → best match), or the reply
         to give instead: an explanation, a pick list, or "no paper"."""
         if not text.strip():
+            named = self.index.examples().paper()
             return ErrorReply(
-                message="Which paper? Give an id, a method name or a few words.", example=f"/paper {verb} UniSparse"
+                message="Which paper? Give an id, a method name or a few words.",
+                example=f"/paper {verb} {named}" if named else None,
             )
         try:
             with budget.limit(SEARCH_CPU_S):
@@ -240,7 +243,7 @@ class Service:
         """
         words = text.strip()
         if not words or len(words) > PASSAGE_MIN:  # help to the asker only; a passage: results
-            return self.search(words) if words else HelpReply(prefix="@paperbot", visibility=EPHEMERAL)
+            return self.search(words) if words else self.help("@paperbot")
         with budget.limit(SEARCH_CPU_S):
             meant = self.index.mentioned(words)
         if meant.paper is not None:
@@ -329,7 +332,7 @@ class Service:
             ctx: the viewer (team and user).
             is_member: ``is_member(channel_id) -> bool`` — whether the viewer is in that channel.
         """
-        return self.app_home.for_viewer(ctx, is_member)
+        return replace(self.app_home.for_viewer(ctx, is_member), examples=self.index.examples())
 
     def welcome(self, ctx: Context, audience: str) -> Reply | None:
         """The first hello for a "user" or a "channel", once ever (``bot.service.welcome.Welcomes``),
@@ -339,7 +342,9 @@ class Service:
             ctx: the user or channel and its team.
             audience: "user" (the Messages tab) or "channel" (the bot was added).
         """
-        return WelcomeReply(audience=audience, visibility=IN_CHANNEL) if self.welcomes.first(ctx, audience) else None
+        if not self.welcomes.first(ctx, audience):
+            return None
+        return WelcomeReply(audience=audience, visibility=IN_CHANNEL, examples=self.index.examples())
 
     def forget_welcome(self, ctx: Context, audience: str) -> None:
         """Forget that ``welcome`` was given (its post failed): it is tried again.
@@ -360,13 +365,23 @@ class Service:
             )
         if cmd.name == "search":
             if not cmd.arg:
-                return ErrorReply(message="What should I search for?", example=f"{prefix} search sparse attention")
+                topic = self.index.examples().topic()
+                example = f"{prefix} search {topic}" if topic else None
+                return ErrorReply(message="What should I search for?", example=example)
             return self.search(cmd.arg)
         if cmd.name in ("show", "similar", "today", "random", "saved"):
             return self._paper_command(cmd, ctx, visibility)
         if cmd.name in ("subscribe", "unsubscribe", "status"):
             return self._subscription_command(cmd, ctx)
-        return HelpReply(prefix=prefix)
+        return self.help(prefix)
+
+    def help(self, prefix: str = "/paper") -> HelpReply:
+        """The help, its examples drawn from the loaded index (``ServiceIndex.examples``).
+
+        Args:
+            prefix: "/paper" or "@paperbot": how the examples start.
+        """
+        return HelpReply(prefix=prefix, visibility=EPHEMERAL, examples=self.index.examples())
 
     def _paper_command(self, cmd: parsing.Command, ctx: Context, visibility: str) -> Reply:
         """``show``, ``similar``, ``today``, ``random`` and ``saved`` (the reading list)."""

@@ -134,7 +134,7 @@ def publish_home(service: "Service", client: WebClient, team: str, user: str, sa
     ctx = Context(team, "", user)
     tab = service.home(ctx, Membership(client, user))
     saved = service.reading_list.page(ctx, saved_offset)
-    view = home_view(tab.today, tab.day, tab.channels, saved)
+    view = home_view(tab.today, tab.day, tab.channels, saved, tab.examples)
     view_or_plain(client.views_publish, valid_view(view), HOME_PLAIN, user_id=user)
 
 
