@@ -290,7 +290,7 @@ class SearchIndex:
                     if len(kept) >= offset + limit:
                         break
             ranked.scored = kept
-            return to_hits(searcher, ranked, replace(compiled, highlight=shared.terms), offset, offset + limit)
+            return to_hits(searcher, ranked, replace(compiled, highlight=shared.marks), offset, offset + limit)
 
     def ids(self) -> list[str]:
         """Every paper id, sorted (cached per generation: ~0.1 s at 100k)."""

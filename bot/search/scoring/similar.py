@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import replace
 
 from bot.core.models import Paper, QueryError
+from bot.search.index.analysis import STEMMERS
 from bot.search.query import parser
 from bot.search.query.compile import Compiler
 from bot.search.query.plan import Compiled
@@ -95,9 +96,12 @@ class SharedTerms:
     """The rule "a similar paper shares at least ``r.similar_min_shared`` of the source's
     ``r.similar_key_terms`` key terms" (one common word is no topic, issue 18).
 
-    Key terms: ``key_terms`` of the title (counted ``r.similar_title_weight`` times) and
-    abstract, idf over ``all`` (title and abstract). A candidate shares a term when its
-    title or abstract holds it.
+    Key terms are word stems: the lower-cased words of 3+ characters (a letter, then
+    letters or digits), no English function word, stemmed with Snowball's English stemmer
+    (https://snowballstem.org/algorithms/english/stemmer.html); each scored tf × ln(N / df),
+    a title word counting ``r.similar_title_weight`` and an abstract word 1, df the
+    number of papers whose title or abstract holds the word (the index's ``all`` field).
+    A candidate shares a key term when a word of its title or abstract has that stem.
 
     Args:
         searcher: an open Whoosh searcher.
@@ -107,20 +111,37 @@ class SharedTerms:
 
     def __init__(self, searcher, paper: Paper, r: Ranking) -> None:
         field = "all" if "all" in searcher.schema else "abstract"
-        texts = [(paper.abstract, 1.0), (paper.title, r.similar_title_weight)]
-        self.terms = {t for t, _ in key_terms(searcher, texts, r.similar_key_terms, field)}
-        self.analyzer = searcher.schema["abstract"].analyzer
+        reader, analyzer = searcher.reader(), searcher.schema["abstract"].analyzer
+        docs = max(1, reader.doc_count())
+        tf: Counter = Counter()
+        word_of: dict[str, str] = {}
+        for text, weight in ((paper.abstract, 1.0), (paper.title, r.similar_title_weight)):
+            for stem, word in _stems(text):
+                tf[stem] += weight
+                word_of.setdefault(stem, word)
+        scored = []
+        for stem, freq in tf.items():
+            df = reader.doc_frequency(field, analyzer.stem(word_of[stem]))
+            if df:
+                scored.append((-freq * math.log(docs / df), stem))
+        self.terms = {stem for _, stem in sorted(scored)[: r.similar_key_terms]}
+        #: the key terms as the index analyses them (for the snippets' marks)
+        self.marks = {analyzer.stem(word_of[stem]) for stem in self.terms}
         self.need = min(r.similar_min_shared, len(self.terms))
 
     def holds(self, other: Paper) -> bool:
         """True when ``other`` shares enough of the key terms."""
         if self.need <= 0:
             return True
-        found = set()
-        for text in (other.title, other.abstract):
-            for t in self.analyzer(text, mode="query"):
-                if t.text in self.terms:
-                    found.add(t.text)
-                    if len(found) >= self.need:
-                        return True
-        return False
+        found = {stem for text in (other.title, other.abstract) for stem, _ in _stems(text) if stem in self.terms}
+        return len(found) >= self.need
+
+
+_WORD = re.compile(r"[a-z][a-z0-9]*")
+
+
+def _stems(text: str):
+    """``(stem, word)`` for each word of ``text`` that may be a key term (``SharedTerms``)."""
+    for word in _WORD.findall(text.lower()):
+        if len(word) >= 3 and word not in FUNCTION_WORDS:
+            yield STEMMERS["porter2"](word), word
