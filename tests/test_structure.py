@@ -28,7 +28,10 @@ CLI = ("bot.cli", "bot.entry", "bot.__main__")
 THIRD_PARTY = {
     # search engine and its text tools
     "whoosh": ("bot.search",),
-    "numpy": ("bot.search",),
+    "numpy": ("bot.search", "bot.recommend"),
+    # recommendations: the linear SVM and the sparse matrix it reads
+    "sklearn": ("bot.recommend",),  # scikit-learn
+    "scipy": ("bot.recommend",),
     "Stemmer": ("bot.search",),  # PyStemmer
     "wordfreq": ("bot.search",),  # word lists, should search take one
     "english_words": ("bot.search",),
@@ -61,7 +64,7 @@ THIRD_PARTY = {
 LAYERS = {
     4: ("bot.entry", "bot.__main__", "bot.cli", "bot.runtime"),
     3: ("bot.slack", "bot.digest"),
-    2: ("bot.service",),
+    2: ("bot.service", "bot.recommend"),
     1: ("bot.render", "bot.search", "bot.store", "bot.corpus"),
     0: ("bot", "bot.core", "bot.daily"),
 }

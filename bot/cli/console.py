@@ -29,7 +29,8 @@ INTRO = (
     "paperbot console — type `/paper help`, `/paper search <words>`, `@paperbot <id|name|words>`,\n"
     "a link to a paper (its preview), `related <a message or paragraph>` (Find related papers),\n"
     "`more` / `back` to page through the last search, `save <id>` / `remove <id>` / `export`\n"
-    "for the reading list, `quit` to leave."
+    "for the reading list, `/paper foryou` and `like <id>` / `nope <id>` (More like this / Not for me),\n"
+    "`quit` to leave."
 )
 LINK = re.compile(r"https?://[^\s<>]+")
 NO_PREVIEW = "(no preview: no paper in this index has that link; in Slack the link is left alone)"
@@ -98,9 +99,8 @@ class Console:
         if low == "related" or low.startswith("related "):
             return self._related(line[7:].strip())
         word, _, arg = line.partition(" ")
-        if word.lower() in ("save", "remove") and arg.strip() and " " not in arg.strip():
-            act = self.service.reading_list.save if word.lower() == "save" else self.service.reading_list.remove
-            return self._show(act(arg.strip(), CONTEXT))
+        if word.lower() in ("save", "remove", "like", "nope") and arg.strip() and " " not in arg.strip():
+            return self._on_paper(word.lower(), arg.strip())
         if low == "export":
             export = self.service.reading_list.export(CONTEXT)
             if export is None:
@@ -117,6 +117,18 @@ class Console:
             q = reply.page.corrected_query or reply.page.query
             self.last = _LastSearch(q, reply.page.offset, False)
         return self._show(reply)
+
+    def _on_paper(self, verb: str, paper_id: str) -> str:
+        """``save``/``remove`` (the reading list), ``like`` (*More like this*) and ``nope``
+        (*Not for me*: both record the signal, then show the picks again) of one paper."""
+        if verb in ("save", "remove"):
+            act = self.service.reading_list.save if verb == "save" else self.service.reading_list.remove
+            return self._show(act(paper_id, CONTEXT))
+        if self.service.index.get(paper_id) is None:
+            return f"I have no paper with the id “{paper_id[:40]}”."
+        kind = "more" if verb == "like" else "not_for_me"
+        self.service.record_signal(CONTEXT.team_id, CONTEXT.user_id, paper_id, kind)
+        return self._show(self.service.command("foryou", CONTEXT))
 
     def _page(self, step: int) -> str:
         if self.last is None:

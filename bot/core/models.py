@@ -197,6 +197,8 @@ class Subscription:
             whole corpus, the paper of the day everyone shares).
         days: posting weekdays, Monday 0 … Sunday 6; ``()`` = every day.
         papers: papers per post, 1..5 (one message; abstracts in the thread).
+        recommend: ``for me`` (a personal feed) or ``for this channel``: posts the best unseen
+            papers learned from the reader's signals instead of the rotation (issue 22).
 
     A ``channel_id`` that is a user id (``U…``/``W…``) is that user's
     personal feed, posted to their DM with the bot (``personal``).
@@ -214,6 +216,7 @@ class Subscription:
     topic: str | None = None
     days: tuple[int, ...] = ()
     papers: int = 1
+    recommend: bool = False
 
     @property
     def personal(self) -> bool:
@@ -301,3 +304,25 @@ class Context:
     user_id: str
     user_tz: str | None = None
     channel_name: str | None = None
+
+
+#: Signal kinds that count for a paper (docs/interfaces.md "Signals").
+POSITIVE_KINDS = ("saved", "shared", "more", "up")
+#: Signal kinds that count against a paper.
+NEGATIVE_KINDS = ("not_for_me", "down")
+#: Every signal kind a subject can record.
+SIGNAL_KINDS = POSITIVE_KINDS + NEGATIVE_KINDS
+
+
+@dataclass(frozen=True)
+class Signals:
+    """What a user or a channel told paperbot about papers (issue 22), as the
+    recommender reads it: paper ids, most recent first, each in one tuple only.
+
+    Attributes:
+        positives: papers saved, shared, "More like this" or 👍 — most recent first.
+        negatives: papers "Not for me" or 👎 — most recent first.
+    """
+
+    positives: tuple[str, ...] = ()
+    negatives: tuple[str, ...] = ()

@@ -44,9 +44,9 @@ def cut_input(text: str) -> tuple[str, bool]:
 #: Sub-commands that take an argument.
 WITH_ARGUMENT = ("search", "show", "similar", "subscribe")
 #: Sub-commands that count only when alone (`/paper random forests` is a search).
-ALONE_ONLY = ("today", "random", "unsubscribe", "status", "help", "saved")
+ALONE_ONLY = ("today", "random", "unsubscribe", "status", "help", "saved", "foryou", "forget")
 #: ``(sub-command, argument)`` pairs that are commands, not searches (issue 13).
-PAIRS = (("unsubscribe", "me"),)
+PAIRS = (("unsubscribe", "me"), ("forget", "everything"))
 
 #: Words that, alone after a no-argument sub-command, mean the sub-command was
 #: meant (``/paper status please``) rather than a search for them (issue 12 point 4).
@@ -107,7 +107,8 @@ def parse_command(text: str) -> Command:
 
     Empty text → ``help``. The first word picks the sub-command,
     case-insensitively; ``today``/``random``/``unsubscribe``/``status``/
-    ``help``/``saved`` only when alone (and ``unsubscribe me``); anything else
+    ``help``/``saved``/``forget`` only when alone (and ``unsubscribe me``,
+    ``forget everything``); anything else
     is a search of the whole text.
     """
     text, cut = cut_input(" ".join((text or "").split()))
@@ -117,6 +118,8 @@ def parse_command(text: str) -> Command:
     word = first.lower()
     if word in ALONE_ONLY and not rest:
         return Command(word, "", cut)
+    if (word, rest.strip().lower()) == ("for", "you"):  # `/paper for you` is `/paper foryou`
+        return Command("foryou", "", cut)
     if (word, rest.strip().lower()) in PAIRS:
         return Command(word, rest.strip().lower(), cut)
     bare = _TRAILING_PUNCT.sub("", word)

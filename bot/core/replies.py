@@ -212,3 +212,49 @@ class ReadingListReply(Reply):
     offset: int = 0
     limit: int = 5
     gone: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Recommended:
+    """A paper picked for a reader, with why (issue 22 point 4).
+
+    Attributes:
+        paper: the paper.
+        terms: 3-5 words or phrases that weighed most for it (each occurs in the paper).
+        like: the reader's positive it is most like, or None.
+        because: what the reader did to ``like``, as the explanation says it:
+            "you saved", "you liked" or "this channel liked".
+        how: "pick" (the model's), "fallback" (the rotation: too few positives) or
+            "rotation" (the rotation filling a post the model could not fill).
+    """
+
+    paper: Paper
+    terms: tuple[str, ...] = ()
+    like: Paper | None = None
+    because: str = "you saved"
+    how: str = "pick"
+
+
+@dataclass(frozen=True)
+class ForYouReply(Reply):
+    """``/paper foryou`` and the App Home's "For you": a page of picks, or why there are none.
+
+    Attributes:
+        picks: this page's picks, best first (empty when ``have`` is set).
+        offset: index of ``picks[0]`` in the whole ranking.
+        has_more: a further page exists.
+        have: with too few positives, how many the reader has (else None).
+        needed: positives a model needs (``bot.core.recommend_port.MIN_POSITIVES``).
+        example: a paper of the index to save, shown with too few positives, or None.
+        unavailable: no recommender runs here (the page says so).
+        done: ``(paper id, note)`` of picks already answered from this page ("Noted ✓").
+    """
+
+    picks: tuple[Recommended, ...] = ()
+    offset: int = 0
+    has_more: bool = False
+    have: int | None = None
+    needed: int = 3
+    example: Paper | None = None
+    unavailable: bool = False
+    done: tuple[tuple[str, str], ...] = ()

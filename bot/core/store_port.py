@@ -4,7 +4,8 @@ methods fits; nothing inherits from them).
 
 Each service collaborator takes the narrow port it uses — ``Sharing`` and
 ``Welcomes`` take ``OnceMarks``, ``QueryKeys`` takes ``KeptQueries``,
-``ReadingList`` takes ``ReadingLists``, ``Topics`` takes ``DailyPicks`` —
+``ReadingList`` takes ``ReadingLists``, ``Topics`` takes ``DailyPicks``,
+``SignalLog`` takes ``SignalRecords`` —
 and ``Service`` takes ``ServiceStore``, all of them. ``bot.store.Store`` has
 many more methods (the digest's claims, the journal, handled events): the
 service never calls those. tests/service/test_ports.py checks that the real
@@ -45,6 +46,7 @@ class SubscriptionRecords(Protocol):
         topic: Any = ...,
         days: Any = ...,
         papers: Any = ...,
+        recommend: Any = ...,
     ) -> tuple[Subscription, Subscription | None]:
         """Create or change a subscription and turn it on; ``(new, previous)``.
 
@@ -58,6 +60,7 @@ class SubscriptionRecords(Protocol):
             topic: the topic query (None: whole corpus); left out: unchanged.
             days: posting weekdays (Monday 0; ``()``: every day); left out: unchanged.
             papers: papers per post, 1..5; left out: unchanged.
+            recommend: True for ``for me`` / ``for this channel``; left out: unchanged.
 
         Raises:
             ValueError: ``local_time`` is not "HH:MM" or ``tz`` is empty.
@@ -270,5 +273,133 @@ class ReadingLists(Protocol):
         ...
 
 
-class ServiceStore(SubscriptionRecords, DailyPicks, OnceMarks, KeptQueries, ReadingLists, Protocol):
+class SignalRecords(Protocol):
+    """Signals and the bot's single-paper posts (``bot.store.signals``)."""
+
+    def put_signal(
+        self,
+        team: str,
+        subject: str,
+        actor: str,
+        paper_id: str,
+        kind: str,
+        *,
+        active: bool = True,
+        at: datetime | None = None,
+    ) -> bool:
+        """Record (``active``) or remove one signal unless a newer write stands; False when an id does not fit.
+
+        Args:
+            team: Slack team id.
+            subject: whom it counts for (a user or a channel id).
+            actor: the user who gave it.
+            paper_id: the paper.
+            kind: one of ``bot.core.models.SIGNAL_KINDS``.
+            active: True records, False removes.
+            at: aware UTC time it happened.
+        """
+        ...
+
+    def signal_rows(self, team: str, subject: str, limit: int = 2000) -> list[tuple[str, str, datetime]]:
+        """The subject's signals in force, newest first: ``(paper_id, kind, at)``.
+
+        Args:
+            team: Slack team id.
+            subject: a user or channel id.
+            limit: most rows.
+        """
+        ...
+
+    def forget_signals(self, team: str, user: str) -> int:
+        """Delete every signal the user gave or that counts for them; how many were in force.
+
+        Args:
+            team: Slack team id.
+            user: the user's id.
+        """
+        ...
+
+    def clear_reading_list(self, team: str, user: str) -> int:
+        """Remove every entry of the user's reading list; how many.
+
+        Args:
+            team: Slack team id.
+            user: the list's owner.
+        """
+        ...
+
+    def record_post(self, team: str, channel: str, ts: str, paper_id: str, now: datetime | None = None) -> bool:
+        """Remember that the bot's message ``ts`` in ``channel`` shows ``paper_id``.
+
+        Args:
+            team: Slack team id.
+            channel: the conversation.
+            ts: the message's ``ts``.
+            paper_id: the one paper it shows.
+            now: aware UTC time.
+        """
+        ...
+
+    def post_paper(self, team: str, channel: str, ts: str, user: str = "") -> str | None:
+        """The paper the bot's message is about, or None.
+
+        Args:
+            team: Slack team id.
+            channel: the conversation.
+            ts: the message's ``ts``.
+            user: who asks (their personal feed's posts are under their id).
+        """
+        ...
+
+
+class RecommendedPosts(Protocol):
+    """What a learning subscription posted on each date (``bot.store.recommended``)."""
+
+    def recommended_on(self, team: str, target: str, day: date) -> list[tuple[str, str, str | None]]:
+        """``[(paper id, how, why)]`` of ``day`` in order ([] before they are chosen).
+
+        Args:
+            team: Slack team id.
+            target: the channel id, or the user id of a personal feed.
+            day: the local date.
+        """
+        ...
+
+    def fell_back_before(self, team: str, target: str, day: date) -> bool:
+        """True when a date before ``day`` posted the rotation instead of picks.
+
+        Args:
+            team: Slack team id.
+            target: the channel id, or the user id of a personal feed.
+            day: the local date.
+        """
+        ...
+
+    def recommend_once(
+        self, team: str, target: str, day: date, choose: Callable[[set], list], now: datetime | None = None
+    ) -> list[tuple[str, str, str | None]]:
+        """``day``'s ``[(paper id, how, why)]``, chosen with ``choose(posted ids)`` the first time.
+
+        Args:
+            team: Slack team id.
+            target: the channel id, or the user id of a personal feed.
+            day: the local date.
+            choose: the date's papers given every id the target already had.
+            now: aware UTC time.
+        """
+        ...
+
+    def recommended_ids(self, team: str, target: str) -> set[str]:
+        """Every paper id chosen for ``target`` on any date.
+
+        Args:
+            team: Slack team id.
+            target: the channel id, or the user id of a personal feed.
+        """
+        ...
+
+
+class ServiceStore(
+    SubscriptionRecords, DailyPicks, OnceMarks, KeptQueries, ReadingLists, SignalRecords, RecommendedPosts, Protocol
+):
     """Everything ``bot.service`` asks of the store (``bot.store.Store`` fits)."""

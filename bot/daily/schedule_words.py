@@ -26,6 +26,8 @@ def describe(sub: Subscription, count: int | None = None, with_time: bool = True
         with_time: False leaves out " at HH:MM (zone)".
     """
     what = "a paper of the day" if sub.papers <= 1 else f"{sub.papers} papers"
+    if sub.recommend:  # issue 22: learned from the reader's signals
+        what += " picked for you" if sub.personal else " picked for this channel"
     if sub.topic:
         what += f" about “{sub.topic}”"
         if count is not None:
@@ -39,7 +41,9 @@ def describe(sub: Subscription, count: int | None = None, with_time: bool = True
     return f"{what} {'every day' if days == 'every day' else 'on ' + days}{when}"
 
 
-def post_title(days: tuple[int, ...], count: int, day: date, topic: str | None = None) -> str:
+def post_title(
+    days: tuple[int, ...], count: int, day: date, topic: str | None = None, picked: str | None = None
+) -> str:
     """What a post is, in plain text (not escaped), with its date.
 
     ================================  ==================================================
@@ -50,6 +54,7 @@ def post_title(days: tuple[int, ...], count: int, day: date, topic: str | None =
     weekdays / some days, one paper   ``Paper of the day · Wed 2026-12-02``
     one day a week (``weekly``)       ``Paper of the week · Mon 2026-12-07``
     with a topic                      ``3 papers of the week about “diffusion” · Mon 2026-12-07``
+    picked for a reader (issue 22)    ``Paper of the day picked for you · 2026-12-01``
     ================================  ==================================================
 
     Args:
@@ -57,11 +62,14 @@ def post_title(days: tuple[int, ...], count: int, day: date, topic: str | None =
         count: papers in this post (1–5).
         day: the post's local date.
         topic: the subscription's topic, or None (cut to ``TOPIC_IN_TITLE`` characters).
+        picked: whom the papers were picked for ("you", "this channel"), or None (the rotation).
     """
     days = tuple(sorted(set(days)))
     every_day = not days or len(days) == 7
     period = "week" if len(days) == 1 else "day"
     what = f"Paper of the {period}" if count <= 1 else f"{count} papers of the {period}"
+    if picked:
+        what += f" picked for {picked}"
     if topic:
         shown = topic if len(topic) <= TOPIC_IN_TITLE else topic[: TOPIC_IN_TITLE - 1].rstrip() + "…"
         what += f" about “{shown}”"

@@ -2,9 +2,13 @@
 
 Grammar (docs/interfaces.md "Paper of the day")::
 
-    subscribe [me] [weekdays | DAY… | weekly [DAY] | daily] [HH:MM] [ZONE] [N papers] [about QUERY]
+    subscribe [me] [weekdays | DAY… | weekly [DAY] | daily] [HH:MM] [ZONE] [N papers]
+              [for me | for this channel | for everyone] [about QUERY]
 
-The parts before ``about`` come in any order; everything after ``about`` is
+The parts before ``about`` come in any order; ``for me`` (which implies ``me``: the
+personal feed) and ``for this channel`` post the best unseen paper learned from the
+reader's signals instead of the rotation (issue 22); ``for everyone`` goes back to the
+rotation; everything after ``about`` is
 the topic, as typed (``about`` alone or ``about everything`` clears it). A
 part left out keeps the current value (``SubscribeSpec`` fields are None).
 ``DAY`` is ``mon``…``sun`` or the full English name; bare ``weekly`` is
@@ -41,6 +45,8 @@ class SubscribeSpec:
         zone: canonical IANA zone or None.
         papers: 1..5 papers per post, or None.
         topic: the topic query as typed ("" = whole corpus), None = unchanged.
+        recommend: True for ``for me`` / ``for this channel``, False for ``for everyone``,
+            None = unchanged.
     """
 
     me: bool = False
@@ -49,6 +55,7 @@ class SubscribeSpec:
     zone: str | None = None
     papers: int | None = None
     topic: str | None = None
+    recommend: bool | None = None
 
     @property
     def only_topic(self) -> bool:
@@ -111,10 +118,43 @@ def parse_spec(arg: str) -> SubscribeSpec:
     parts = _Parts()
     i = 1 if me else 0
     while i < len(words):
-        i += parts.read(words[i], words[i + 1].lower() if i + 1 < len(words) else "")
+        i += parts.read(words[i], " ".join(words[i + 1 : i + 3]).lower())
+    if parts.audience == "channel" and me:
+        raise SubscribeError(
+            "“for this channel” is for a channel's post; your personal feed learns from you: /paper subscribe for me."
+        )
     return SubscribeSpec(
-        me=me, days=parts.day_set(), local_time=parts.local_time, zone=parts.zone, papers=parts.papers, topic=topic
+        me=me or parts.audience == "me",
+        days=parts.day_set(),
+        local_time=parts.local_time,
+        zone=parts.zone,
+        papers=parts.papers,
+        topic=topic,
+        recommend=None if parts.audience is None else parts.audience != "everyone",
     )
+
+
+#: ``for …`` → whose signals a subscription learns from ("everyone": none, the rotation).
+AUDIENCES = {
+    "me": "me",
+    "this channel": "channel",
+    "the channel": "channel",
+    "channel": "channel",
+    "everyone": "everyone",
+    "everybody": "everyone",
+    "all": "everyone",
+}
+
+
+def _audience_of(rest: str) -> tuple[str | None, int]:
+    """``(audience, words used after "for")`` when ``rest`` (the next two words, lower-cased)
+    starts with an ``AUDIENCES`` key, else ``(None, 0)``."""
+    words = rest.split()
+    for size in (2, 1):
+        key = " ".join(words[:size])
+        if len(words) >= size and key in AUDIENCES:
+            return AUDIENCES[key], size
+    return None, 0
 
 
 def _topic(tail: str) -> str:
@@ -166,19 +206,23 @@ class _Parts:
         self.local_time: str | None = None
         self.zone: str | None = None
         self.papers: int | None = None
+        self.audience: str | None = None
 
     def read(self, word: str, nxt: str) -> int:
-        """Read ``word`` (``nxt``: the next word, lower-cased, "" at the end); how many words it used.
+        """Read ``word`` (``nxt``: the next two words, lower-cased, "" at the end); how many
+        words it used.
 
         Raises:
             SubscribeError: ``word`` is not understood, or its part was given before.
         """
         low = word.lower()
-        days, used = _days_of(low, nxt)
+        if low == "for":
+            return self._audience(nxt)
+        days, used = _days_of(low, nxt.split()[0] if nxt else "")
         if days is not None:
             self.days = (self.days or []) + list(days)
             return used
-        if low.isdigit() and nxt in ("paper", "papers"):
+        if low.isdigit() and nxt.split()[:1] in (["paper"], ["papers"]):
             if self.papers is not None:
                 raise SubscribeError("Say how many papers once, e.g. 3 papers.")
             self.papers = int(low)
@@ -196,6 +240,23 @@ class _Parts:
             self.zone = canonical_zone(word)
             return 1
         raise _not_understood(word)
+
+    def _audience(self, nxt: str) -> int:
+        """Read ``for me`` / ``for this channel`` / ``for everyone``; words used (with "for").
+
+        Raises:
+            SubscribeError: another word follows "for", or an audience was given before.
+        """
+        audience, used = _audience_of(nxt)
+        if audience is None:
+            raise SubscribeError(
+                "After “for”, say “for me” (your personal feed, learned from what you save), "
+                "“for this channel” (learned from this channel) or “for everyone” (the usual paper of the day)."
+            )
+        if self.audience is not None:
+            raise SubscribeError("Say once whom the post is for: for me, for this channel or for everyone.")
+        self.audience = audience
+        return used + 1
 
     def day_set(self) -> tuple[int, ...] | None:
         """The posting days: sorted weekdays, ``EVERY_DAY`` for all seven, None when none was given."""

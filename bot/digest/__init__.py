@@ -34,7 +34,9 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 
-def make_job(store, index, poster, *, clock: Callable[[], datetime] = utc_now) -> Callable[[], DigestSummary]:
+def make_job(
+    store, index, poster, *, clock: Callable[[], datetime] = utc_now, learned=None
+) -> Callable[[], DigestSummary]:
     """The plain function the clock runs every interval: ``run_due`` at ``clock()``.
     (Slack's event keys are not purged here: the processes that handle events
     do it, ``bot.store.claims``.)
@@ -44,6 +46,8 @@ def make_job(store, index, poster, *, clock: Callable[[], datetime] = utc_now) -
         index: ``ids()`` / ``get(id)`` (``bot.search.SearchIndex``).
         poster: ``bot.core.ports.Poster``.
         clock: returns aware UTC now (tests inject a fake).
+        learned: the service's picks for ``for me`` / ``for this channel`` subscriptions
+            (``Service.recommendations``), or None.
 
     Returns:
         A no-argument callable returning the run's ``DigestSummary``;
@@ -53,7 +57,7 @@ def make_job(store, index, poster, *, clock: Callable[[], datetime] = utc_now) -
 
     def digest_job() -> DigestSummary:
         now = clock()
-        summary = run_due(store, index, poster, now)
+        summary = run_due(store, index, poster, now, learned=learned)
         if summary.posted or summary.failed or summary.skipped or summary.stopped:
             log.info("digest run: %s", summary)
         return summary

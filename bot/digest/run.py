@@ -75,10 +75,13 @@ class _Run:
     """State shared by one run: dependencies, the clock, each team's poster, the
     tokens stopped by a workspace-wide error."""
 
-    def __init__(self, store, index, poster: Poster | TeamPosters, now: datetime, render: Render | None) -> None:
+    def __init__(
+        self, store, index, poster: Poster | TeamPosters, now: datetime, render: Render | None, learned=None
+    ) -> None:
         if now.tzinfo is None:
             raise ValueError("now must be timezone-aware")
         self.store, self.index, self.poster, self.now = store, index, poster, now
+        self.learned = learned
         self.render = render or render_post
         self.summary = DigestSummary()
         self.topics = Topics(index, store)
@@ -118,7 +121,7 @@ class _Run:
 
     def message(self, sub: Subscription, day: date) -> DigestPost:
         """The post of ``sub`` on ``day`` (``bot.digest.post.post_for``)."""
-        return post_for(self.topics, self.index, self.render, sub, day)
+        return post_for(self.topics, self.index, self.render, sub, day, self.learned)
 
     def deliver(
         self, sub: Subscription, day: date, *, reclaim: tuple[DeliveryState, ...], max_attempts: int | None
@@ -231,6 +234,7 @@ def run_due(
     late_after: timedelta = LATE_AFTER,
     reconcile_after: timedelta = RECONCILE_AFTER,
     max_attempts: int = MAX_ATTEMPTS,
+    learned=None,
 ) -> DigestSummary:
     """Post every active subscription's paper of the day that is due at ``now``.
 
@@ -245,11 +249,13 @@ def run_due(
         late_after: lateness beyond which a post is logged as late.
         reconcile_after: age of a claim without ts before it is reconciled.
         max_attempts: tries per channel and date when Slack refuses a post.
+        learned: ``bot.service.recommendations.Recommendations`` (``Service.recommendations``)
+            for ``for me`` / ``for this channel`` subscriptions; None: they post the rotation.
 
     Returns:
         DigestSummary: ``skipped`` counts missed earlier days (not back-filled).
     """
-    run = _Run(store, index, poster, now, render)
+    run = _Run(store, index, poster, now, render, learned)
     run.reconcile(now - reconcile_after)
     subs = _slack_subscriptions(store)
     if not subs:
@@ -324,12 +330,13 @@ def send(
     force: bool = False,
     *,
     render: Render | None = None,
+    learned=None,
 ) -> DigestSummary:
     """``paperbot digest send``: post a date's paper now to every active
     subscription that has not had it, whatever its post time (docs/interfaces.md "CLI").
 
     Args:
-        store, index, poster, now, render: as for ``run_due``.
+        store, index, poster, now, render, learned: as for ``run_due``.
         day: the date to send; None → each channel's current local date.
         force: allow a ``day`` that is neither today nor yesterday in some
             channel's zone.
@@ -342,7 +349,7 @@ def send(
     Raises:
         DigestDateError: ``day`` needs ``force`` (checked before any post).
     """
-    run = _Run(store, index, poster, now, render)
+    run = _Run(store, index, poster, now, render, learned)
     run.reconcile(now - RECONCILE_AFTER)
     plan = []
     refused = []

@@ -20,11 +20,13 @@ from bot.core.replies import (
     IN_CHANNEL,
     DigestReply,
     ErrorReply,
+    ForYouReply,
     HelpReply,
     NoticeReply,
     PaperReply,
     PickListReply,
     ReadingListReply,
+    Recommended,
     Reply,
     ResultsReply,
     ShareReply,
@@ -34,6 +36,7 @@ from bot.core.replies import (
 )
 from bot.daily.schedule_words import post_title
 from bot.render import blocks as bk
+from bot.render import foryou as _foryou
 from bot.render import mrkdwn as md
 from bot.render import reading_list as _reading_list
 from bot.render import views as _views
@@ -61,6 +64,7 @@ __all__ = [
     "render",
     "render_digest",
     "render_post",
+    "render_learned",
     "to_text",
     "escape",
     "ACTION_SHARE",
@@ -399,6 +403,22 @@ def render_digest_many(papers: list[Paper], day: date, title: str | None = None)
     return replace(_message(blocks, md.cut(text, 3000), IN_CHANNEL, thread=tuple(thread)), metadata=metadata)
 
 
+def render_learned(
+    picks: list[Recommended], day: date, title: str, note: str | None = None, personal: bool = True
+) -> Message:
+    """The post of a ``for me`` / ``for this channel`` subscription (issue 22): ``render_post``
+    of its papers with why under each pick (``bot.render.foryou.learned_post``).
+
+    Args:
+        picks: the post's papers with why, 1 to 5.
+        day: the subscription's local date.
+        title: what the post is (``bot.daily.schedule_words.post_title``).
+        note: why the post is the rotation (said once), or None.
+        personal: a person's feed (with *More like this* / *Not for me*), not a channel's.
+    """
+    return _foryou.learned_post(render_post([r.paper for r in picks], day, title), picks, note, personal)
+
+
 def digest_marker(day: date, paper_id: str) -> str:
     """``potd-YYYY-MM-DD-<paper id>``: identifies a digest post (≤ 255 chars).
 
@@ -426,4 +446,5 @@ _RENDERERS = {
     DigestReply: _digest,
     WelcomeReply: _views.welcome_message,
     ShareReply: share_message,
+    ForYouReply: _foryou.foryou_message,
 }

@@ -14,11 +14,12 @@ from slack_sdk.models.blocks import InputBlock, PlainTextInputElement, PlainText
 from slack_sdk.models.views import View
 
 from bot.core.models import Examples, Paper, SearchPage, Subscription
-from bot.core.replies import ReadingListReply, ResultsReply
+from bot.core.replies import ForYouReply, ReadingListReply, ResultsReply
 from bot.daily.schedule_words import describe
 from bot.render import blocks as bk
 from bot.render import mrkdwn as md
 from bot.render.echo import echo, length_note, query_value
+from bot.render.foryou import foryou_blocks
 from bot.render.reading_list import reading_list_blocks
 from bot.render.views import NO_EXAMPLES, help_lines
 
@@ -37,9 +38,11 @@ def home_view(
     day: date,
     channels: Sequence[tuple[Subscription, datetime | None]],
     reading_list: ReadingListReply | None = None,
+    picks: ForYouReply | None = None,
     examples: Examples = NO_EXAMPLES,
 ) -> dict:
-    """The Home tab: today's paper, the viewer's subscribed channels (and
+    """The Home tab: today's paper, the papers picked for the viewer ("For you", each with
+    why, issue 22), the viewer's subscribed channels (and
     personal feed) each with its schedule in words (days, papers per post, topic, time:
     ``bot.daily.schedule_words.describe``), a page of their reading list, a search
     button — the tab's one primary button — and a short how-to.
@@ -51,6 +54,7 @@ def home_view(
             (``bot.service.home.HomeChannel`` pairs).
         reading_list: a page of the viewer's reading list (shown under the
             heading "Saved papers"), or None.
+        picks: the viewer's picks (``bot.service.recommendations.Recommendations.home``), or None.
         examples: papers and topics of the loaded index for the how-to (``views.help_lines``).
     """
     blocks: list[dict] = [
@@ -72,6 +76,11 @@ def home_view(
         blocks.append(bk.actions(*bk.paper_buttons(today, share=False), bk.share_to_button(today)))
     else:
         blocks.append(bk.section("The index has no papers yet."))
+    if picks is not None:
+        blocks.append(bk.divider())
+        blocks.append(bk.section("*For you*"))
+        blocks += foryou_blocks(picks, home=True)
+        blocks.append(bk.context("`/paper foryou` for more · *More like this* and *Not for me* teach me."))
     blocks.append(bk.divider())
     blocks.append(bk.section("*Your subscriptions*"))  # channels and your feed, daily or weekly
     if not channels:

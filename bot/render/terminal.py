@@ -20,6 +20,8 @@ _HINTS = {
     "paper_save": "save {id}",
     "saved_remove": "remove {id}",
     "saved_export": "export",
+    "rec_more": "like {id}",
+    "rec_not_for_me": "nope {id}",
 }
 
 

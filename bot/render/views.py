@@ -27,6 +27,7 @@ HELP_EXAMPLES = (
     ("unsubscribe [me]", "stop the daily paper in this channel (or your own feed)"),
     ("status", "this channel's subscription and its next post"),
     ("saved", "your reading list (*Save* on any paper card adds to it)"),
+    ("forget [everything]", "delete what I learned from your saves, shares and 👍/👎 (and your reading list)"),
     ("help", "this message"),
 )
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import signal
+import threading
 from datetime import date
 
 from bot import corpus, search
@@ -109,6 +110,8 @@ def build(settings: Settings):
     slots = FairSlots(WORK_SLOTS)  # the service's confirmation posts step out of these
     client, poster, service, distributed = _parts(settings, slots)
     service.index.warm()  # the first command after start-up is then as fast as the others
+    if service.recommendations.recommender is not None:  # the model's rows, off the start-up path
+        threading.Thread(target=_warm, args=(service.recommendations.recommender,), daemon=True).start()
     store = service.store
     journal = Journal(store)
     app = build_app(
@@ -124,6 +127,15 @@ def build(settings: Settings):
     journal.start(app)
     log.info("journal owner %s", journal.owner)
     return app, service, poster
+
+
+def _warm(recommender) -> None:
+    """Warm the recommender (``bot.runtime.recommending.IndexRecommender.warm``); a failure is
+    logged, and the first request builds the rows instead."""
+    try:
+        recommender.warm()
+    except Exception:  # noqa: BLE001 — only a head start
+        log.exception("warming the recommender failed")
 
 
 def serve(settings: Settings, host: str, port: int) -> None:
@@ -164,7 +176,11 @@ def socket(settings: Settings, with_clock: bool = True) -> None:
     with startup("socket"):
         app, service, poster = build(settings)
     _log_settings(settings)
-    scheduler = start_clock(make_job(service.store, service.index, poster)) if with_clock else None
+    scheduler = (
+        start_clock(make_job(service.store, service.index, poster, learned=service.recommendations))
+        if with_clock
+        else None
+    )
     try:
         with startup("socket"):
             run_socket(app, settings.app_token)
@@ -182,7 +198,7 @@ def clock(settings: Settings) -> None:
     _log_settings(settings)
     log.warning("paperbot clock: posting due papers of the day (checks every 30 s; Ctrl-C to stop)")
     signal.signal(signal.SIGTERM, _exit_quietly)  # platforms stop processes with SIGTERM
-    run_clock(make_job(service.store, service.index, poster))
+    run_clock(make_job(service.store, service.index, poster, learned=service.recommendations))
 
 
 def digest_send(settings: Settings, day: date | None, force: bool):
@@ -199,4 +215,6 @@ def digest_send(settings: Settings, day: date | None, force: bool):
     """
     with startup("digest send"):
         _, poster, service, _ = _parts(settings)
-        return send(service.store, service.index, poster, utc_now(), day=day, force=force)
+        return send(
+            service.store, service.index, poster, utc_now(), day=day, force=force, learned=service.recommendations
+        )

@@ -17,6 +17,7 @@ from bot import corpus, search
 from bot.core.config import Settings
 from bot.core.ports import Poster, TeamPosters
 from bot.render.announce import PostingAnnouncer
+from bot.runtime.recommending import IndexRecommender
 from bot.service.service import Service
 from bot.store import Store, StoreError
 
@@ -243,4 +244,4 @@ def build_service(
         ensure_default_index(settings)
     index = search.SearchIndex(index_dir or settings.index_dir)
     announcer = PostingAnnouncer(poster) if poster is not None else None
-    return Service(index, store, settings, announcer=announcer)
+    return Service(index, store, settings, announcer=announcer, recommender=IndexRecommender(index))

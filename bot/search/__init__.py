@@ -19,6 +19,7 @@ Modules, along the path of a query (docs/search.md "The path of one query"):
 * ``resolving``: which paper a text means (ids, links, names); the papers a
   search's text links to, put first.
 * ``matchset``: topic match sets (every paper with all of a topic's words).
+* ``vectors``: every paper's term counts, the rows ``bot.recommend`` learns from (issue 22).
 * ``ranking``: not the ranking: only the analyzer's pickled import path.
 
 The query part, text -> plan:

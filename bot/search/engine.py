@@ -18,7 +18,7 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
 
 from whoosh import query as Q
 
@@ -39,6 +39,9 @@ from bot.search.scoring.phrases import MAX_PHRASE_CHECKS
 from bot.search.scoring.rank import Found, pin, rank
 from bot.search.scoring.rank import notes as notes_of
 from bot.search.scoring.similar import SharedTerms, similar_query
+from bot.search.vectors import PaperVectors, read_vectors, readable
+
+T = TypeVar("T")
 
 #: Largest page and deepest result reachable by paging.
 MAX_LIMIT = 100
@@ -65,6 +68,7 @@ class SearchIndex:
         self._cache: dict[str, Generation] = {}
         self._lock = threading.Lock()
         self._matches: dict[tuple[str, str], list[str]] = {}
+        self._vectors_lock = threading.Lock()
 
     # --- generations ---------------------------------------------------------
 
@@ -307,14 +311,48 @@ class SearchIndex:
         (``bot.search.examples.choose`` on at most ``examples.SAMPLE`` papers spread
         evenly over it), cached per generation; empty for an empty index."""
         with self._searcher() as (gen, searcher):
-            if gen.examples is None:
+            if "examples" not in gen.derived:
                 reader = searcher.reader()
                 deleted = gen.norms.deleted(reader)
                 live = [d for d in range(reader.doc_count_all()) if d not in deleted]
                 step = max(1, len(live) // examples.SAMPLE)
                 papers = (paper_from_json(reader.stored_fields(d)["doc"]) for d in live[::step])
-                gen.examples = examples.choose(papers)
-            return gen.examples
+                gen.derived["examples"] = examples.choose(papers)
+            return gen.derived["examples"]
+
+    def vectors(self) -> PaperVectors:
+        """Every paper's term counts of title and abstract (``bot.search.vectors``),
+        read from the live generation now (seconds at 100k papers: cache what you
+        make of them with ``from_vectors``)."""
+        with self._searcher() as (gen, searcher):
+            return read_vectors(searcher, gen.norms)
+
+    def from_vectors(self, key: str, make: Callable[[PaperVectors], T]) -> T:
+        """``make(vectors)`` of the live generation, made once per generation and
+        kept with it (dropped when a build or ``index add`` publishes a new one);
+        the vectors themselves are not kept.
+
+        Args:
+            key: names what ``make`` makes (one value per key and generation).
+            make: builds it from the generation's ``PaperVectors``.
+        """
+        with self._searcher() as (gen, searcher):
+            with self._vectors_lock:  # not gen.lock: searches go on while one thread reads
+                if key not in gen.derived:
+                    gen.derived[key] = make(read_vectors(searcher, gen.norms))
+                return gen.derived[key]
+
+    def readable(self, text: str, stems: list[str]) -> list[tuple[str, tuple[str, ...]]]:
+        """The words (or two-word phrases) ``text`` spells ``stems`` with
+        (``bot.search.vectors.readable``), most important first.
+
+        Args:
+            text: a paper's title and abstract.
+            stems: stems of ``PaperVectors.terms``, most important first.
+        """
+        with self._searcher() as (_, searcher):
+            analyzer = searcher.schema["all" if "all" in searcher.schema else "abstract"].analyzer
+        return readable(analyzer, text, stems)
 
     def match_all(self, topic: str) -> list[str]:
         """Ids (sorted) of the papers with all of ``topic``'s words, phrases and ``OR``

@@ -21,6 +21,7 @@ from bot.core.replies import EPHEMERAL, NoticeReply, ReadingListReply, Reply
 from bot.core.store_port import ReadingLists
 from bot.service import reading_list_export
 from bot.service.reading_list_export import Export
+from bot.service.signals import SignalLog
 
 #: Entries per page of ``/paper saved`` and the App Home's list.
 ENTRIES_PER_PAGE = 5
@@ -46,10 +47,14 @@ class ReadingList:
         index: ``get(id) -> Paper | None``.
         store: the store's reading lists (``bot.core.store_port.ReadingLists``).
         now: the clock (aware UTC).
+        signals: where a save and a removal are recorded as the user's ``saved``
+            signal (``bot.service.signals``); None records nothing.
     """
 
-    def __init__(self, index: ServiceIndex, store: ReadingLists, now: Callable[[], datetime]) -> None:
-        self.index, self.store, self.now = index, store, now
+    def __init__(
+        self, index: ServiceIndex, store: ReadingLists, now: Callable[[], datetime], signals: SignalLog | None = None
+    ) -> None:
+        self.index, self.store, self.now, self.signals = index, store, now, signals
 
     def save(self, paper_id: str, ctx: Context) -> Reply:
         """Add the paper to ``ctx.user_id``'s list; a short ephemeral note.
@@ -62,10 +67,12 @@ class ReadingList:
         if paper is None:
             return NoticeReply(text="That paper is no longer in the index, so I can't save it.")
         if self.store.add_reading_list_entry(ctx.team_id, ctx.user_id, snapshot(paper), self.now()):
+            self._signal(ctx, paper.id, kept=True)
             return NoticeReply(
                 text=f"Saved “{_short(paper.title)}” to your reading list (`/paper saved` or my Home tab)."
             )
         if self.store.get_reading_list_entry(ctx.team_id, ctx.user_id, paper.id) is not None:
+            self._signal(ctx, paper.id, kept=True)  # counts again after `/paper forget`
             return NoticeReply(text=f"“{_short(paper.title)}” is already in your reading list.")
         return NoticeReply(text="Your reading list is full; remove a few papers first.")
 
@@ -78,6 +85,7 @@ class ReadingList:
         """
         entry = self.store.get_reading_list_entry(ctx.team_id, ctx.user_id, paper_id)
         if entry is not None and self.store.remove_reading_list_entry(ctx.team_id, ctx.user_id, paper_id):
+            self._signal(ctx, paper_id, kept=False)
             return NoticeReply(text=f"Removed “{_short(entry.title or paper_id)}” from your reading list.")
         return NoticeReply(text="That paper was not in your reading list.")
 
@@ -120,6 +128,10 @@ class ReadingList:
             return None
         papers = {e.paper_id: p for e in entries if (p := self.index.get(e.paper_id)) is not None}
         return reading_list_export.export(entries, papers)
+
+    def _signal(self, ctx: Context, paper_id: str, kept: bool) -> None:
+        if self.signals is not None:
+            self.signals.saved(ctx, paper_id, kept)
 
     def _gone(self, entries) -> frozenset[str]:
         return frozenset(e.paper_id for e in entries if self.index.get(e.paper_id) is None)

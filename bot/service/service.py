@@ -18,9 +18,10 @@ from typing import Callable
 from bot.core import budget, parsing
 from bot.core.config import Settings
 from bot.core.index_port import ServiceIndex
-from bot.core.models import PAGE_SIZE, Context, Examples, Hit, Paper, QueryError, SearchPage
+from bot.core.models import PAGE_SIZE, Context, Examples, Hit, Paper, QueryError, SearchPage, Signals
 from bot.core.parsing import MAX_INPUT, cut_input
 from bot.core.ports import ChannelAnnouncer
+from bot.core.recommend_port import PaperRecommender
 from bot.core.replies import (
     EPHEMERAL,
     IN_CHANNEL,
@@ -41,7 +42,9 @@ from bot.daily.post_times import utc_now
 from bot.service.home import AppHome, HomeTab
 from bot.service.query_keys import QueryKeys
 from bot.service.reading_list import ReadingList
+from bot.service.recommendations import Recommendations
 from bot.service.sharing import Sharing
+from bot.service.signals import SignalLog
 from bot.service.subscriptions import Subscriptions
 from bot.service.welcome import Welcomes
 
@@ -70,6 +73,8 @@ class Service:
             None disables those posts.
         now: the clock, returning an aware UTC datetime (tests inject one).
         rng: random source for ``/paper random`` (tests inject a seeded one).
+        recommender: the model behind ``/paper foryou`` and learning subscriptions
+            (``bot.core.recommend_port.PaperRecommender``); None: none runs here.
     """
 
     def __init__(
@@ -80,6 +85,7 @@ class Service:
         announcer: ChannelAnnouncer | None = None,
         now: Callable[[], datetime] = utc_now,
         rng: random.Random | None = None,
+        recommender: PaperRecommender | None = None,
     ) -> None:
         self.index = index
         self.store = store
@@ -90,8 +96,11 @@ class Service:
         self.sharing = Sharing(store, now)
         self.queries = QueryKeys(store, now)
         self.welcomes = Welcomes(store, now)
-        self.reading_list = ReadingList(index, store, now)
+        self.signal_log = SignalLog(store, now)
+        self.reading_list = ReadingList(index, store, now, self.signal_log)
         self.app_home = AppHome(self.subs, store, now)
+        self.recommendations = Recommendations(index, store, recommender, self.signals, now)
+        self.subs.learned = self.recommendations  # for me / for this channel (issue 22)
 
     # ------------------------------------------------------------------ entry points
     def command(self, text: str, ctx: Context) -> Reply:
@@ -355,6 +364,39 @@ class Service:
         """
         self.welcomes.forget(ctx, audience)
 
+    # ------------------------------------------------------------------ signals (bot/service/signals.py)
+    def record_signal(self, team: str, subject: str, paper_id: str, kind: str, *, by: str | None = None) -> None:
+        """Record one signal for ``subject`` (a user or a channel; ``SignalLog.record``).
+
+        Args:
+            team, subject, paper_id, kind, by: as ``bot.service.signals.SignalLog.record``.
+        """
+        self.signal_log.record(team, subject, paper_id, kind, by=by)
+
+    def remove_signal(self, team: str, subject: str, paper_id: str, kind: str, *, by: str | None = None) -> None:
+        """Take one signal back (``SignalLog.remove``).
+
+        Args:
+            team, subject, paper_id, kind, by: as ``bot.service.signals.SignalLog.remove``.
+        """
+        self.signal_log.remove(team, subject, paper_id, kind, by=by)
+
+    def signals(self, team: str, subject: str) -> Signals:
+        """The positives and negatives of a user or a channel (``SignalLog.signals``).
+
+        Args:
+            team, subject: as ``bot.service.signals.SignalLog.signals``.
+        """
+        return self.signal_log.signals(team, subject)
+
+    def forget(self, team: str, user: str, reading_list: bool = False) -> int:
+        """Delete a user's signals (and their reading list); rows deleted (``SignalLog.forget``).
+
+        Args:
+            team, user, reading_list: as ``bot.service.signals.SignalLog.forget``.
+        """
+        return self.signal_log.forget(team, user, reading_list)
+
     # ------------------------------------------------------------------ internals
     def _dispatch(self, cmd: parsing.Command, ctx: Context, prefix: str, visibility: str) -> Reply:
         """The reply to a parsed command; ``help`` (and anything unknown) gets the help."""
@@ -373,6 +415,10 @@ class Service:
             return self._paper_command(cmd, ctx, visibility)
         if cmd.name in ("subscribe", "unsubscribe", "status"):
             return self._subscription_command(cmd, ctx)
+        if cmd.name == "foryou":
+            return self.recommendations.for_you(ctx)
+        if cmd.name == "forget":
+            return self.signal_log.forget_reply(ctx, everything=cmd.arg == "everything")
         return self.help(prefix)
 
     def help(self, prefix: str = "/paper") -> HelpReply:

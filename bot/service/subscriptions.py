@@ -63,6 +63,10 @@ class Subscriptions:
         self.index, self.store, self.settings, self.now = index, store, settings, now
         self.announcer = announcer
         self.topics = Topics(index, store)
+        #: The papers of ``for me`` / ``for this channel`` subscriptions
+        #: (``bot.service.recommendations.Recommendations``: ``papers``, ``readiness``); None:
+        #: they post the rotation.
+        self.learned = None
 
     def subscribe(self, arg: str, ctx: Context) -> Reply:
         """``/paper subscribe [me] [days] [HH:MM] [zone] [N papers] [about QUERY]``.
@@ -101,6 +105,8 @@ class Subscriptions:
             return self._already_subscribed(spec, current, wanted, count)
         notes += _short_rotation_note(wanted, count)
         new, previous = self._put(ctx.team_id, channel, wanted, ctx.user_id)
+        ready = self.learned.readiness(new) if self.learned is not None else None
+        notes += [ready] if ready else []
         text = _change_text(spec, new, previous, count)
         if self.announcer is not None and not spec.me:
             failed = self._announce(ctx, previous, NoticeReply(text=text, actor=ctx.user_id, visibility=IN_CHANNEL))
@@ -134,6 +140,7 @@ class Subscriptions:
             days=tuple(spec.days if spec.days is not None else (current.days if current else ())),
             papers=spec.papers or (current.papers if current else 1),
             topic=(spec.topic if spec.topic is not None else (current.topic if current else None)) or None,
+            recommend=spec.recommend if spec.recommend is not None else bool(current and current.recommend),
         )
 
     def _already_subscribed(
@@ -269,8 +276,13 @@ class Subscriptions:
             sub = Subscription(
                 team_id=ctx.team_id, channel_id=ctx.channel_id, local_time="00:00", tz=self.settings.default_tz
             )
-        papers = self.topics.papers(sub, day)
-        title = post_title(sub.days, len(papers), day, sub.topic)
+        if sub.recommend and self.learned is not None:
+            post = self.learned.post(sub, day)
+            papers = [r.paper for r in post.picks]
+            picked = learned_for(sub) if any(r.how == "pick" for r in post.picks) else None
+        else:
+            papers, picked = self.topics.papers(sub, day), None
+        title = post_title(sub.days, len(papers), day, sub.topic, picked=picked)
         return papers, day, title + (" (the next post)" if day > today else "")
 
     def _put(
@@ -287,6 +299,7 @@ class Subscriptions:
             topic=wanted.topic,
             days=wanted.days,
             papers=wanted.papers,
+            recommend=wanted.recommend,
         )
 
     def _restore(self, ctx: Context, previous) -> None:
@@ -296,6 +309,16 @@ class Subscriptions:
         self._put(ctx.team_id, ctx.channel_id, _Wanted.of(previous), previous.subscribed_by)
         if not previous.active:
             self.store.deactivate(ctx.team_id, ctx.channel_id, previous.inactive_reason or "inactive")
+
+
+def learned_for(sub: Subscription) -> str:
+    """Whom a learning subscription's picks are for, as its post's title says it: "you"
+    (a personal feed) or "this channel".
+
+    Args:
+        sub: the subscription.
+    """
+    return "you" if sub.personal else "this channel"
 
 
 def posting_day(sub: Subscription, today: date, zone: ZoneInfo) -> date:
@@ -333,11 +356,19 @@ class _Wanted:
     days: tuple[int, ...]
     papers: int
     topic: str | None
+    recommend: bool = False
 
     @classmethod
     def of(cls, sub: Subscription) -> _Wanted:
         """The settings ``sub`` has."""
-        return cls(local_time=sub.local_time, tz=sub.tz, days=sub.days, papers=sub.papers, topic=sub.topic)
+        return cls(
+            local_time=sub.local_time,
+            tz=sub.tz,
+            days=sub.days,
+            papers=sub.papers,
+            topic=sub.topic,
+            recommend=sub.recommend,
+        )
 
     def same_as(self, sub: Subscription) -> bool:
         """True when ``sub`` already has exactly these settings."""
@@ -375,6 +406,11 @@ def _change_text(
     if previous is None or not previous.active:
         return f"subscribed {where} to {what}."
     was = f"{previous.local_time} ({previous.tz})"
-    if (previous.topic, previous.days, previous.papers) != (new.topic, new.days, new.papers):
+    if (previous.topic, previous.days, previous.papers, previous.recommend) != (
+        new.topic,
+        new.days,
+        new.papers,
+        new.recommend,
+    ):
         was += f", {describe(previous, with_time=False)}"
     return f"changed {where}: {what}; it was {was}."

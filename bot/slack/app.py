@@ -34,8 +34,10 @@ from bot.slack.listeners import (
     app_home,
     buttons,
     direct_message,
+    foryou,
     mention,
     modal_search,
+    reactions,
     reading_list,
     share,
     shortcuts,
@@ -268,7 +270,7 @@ def register_listeners(
     (``buttons``), *Share* and *Share to…* (``share``), the search modal
     (``modal_search``), the shortcuts (``shortcuts``), the reading-list buttons
     (``reading_list``), the App Home (``app_home``), the bot joining a channel
-    (``welcome``), link unfurls (``unfurls``) and the app leaving a workspace
+    (``welcome``), link unfurls (``unfurls``), 👍 / 👎 on its posts (``reactions``) and the app leaving a workspace
     (``uninstall``, when ``uninstalls`` is given).
 
     Args:
@@ -279,7 +281,7 @@ def register_listeners(
         uninstalls: see ``build_app``.
     """
     slots = slots or FairSlots(WORK_SLOTS)
-    seen = seen or SeenKeys().seen  # one check for mentions and DMs
+    seen = seen or SeenKeys().seen  # one check for mentions, DMs and reactions
     slash_command.register(app, service, slots=slots)
     mention.register(app, service, seen=seen, slots=slots)
     direct_message.register(app, service, seen=seen, slots=slots)
@@ -288,8 +290,10 @@ def register_listeners(
     modal_search.register(app, service, slots=slots)
     shortcuts.register(app, service, slots=slots)
     reading_list.register(app, service, slots=slots)
-    app_home.register(app, service)
+    app_home.register(app, service, slots=slots)
+    foryou.register(app, service, slots=slots)
     welcome.register(app, service)
     unfurls.register(app, service, slots=slots)
+    reactions.register(app, service, seen=seen)
     if uninstalls is not None:
         uninstall.register(app, uninstalls)

@@ -206,6 +206,20 @@ USES: tuple[Use, ...] = (
     Use("event", "message.im", ("im:history",), f"{D}/events/message.im", "direct messages to the bot"),
     Use(
         "event",
+        "reaction_added",
+        ("reactions:read",),
+        f"{D}/events/reaction_added",
+        "a 👍 / 👎 on the bot's post about one paper: a signal for the user and the channel (issue 22)",
+    ),
+    Use(
+        "event",
+        "reaction_removed",
+        ("reactions:read",),
+        f"{D}/events/reaction_removed",
+        "that reaction taken away: the signal is taken back",
+    ),
+    Use(
+        "event",
         "app_uninstalled",
         (),
         f"{D}/events/app_uninstalled",

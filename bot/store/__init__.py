@@ -23,8 +23,10 @@ from bot.store.installation_teams import InstallationTeams
 from bot.store.journal import Entry, EntryState, JournalStore
 from bot.store.queries import QueryStore
 from bot.store.reading_list import ReadingListStore
+from bot.store.recommended import RecommendedStore
 from bot.store.schema import SCHEMA_VERSION, StoreError, migrate
 from bot.store.schema import schema_version as _version_t
+from bot.store.signals import SignalStore
 from bot.store.subscriptions import KEEP, SubscriptionStore
 from bot.store.token_cipher import TokenCipher, TokenKeyError
 from bot.store.topics import TopicPickStore
@@ -52,11 +54,13 @@ class Store(
     ReadingListStore,
     QueryStore,
     InstallationTeams,
+    RecommendedStore,
+    SignalStore,
 ):
     """Subscriptions, claims of work done once (``bot.store.claims``: Slack event
     keys, onboarding and shares, the journal, deliveries), delivery outcomes,
     daily picks, the journal's leases, channel rotations, reading lists, the
-    long queries of page buttons and a distributed app's installations
+    long queries of page buttons, signals (``bot.store.signals``) and a distributed app's installations
     (``bot.store.installations``, tokens sealed) in one database.
 
     Args:

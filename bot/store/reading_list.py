@@ -98,6 +98,18 @@ class ReadingListStore:
                 > 0
             )
 
+    def clear_reading_list(self, team: str, user: str) -> int:
+        """Remove every entry of the user's reading list (``/paper forget everything``).
+
+        Args:
+            team, user: Slack ids (the list's owner).
+
+        Returns:
+            int: how many entries were removed.
+        """
+        with transaction(self._engine, write=True) as conn:
+            return int(conn.execute(reading_list_t.delete().where(_mine(team, user))).rowcount or 0)
+
     def get_reading_list_entry(self, team: str, user: str, paper_id: str) -> ReadingListEntry | None:
         """The user's entry for ``paper_id``, or None when it is not in their list.
 

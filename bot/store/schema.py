@@ -37,9 +37,19 @@ Tables (docs/interfaces.md "Paper of the day"):
 - ``slack_installations``, ``slack_bots``, ``slack_oauth_states`` — a distributed app's
   installations and OAuth states in slack_sdk's columns (``bot.store.installations``),
   tokens sealed (``bot.store.token_cipher``; TEXT: a sealed token outgrows VARCHAR(200)).
+- ``recommended_posts(team, target, local_date, position PK, paper_id, how, why, at)`` — what a
+  subscription in ``for me`` / ``for this channel`` mode posted (or will post) on each local
+  date (``bot.store.recommended``); unique per (team, target, paper_id), so no paper goes twice
+  to the same person or channel. ``how`` is "pick" (the model's), "fallback" (the rotation's:
+  too few positives) or "rotation" (filling a post); ``why`` the pick's explanation (JSON).
 - ``installation_teams(team PK, enterprise_id, is_enterprise_install, seen_at)`` — which
   installation answers for a workspace: its own or its Grid organisation's (learned at install
   and from each workspace's first authorized request).
+- ``signals(team, subject, actor, paper_id, kind PK, active, at)`` — what a user or a
+  channel (``subject``) told paperbot about a paper, and who did it (``actor``):
+  ``bot.store.signals``.
+- ``bot_posts(team, channel, ts PK, paper_id, at)`` — the bot's posts about one paper
+  (a share's card, a mention's answer), so a reaction on one names its paper.
 
 Versions:
 
@@ -65,6 +75,11 @@ Versions:
   of this version starts (an older one still running would write to them).
 - 9 (issue 21): adds tables ``slack_installations``, ``slack_bots``,
   ``slack_oauth_states`` and ``installation_teams`` (no data step).
+- 10 (issue 22): adds tables ``signals`` and ``bot_posts`` and the index
+  ``ix_deliveries_message``; its data step copies every reading-list entry
+  into ``signals`` as its owner's ``saved`` signal.
+- 11 (issue 22): adds ``subscriptions.recommend`` (``for me`` / ``for this channel``) and table
+  ``recommended_posts`` (no data step).
 
 Migrations are additive: missing tables and indexes are created, missing
 columns are added (each is nullable or has a server default), then the data
@@ -79,7 +94,7 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 from sqlalchemy.schema import CreateColumn
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 11
 
 #: Key of the PostgreSQL advisory lock held while migrating (any 64-bit int).
 _PG_MIGRATION_LOCK = 0x70617065_72626F74  # "paperbot"
@@ -153,6 +168,7 @@ subscriptions = sa.Table(
     sa.Column("topic", sa.String(200)),
     sa.Column("days", sa.String(40)),
     sa.Column("papers", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("recommend", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 deliveries = sa.Table(
@@ -169,6 +185,7 @@ deliveries = sa.Table(
     sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
     sa.Index("ix_deliveries_state", "state", "claimed_at"),
     sa.Index("ix_deliveries_local_date", "local_date"),
+    sa.Index("ix_deliveries_message", "team", "message_ts"),
 )
 
 daily_picks = sa.Table(
@@ -232,6 +249,20 @@ claims = sa.Table(
     sa.Column("at", UTCDateTime, nullable=False),
     sa.Column("detail", sa.String(200)),
     sa.Index("ix_claims_kind_at", "kind", "at"),
+)
+
+recommended_posts = sa.Table(
+    "recommended_posts",
+    metadata,
+    sa.Column("team", sa.String(32), primary_key=True),
+    sa.Column("target", sa.String(32), primary_key=True),
+    sa.Column("local_date", sa.Date, primary_key=True),
+    sa.Column("position", sa.Integer, primary_key=True),
+    sa.Column("paper_id", sa.String(200), nullable=False),
+    sa.Column("how", sa.String(16), nullable=False),
+    sa.Column("why", sa.Text),
+    sa.Column("at", UTCDateTime, nullable=False),
+    sa.Index("ux_recommended_posts_paper", "team", "target", "paper_id", unique=True),
 )
 
 query_keys = sa.Table(
@@ -310,6 +341,39 @@ installation_teams = sa.Table(
     sa.Index("ix_installation_teams_enterprise", "enterprise_id"),
 )
 
+#: Signals (issue 22; ``bot.store.signals``): one row per (team, subject, actor,
+#: paper, kind). ``subject`` is whom it counts for (a user or a channel), ``actor``
+#: the user who did it (``/paper forget`` deletes by actor); ``active`` False is a
+#: removed signal kept with its time, so a late "added" older than the removal
+#: cannot bring it back (``at``: when it happened, last writer wins).
+signals = sa.Table(
+    "signals",
+    metadata,
+    sa.Column("team", sa.String(32), primary_key=True),
+    sa.Column("subject", sa.String(32), primary_key=True),
+    sa.Column("actor", sa.String(32), primary_key=True),
+    sa.Column("paper_id", sa.String(200), primary_key=True),
+    sa.Column("kind", sa.String(16), primary_key=True),
+    sa.Column("active", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("at", UTCDateTime, nullable=False),
+    sa.Index("ix_signals_subject", "team", "subject", "at"),
+    sa.Index("ix_signals_actor", "team", "actor"),
+)
+
+#: The bot's own posts about one paper, other than digest posts (which
+#: ``deliveries`` records): a share's card, a mention answered with one paper —
+#: so a reaction on one names its paper (``bot.store.signals``).
+bot_posts = sa.Table(
+    "bot_posts",
+    metadata,
+    sa.Column("team", sa.String(32), primary_key=True),
+    sa.Column("channel", sa.String(32), primary_key=True),
+    sa.Column("ts", sa.String(32), primary_key=True),
+    sa.Column("paper_id", sa.String(200), nullable=False),
+    sa.Column("at", UTCDateTime, nullable=False),
+    sa.Index("ix_bot_posts_at", "at"),
+)
+
 #: Data steps run once when a database moves past the version (SQL text), each
 #: only when the tables it names were there before the migration.
 _DATA_STEPS: dict[int, tuple[tuple[frozenset[str], str], ...]] = {
@@ -322,6 +386,13 @@ _DATA_STEPS: dict[int, tuple[tuple[frozenset[str], str], ...]] = {
             "INSERT INTO claims (kind, key, at) SELECT 'event', key, at FROM handled_events",
         ),
         (frozenset({"handled_events"}), "DROP TABLE handled_events"),
+    ),
+    10: (
+        (
+            frozenset({"saved_papers"}),
+            "INSERT INTO signals (team, subject, actor, paper_id, kind, active, at) "
+            "SELECT team, user_id, user_id, paper_id, 'saved', TRUE, saved_at FROM saved_papers",
+        ),
     ),
 }
 

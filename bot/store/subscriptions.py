@@ -43,6 +43,7 @@ def _subscription(row) -> Subscription:
         topic=row.topic or None,
         days=parse_days(row.days),
         papers=int(row.papers or 1),
+        recommend=bool(row.recommend),
     )
 
 
@@ -67,6 +68,7 @@ class SubscriptionStore:
         topic=KEEP,
         days=KEEP,
         papers=KEEP,
+        recommend=KEEP,
     ) -> tuple[Subscription, Subscription | None]:
         """Create the channel's subscription, or change its post time and re-activate it.
 
@@ -84,6 +86,8 @@ class SubscriptionStore:
             topic: the topic query (None or "" = whole corpus); ``KEEP``: unchanged.
             days: posting weekdays (Monday 0; ``()`` = every day); ``KEEP``: unchanged.
             papers: papers per post, 1..5; ``KEEP``: unchanged.
+            recommend: True posts what the reader's signals pick (``for me`` / ``for this
+                channel``, issue 22), False the rotation; ``KEEP``: unchanged.
 
         Returns:
             (new, previous): the stored subscription and the one it replaced
@@ -106,6 +110,8 @@ class SubscriptionStore:
             if not 1 <= int(papers) <= 5:
                 raise ValueError(f"papers must be 1..5, got {papers!r}")
             extra["papers"] = int(papers)
+        if recommend is not KEEP:
+            extra["recommend"] = bool(recommend)
         for attempt in range(2):  # a concurrent first insert → retry as an update
             try:
                 with transaction(self._engine, write=True) as conn:

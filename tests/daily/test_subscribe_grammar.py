@@ -80,3 +80,30 @@ def test_unsubscribe_me_and_saved_are_sub_commands():
     assert parsing.parse_command("saved") == parsing.Command("saved")
     assert parsing.parse_command("saved papers on rl").name == "search"
     assert parsing.parse_command("unsubscribe mechanisms").name == "search"
+
+
+# ---------------------------------------------------------------- for me / for this channel (issue 22)
+@pytest.mark.parametrize(
+    "text, me, recommend, topic",
+    [
+        ("for me", True, True, None),
+        ("me for me 08:00", True, True, None),
+        ("for this channel about diffusion", False, True, "diffusion"),
+        ("weekly mon FOR the channel 3 papers", False, True, None),
+        ("for channel", False, True, None),
+        ("for everyone", False, False, None),
+        ("me for everybody", True, False, None),
+        ("09:30", False, None, None),
+        ("about papers for me", False, None, "papers for me"),  # after `about`: the topic
+    ],
+)
+def test_for_whom_a_post_is(text, me, recommend, topic):
+    spec = subscribe_grammar.parse_spec(text)
+    assert (spec.me, spec.recommend, spec.topic) == (me, recommend, topic)
+
+
+@pytest.mark.parametrize("text", ["for you", "for", "me for this channel", "for me for everyone"])
+def test_for_what_cannot_be_meant_is_refused_with_a_sentence(text):
+    with pytest.raises(SubscribeError) as e:
+        subscribe_grammar.parse_spec(text)
+    assert str(e.value).endswith(".") and "for me" in str(e.value)

@@ -70,7 +70,7 @@ def _messages(service: Service) -> dict[str, str]:
         "no words": service.command("search", CTX),
     }
     out = {k: json.dumps(render(r).blocks) + render(r).text for k, r in replies.items()}
-    out["home"] = json.dumps(home_view(tab.today, tab.day, tab.channels, None, tab.examples))
+    out["home"] = json.dumps(home_view(tab.today, tab.day, tab.channels, None, examples=tab.examples))
     return out
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -20,6 +21,7 @@ import pytest
 
 from bot.render.announce import PostingAnnouncer
 from bot.runtime.processes import store_seen as store_seen_fn
+from bot.runtime.recommending import IndexRecommender
 from bot.service.service import Service
 from bot.slack.app import LISTENER_THREADS, build_app, make_client
 from bot.slack.delivery.event_keys import SeenKeys
@@ -98,7 +100,8 @@ def response_style(request: pytest.FixtureRequest, fake_slack: FakeSlack) -> str
 
 @pytest.fixture
 def slack_factory(fake_slack: FakeSlack, seed_index, tmp_path: Path):
-    """Start the real server: ``slack_factory(service=None, store_seen=False, index=None)`` → ``SlackHarness``.
+    """Start the real server: ``slack_factory(service=None, store_seen=False, index=None, recommend=False,
+    database_url=None)`` → ``SlackHarness``.
 
     Args (of the returned function):
         service: the service behind the app; default the real ``Service``.
@@ -106,6 +109,9 @@ def slack_factory(fake_slack: FakeSlack, seed_index, tmp_path: Path):
             ``linked_index`` adds papers with arXiv, OpenReview and DOI links).
         store_seen: idempotency through the real store
             (``bot.runtime.processes.store_seen``) instead of in-memory ``SeenKeys``.
+        recommend: the default service gets the real model (``bot.runtime.recommending``, issue 22).
+        database_url: the store's database (default a SQLite file in ``tmp_path``;
+            ``db_url`` gives SQLite, then PostgreSQL).
 
     The ``seen`` check is wrapped to log each ``(key, result)`` into
     ``harness.seen_log``; the listener pool is the harness's, so
@@ -113,13 +119,27 @@ def slack_factory(fake_slack: FakeSlack, seed_index, tmp_path: Path):
     """
     started: list[tuple[Any, threading.Thread, Any, ThreadPoolExecutor]] = []
 
-    def start(service: Any = None, store_seen: bool = False, index: Any = None) -> SlackHarness:
+    def start(
+        service: Any = None,
+        store_seen: bool = False,
+        index: Any = None,
+        recommend: bool = False,
+        database_url: str | None = None,
+    ) -> SlackHarness:
         settings = make_settings(fake_slack, tmp_path)
+        if database_url is not None:
+            settings = replace(settings, database_url=database_url)
         client = make_client(settings)
         store = Store(settings.database_url)
         index = index or seed_index
         if service is None:
-            service = Service(index, store, settings, announcer=PostingAnnouncer(SlackPoster(client)))
+            service = Service(
+                index,
+                store,
+                settings,
+                announcer=PostingAnnouncer(SlackPoster(client)),
+                recommender=IndexRecommender(index) if recommend else None,
+            )
         check: Callable[..., bool] = store_seen_fn(store) if store_seen else SeenKeys().seen
         log: list[tuple[str, bool]] = []
 

@@ -23,7 +23,7 @@ def store(db_url):
 
 def test_new_database_gets_current_schema(store):
     assert store.migrated_from is None
-    assert store.schema_version() == SCHEMA_VERSION == 9
+    assert store.schema_version() == SCHEMA_VERSION == 11
 
 
 def test_upsert_creates_then_changes_and_reports_previous(store):

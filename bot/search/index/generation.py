@@ -30,7 +30,7 @@ class Generation:
     idle: list = field(default_factory=list)
     retired: bool = False
     ids: list | None = None  # every paper id, sorted (SearchIndex.ids)
-    examples: object | None = None  # bot.core.models.Examples (SearchIndex.examples)
+    derived: dict = field(default_factory=dict)  # what others make of its vectors (SearchIndex.from_vectors)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def acquire(self):

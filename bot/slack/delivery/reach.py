@@ -38,7 +38,7 @@ class Unreachable(Exception):
 
 def post_card(
     client: WebClient, channel: str, card: Message, *, thread_ts: str | None = None, response_url: str | None = None
-) -> None:
+) -> str | None:
     """Post ``card`` into ``channel`` (in the thread ``thread_ts``) by the first way
     that works (see the module doc).
 
@@ -49,32 +49,38 @@ def post_card(
         thread_ts: the thread to post in, or None for the top level.
         response_url: Slack's URL for that conversation, or None.
 
+    Returns:
+        str | None: the card's ``ts``; None when it went through ``response_url``
+        (Slack gives no ``ts`` there).
+
     Raises:
         Unreachable: every way was refused (``code`` Slack's last answer).
         PostError: another failure of ``chat.postMessage`` (``ratelimited`` …).
     """
     poster = SlackPoster(client)
-    code = _posted(poster, channel, card, thread_ts)
+    ts, code = _posted(poster, channel, card, thread_ts)
     if code == "not_in_channel" and _joined(client, channel):
-        code = _posted(poster, channel, card, thread_ts)
-    if code is None or (response_url and _via_response_url(response_url, card)):
-        return
+        ts, code = _posted(poster, channel, card, thread_ts)
+    if code is None:
+        return ts
+    if response_url and _via_response_url(response_url, card):
+        return None
     raise Unreachable(code)
 
 
-def _posted(poster: SlackPoster, channel: str, card: Message, thread_ts: str | None) -> str | None:
-    """``chat.postMessage``: None when posted, Slack's answer when the bot may not post there.
+def _posted(poster: SlackPoster, channel: str, card: Message, thread_ts: str | None) -> tuple[str | None, str | None]:
+    """``chat.postMessage``: ``(ts, None)`` when posted, ``(None, Slack's answer)`` when
+    the bot may not post there.
 
     Raises:
         PostError: any other failure.
     """
     try:
-        poster.post(channel, card, thread_ts=thread_ts)
+        return poster.post(channel, card, thread_ts=thread_ts), None
     except PostError as exc:
         if exc.code not in NOT_POSTABLE:
             raise
-        return exc.code
-    return None
+        return None, exc.code
 
 
 def _joined(client: WebClient, channel: str) -> bool:

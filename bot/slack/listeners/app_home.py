@@ -22,6 +22,7 @@ from slack_bolt import App
 from slack_sdk import WebClient
 
 from bot.core.models import Context
+from bot.slack.delivery.fair_slots import FairSlots
 from bot.slack.delivery.fallback import failed
 from bot.slack.delivery.intake import later
 from bot.slack.listeners.common import publish_home, say_once
@@ -32,21 +33,28 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def register(app: App, service: "Service") -> None:
+def register(app: App, service: "Service", *, slots: FairSlots | None = None) -> None:
     """Register the ``app_home_opened`` listener (``service`` answers ``home(ctx,
     is_member)`` and ``welcome(ctx, audience)``).
 
     Args:
         app: the Bolt ``App``.
         service: the ``Service`` that answers.
+        slots: the fair work slots the Home tab's picks are made in (issue 22), or None.
     """
-    app.event("app_home_opened")(make_home_listener(service))
+    app.event("app_home_opened")(make_home_listener(service, slots))
 
 
-def make_home_listener(service: "Service"):
+def make_home_listener(service: "Service", slots: FairSlots | None = None):
     """The ``app_home_opened`` listener (Bolt arguments ``body, event, client, context``): the
-    Home tab or the welcome as a job (``bot.slack.delivery.intake.later``). Service and
-    rendering are light here (no search), so no work slot is held, nor during Slack calls."""
+    Home tab or the welcome as a job (``bot.slack.delivery.intake.later``). The Home tab's
+    picks for the viewer (a model trained on their signals) hold one of ``slots``; the rest is
+    light, and no slot is held during Slack calls.
+
+    Args:
+        service: the ``Service`` that answers.
+        slots: the fair work slots, or None.
+    """
 
     def app_home_opened(
         body: dict[str, Any], event: dict[str, Any], client: WebClient, context: dict[str, Any] | None = None
@@ -62,7 +70,7 @@ def make_home_listener(service: "Service"):
         if not user:
             return
         try:
-            publish_home(service, client, team, user)
+            publish_home(service, client, team, user, slots=slots)
         except Exception as exc:  # noqa: BLE001 — events are auto-acked; log and move on
             failed(f"publishing the App Home of {user} (team {team})", exc)
 

@@ -10,6 +10,8 @@ is ``bot.slack.listeners.clicks``.
   Messages tab, the bot joining a channel.
 - ``answer_message``: the answer to a mention, shared by the mention and DM
   listeners.
+- ``signal_quietly``: a signal recorded after a post went out (a share, a
+  mention's one-paper answer), its failure only logged.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from slack_sdk import WebClient
 
 from bot.core.models import Context
 from bot.core.ports import Message, PostError
-from bot.core.replies import EPHEMERAL
+from bot.core.replies import EPHEMERAL, PaperReply
 from bot.render import render
 from bot.render.home import home_view
 from bot.slack.delivery.event_keys import idempotency_keys, should_answer
@@ -117,9 +119,12 @@ class Membership:
         return found
 
 
-def publish_home(service: "Service", client: WebClient, team: str, user: str, saved_offset: int = 0) -> None:
-    """``views.publish`` the Home tab of ``user``: today's paper, their channels and
-    feed, a page of their saved papers (from ``saved_offset``).
+def publish_home(
+    service: "Service", client: WebClient, team: str, user: str, saved_offset: int = 0, slots: FairSlots | None = None
+) -> None:
+    """``views.publish`` the Home tab of ``user``: today's paper, the papers picked for them
+    (issue 22), their channels and feed, a page of their saved papers (from ``saved_offset``).
+    The service's work (the picks train a model) holds one of ``slots``; the Slack calls do not.
 
     Args:
         service: the ``Service`` that answers.
@@ -127,14 +132,17 @@ def publish_home(service: "Service", client: WebClient, team: str, user: str, sa
         team: the Slack team id.
         user: the Slack user id whose tab it is.
         saved_offset: the first reading-list entry shown.
+        slots: the fair work slots held while the service works, or None (no slot).
 
     Raises:
         slack_sdk.errors.SlackApiError / SlackClientError: Slack refused it.
     """
     ctx = Context(team, "", user)
-    tab = service.home(ctx, Membership(client, user))
+    tab = service.home(ctx, Membership(client, user))  # light: no slot (it may ask Slack)
     saved = service.reading_list.page(ctx, saved_offset)
-    view = home_view(tab.today, tab.day, tab.channels, saved, tab.examples)
+    with slots(user) if slots is not None else contextlib.nullcontext():
+        picks = service.recommendations.home(ctx)
+        view = home_view(tab.today, tab.day, tab.channels, saved, picks, tab.examples)
     view_or_plain(client.views_publish, valid_view(view), HOME_PLAIN, user_id=user)
 
 
@@ -259,7 +267,12 @@ def answer_message(
     keys = idempotency_keys(body, event)
     if _answered(seen, keys):
         return False
-    return _post(poster, event, _reply(body, event, service, time_zone, slots, keys))
+    message, about = _reply(body, event, service, time_zone, slots, keys)
+    ts = _post(poster, event, message)
+    if ts and about:  # an answer showing one paper: a 👍 on it counts (bot.service.signals)
+        team = body.get("team_id") or event.get("team") or ""
+        signal_quietly(lambda: service.signal_log.posted(team, event["channel"], ts, about))
+    return ts is not None
 
 
 def _answered(seen: Callable[..., bool], keys: list[str]) -> bool:
@@ -281,8 +294,9 @@ def _reply(
     time_zone: Callable[[str], str | None],
     slots: FairSlots | None,
     keys: list[str],
-) -> Message:
-    """The rendered answer to the event's text, or ``MENTION_SORRY`` (logged)."""
+) -> tuple[Message, str | None]:
+    """The rendered answer to the event's text, or ``MENTION_SORRY`` (logged), and the
+    id of the one paper it shows visibly (None for anything else)."""
     user = event.get("user") or ""
     try:
         raw = event.get("text")
@@ -291,27 +305,43 @@ def _reply(
         team = body.get("team_id") or event.get("team") or ""
         ctx = Context(team_id=team, channel_id=event["channel"], user_id=user, user_tz=tz)
         with slots(user, quick(text)) if slots is not None else contextlib.nullcontext():
-            return render(service.mention(text, ctx))
+            reply = service.mention(text, ctx)
+            message = render(reply)
+        one = isinstance(reply, PaperReply) and message.visibility != EPHEMERAL
+        return message, (reply.paper.id if one else None)
     except Exception:  # noqa: BLE001 — listeners must not raise; the user gets a short note
         log.exception("mention failed (%s)", " ".join(keys))
-        return Message(text=MENTION_SORRY, visibility="in_channel")
+        return Message(text=MENTION_SORRY, visibility="in_channel"), None
 
 
-def _post(poster: SlackPoster, event: dict[str, Any], message: Message) -> bool:
+def _post(poster: SlackPoster, event: dict[str, Any], message: Message) -> str | None:
     """Post ``message`` in the event's thread — or, when it is ephemeral (help,
     "did you mean", no confident match — issue 12 point 4), to the asker only,
     except in a DM: in the thread the mention was in, else beside the mention
     in the channel, since Slack does not show an ephemeral message in a thread
-    that has no reply yet (docs/slack-rules.md [ephemeral-thread])."""
+    that has no reply yet (docs/slack-rules.md [ephemeral-thread]). Returns the
+    post's ``ts`` ("" for an ephemeral one), None when it failed for good."""
     channel, user = event["channel"], event.get("user") or ""
     try:
         if message.visibility == EPHEMERAL and user and not channel.startswith("D"):
             poster.post_ephemeral(channel, user, message, thread_ts=event.get("thread_ts"))
-        else:
-            poster.post(channel, message, thread_ts=event.get("thread_ts") or event["ts"])
+            return ""
+        return poster.post(channel, message, thread_ts=event.get("thread_ts") or event["ts"]) or ""
     except PostError as exc:
         log.warning("reply to mention in %s failed: %s", channel, exc.code)
         if exc.code in TRANSIENT:
             raise RetryLater(f"chat.postMessage {exc.code}") from None
-        return False
-    return True
+        return None
+
+
+def signal_quietly(record: Callable[[], None]) -> None:
+    """Record a signal or a post of the bot's (``service.signal_log``) after the post
+    it follows went out: a failure (the store down) is one log line, never the user's error.
+
+    Args:
+        record: the call to make, e.g. ``lambda: service.signal_log.shared(ctx, paper_id, ts)``.
+    """
+    try:
+        record()
+    except Exception:  # noqa: BLE001 — the post is out; only the signal is lost
+        log.exception("a signal was not recorded")

@@ -132,7 +132,7 @@ def make_listener(service: "Service", action_id: str, kind, slots: FairSlots):
             with slots(click.user_id or ""):
                 reply, offset, swap = kind(service, value, click)
             if _in_home(body):
-                publish_home(service, client, click.team_id, click.user_id, offset)
+                publish_home(service, client, click.team_id, click.user_id, offset, slots=slots)
                 return
             message = render(reply)
         except BadValue as bad:
@@ -165,7 +165,7 @@ def make_save_listener(service: "Service", slots: FairSlots):
                 note = render(service.reading_list.save(pid, click.context))
                 saved = pid in service.reading_list.saved_among(click.context, [pid])
             if _in_home(body):
-                publish_home(service, client, click.team_id, click.user_id)
+                publish_home(service, client, click.team_id, click.user_id, slots=slots)
                 return
             if saved and _marked_in_modal(client, body, pid):
                 return

@@ -73,6 +73,7 @@ from bot.slack.listeners.clicks import (
     read_value,
     redraw,
 )
+from bot.slack.listeners.common import signal_quietly
 
 if TYPE_CHECKING:
     from bot.service.service import Service
@@ -178,7 +179,7 @@ def share_from_message(
         if not isinstance(reply, ShareReply):
             service.sharing.release(key)
             return card, False
-        post_card(client, click.channel_id, card, thread_ts=thread_ts, response_url=body.get("response_url"))
+        ts = post_card(client, click.channel_id, card, thread_ts=thread_ts, response_url=body.get("response_url"))
     except (Unreachable, PostError) as exc:
         service.sharing.release(key)
         code = exc.code
@@ -191,6 +192,7 @@ def share_from_message(
     except Exception:
         service.sharing.release(key)
         raise
+    signal_quietly(lambda: service.signal_log.shared(click.context, pid, ts))
     if not on_public_message(body):  # the clicker's own page or card, drawn again marked
         redrawn = redraw(service, slots, value, click, message_ts)
         if redrawn is not None:
@@ -360,9 +362,10 @@ class _Share:
 
         def send() -> None:
             try:
-                post_card(self.client, target, self._card(target), response_url=self._response_url(target))
+                ts = post_card(self.client, target, self._card(target), response_url=self._response_url(target))
             except Unreachable:
                 raise NotShared(self._unreachable(target)) from None
+            self._signal(target, ts)
 
         return self._once(target, f"Already shared in <#{target}>", f"Shared in <#{target}> ✓", send)
 
@@ -377,7 +380,7 @@ class _Share:
             card = self._card(person)
             try:
                 dm = self.client.conversations_open(users=person)["channel"]["id"]
-                SlackPoster(self.client).post(dm, card)
+                ts = SlackPoster(self.client).post(dm, card)
             except SlackApiError as exc:
                 code = exc.response.get("error") if exc.response is not None else None
                 log.info("conversations.open with %s failed: %s", person, code)
@@ -386,6 +389,7 @@ class _Share:
                 raise NotShared(f"Slack would not let me message them ({code or 'error'}).") from None
             except PostError as exc:
                 raise NotShared(f"Slack would not let me message them ({exc.code}).") from None
+            self._signal(dm, ts)
 
         done = f"Sent to <@{person}> ✓ (in a direct message from paperbot)"
         return self._once(person, f"Already sent to <@{person}>", done, send)
@@ -402,6 +406,10 @@ class _Share:
             self.service.sharing.release(key)
             raise
         return Sent(done, now=True)
+
+    def _signal(self, where: str, ts: str | None) -> None:
+        """The share counts for the sharer and, in a channel, for it (``SignalLog.shared``)."""
+        signal_quietly(lambda: self.service.signal_log.shared(Context(self.team, where, self.user), self.pid, ts))
 
     def _unreachable(self, target: str) -> str:
         """What to say on the input when ``target`` cannot be reached."""

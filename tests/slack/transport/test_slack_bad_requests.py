@@ -36,7 +36,8 @@ def test_signed_events_of_a_shape_slack_never_sends_are_400_in_one_line(
     caplog.set_level(logging.DEBUG)
     response = slack.request("POST", "/slack/events", body, signed_headers(SECRET, body, content_type=JSON))
     assert response.status == 400 and b"challenge" not in response.body
-    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    # waitress itself warns "Task queue depth is N" on a loaded machine: not our line
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING and not r.name.startswith("waitress")]
     assert len(warnings) == 1 and reason in warnings[0].getMessage() and warnings[0].exc_info is None
     assert "Traceback" not in caplog.text and slack.fake.calls("chat.postMessage") == []
 

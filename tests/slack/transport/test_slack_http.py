@@ -259,7 +259,8 @@ def test_signed_malformed_bodies_are_400_with_one_warning_and_no_traceback(
     caplog.set_level(logging.DEBUG)
     response = slack.request("POST", "/slack/events", body, signed_headers(SECRET, body, content_type=content_type))
     assert response.status == 400
-    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    # waitress itself warns "Task queue depth is N" on a loaded machine: not our line
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING and not r.name.startswith("waitress")]
     assert len(warnings) == 1 and warnings[0].exc_info is None and "400" in warnings[0].getMessage()
     assert "Traceback" not in caplog.text
 

@@ -65,7 +65,8 @@ def test_a_malformed_interaction_is_400_or_an_empty_200_with_one_warning(
     slack.drain()
     assert response.status in (200, 400), (response.status, response.text)
     assert response.status == 400 or response.body in (b"", b"{}")
-    loud = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    # waitress itself warns "Task queue depth is N" on a loaded machine: not our line
+    loud = [r for r in caplog.records if r.levelno >= logging.WARNING and not r.name.startswith("waitress")]
     assert len(loud) == 1, [r.getMessage() for r in loud]
     assert loud[0].levelno == logging.WARNING and loud[0].exc_info is None
     assert "Traceback" not in caplog.text
@@ -77,5 +78,7 @@ def test_a_flood_of_requests_no_listener_matches_is_one_line_a_minute(slack: Sla
     unknown = MALFORMED["unknown action_id"]
     assert [slack.interact(copy.deepcopy(unknown)).status for _ in range(5)] == [200] * 5
     slack.drain()
-    loud = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    loud = [
+        r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING and not r.name.startswith("waitress")
+    ]
     assert len(loud) == 1 and "no listener for a block_actions 'not_ours' from U0ALICE" in loud[0]
