@@ -100,7 +100,8 @@ class SharedTerms:
     letters or digits), no English function word, stemmed with Snowball's English stemmer
     (https://snowballstem.org/algorithms/english/stemmer.html); each scored tf × ln(N / df),
     a title word counting ``r.similar_title_weight`` and an abstract word 1, df the
-    number of papers whose title or abstract holds the word (the index's ``all`` field).
+    number of papers whose title or abstract holds the stem's most frequent form among the
+    source's words (the index's ``all`` field).
     A candidate shares a key term when a word of its title or abstract has that stem.
 
     Args:
@@ -114,19 +115,19 @@ class SharedTerms:
         reader, analyzer = searcher.reader(), searcher.schema["abstract"].analyzer
         docs = max(1, reader.doc_count())
         tf: Counter = Counter()
-        word_of: dict[str, str] = {}
+        words: dict[str, set[str]] = {}
         for text, weight in ((paper.abstract, 1.0), (paper.title, r.similar_title_weight)):
             for stem, word in _stems(text):
                 tf[stem] += weight
-                word_of.setdefault(stem, word)
+                words.setdefault(stem, set()).add(analyzer.stem(word))
         scored = []
-        for stem, freq in tf.items():
-            df = reader.doc_frequency(field, analyzer.stem(word_of[stem]))
+        for stem, freq in tf.items():  # a stem's df: its most frequent indexed form's
+            df = max(reader.doc_frequency(field, term) for term in words[stem])
             if df:
                 scored.append((-freq * math.log(docs / df), stem))
         self.terms = {stem for _, stem in sorted(scored)[: r.similar_key_terms]}
         #: the key terms as the index analyses them (for the snippets' marks)
-        self.marks = {analyzer.stem(word_of[stem]) for stem in self.terms}
+        self.marks = {term for stem in self.terms for term in words[stem]}
         self.need = min(r.similar_min_shared, len(self.terms))
 
     def holds(self, other: Paper) -> bool:
