@@ -69,8 +69,9 @@ How the product finds them (read from the code at this commit)
   (a word said n times weighs 5n / (4 + n)), ranked by BM25F over `all`, the paper excluded.
 * similar.SharedTerms: the source's 10 key terms (Snowball English stems of its words of 3+
   characters, no English function words, tf x ln(N/df) over title (x2) and abstract: this
-  benchmark's own definition, so its one-word count is 0 by construction up to df
-  differences); of the query's best 50, only papers whose title or abstract holds at least
+  benchmark's own definition with df read from the index, so its one-word count is low
+  by construction; the few left come from where the two term statistics differ, not
+  traced yet); of the query's best 50, only papers whose title or abstract holds at least
   2 of them are listed, in the query's order ("listed" < 5000: fewer than 5 for some).
 """
 
