@@ -30,7 +30,7 @@ def _distinctive(name: str) -> bool:
 
 
 def _phrases(keyword: str) -> set[str]:
-    """A keyword as topics to type: the keyword and its two-word runs ("Dark Matter Halos" →
+    """A keyword as topics to type: its runs of two and three words ("Dark Matter Halos" →
     "dark matter halos", "dark matter", "matter halos"), its acronym dropped, lower-cased
     unless a word has inner capitals ("LoRA", not "Vision-Language"); none unless the
     keyword is 2 to 4 words of letters, digits and hyphens."""
@@ -38,8 +38,14 @@ def _phrases(keyword: str) -> set[str]:
     if not 2 <= len(words) <= 4 or not all(re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9-]*", w) for w in words):
         return set()
     words = [w if any(c.isupper() for part in w.split("-") for c in part[1:]) else w.lower() for w in words]
-    runs = {" ".join(words[i : i + 2]) for i in range(len(words) - 1)}
-    return runs | ({" ".join(words)} if len(words) <= 3 else set())
+    return {" ".join(words[i : i + k]) for k in (2, 3) for i in range(len(words) - k + 1)}
+
+
+def _part(phrase: str, count: int, topics: Counter) -> bool:
+    """True when longer topics holding ``phrase`` are in at least 80 % of its papers
+    ("large language" inside "large language model(s)"): the run is only a fragment."""
+    inside = sum(n for other, n in topics.items() if len(other) > len(phrase) and f" {phrase} " in f" {other} ")
+    return inside >= 0.8 * count
 
 
 def _stable(text: str) -> str:
@@ -58,7 +64,8 @@ def choose(papers: Iterable[Paper], n: int = 2) -> Examples:
         one paper only, in the order of a hash of the name (spread over the index, the
         same for the same papers); ``topics``: key phrases of 2-3 words found in the most
         papers (at least 2 when any is; ties by more words, then by phrase) — a keyword's
-        two-word runs count too (``_phrases``); ``ids``: the first paper ids in
+        two-word runs count too (``_phrases``), unless they are mostly a fragment of a
+        longer one (``_part``); ``ids``: the first paper ids in
         the same hash order. Empty tuples for no papers.
     """
     names: Counter = Counter()
@@ -71,7 +78,13 @@ def choose(papers: Iterable[Paper], n: int = 2) -> Examples:
         for phrase in {p for k in paper.keywords for p in _phrases(k)}:
             topics[phrase] += 1
     unique = sorted((name for name, count in names.items() if count == 1), key=_stable)
-    common = sorted(topics.items(), key=lambda kv: (-kv[1], -kv[0].count(" "), kv[0]))
+    ranked = sorted(topics.items(), key=lambda kv: (-kv[1], -kv[0].count(" "), kv[0]))
+    common = []
+    for phrase, count in ranked:  # the first few that are no fragment (n of them suffice)
+        if len(common) >= n:
+            break
+        if not _part(phrase, count, topics):
+            common.append((phrase, count))
     if common and common[0][1] >= 2:
         common = [kv for kv in common if kv[1] >= 2]
     return Examples(
