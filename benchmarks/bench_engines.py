@@ -245,7 +245,7 @@ def child_bm25s_search(save_dir: Path, sets: dict[str, list[str]]) -> dict:
         for q in queries:
             t, c = time.perf_counter(), time.process_time()
             tokens = bm25s.tokenize([q], stopwords="en", stemmer=stemmer, show_progress=False)
-            retriever.retrieve(tokens, k=LIMIT, show_progress=False, n_threads=1)
+            retriever.retrieve(tokens, k=LIMIT, show_progress=False, n_threads=0)
             lat.append((time.perf_counter() - t) * 1000)
             cpu.append((time.process_time() - c) * 1000)
             if "first" not in out:
@@ -289,3 +289,13 @@ def run_child(kind: str, *args) -> dict:
     if done.returncode != 0:
         sys.exit(f"child {kind} failed ({done.returncode}):\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def child_user_rounds(*args) -> dict:
+    """``user_rounds.child_user_rounds``: both engines in one process, each query once per round."""
+    from user_rounds import child_user_rounds as run
+
+    return run(*args)
+
+
+CHILDREN["user-rounds"] = child_user_rounds

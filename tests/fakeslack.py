@@ -104,6 +104,10 @@ class FakeSlack(OAuthMethods, SlackMethods):
         self._ts = itertools.count(1)
         self._base_ts = int(time.time())
         self._responses = itertools.count(1)
+        #: Put in every ``response_url`` path ("/response/<run><n>"): ``tests.fakeslack_cli`` sets one per
+        #: run, so a restarted fake never hands out a URL paperbot answered before (its journal keys a
+        #: command by its URL, and would take the command for one already answered).
+        self.run = ""
         self._server = None
         self.echo: Callable[[Call], None] | None = None  # told of each call (tests.fakeslack_cli prints them)
         self._oauth_init()
@@ -149,7 +153,7 @@ class FakeSlack(OAuthMethods, SlackMethods):
                 alone, e.g. a digest post); replacing it from someone else's
                 click is recorded in ``defects`` [replace-original].
         """
-        path = f"/response/{next(self._responses)}"
+        path = f"/response/{self.run}{next(self._responses)}"
         self.response_urls.issue(path, ClickOrigin(clicker, public, owner) if clicker else None)
         return self.base_url + path
 

@@ -250,3 +250,15 @@ def test_links_between_docs_pages_resolve():
             _check_cite(page.stem, m.group(1), None, f"docs/{page.name}")
             seen += 1
     assert seen > 10
+
+
+def test_the_readme_gives_the_real_input_limits():
+    """The README's figures for how much text is read are the code's (issue: it spoke of a
+    "search window" of 3,000 characters while replies said 4,000)."""
+    from bot.core.parsing import MAX_INPUT
+    from bot.render.home import MODAL_INPUT_MAX
+
+    flat = " ".join(README.split())
+    assert f"read up to {MAX_INPUT:,} characters" in flat
+    assert f"*Search papers* box takes up to {MODAL_INPUT_MAX:,}" in flat
+    assert "search window" not in flat

@@ -184,6 +184,8 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None, accepted_only
     settings = _settings()
     _stop_on_sigterm()
     paths = list(sources) or wiring.seed_paths(settings)
+    if not sources and not any(p.exists() for p in paths):
+        raise click.ClickException(wiring.no_seeds(settings, index=False))
     target = index_dir or settings.index_dir
     update, done = progress("indexing")
     # Sources are read inside the build's lock, so an `index add` cannot slip in

@@ -17,6 +17,7 @@ No Slack, SQL or Whoosh types here.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
@@ -47,6 +48,8 @@ WITH_ARGUMENT = ("search", "show", "similar", "subscribe")
 ALONE_ONLY = ("today", "random", "unsubscribe", "status", "help", "saved", "foryou", "forget")
 #: ``(sub-command, argument)`` pairs that are commands, not searches (issue 13).
 PAIRS = (("unsubscribe", "me"), ("forget", "everything"))
+#: Every sub-command the parser knows (a typo of one is asked about: ``bot.service.verb_typos``).
+VERBS = WITH_ARGUMENT + ALONE_ONLY
 
 #: Words that, alone after a no-argument sub-command, mean the sub-command was
 #: meant (``/paper status please``) rather than a search for them (issue 12 point 4).
@@ -80,8 +83,15 @@ def well_formed(text: str) -> str:
 def user_text(text: str) -> str:
     """What a user typed, safe to echo: ``well_formed``, and every ``_INVISIBLE``
     character removed — those that are whitespace (CR, VT, FF, the
-    separators U+001C–U+001F, NEL) become a space, so words stay apart."""
-    return _INVISIBLE.sub(lambda m: " " if m.group().isspace() else "", well_formed(text))
+    separators U+001C–U+001F, NEL) become a space, so words stay apart — and every
+    other invisible format character (Unicode category Cf: zero-width space and
+    (non-)joiners, word joiner, BOM, soft hyphen, direction marks …,
+    https://www.unicode.org/reports/tr44/#General_Category_Values) removed, so
+    "dif\u200bfusion" is the word "diffusion"."""
+    text = _INVISIBLE.sub(lambda m: " " if m.group().isspace() else "", well_formed(text))
+    if text.isascii():
+        return text
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
 
 
 @dataclass(frozen=True)
@@ -123,20 +133,54 @@ def parse_command(text: str) -> Command:
     if (word, rest.strip().lower()) in PAIRS:
         return Command(word, rest.strip().lower(), cut)
     bare = _TRAILING_PUNCT.sub("", word)
-    if bare in ALONE_ONLY and _only_filler(rest):
+    if bare in ALONE_ONLY and only_filler(rest):
         return Command(SUGGEST, bare, cut)
     if word in WITH_ARGUMENT:
         return Command(word, rest.strip(), cut)
     return Command("search", text, cut)
 
 
-def _only_filler(rest: str) -> bool:
-    """True when ``rest`` holds nothing but punctuation and ``FILLER_WORDS``."""
+def as_typed(prefix: str, words: str) -> str:
+    """``words`` as the user would type them: after ``prefix``, or alone in a DM with the bot.
+
+    Args:
+        prefix: "/paper", "@paperbot", or "" in a DM.
+        words: the sub-command and its arguments ("subscribe 09:30").
+    """
+    return f"{prefix} {words}".strip()
+
+
+def only_filler(rest: str) -> bool:
+    """True when ``rest`` holds nothing but punctuation and ``FILLER_WORDS`` ("" too)."""
     for token in rest.split():
         word = _TRAILING_PUNCT.sub("", token.lower())
         if word and word not in FILLER_WORDS and not _PUNCT.match(token):
             return False
     return True
+
+
+#: Words of a hello and of a thank-you, and the words that may come with them ("hi there",
+#: "thank you so much"): a message of only these has nothing to look up.
+HELLO_WORDS = frozenset({"hi", "hello", "hey", "hiya", "heya", "howdy", "yo", "greetings", "morning", "evening"})
+THANKS_WORDS = frozenset({"thanks", "thank", "thx", "ty", "cheers", "thankyou", "tnx"})
+_WITH_GREETING = frozenset({"good", "afternoon", "you", "a", "lot", "so", "much", "very", "there", "all", "again"})
+#: A Slack emoji code (``:wave:``).
+_EMOJI = re.compile(r":[a-z0-9_+'-]+:")
+
+
+def small_talk(text: str) -> str | None:
+    """``"thanks"`` or ``"hello"`` when ``text`` is nothing but a greeting or a thank-you
+    ("hi!", "Hello there :wave:", "thanks a lot") — words of ``HELLO_WORDS``/``THANKS_WORDS``,
+    what may come with them, punctuation and emoji; else None ("hi, any papers on chess?")."""
+    rest = _EMOJI.sub(" ", (text or "").lower())
+    if any(ch.isdigit() for ch in rest):
+        return None
+    words = set(re.findall(r"[^\W\d_]+", rest))
+    if not words or not words <= HELLO_WORDS | THANKS_WORDS | _WITH_GREETING:
+        return None
+    if words & THANKS_WORDS:
+        return "thanks"
+    return "hello" if words & HELLO_WORDS else None
 
 
 class SubscribeError(ValueError):

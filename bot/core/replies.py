@@ -107,8 +107,8 @@ class PickListReply(Reply):
 
 @dataclass(frozen=True)
 class HelpReply(Reply):
-    """Usage with examples. ``prefix`` is "/paper" or "@paperbot"; ``examples`` names
-    papers and topics of the loaded index."""
+    """Usage with examples. ``prefix`` is "/paper", "@paperbot", or "" in a DM with the bot;
+    ``examples`` names papers and topics of the loaded index."""
 
     prefix: str = "/paper"
     note: str | None = None

@@ -16,6 +16,29 @@ from bot.daily.subscribe_grammar import DAY_NAMES, describe_days
 TOPIC_IN_TITLE = 60
 
 
+#: Quote marks a topic may be typed with (a phrase: ``"gaussian splatting"``).
+QUOTES = '"“”'
+
+
+def quoted_topic(topic: str, limit: int | None = None) -> str:
+    """``topic`` in one pair of curly quotes, as every reply shows a topic: a topic that
+    is one quoted phrase loses its own pair (``"gaussian splatting"`` → “gaussian
+    splatting”, never “"gaussian splatting"”); one with quotes inside it goes in single
+    ones (‘"3d gaussian" splatting’); plain text, not escaped.
+
+    Args:
+        topic: the topic as typed.
+        limit: most characters of the topic shown (cut with "…"), or None.
+    """
+    text = topic.strip()
+    inner = text[1:-1]
+    if len(text) > 2 and text[0] in QUOTES and text[-1] in QUOTES and not any(q in inner for q in QUOTES):
+        text = inner.strip()
+    if limit is not None and len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return f"‘{text}’" if any(q in text for q in QUOTES) else f"“{text}”"
+
+
 def describe(sub: Subscription, count: int | None = None, with_time: bool = True) -> str:
     """One line: "3 papers about “diffusion” (12 matching papers) on Mondays at 10:00
     (Europe/London)"; ``with_time=False`` leaves out " at HH:MM (zone)".
@@ -29,7 +52,7 @@ def describe(sub: Subscription, count: int | None = None, with_time: bool = True
     if sub.recommend:  # issue 22: learned from the reader's signals
         what += " picked for you" if sub.personal else " picked for this channel"
     if sub.topic:
-        what += f" about “{sub.topic}”"
+        what += f" about {quoted_topic(sub.topic)}"
         if count is not None:
             what += (
                 f" ({count} matching paper{'s' if count != 1 else ''})"
@@ -71,7 +94,6 @@ def post_title(
     if picked:
         what += f" picked for {picked}"
     if topic:
-        shown = topic if len(topic) <= TOPIC_IN_TITLE else topic[: TOPIC_IN_TITLE - 1].rstrip() + "…"
-        what += f" about “{shown}”"
+        what += f" about {quoted_topic(topic, TOPIC_IN_TITLE)}"
     when = day.isoformat() if every_day else f"{DAY_NAMES[day.weekday()].capitalize()} {day.isoformat()}"
     return f"{what} · {when}"

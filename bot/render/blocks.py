@@ -24,6 +24,7 @@ from slack_sdk.models.blocks import (
     SectionBlock,
 )
 
+from bot.core.json_values import json_object
 from bot.core.models import Hit, Paper
 from bot.core.pages import page_url
 from bot.render import mrkdwn as md
@@ -284,10 +285,7 @@ def mark_done(
 def _done(element: dict, action_id: str, paper_ids: frozenset[str]) -> bool:
     if element.get("action_id") != action_id:
         return False
-    try:
-        return json.loads(element.get("value") or "{}").get("id") in paper_ids
-    except (ValueError, AttributeError):
-        return False
+    return (json_object(element.get("value") or "{}") or {}).get("id") in paper_ids
 
 
 def share_to_button(paper: Paper) -> ButtonElement:

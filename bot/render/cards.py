@@ -16,6 +16,7 @@ from slack_sdk.models.blocks import (
 )
 from slack_sdk.models.views import View
 
+from bot.core.pages import page_url
 from bot.core.ports import Message
 from bot.core.replies import IN_CHANNEL, ShareReply
 from bot.render import blocks as bk
@@ -25,22 +26,36 @@ TEXT_MAX = 3900
 title_note = bk.title_note
 
 
-def share_message(reply: ShareReply) -> Message:
-    """The channel post for a share; ``thread`` holds the abstract in ≤ 3 sections."""
+#: Most characters of the abstract on a card that has no thread (``share_message(threaded=False)``).
+EXCERPT_MAX = 700
+
+
+def share_message(reply: ShareReply, threaded: bool = True) -> Message:
+    """The channel post for a share; ``thread`` holds the abstract in ≤ 3 sections.
+
+    ``threaded=False`` is the card for where the bot cannot reply in a thread (it reaches the
+    conversation through a ``response_url``: a private channel it is not in, a DM between
+    people): no thread and no "Abstract in the thread ↓", but the abstract's start on the card
+    (``EXCERPT_MAX`` characters) and, when cut, where the rest is (*Details*, the paper's page).
+
+    Args:
+        reply: the share.
+        threaded: False for a card that will get no thread replies.
+    """
     p = reply.paper
     sharer = md.cut_escaped(reply.sharer or "someone", 80)
     body = f"*{bk.paper_title(p, 250)}*"
     if p.tldr:
         body += f"\n{md.cut_escaped(p.tldr, 600)}"
     parts = [f"Shared by {sharer}", f"`{md.escape(p.id)}`", title_note(p)]
-    blocks = [
-        bk.section(body),
-        bk.context(*parts),
-        bk.actions(*bk.paper_buttons(p, share=False)),
-        bk.context("Abstract in the thread ↓"),
-    ]
+    blocks = [bk.section(body), bk.context(*parts), bk.actions(*bk.paper_buttons(p, share=False))]
     text = f"{sharer} shared: {md.cut_escaped(p.title, 200)}"
     chunks = chunks_of(md.escape(p.abstract), bk.SECTION_MAX - 100)
+    if not threaded:
+        blocks += _excerpt(p)
+        chunks = []
+    elif chunks:
+        blocks.append(bk.context("Abstract in the thread ↓"))
     thread = (
         (Message(text=md.cut(chunks[0], 3000), blocks=tuple(bk.section(c) for c in chunks[:3]), visibility=IN_CHANNEL),)
         if chunks
@@ -49,6 +64,17 @@ def share_message(reply: ShareReply) -> Message:
     return Message(
         text=md.cut(text, TEXT_MAX), blocks=tuple(b for b in bk.fit(blocks) if b), visibility=IN_CHANNEL, thread=thread
     )
+
+
+def _excerpt(p) -> list[dict]:
+    """The abstract's start on a card without a thread; when cut, a line saying where the rest is."""
+    if not p.abstract.strip():
+        return []
+    blocks = [bk.section(md.cut_escaped(p.abstract, EXCERPT_MAX))]
+    if len(p.abstract) > EXCERPT_MAX:
+        page = bk.linked_title("the paper's page", page_url(p), 40) if page_url(p) else ""
+        blocks.append(bk.context("The full abstract: *Details*" + (f" or {page}" if page else "")))
+    return blocks
 
 
 def chunks_of(text: str, size: int) -> list[str]:
@@ -109,7 +135,7 @@ def share_modal(paper, depth: int) -> dict:
             element=person,
             optional=True,
         ).to_dict(),
-        bk.context("Posts a short card with the abstract in its thread, saying you shared it."),
+        bk.context("Posts a short card with the abstract, saying you shared it."),
     ]
     return View(
         type="modal",

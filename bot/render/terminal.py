@@ -7,8 +7,7 @@ buttons as text hints.
 
 from __future__ import annotations
 
-import json
-
+from bot.core.json_values import json_object
 from bot.core.ports import Message
 from bot.render import mrkdwn as md
 
@@ -27,10 +26,7 @@ _HINTS = {
 
 def _button_hint(el: dict) -> str:
     label = el.get("text", {}).get("text", "")
-    try:
-        value = json.loads(el.get("value") or "{}")
-    except ValueError:
-        value = {}
+    value = json_object(el.get("value") or "{}") or {}
     hint = _HINTS.get(el.get("action_id", ""), "")
     if str(el.get("action_id", "")).startswith("results_page"):
         hint = "more" if "Next" in label else ("back" if "Previous" in label else f"/paper search {value.get('q', '')}")

@@ -31,19 +31,38 @@ HELP_EXAMPLES = (
     ("help", "this message"),
 )
 
+#: The help in a DM with the bot: no prefix, and "here" is the user's own DM.
+DM_HELP_EXAMPLES = (
+    ("<words>", "search the papers, e.g. `{topic}` (or `search {topic}`)"),
+    ("show <id|name>", "one paper in full, e.g. `show {paper}`"),
+    ("similar <id|name>", "papers like one, e.g. `similar {other}`"),
+    ("today", "today's paper of the day (your personal feed's, when you have one)"),
+    ("random", "a random paper"),
+    (
+        "subscribe me [HH:MM] [zone] [about <topic>]",
+        "your personal paper of the day, posted here, e.g. `subscribe me 08:00 Europe/Berlin about {topic}`",
+    ),
+    ("unsubscribe me", "stop your personal paper of the day"),
+    ("status", "your personal feed and its next post"),
+    ("saved", "your reading list (*Save* on any paper card adds to it)"),
+    ("forget [everything]", "delete what I learned from your saves, shares and 👍/👎 (and your reading list)"),
+    ("help", "this message"),
+)
+
 QUERY_TIPS = (
     "Search tips: `\"exact phrase\"`, `-word` or `NOT word` to exclude, "
     "`title:`, `name:`, `author:`, `venue:` fields, `spars*` for a prefix."
 )
 
 
-def help_lines(prefix: str, examples: Examples = NO_EXAMPLES) -> list[str]:
-    """Usage lines (mrkdwn) for ``prefix`` ("/paper" or "@paperbot").
+def help_lines(prefix: str, examples: Examples = NO_EXAMPLES, table: tuple = HELP_EXAMPLES) -> list[str]:
+    """Usage lines (mrkdwn) for ``prefix`` ("/paper", "@paperbot", or "" in a DM).
 
     Args:
-        prefix: how the examples start.
+        prefix: how the commands start ("" : the command alone).
         examples: names and topics of the loaded index; an example whose value the index
             lacks (an empty index) is left out ("search the papers").
+        table: ``(command, description)`` rows (``HELP_EXAMPLES``, ``DM_HELP_EXAMPLES``).
     """
     values = {
         "p": prefix,
@@ -51,12 +70,12 @@ def help_lines(prefix: str, examples: Examples = NO_EXAMPLES) -> list[str]:
         "paper": examples.paper(),
         "other": examples.paper(second=True),
     }
+    escaped = {k: md.escape(v) if k != "p" and v else v for k, v in values.items()}
     lines = []
-    for cmd, desc in HELP_EXAMPLES:
+    for cmd, desc in table:
         if any(values[key] is None and "{" + key + "}" in desc for key in values):
             desc = desc.split(", e.g.")[0]
-        escaped = {k: md.escape(v) if k != "p" and v else v for k, v in values.items()}
-        lines.append(f"`{prefix} {md.escape(cmd)}` — {desc.format(**escaped)}")
+        lines.append(f"`{md.escape(f'{prefix} {cmd}'.strip())}` — {desc.format(**escaped)}")
     return lines
 
 
@@ -66,16 +85,28 @@ def help_message(
     """The help reply: what paperbot does, each sub-command with an example.
 
     Args:
-        prefix: "/paper" or "@paperbot": how the examples start.
+        prefix: "/paper" or "@paperbot": how the examples start; "" for a DM with the
+            bot (``DM_HELP_EXAMPLES``: no prefix, the personal feed).
         note: a line above the help (plain text), or None.
         visibility: "ephemeral" or "in_channel".
         examples: names and topics of the loaded index (``help_lines``).
     """
-    intro = (
-        f"*paperbot* searches this workspace's conference papers. "
-        f"Anything after `{prefix}` that is not a command is a search."
-    )
-    body = "\n".join(help_lines(prefix, examples))
+    if prefix:
+        intro = (
+            f"*paperbot* searches this workspace's conference papers. "
+            f"Anything after `{prefix}` that is not a command is a search."
+        )
+        body = "\n".join(help_lines(prefix, examples))
+        elsewhere = "Mention `@paperbot &lt;id | name | words&gt;` in any channel to read a paper in a thread."
+    else:
+        intro = (
+            "*paperbot* searches this workspace's conference papers. Write a few words here and I'll "
+            "find papers, or a paper's name or id to read it. Anything that is not a command is a search."
+        )
+        body = "\n".join(help_lines("", examples, DM_HELP_EXAMPLES))
+        elsewhere = (
+            "In a channel: `/paper help`, or mention `@paperbot &lt;id | name | words&gt;` to read a paper in a thread."
+        )
     blocks = []
     if note:
         blocks.append(bk.section(md.escape(note)))
@@ -83,7 +114,7 @@ def help_message(
         bk.section(intro),
         bk.section(body),
         bk.context(QUERY_TIPS),
-        bk.context("Mention `@paperbot &lt;id | name | words&gt;` in any channel to read a paper in a thread."),
+        bk.context(elsewhere),
     ]
     text = "\n".join(([md.escape(note)] if note else []) + [intro, body])
     return Message(text=text, blocks=tuple(blocks), visibility=visibility)

@@ -34,6 +34,25 @@ def seed_paths(settings: Settings) -> list[Path]:
     return [settings.seeds_dir]
 
 
+def no_seeds(settings: Settings, index: bool = True) -> str:
+    """What to do when no seed path exists (paperbot run from another folder, a
+    mistyped ``PAPERBOT_SEEDS``): one line naming the paths, the folder relative paths
+    were read from, and the variables to set (``.env.example``).
+
+    Args:
+        settings: where the seeds and the index were looked for.
+        index: True to say there is no index to serve either (``console``, ``search``, ``serve``).
+    """
+    where = ", ".join(map(str, seed_paths(settings)))
+    also = f" and no index in {settings.index_dir} to serve" if index else ""
+    return (
+        f"no papers at {where}{also}. Relative paths (the default seeds/ and index/ too) are read "
+        f"from the folder paperbot runs in, {Path.cwd()}: cd into the paperbot project folder, or set "
+        "PAPERBOT_SEEDS (a file or folder of papers) and PAPERBOT_INDEX_DIR to absolute paths, "
+        "in the environment or in .env"
+    )
+
+
 #: Seconds a starting process waits for another process's build of the
 #: default index (a 100k-paper build takes about 7 minutes on 2 busy cores,
 #: benchmarks/results/search_bench_100k.txt: 444 s wall).
@@ -73,6 +92,8 @@ def ensure_default_index(settings: Settings, progress=None, wait_s: float = STAR
         # served as built (docs/interfaces.md "Environment variables": PAPERBOT_SEEDS).
         log.info("serving the index in %s as built: no seeds at %s", settings.index_dir, ", ".join(map(str, paths)))
         return False
+    if not any(Path(p).exists() for p in paths):
+        raise corpus.CorpusError(no_seeds(settings))
     fingerprint = corpus.seeds_fingerprint(paths)
     index_dir = Path(settings.index_dir)
     if not _needs_build(index_dir, fingerprint):

@@ -39,6 +39,8 @@ from bot.core.replies import (
 )
 from bot.core.store_port import ServiceStore
 from bot.daily.post_times import utc_now
+from bot.daily.schedule_words import quoted_topic
+from bot.service import verb_typos
 from bot.service.home import AppHome, HomeTab
 from bot.service.query_keys import QueryKeys
 from bot.service.reading_list import ReadingList
@@ -46,7 +48,7 @@ from bot.service.recommendations import Recommendations
 from bot.service.sharing import Sharing
 from bot.service.signals import SignalLog
 from bot.service.subscriptions import Subscriptions
-from bot.service.welcome import Welcomes
+from bot.service.welcome import Welcomes, greeting
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +114,8 @@ class Service:
             ctx: who asked and where (team, channel, user).
         """
         cmd = parsing.parse_command(text)
-        return _with_cut_note(cmd, self._dispatch(cmd, ctx, prefix="/paper", visibility=EPHEMERAL))
+        reply = self._mistyped(cmd, text, "/paper") or self._dispatch(cmd, ctx, prefix="/paper", visibility=EPHEMERAL)
+        return _with_cut_note(cmd, reply)
 
     def mention(self, text: str, ctx: Context) -> Reply:
         """Answer ``@paperbot <text>`` (tokens stripped, entity-decoded).
@@ -128,10 +131,16 @@ class Service:
         """
         cmd = parsing.parse_command(text)
         typed_search = cmd.name == "search" and text.split(maxsplit=1)[0].lower() == "search"
+        direct = ctx.channel_id[:1] == "D"  # a DM with the bot: no `@paperbot` before commands
+        prefix = "" if direct else "@paperbot"
+        talk = parsing.small_talk(text) if cmd.name == "search" and not typed_search else None
+        early = greeting(talk, direct, self.index.examples().topic()) if talk else self._mistyped(cmd, text, prefix)
+        if early is not None:
+            return early
         if cmd.name != "search" or typed_search:  # `@paperbot search x` lists results
-            reply = self._dispatch(cmd, ctx, prefix="@paperbot", visibility=IN_CHANNEL)
+            reply = self._dispatch(cmd, ctx, prefix=prefix, visibility=IN_CHANNEL)
         else:
-            reply = self.read_paper(cmd.arg, visibility=IN_CHANNEL)
+            reply = self.read_paper(cmd.arg, visibility=IN_CHANNEL, prefix=prefix)
         if isinstance(reply, (ResultsReply, StatusReply)):
             reply = replace(reply, visibility=IN_CHANNEL)  # the thread sees these; help,
         elif isinstance(reply, (ErrorReply, HelpReply)):  # errors and "no match": the asker only
@@ -240,7 +249,7 @@ class Service:
             return NoticeReply(text=f"I found no paper for “{_quote(text)}”. Try `/paper search <words>`.")
         return paper
 
-    def read_paper(self, text: str, visibility: str = IN_CHANNEL) -> Reply:
+    def read_paper(self, text: str, visibility: str = IN_CHANNEL, prefix: str = "@paperbot") -> Reply:
         """Mention/DM reading: a link, id or name in the text → that paper (several: pick
         list); else the link-free words' best match if confident, with 3 others; else their
         best ``PAGE_SIZE`` as an ``unsure`` list; small talk or nothing → a notice; a passage
@@ -249,10 +258,11 @@ class Service:
         Args:
             text: the mention or DM text (tokens stripped).
             visibility: of the answer when it names a paper; help and notices are ephemeral.
+            prefix: how the help's and errors' examples start ("@paperbot"; "" in a DM).
         """
         words = text.strip()
         if not words or len(words) > PASSAGE_MIN:  # help to the asker only; a passage: results
-            return self.search(words) if words else self.help("@paperbot")
+            return self.search(words) if words else self.help(prefix)
         with budget.limit(SEARCH_CPU_S):
             meant = self.index.mentioned(words)
         if meant.paper is not None:
@@ -264,7 +274,7 @@ class Service:
         try:
             page = self._search(meant.words, 0, PAGE_SIZE, exact=False)
         except QueryError as e:
-            return ErrorReply(message=e.message, example=f"@paperbot {e.example}", visibility=visibility)
+            return ErrorReply(message=e.message, example=parsing.as_typed(prefix, e.example), visibility=visibility)
         if page.confident:
             return PaperReply(
                 paper=page.hits[0].paper,
@@ -295,7 +305,7 @@ class Service:
             if sub is not None and sub.topic:
                 return NoticeReply(
                     text=f"No paper in the index matches this channel's topic "
-                    f"“{_quote(sub.topic)}” now. Change it with "
+                    f"{quoted_topic(sub.topic, 80)} now. Change it with "
                     "`/paper subscribe about <words>`."
                 )
             return NoticeReply(text="The index has no papers yet.")
@@ -398,17 +408,19 @@ class Service:
         return self.signal_log.forget(team, user, reading_list)
 
     # ------------------------------------------------------------------ internals
+    def _mistyped(self, cmd: parsing.Command, text: str, prefix: str) -> Reply | None:
+        """``bot.service.verb_typos.did_you_mean``, within the CPU budget of a search."""
+        with budget.limit(SEARCH_CPU_S):
+            return verb_typos.did_you_mean(cmd, text, prefix, self.index)
+
     def _dispatch(self, cmd: parsing.Command, ctx: Context, prefix: str, visibility: str) -> Reply:
         """The reply to a parsed command; ``help`` (and anything unknown) gets the help."""
         if cmd.name == parsing.SUGGEST:
-            return NoticeReply(
-                text=f"Did you mean `{prefix} {cmd.arg}`? Type it alone to run it, "
-                f"or `{prefix} search …` to search for these words."
-            )
+            return verb_typos.alone_meant(cmd.arg, prefix)
         if cmd.name == "search":
             if not cmd.arg:
                 topic = self.index.examples().topic()
-                example = f"{prefix} search {topic}" if topic else None
+                example = parsing.as_typed(prefix, f"search {topic}") if topic else None
                 return ErrorReply(message="What should I search for?", example=example)
             return self.search(cmd.arg)
         if cmd.name in ("show", "similar", "today", "random", "saved"):

@@ -28,7 +28,7 @@ from bot.core.replies import IN_CHANNEL, ErrorReply, NoticeReply, Reply, StatusR
 from bot.core.store_port import ServiceStore
 from bot.daily import subscribe_grammar
 from bot.daily.post_times import next_post_time, posts_on
-from bot.daily.schedule_words import describe, post_title
+from bot.daily.schedule_words import describe, post_title, quoted_topic
 from bot.service.topics import Topics
 
 log = logging.getLogger(__name__)
@@ -169,10 +169,12 @@ class Subscriptions:
         try:
             count = len(self.topics.matches(topic))
         except QueryError as e:
-            return ErrorReply(message=f"I can't use “{topic}” as a topic: {e.message}", example=example), None
+            return ErrorReply(
+                message=f"I can't use {quoted_topic(topic)} as a topic: {e.message}", example=example
+            ), None
         if count == 0:
             return ErrorReply(
-                message=f"No paper matches “{topic}”, so nothing would be posted. "
+                message=f"No paper matches {quoted_topic(topic)}, so nothing would be posted. "
                 "A topic keeps only papers containing all its words: use "
                 "fewer or broader words, or `OR` between alternatives.",
                 example=example,

@@ -27,7 +27,7 @@ from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 from bot.core.config import Settings
 from bot.slack.delivery.event_keys import SeenKeys
 from bot.slack.delivery.fair_slots import FairSlots
-from bot.slack.delivery.fallback import pre_send_retry
+from bot.slack.delivery.fallback import pre_send_retry, quiet_unwritable
 from bot.slack.delivery.intake import asker, make_intake, release
 from bot.slack.delivery.work_queue import WorkQueue
 from bot.slack.listeners import (
@@ -210,6 +210,7 @@ def build_app(
         **(oauth or {}),
     )
     queue = WorkQueue(executor)
+    quiet_unwritable(settings.database_url)
     app.error(make_unhandled(queue.told))
     app.middleware(make_intake(queue))
     if journal is not None:

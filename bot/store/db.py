@@ -202,3 +202,37 @@ def _one_writer(engine: sa.Engine, timeout_ms: int | None) -> Iterator[int | Non
         yield None if not timeout_ms else max(1, timeout_ms - int((time.monotonic() - started) * 1000))
     finally:
         gate.release()
+
+
+#: SQLite primary result codes (the low byte of an extended one) meaning the file cannot be
+#: written: SQLITE_READONLY 8, SQLITE_IOERR 10, SQLITE_FULL 13 (https://www.sqlite.org/rescode.html).
+SQLITE_UNWRITABLE = frozenset({8, 10, 13})
+#: PostgreSQL SQLSTATEs meaning the same: read_only_sql_transaction, disk_full, io_error
+#: (https://www.postgresql.org/docs/current/errcodes-appendix.html).
+POSTGRES_UNWRITABLE = frozenset({"25006", "53100", "58030"})
+
+
+def unwritable(exc: BaseException | None) -> str | None:
+    """The driver's one-line reason when ``exc`` — or an exception it came from — says
+    the database cannot be written (read-only, full, an I/O error), else None.
+    ``"attempt to write a readonly database"`` for a SQLite file made immutable."""
+    for _ in range(5):  # exc, its cause, theirs …: a short chain
+        if exc is None:
+            return None
+        orig = getattr(exc, "orig", None) or exc
+        code = getattr(orig, "sqlite_errorcode", None)
+        if (isinstance(code, int) and code & 0xFF in SQLITE_UNWRITABLE) or (
+            getattr(orig, "sqlstate", None) in POSTGRES_UNWRITABLE
+        ):
+            return (str(orig).strip().splitlines() or [type(orig).__name__])[0][:200]
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def database_place(database_url: str) -> str:
+    """Where the database is, for a log line: a SQLite file's path, else the URL
+    without its password."""
+    url = sa.make_url(normalise_database_url(database_url))
+    if url.get_backend_name() == "sqlite":
+        return url.database or ":memory:"
+    return url.render_as_string(hide_password=True)

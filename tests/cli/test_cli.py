@@ -229,3 +229,16 @@ def test_search_related_takes_its_text_as_arguments_or_dash_for_stdin(cli_dir):
     assert json.loads(words.stdout)["query"] == "image steganography"
     dash = run(["search", "--related", "-"], cli_dir, stdin=text + "\n")
     assert json.loads(dash.stdout)["query"] == text
+
+
+@pytest.mark.parametrize("args", [["console"], ["search", "diffusion"], ["index", "build"]])
+def test_run_outside_the_project_says_what_to_do(tmp_path, args):
+    """The default seeds/ and index/ are relative to the folder paperbot runs in: from
+    another folder, one line names it and says to cd into the project or set the variables."""
+    ran = run(args, tmp_path, stdin="/paper help\n", env_extra={"PAPERBOT_SEEDS": "", "PAPERBOT_INDEX_DIR": ""})
+    assert ran.returncode == 1
+    (line,) = ran.stderr.strip().splitlines()
+    assert line.startswith(f"Error: no papers at {tmp_path / 'seeds'}")
+    assert f"read from the folder paperbot runs in, {tmp_path}" in line
+    assert "cd into the paperbot project folder" in line and "PAPERBOT_SEEDS" in line and "PAPERBOT_INDEX_DIR" in line
+    assert not (tmp_path / "index").exists() or not any((tmp_path / "index").iterdir())  # nothing half-built

@@ -5,7 +5,16 @@ Rules: docs/interfaces.md "/paper slash command" and "Mentions and direct messag
 
 import pytest
 
-from bot.core.parsing import MAX_INPUT, SubscribeError, canonical_zone, parse_command, parse_subscribe, parse_time
+from bot.core.parsing import (
+    MAX_INPUT,
+    SubscribeError,
+    canonical_zone,
+    parse_command,
+    parse_subscribe,
+    parse_time,
+    small_talk,
+    user_text,
+)
 
 
 @pytest.mark.parametrize(
@@ -93,3 +102,34 @@ def test_subscribe_two_times_or_zones_say_so(arg, fragment):
     with pytest.raises(SubscribeError) as e:
         parse_subscribe(arg, "09:00")
     assert fragment in str(e.value)
+
+
+@pytest.mark.parametrize("mark", ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u200e", "\u061c"])
+def test_user_text_drops_invisible_format_characters(mark):
+    assert user_text(f"dif{mark}fusion models{mark}") == "diffusion models"
+    assert parse_command(user_text(f"sub{mark}scribe 09:30")) == parse_command("subscribe 09:30")
+
+
+def test_user_text_keeps_visible_text():
+    text = "Schrödinger “bridges” – 拡散 emoji 👩‍🔬"
+    assert user_text(text) == text.replace("\u200d", "")  # the ZWJ of an emoji sequence is format too
+
+
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ("hi!", "hello"),
+        ("Hello there :wave:", "hello"),
+        ("good morning", "hello"),
+        ("thanks", "thanks"),
+        ("Thank you so much!", "thanks"),
+        ("hi, thanks a lot", "thanks"),
+        ("hey what do you have on chess?", None),
+        ("hello world", None),
+        ("thanks 2024", None),
+        ("good", None),
+        ("", None),
+    ],
+)
+def test_small_talk(text, kind):
+    assert small_talk(text) == kind

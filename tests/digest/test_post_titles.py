@@ -124,3 +124,25 @@ def test_today_lists_the_other_papers_of_a_post_as_buttons(world, seed_index):
         if (b.get("accessory") or {}).get("action_id") == ACTION_DETAILS:
             title = seed_index.get(json.loads(b["accessory"]["value"])["id"]).title
             assert title[:20] in b["accessory"]["accessibility_label"]
+
+
+@pytest.mark.parametrize(
+    "topic, shown",
+    [
+        ('"language models"', "“language models”"),  # a quoted phrase: one pair of quotes, not “"…"”
+        ("“language models”", "“language models”"),
+        ('"language models" reasoning', "‘\"language models\" reasoning’"),  # quotes inside: single ones
+    ],
+)
+def test_a_quoted_topic_is_shown_in_one_pair_of_quotes(world, topic, shown):
+    service, store, clock, poster = world
+    done = service.command(f"subscribe 10:00 UTC about {topic}", CTX)
+    (announced,) = [m for c, m, _ in poster.parents if c == "C1"]  # the channel's confirmation
+    today = strict(render(service.command("today", CTX)))["blocks"][0]["text"]["text"]
+    status = render(service.command("status", CTX)).text
+    for text in (announced.text, today, status):
+        assert f"about {shown}" in text, text
+        assert '“"' not in text and '"”' not in text and "““" not in text, text
+    assert '“"' not in render(done).text
+    message = posted(world, "subscribe 10:00 UTC", MONDAY_AFTER_POST)  # the digest's post title
+    assert title_of(message).startswith(f"*Paper of the day about {shown} · ")

@@ -1,5 +1,6 @@
 """The service over the real seed index and a real SQLite store."""
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -157,10 +158,15 @@ def test_subscribe_again_keeps_the_part_left_out(service, store):
 
 
 def test_small_talk_and_bad_queries_in_mentions(service):
-    # small talk or nothing found: no paper and no list
-    for text in ("hello world", "thanks a lot", "<!channel> zzqqx", "hi, thank you!"):
+    # nothing found: no paper and no list
+    for text in ("hello world", "<!channel> zzqqx"):
         reply = service.mention(text, CTX)
         assert isinstance(reply, NoticeReply) and "confident" in reply.text, text
+    # only a hello or a thank-you: a short answer saying how to start, to the asker only
+    for text, start in (("thanks a lot", "You're welcome!"), ("hi, thank you!", "You're welcome!"), ("hey!", "Hi!")):
+        reply = service.mention(text, CTX)
+        assert isinstance(reply, NoticeReply) and reply.text.startswith(start), text
+        assert reply.visibility == "ephemeral" and "`/paper help`" in reply.text
     reply = service.mention("NOT NOT qx", CTX)  # a search for "qx": no confident match
     assert isinstance(reply, NoticeReply) and "confident" in reply.text
     reply = service.mention("(((", CTX)
@@ -252,3 +258,10 @@ def test_a_mention_with_a_link_or_id_finds_that_paper(linked_index, store, setti
         assert svc.command(text, CTX).paper.id == "2401.01234", text
     assert "no paper" in svc.command("show https://arxiv.org/abs/2599.00001", CTX).text
     assert "no paper at that link" in svc.mention("https://www.example.com/blog/post", CTX).text
+
+
+def test_a_two_letter_prefix_is_answered_with_a_note(service):
+    reply = service.command("sp*", CTX)
+    assert isinstance(reply, ResultsReply)
+    shown = json.dumps(list(render(reply).blocks), ensure_ascii=False)
+    assert "A prefix needs at least 3 letters before `*`, so “sp*” was searched as the word “sp”." in shown

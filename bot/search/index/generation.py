@@ -17,6 +17,12 @@ from bot.search.scoring.norms import SCORED_FIELDS, Norms
 
 #: Idle searchers kept per generation (each holds open files, no big memory).
 MAX_IDLE_SEARCHERS = 8
+#: Fields whose whole vocabulary is kept in memory (``whoosh_internals.field_terms``;
+#: ~150,000 terms at 100,000 papers): a search asks of every word whether it is an
+#: author's name or a paper's name, and a word that is neither is answered
+#: without a read of Whoosh's term table (~25 us each, two to a word of a pasted
+#: abstract the first time it is seen; docs/search.md "Speed").
+COMPLETE_FIELDS = ("authors", "name_key")
 
 
 @dataclass
@@ -32,6 +38,8 @@ class Generation:
     ids: list | None = None  # every paper id, sorted (SearchIndex.ids)
     derived: dict = field(default_factory=dict)  # what others make of its vectors (SearchIndex.from_vectors)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    #: every term of ``COMPLETE_FIELDS``, read with the first searcher
+    terms: dict | None = None
 
     def acquire(self):
         """An idle searcher, or a new one (Whoosh searchers are not thread-safe:
@@ -39,7 +47,11 @@ class Generation:
         with self.lock:
             if self.idle:
                 return self.idle.pop()
-        return _opened(self.ix.searcher())
+        searcher = _opened(self.ix.searcher())
+        if self.terms is None:
+            self.terms = whoosh_internals.field_terms(searcher.reader(), COMPLETE_FIELDS)
+        whoosh_internals.memo_terms(searcher.reader(), self.terms)
+        return searcher
 
     def release(self, searcher) -> None:
         """Keep ``searcher`` for the next caller, or close it."""
@@ -92,7 +104,6 @@ def _opened(searcher):
     """``searcher`` with every file it reads already open (a newer build may
     delete this generation's directory while it is in use)."""
     whoosh_internals.prime(searcher, SCORED_FIELDS)
-    whoosh_internals.memo_terms(searcher.reader())  # term lookups answered once per searcher
     return searcher
 
 

@@ -51,6 +51,8 @@ __all__ = [
     "posting_blocks",
     "leaves",
     "prime",
+    "field_terms",
+    "memo_terms",
     "edit_matches",
     "new_segment",
     "write_term_blocks",
@@ -171,12 +173,39 @@ MEMO_MAX = 200_000
 _MEMO_CLASSES: dict[type, type] = {}
 
 
-def memo_terms(reader) -> None:
+def field_terms(reader, fieldnames) -> dict[str, frozenset[str]]:
+    """Every term of each of ``fieldnames`` that ``reader`` has (absent fields
+    left out), read once from each segment's term table (~0.2 s for the author
+    and name terms of 100,000 papers).
+
+    Args:
+        reader: an open Whoosh reader.
+        fieldnames: the fields (small vocabularies: names, authors).
+    """
+    out = {}
+    for name in fieldnames:
+        if name in reader.schema:
+            terms: set[str] = set()
+            for leaf, _ in leaves(reader):
+                terms.update(t.decode("utf-8") if isinstance(t, bytes) else t for t in leaf.lexicon(name))
+            out[name] = frozenset(terms)
+    return out
+
+
+def memo_terms(reader, complete: dict[str, frozenset[str]] | None = None) -> None:
     """Make ``reader`` remember ``(field, term) in reader`` and
     ``doc_frequency(field, term)`` answers. A generation never changes once
     written, and each uncached answer is a hash-table read per segment in
     Python (~20 us; a pasted abstract asks ~2,000 of them). Done by switching
-    the instance to a subclass of its own class, so the public API stays."""
+    the instance to a subclass of its own class, so the public API stays.
+
+    Args:
+        reader: the searcher's reader.
+        complete: field -> every term of that field (``field_terms``): a term
+            of such a field is looked up in Whoosh only when it is there (most
+            words of a query are no author's name and no paper's name).
+    """
+    reader.__dict__["_paperbot_complete"] = complete or {}
     cls = type(reader)
     if getattr(cls, "_paperbot_memo", False):
         return
@@ -189,7 +218,7 @@ def memo_terms(reader) -> None:
             if got is None:
                 if len(cache) > MEMO_MAX:
                     cache.clear()
-                got = cache[key] = cls.__contains__(self, key)
+                got = cache[key] = _absent(self, *key) is None and cls.__contains__(self, key)
             return got
 
         def doc_frequency(self, fieldname, text):
@@ -199,7 +228,8 @@ def memo_terms(reader) -> None:
             if got is None:
                 if len(cache) > MEMO_MAX:
                     cache.clear()
-                got = cache[key] = cls.doc_frequency(self, fieldname, text)
+                got = _absent(self, fieldname, text)
+                got = cache[key] = cls.doc_frequency(self, fieldname, text) if got is None else got
             return got
 
         memo = _MEMO_CLASSES[cls] = type(
@@ -208,6 +238,13 @@ def memo_terms(reader) -> None:
             {"__contains__": __contains__, "doc_frequency": doc_frequency, "_paperbot_memo": True},
         )
     reader.__class__ = memo
+
+
+def _absent(reader, fieldname, text) -> int | None:
+    """0 when ``text`` is certainly not a term of ``fieldname`` (the field's
+    complete term set says so), else None: ask Whoosh."""
+    terms = reader.__dict__.get("_paperbot_complete", {}).get(fieldname)
+    return 0 if terms is not None and isinstance(text, str) and text not in terms else None
 
 
 def edit_matches(word: str, dist: int, prefix: int, words: list[str]) -> set[str]:

@@ -137,11 +137,14 @@ class Compiler:
     def _run(self, words):
         """Words in a row: join known compounds / acronym expansions first."""
         i = 0
+        folded = [fold(w.text) for w in words]  # once per word, not once per run tried
+        hyphen = [k for k, w in enumerate(words) if "-" in w.text] + [len(words)]
         while i < len(words):
-            longest = min(MAX_RUN, len(words) - i)
+            # runs never hold a hyphenated word: only those ending before the next one
+            longest = min(MAX_RUN, len(words) - i, next(k for k in hyphen if k >= i) - i)
             for n in range(longest, 1, -1):
                 seq = words[i : i + n]
-                forms = self._sequence_forms([w.text for w in seq])
+                forms = self._sequence_forms(folded[i : i + n])
                 if forms:
                     occur = "must" if any(w.occur == "must" for w in seq) else "should"
                     # "+a +b" asks for both words of the run, as a topic does
@@ -163,10 +166,9 @@ class Compiler:
 
     # --- forms: alternative token sequences for one word or word run -------
 
-    def _sequence_forms(self, texts):
-        if any("-" in t for t in texts):
-            return None
-        norm = " ".join(fold(t) for t in texts)
+    def _sequence_forms(self, folded):
+        """The forms of a run of words without a hyphen, given folded."""
+        norm = " ".join(folded)
         key = self.reverse.get(norm) if self.acronyms_on else None
         if key is not None:
             return [(self._stems(norm), 1.0), ([key], self.r.expansion_weight)]

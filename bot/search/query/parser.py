@@ -97,8 +97,9 @@ def parse(text: str) -> ParsedQuery:
     text, notes = cut(unicodedata.normalize("NFC", well_formed(text or "")))
     if not text:
         raise QueryError("Type some words to search for.")
-    clauses = _Parser(text).parse()
-    return ParsedQuery(text=text, clauses=tuple(clauses), notes=notes)
+    parser = _Parser(text)
+    clauses = parser.parse()
+    return ParsedQuery(text=text, clauses=tuple(clauses), notes=notes + short_prefix_note(parser.short_prefixes))
 
 
 def prose(text: str) -> ParsedQuery:
@@ -129,6 +130,7 @@ class _Parser:
         )
         self.signed = signed(self.toks)
         self.i = 0
+        self.short_prefixes: list[str] = []  # ``sp*``: too short for a prefix, searched as the word
 
     def parse(self) -> list[Clause]:
         m = _FIELD_RE.match(self.text.strip())
@@ -234,6 +236,8 @@ class _Parser:
         )
         if prefix:
             value = stem
+        elif stem != value and "*" not in stem and 0 < sum(ch.isalnum() for ch in stem) < MIN_PREFIX:
+            self.short_prefixes.append(stem)
         return Clause(
             kind="word", text=value, field=fieldname, occur=occur, prefix=prefix, span=(start, start + len(value))
         )
@@ -257,6 +261,22 @@ class _Parser:
         if not children:
             return None
         return Clause(kind="group", occur=occur, children=tuple(children))
+
+
+def short_prefix_note(stems: list[str]) -> tuple[str, ...]:
+    """The one note for ``word*`` with fewer than ``MIN_PREFIX`` letters (README "Query
+    syntax": a prefix needs 3 letters): it was searched as the word itself.
+
+    Args:
+        stems: the words typed before such a ``*`` (``["sp"]``), in order.
+    """
+    if not stems:
+        return ()
+    unique = list(dict.fromkeys(stems))
+    shown = ", ".join(f"“{stem}*”" for stem in unique)
+    words = ", ".join(f"“{stem}”" for stem in unique)
+    was = "was searched as the word" if len(unique) == 1 else "were searched as the words"
+    return (f"A prefix needs at least {MIN_PREFIX} letters before `*`, so {shown} {was} {words}.",)
 
 
 def _split_unknown_fields(toks: list[tuple]) -> list[tuple]:

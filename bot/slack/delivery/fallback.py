@@ -18,6 +18,10 @@ silence:
   an ``expired_trigger_id``, a dropped connection: Slack's error code, no
   traceback (a user clicking fast, or a flood, makes many); any other
   exception is a defect and keeps its traceback.
+- ``quiet_unwritable``: a failure because the database cannot be written
+  (read-only, full, an I/O error: an operator's problem, not a defect) is one
+  ERROR line naming the database and the cause, not a traceback, whichever
+  listener logged it.
 """
 
 from __future__ import annotations
@@ -31,8 +35,15 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler
 
 from bot.core.ports import Message
+from bot.slack.delivery.work_queue import waited
+from bot.store.db import database_place, unwritable
 
 log = logging.getLogger(__name__)
+
+#: A ``trigger_id`` expires 3 s after Slack sends it
+#: (docs/platform-facts.md "Link unfurls and shortcuts"); a job
+#: that waited longer than this in the work queue does not try one.
+TRIGGER_LIFE_S = 3.0
 
 #: Errors meaning "this message or view breaks a Block Kit rule"
 #: (docs.slack.dev/reference/methods/chat.postMessage and views.open, "Errors").
@@ -140,11 +151,55 @@ def view_or_plain(call: Callable[..., Any], view: dict, text: str, **kwargs: Any
 
     Raises:
         slack_sdk.errors.SlackApiError / SlackClientError: any other failure,
-            or a refusal of the plain view too.
+            or a refusal of the plain view too; ``expired_trigger_id`` without a
+            call when the queued job running it waited past ``TRIGGER_LIFE_S``.
     """
+    age = waited()
+    if kwargs.get("trigger_id") and age is not None and age > TRIGGER_LIFE_S:
+        # known without asking Slack: the caller's fallback answers at once, no request is spent
+        raise SlackApiError("trigger_id expired before the job ran", {"ok": False, "error": "expired_trigger_id"})
     try:
         return call(view=view, **kwargs)
     except SlackApiError as exc:
         if not refusal(exc, getattr(call, "__name__", "views call")):
             raise
         return call(view=plain_view(view, text), **kwargs)
+
+
+class Unwritable(logging.Filter):
+    """A logger filter: a record whose exception says the database cannot be written
+    (``bot.store.db.unwritable``) loses its traceback and gains the cause —
+    ``"/paper failed (…): the database at /srv/paperbot.db cannot be written:
+    attempt to write a readonly database"``. Other records pass unchanged.
+
+    Args:
+        place: where the database is (``bot.store.db.database_place``).
+    """
+
+    def __init__(self, place: str) -> None:
+        super().__init__()
+        self.place = place
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite ``record`` in place when its exception is an unwritable database; always True."""
+        why = unwritable(record.exc_info[1] if record.exc_info else None)
+        if why is not None:
+            record.msg = f"{record.getMessage()}: the database at {self.place} cannot be written: {why}"
+            record.args, record.exc_info, record.exc_text = None, None, None
+        return True
+
+
+def quiet_unwritable(database_url: str) -> None:
+    """Put ``Unwritable`` on every ``bot.*`` logger there is (replacing an earlier one):
+    a logger's filters see the records logged on it, and every module has its own.
+
+    Args:
+        database_url: the store's URL (only its place is logged, never a password).
+    """
+    place = database_place(database_url)
+    for name in list(logging.root.manager.loggerDict):
+        if name == "bot" or name.startswith("bot."):
+            logger = logging.getLogger(name)
+            for old in [f for f in logger.filters if isinstance(f, Unwritable)]:
+                logger.removeFilter(old)
+            logger.addFilter(Unwritable(place))

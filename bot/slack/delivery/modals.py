@@ -18,6 +18,7 @@ from typing import Any
 from slack_sdk import WebClient
 from slack_sdk.models.views import View
 
+from bot.core.json_values import json_object
 from bot.core.ports import Message
 from bot.render import blocks as bk
 from bot.render.home import VIEW_BLOCKS_MAX
@@ -72,10 +73,7 @@ def message_modal(message: Message, title: str = MODAL_TITLE, depth: int = 1) ->
 
 def view_depth(view: dict[str, Any]) -> int:
     """A modal's place in its stack from its ``private_metadata`` (default 1)."""
-    try:
-        depth = json.loads(view.get("private_metadata") or "{}").get("depth", 1)
-    except (ValueError, AttributeError):
-        return 1
+    depth = (json_object(view.get("private_metadata") or "{}") or {}).get("depth", 1)
     return depth if isinstance(depth, int) and 1 <= depth <= STACK_MAX else 1
 
 

@@ -7,8 +7,9 @@ bot is not in (``not_in_channel``: a token without ``chat:write.public``), join 
 (``conversations.join``, scope ``channels:join``) and post again; for any
 conversation it cannot enter — a private channel, a DM or group DM between
 people — Slack's ``response_url`` for that conversation, when the interaction
-gave one (``response_type: in_channel``; no thread there). When every way is
-refused, ``Unreachable`` says Slack's last answer.
+gave one (``response_type: in_channel``; no thread there, so that way posts the
+card made for it, which promises no thread). When every way is refused,
+``Unreachable`` says Slack's last answer.
 """
 
 from __future__ import annotations
@@ -37,15 +38,23 @@ class Unreachable(Exception):
 
 
 def post_card(
-    client: WebClient, channel: str, card: Message, *, thread_ts: str | None = None, response_url: str | None = None
+    client: WebClient,
+    channel: str,
+    card: Message,
+    alone: Message,
+    *,
+    thread_ts: str | None = None,
+    response_url: str | None = None,
 ) -> str | None:
     """Post ``card`` into ``channel`` (in the thread ``thread_ts``) by the first way
-    that works (see the module doc).
+    that works (see the module doc); through ``response_url``, ``alone`` instead.
 
     Args:
         client: Web API client (bot token).
         channel: the conversation id ("C…", "G…", "D…").
         card: the rendered card (its ``thread``: the abstract).
+        alone: the card for a ``response_url``, where no thread reply can follow
+            (``bot.render.cards.share_message(threaded=False)``: no "in the thread" promise).
         thread_ts: the thread to post in, or None for the top level.
         response_url: Slack's URL for that conversation, or None.
 
@@ -63,7 +72,7 @@ def post_card(
         ts, code = _posted(poster, channel, card, thread_ts)
     if code is None:
         return ts
-    if response_url and _via_response_url(response_url, card):
+    if response_url and _via_response_url(response_url, alone):
         return None
     raise Unreachable(code)
 

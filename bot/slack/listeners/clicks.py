@@ -15,7 +15,6 @@ search modal), so that no listener imports another (docs/architecture.md "Layers
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable
@@ -23,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from slack_bolt import Ack, Respond
 from slack_sdk import WebClient
 
+from bot.core.json_values import json_object
 from bot.core.models import Context
 from bot.core.parsing import user_text
 from bot.core.ports import Message
@@ -100,19 +100,13 @@ class Click:
 
 # ---------------------------------------------------------------- reading values
 def read_value(action: dict[str, Any]) -> dict[str, Any]:
-    """The button's ``value`` as a JSON object.
+    """The button's ``value`` as a JSON object (``bot.core.json_values.json_object``).
 
     Raises:
-        BadValue: missing, not JSON, or not an object.
+        BadValue: missing, not JSON, not an object, too long or nested too deep.
     """
-    raw = action.get("value")
-    if not isinstance(raw, str):
-        raise BadValue()
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        raise BadValue() from None
-    if not isinstance(value, dict):
+    value = json_object(action.get("value"))
+    if value is None:
         raise BadValue()
     return value
 

@@ -4,10 +4,11 @@ once, from a message or from a modal, where the people it is for see it.
 *Share*, from a message (search results, a paper card): ``ack()``; claim the share
 (``Service.sharing``, key ``team:channel:message ts:paper id``) — a second
 click is told where it was shared; post the card (``post_card``: the abstract
-in its thread, who shared it by name — ``users.info`` — so no one is
-notified) where the message is: in its thread when it is in one. Then, on the
-clicker's own (ephemeral) results, redraw them in place with that row saying
-"Shared in #channel ✓" (the button's value carries the page); on a message
+in its thread, or its start on the card where no thread can follow; who shared
+it by name — ``users.info`` — so no one is notified) where the message is: in
+its thread when it is in one. Then, on the clicker's own (ephemeral) results,
+redraw them in place with that row saying "Shared in #channel ✓" (the
+button's value carries the page); on a message
 others see, confirm to the clicker alone, saying where it went.
 
 *Share to…*, from a modal (no channel of its own; ``{"id"}``): push the share
@@ -32,7 +33,6 @@ for the picked conversation). Only a channel is answered with "Invite
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
@@ -41,6 +41,7 @@ from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from bot.core.json_values import json_object
 from bot.core.models import Context
 from bot.core.ports import Message, PostError
 from bot.core.replies import EPHEMERAL, ErrorReply, ShareReply
@@ -52,6 +53,7 @@ from bot.render.cards import (
     SHARE_PERSON_BLOCK,
     SHARE_TARGET_ACTION,
     SHARE_TARGET_BLOCK,
+    share_message,
     share_modal,
     shared_modal,
 )
@@ -179,7 +181,10 @@ def share_from_message(
         if not isinstance(reply, ShareReply):
             service.sharing.release(key)
             return card, False
-        ts = post_card(client, click.channel_id, card, thread_ts=thread_ts, response_url=body.get("response_url"))
+        alone = share_message(reply, threaded=False)
+        ts = post_card(
+            client, click.channel_id, card, alone, thread_ts=thread_ts, response_url=body.get("response_url")
+        )
     except (Unreachable, PostError) as exc:
         service.sharing.release(key)
         code = exc.code
@@ -288,9 +293,8 @@ def make_share_submit_listener(service: "Service", slots: FairSlots):
     ) -> None:
         target, person = selected_target(view), selected_person(view)
         try:
-            meta = json.loads(view.get("private_metadata") or "{}")
-            pid = paper_id(meta if isinstance(meta, dict) else {})
-        except (ValueError, BadValue):
+            pid = paper_id(json_object(view.get("private_metadata") or "{}") or {})
+        except BadValue:
             ack(response_action="errors", errors={SHARE_TARGET_BLOCK: "Sorry, I couldn't read this form."})
             return
         if not target and not person:
@@ -362,7 +366,7 @@ class _Share:
 
         def send() -> None:
             try:
-                ts = post_card(self.client, target, self._card(target), response_url=self._response_url(target))
+                ts = post_card(self.client, target, *self._cards(target), response_url=self._response_url(target))
             except Unreachable:
                 raise NotShared(self._unreachable(target)) from None
             self._signal(target, ts)
@@ -377,7 +381,7 @@ class _Share:
         """
 
         def send() -> None:
-            card = self._card(person)
+            card, _ = self._cards(person)
             try:
                 dm = self.client.conversations_open(users=person)["channel"]["id"]
                 ts = SlackPoster(self.client).post(dm, card)
@@ -423,8 +427,8 @@ class _Share:
             )
         return f"Invite @paperbot to {name} first, then share again."
 
-    def _card(self, where: str) -> Message:
-        """The rendered card, naming the sharer.
+    def _cards(self, where: str) -> tuple[Message, Message]:
+        """The rendered card, naming the sharer, and its version without a thread (``post_card``).
 
         Raises:
             NotShared: the paper left the index.
@@ -436,7 +440,7 @@ class _Share:
             card = render(reply)
         if not isinstance(reply, ShareReply):
             raise NotShared("That paper has left the index.")
-        return card
+        return card, share_message(reply, threaded=False)
 
     def _response_url(self, target: str) -> str | None:
         """The submission's ``response_url`` for ``target`` [response-url-enabled], or None."""

@@ -125,3 +125,43 @@ def test_the_default_index_is_rebuilt_when_it_cannot_be_opened(tmp_path):
     assert wiring.ensure_default_index(settings) is True  # rebuilt by itself
     assert opens(settings.index_dir)
     assert SearchIndex(settings.index_dir).count() == len(corpus.load_papers(wiring.seed_paths(settings)))
+
+
+def test_term_lookups_answered_from_a_fields_whole_vocabulary_match_whoosh(tmp_path, seed_papers):
+    """A reader given the complete author and name vocabularies (``field_terms``)
+    answers ``in`` and ``doc_frequency`` as Whoosh does, present and absent terms
+    alike, and asks Whoosh nothing about a term its field does not have."""
+    from whoosh import index as whoosh_index
+
+    from tests.search.searchkit import SMALL
+
+    build_index(tmp_path / "ix", [*SMALL, *seed_papers])
+    ix = whoosh_index.open_dir(str(current_path(tmp_path / "ix")))
+    with ix.searcher() as plain, ix.searcher() as memo:
+        reader = memo.reader()
+        complete = whoosh_internals.field_terms(reader, ("authors", "name_key", "no_such_field"))
+        assert set(complete) == {"authors", "name_key"} and complete["authors"] and complete["name_key"]
+        whoosh_internals.memo_terms(reader, complete)
+        asked = []
+        whoosh_class = type(reader).__mro__[1]
+        real = whoosh_class.__contains__
+
+        def spy(self, key):
+            if self is reader:
+                asked.append(key)
+            return real(self, key)
+
+        monkey = pytest.MonkeyPatch()
+        monkey.setattr(whoosh_class, "__contains__", spy)
+        try:
+            words = sorted(complete["authors"])[:20] + sorted(complete["name_key"])[:20] + ["attention", "zzzq", "wang"]
+            for field in ("authors", "name_key", "all"):
+                for word in words:
+                    key = (field, word)
+                    assert (key in reader, reader.doc_frequency(*key)) == (
+                        key in plain.reader(),
+                        plain.reader().doc_frequency(*key),
+                    ), key
+        finally:
+            monkey.undo()
+        assert asked and not [k for k in asked if k[0] in complete and k[1] not in complete[k[0]]]

@@ -220,3 +220,18 @@ def test_signs_inside_a_long_pasted_text_are_text():
     assert signed == {"survey": "not", "-fold": "should", "+MLP": "should", "review": "not", "GPU": "must"}
     # a short query keeps its operators wherever they are
     assert [c[3] for c in words("a 10 -fold gain")] == ["should", "should", "not", "should"]
+
+
+@pytest.mark.parametrize(
+    "query, stems", [("sp*", "“sp*” was searched as the word “sp”"), ("x* 3d*", "“x*”, “3d*” were")]
+)
+def test_a_prefix_under_three_letters_says_it_was_searched_as_a_word(query, stems):
+    parsed = parse(query)
+    assert not any(c.prefix for c in leaves(parsed.clauses))
+    (note,) = parsed.notes
+    assert note.startswith("A prefix needs at least 3 letters before `*`") and stems in note
+
+
+@pytest.mark.parametrize("query", ["spars*", "sparse attention", "test*ing", "*", "c++"])
+def test_no_prefix_note_for_a_real_prefix_or_no_prefix(query):
+    assert not any("prefix" in n for n in parse(query).notes)

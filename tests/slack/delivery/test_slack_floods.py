@@ -18,6 +18,7 @@ import http.client
 import json
 import logging
 import threading
+from datetime import timedelta
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
@@ -25,6 +26,8 @@ import pytest
 from slack_bolt.adapter.socket_mode.internals import run_bolt_app
 from slack_sdk.socket_mode.request import SocketModeRequest
 
+from bot.daily.post_times import utc_now
+from bot.slack.delivery import intake, work_queue
 from bot.slack.delivery.intake import BUSY
 from bot.slack.delivery.work_queue import USER_PENDING
 from tests.fakeslack import BOT_USER_ID, TEAM_ID
@@ -37,10 +40,13 @@ FLOOD = "U0FLOOD"
 OTHER = "U0OTHER"
 #: The listener pool of the server under test: small, so a few held jobs fill it.
 THREADS = 4
+#: The shared cap of ``crowded``: the pool's threads and two queued jobs.
+TOTAL = THREADS + 2
 
 
 class Held:
-    """The real service, except that ``FLOOD``'s mentions wait at the gate (``open``):
+    """The real service, except that the mentions of ``FLOOD`` (and of ``FLOOD1``,
+    ``FLOOD2`` …) wait at the gate (``open``):
     the flood's work holds the pool's threads for as long as the test wants."""
 
     def __init__(self, service: Any, gate: threading.Event) -> None:
@@ -50,13 +56,12 @@ class Held:
         return getattr(self._service, name)
 
     def mention(self, text: str, ctx: Any) -> Any:
-        if ctx.user_id == FLOOD:
+        if (ctx.user_id or "").startswith(FLOOD):
             self._gate.wait(60)
         return self._service.mention(text, ctx)
 
 
-@pytest.fixture
-def held(fake_slack, seed_index, tmp_path):
+def _held_servers(fake_slack, seed_index, tmp_path):
     """``(servers, gate)``: one journaled server on SQLite with ``THREADS`` listener
     threads; the gate is opened (and the server stopped) after the test."""
     gate = threading.Event()
@@ -77,10 +82,25 @@ def held(fake_slack, seed_index, tmp_path):
         running.close()
 
 
-def post(url: str, body: str) -> tuple[int, bytes]:
-    """POST one signed request; ``(status, body)``."""
+@pytest.fixture
+def held(fake_slack, seed_index, tmp_path):
+    """``_held_servers``: the work queue's caps as in production."""
+    yield from _held_servers(fake_slack, seed_index, tmp_path)
+
+
+@pytest.fixture
+def crowded(fake_slack, seed_index, tmp_path, monkeypatch):
+    """``_held_servers`` whose work queue holds ``TOTAL`` jobs of all users together."""
+    monkeypatch.setattr(work_queue, "PENDING_MAX", TOTAL)
+    yield from _held_servers(fake_slack, seed_index, tmp_path)
+
+
+def post(url: str, body: str, retry: int = 0) -> tuple[int, bytes]:
+    """POST one signed request (``retry``: its ``X-Slack-Retry-Num``, 0 for none); ``(status, body)``."""
     parts = urlsplit(url)
     headers = signed_headers(SECRET, body, content_type=JSON if body.startswith("{") else FORM)
+    if retry:
+        headers.update({"X-Slack-Retry-Num": str(retry), "X-Slack-Retry-Reason": "http_timeout"})
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
     try:
         conn.request("POST", "/slack/events", body=body.encode("utf-8"), headers=headers)
@@ -90,12 +110,12 @@ def post(url: str, body: str) -> tuple[int, bytes]:
         conn.close()
 
 
-def flood(url: str, count: int, first: int = 0) -> list[str]:
-    """``count`` mentions from ``FLOOD`` (each acknowledged); their message ``ts``s."""
+def flood(url: str, count: int, first: int = 0, user: str = FLOOD) -> list[str]:
+    """``count`` mentions from ``user`` (each acknowledged); their message ``ts``s."""
     stamps = []
     for i in range(first, first + count):
         ts = f"{1766200000 + i}.000100"
-        body = mention_envelope(f"Ev0FLOOD{i}", ts, text=f"<@{BOT_USER_ID}> sparse attention {i}", user=FLOOD)
+        body = mention_envelope(f"Ev0FLOOD{i}", ts, text=f"<@{BOT_USER_ID}> sparse attention {i}", user=user)
         assert post(url, body)[0] == 200
         stamps.append(ts)
     return stamps
@@ -199,3 +219,79 @@ def test_one_users_flood_is_capped_with_one_line_and_one_notice(held, fake_slack
     assert not [c for c in fake_slack.calls("response_url") if refused_url.endswith(c.path)]
     assert [c for c in fake_slack.calls("response_url") if other_url.endswith(c.path)]
     assert running.journals[0].store.journal_state(f"event:Ev0FLOOD{USER_PENDING}") is None  # never journaled
+
+
+def busy_notices(fake) -> list[tuple[str, str]]:
+    """``(user, channel)`` of every ephemeral "busy" notice posted."""
+    return [(c.body["user"], c.body["channel"]) for c in fake.calls("chat.postEphemeral") if c.body.get("text") == BUSY]
+
+
+def test_the_shared_cap_drops_a_heavy_users_job_not_a_newcomers(crowded, fake_slack, caplog) -> None:
+    running, gate = crowded
+    url = running.urls[0]
+    caplog.set_level(logging.INFO)
+    stamps = {}  # three flooding users, two mentions each: four held on the threads, two queued (FLOOD2's)
+    for n in range(3):
+        stamps[n] = flood(url, 2, first=2 * n, user=f"{FLOOD}{n}")
+    fields, reply_url = command(fake_slack, OTHER)
+    status, body = post(url, urlencode(fields))  # nothing pending: FLOOD2's newest mention makes room
+    third_fields, _ = command(fake_slack, "U0THIRD")
+    third = post(url, urlencode(third_fields))  # now nobody has two more queued: the shared cap refuses
+    gate.set()
+    running.drain()
+
+    assert (status, body) == (200, b"")
+    assert [c for c in fake_slack.calls("response_url") if reply_url.endswith(c.path)]
+    assert third[0] == 200 and json.loads(third[1]) == {"response_type": "ephemeral", "text": BUSY}
+    assert [replies_in_thread(fake_slack, ts) for n in range(3) for ts in stamps[n]] == [1, 1, 1, 1, 1, 0]
+    assert busy_notices(fake_slack) == [(f"{FLOOD}2", "C0GENERAL")]
+    busy = [r.getMessage() for r in caplog.records if r.getMessage().startswith("busy:")]
+    assert len(busy) == 1 and f"all users together have {TOTAL} requests pending (at most {TOTAL})" in busy[0]
+    assert "U0THIRD has 0" in busy[0]
+
+
+def test_a_command_that_waited_past_its_bound_is_answered_busy_not_late(held, fake_slack, monkeypatch) -> None:
+    running, gate = held
+    url = running.urls[0]
+    real = intake.stale_after
+    monkeypatch.setattr(intake, "stale_after", lambda body: 0.0 if body.get("command") else real(body))
+    flood(url, THREADS)  # every thread held: the command waits (past its bound of 0 s)
+    fields, reply_url = command(fake_slack, OTHER)
+    assert post(url, urlencode(fields)) == (200, b"")
+    gate.set()
+    running.drain()
+
+    replies = [c.body for c in fake_slack.calls("response_url") if reply_url.endswith(c.path)]
+    assert [r.get("text") for r in replies] == [BUSY] and replies[0]["response_type"] == "ephemeral"
+    now = utc_now()  # its journal row was ended: nothing left for a retake, even once every lease ran out
+    assert (
+        running.journals[0].store.journal_stale("command", now - timedelta(hours=1), now=now + timedelta(hours=1)) == []
+    )
+
+
+def test_a_shortcut_whose_trigger_expired_opens_no_modal(held, fake_slack, monkeypatch) -> None:
+    running, gate = held
+    monkeypatch.setattr(intake, "TRIGGER_WAIT_S", 0.0)
+    flood(running.urls[0], THREADS)
+    assert post(running.urls[0], urlencode({"payload": json.dumps(interaction(fake_slack, "global_shortcut"))})) == (
+        200,
+        b"",
+    )
+    gate.set()
+    running.drain()
+    assert fake_slack.calls("views.open") == []
+
+
+def test_retries_of_a_queued_mention_are_never_told_busy(held, fake_slack) -> None:
+    running, gate = held
+    url = running.urls[0]
+    stamps = flood(url, USER_PENDING)  # FLOOD at their cap; the first mention is held on a thread
+    first = mention_envelope("Ev0FLOOD0", stamps[0], text=f"<@{BOT_USER_ID}> sparse attention 0", user=FLOOD)
+    copy = first.replace("Ev0FLOOD0", "Ev0FLOODCOPY")  # the same message under a new event id
+    answers = [post(url, first, retry=1), post(url, copy, retry=2), post(url, first, retry=3)]
+    gate.set()
+    running.drain()
+
+    assert answers == [(200, b"")] * 3
+    assert busy_notices(fake_slack) == []
+    assert [replies_in_thread(fake_slack, ts) for ts in stamps] == [1] * USER_PENDING

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from bot.slack.delivery.intake import asker
-from bot.slack.delivery.work_queue import TOLD_EVERY_S, WorkQueue
+from bot.slack.delivery.work_queue import SHARED_CAP, TOLD_EVERY_S, USER_CAP, Ticket, WorkQueue
 
 
 class Recorder:
@@ -52,13 +52,67 @@ def test_places_are_capped_per_user_and_in_all() -> None:
     assert queue.submit("U0A", rec.job("a0", hold=True))
     assert queue.submit("U0A", rec.job("a1"))
     assert queue.submit("U0A", rec.job("a2")) is False  # U0A has 2
-    assert queue.reserve("U0A") is None
+    assert queue.place("U0A") == USER_CAP
     assert queue.reserve("U0A", always=True) is not None  # a retake is never refused ...
-    assert queue.submit("U0B", rec.job("b1")) is False  # ... and counts: 4 pending of 3
-    assert queue.pending("U0A") == 3 and queue.pending() == 3
+    assert queue.submit("U0B", rec.job("b1")) is True  # ... and counts (4 of 3), but U0B has none: a1 goes
+    assert queue.place("U0C") == SHARED_CAP  # nobody LIGHT heavier with a job queued
+    assert queue.pending("U0A") == 2 and queue.pending() == 3
     rec.gate.set()
     pool.shutdown(wait=True)
-    assert rec.ran == ["a0", "a1"]
+    assert rec.ran == ["a0", "b1"]
+
+
+def test_the_shared_cap_drops_the_heaviest_users_newest_job_for_a_light_user(caplog) -> None:
+    pool = ThreadPoolExecutor(max_workers=1)
+    queue, rec = WorkQueue(pool, per_user=8, total=5), Recorder()
+    told: list[str] = []
+    assert queue.submit("U0A", rec.job("a0", hold=True))
+    assert rec.started.wait(10)
+    for name in ("a1", "a2"):
+        queue.reserve("U0A").submit(rec.job(name), shed=lambda name=name: told.append(name))  # type: ignore[union-attr]
+    for user, name in (("U0B", "b1"), ("U0C", "c1")):
+        assert queue.submit(user, rec.job(name))
+    # five pending: U0A 3 (a0 running), U0B 1, U0C 1; U0D has none ...
+    ticket = queue.place("U0D")
+    assert isinstance(ticket, Ticket)  # ... and gets U0A's newest queued job's place
+    ticket.submit(rec.job("d1"))
+    assert queue.pending("U0A") == 2 and queue.pending() == 5
+    assert queue.place("U0B") == SHARED_CAP  # U0B has 1: U0A (2) is not LIGHT heavier
+    rec.gate.set()
+    pool.shutdown(wait=True)
+    assert told == ["a2"] and "a2" not in rec.ran and sorted(rec.ran) == ["a0", "a1", "b1", "c1", "d1"]
+    assert "1 queued job(s) of the heaviest users" in caplog.text
+
+
+def test_a_job_that_waited_past_its_bound_is_not_run(caplog) -> None:
+    pool = ThreadPoolExecutor(max_workers=1)
+    queue, rec = WorkQueue(pool), Recorder()
+    told: list[str] = []
+    assert queue.submit("U0A", rec.job("a0", hold=True))
+    assert rec.started.wait(10)
+    late = queue.place("U0B", stale_after=0.0)
+    patient = queue.place("U0C", stale_after=None)
+    assert isinstance(late, Ticket) and isinstance(patient, Ticket)
+    late.submit(rec.job("b1"), shed=lambda: told.append("b1"))
+    patient.submit(rec.job("c1"), shed=lambda: told.append("c1"))
+    rec.gate.set()
+    pool.shutdown(wait=True)
+    assert rec.ran == ["a0", "c1"] and told == ["b1"] and queue.pending() == 0
+    assert "dropped 1 job(s) that waited past their bound" in caplog.text
+
+
+def test_a_copy_of_a_request_whose_place_is_held_is_let_in_past_the_caps() -> None:
+    queue = WorkQueue(ThreadPoolExecutor(max_workers=1), per_user=1, total=1)
+    first = queue.place("U0A", keys=["event:Ev1", "msg:T:C:1.0"])
+    assert isinstance(first, Ticket)
+    assert queue.place("U0A", keys=["event:Ev2"]) == USER_CAP  # another event: the cap holds
+    retry = queue.place("U0A", keys=["event:Ev1", "msg:T:C:1.0"])
+    edit = queue.place("U0A", keys=["event:Ev3", "msg:T:C:1.0"])  # same message, new event id
+    assert isinstance(retry, Ticket) and isinstance(edit, Ticket)
+    for ticket in (retry, edit, first):
+        ticket.cancel()
+    assert queue.pending() == 0 and queue.place("U0B", keys=["event:Ev9"]) is not None
+    assert queue.place("U0A", keys=["event:Ev1"]) == SHARED_CAP  # its place was given back
 
 
 def test_a_place_not_used_is_given_back_once() -> None:

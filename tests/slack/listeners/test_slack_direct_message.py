@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from tests.fakeslack import BOT_ID, BOT_USER_ID, TEAM_ID
-from tests.slack.slackkit import SlackHarness, dm_event
+from tests.slack.slackkit import SlackHarness, dm_event, shown_strings
 
 
 def kistego_id(slack: SlackHarness) -> str:
@@ -100,3 +100,30 @@ def test_the_bots_own_reply_event_is_not_answered(slack: SlackHarness) -> None:
     assert slack.event(echo, event_id="Ev0DM8").status == 200
     slack.drain()
     assert len(slack.fake.calls("chat.postMessage")) == 1
+
+
+def _dm_answer(slack: SlackHarness, text: str, n: int) -> str:
+    before = len(slack.fake.calls("chat.postMessage"))
+    slack.event(dm_event(text, ts=f"17651000{n:02d}.000500"), event_id=f"Ev0DMW{n}")
+    posts = slack.fake.wait_for("chat.postMessage", count=before + 1)
+    return " ".join(shown_strings(posts[-1].body))
+
+
+def test_help_in_a_dm_is_written_for_a_dm(slack: SlackHarness) -> None:
+    shown = _dm_answer(slack, "help", 1)
+    assert "searches this workspace's conference papers" in shown
+    assert "`@paperbot subscribe" not in shown and "Anything after `@paperbot`" not in shown
+    assert "in this channel" not in shown
+    assert "`subscribe me [HH:MM] [zone] [about &lt;topic&gt;]` — your personal paper of the day, posted here" in shown
+    assert "`show &lt;id|name&gt;` — one paper in full, e.g. `show UniSparse`" in shown
+    # a mistyped or half-typed command in a DM is offered without `@paperbot` too
+    assert "Did you mean `subscribe me 08:00`?" in _dm_answer(slack, "subscibe me 08:00", 2)
+    assert "Did you mean `status`?" in _dm_answer(slack, "status please", 3)
+
+
+def test_a_hello_or_thanks_in_a_dm_is_greeted_with_how_to_start(slack: SlackHarness) -> None:
+    for n, text in enumerate(("hi!", "Hello there :wave:", "thanks", "thank you so much!"), start=4):
+        shown = _dm_answer(slack, text, n)
+        assert "not confident" not in shown, shown
+        assert ("Hi! " in shown or "You're welcome!" in shown) and "`help`" in shown, shown
+        assert "@paperbot" not in shown

@@ -167,3 +167,32 @@ def test_a_public_channel_the_bot_is_not_in_is_joined_without_chat_write_public(
     (card,) = posted_cards(slack)
     assert card.body["channel"] == "C0NEWS"
     assert [c.body["channel"] for c in slack.fake.calls("conversations.join")] == ["C0NEWS"]
+
+
+def promises_a_thread(card: dict) -> bool:
+    return "thread" in " ".join(shown_strings(card["blocks"])).lower()
+
+
+def test_a_card_through_a_response_url_promises_no_thread_and_carries_the_abstract(slack: SlackHarness) -> None:
+    """A DM between people, reached through the submission's ``response_url`` and through
+    the click's: no thread reply can follow there, so the card says nothing of one and
+    shows the abstract's start itself; a post the bot makes keeps its thread."""
+    url = slack.fake.new_response_url()
+    submit(slack, share_modal(slack), conversation=BETWEEN, response_url=url)
+    (card,) = slack.replies(url)
+    assert not promises_a_thread(card), shown_strings(card["blocks"])
+    assert "We route each query token" in " ".join(shown_strings(card["blocks"]))  # a short abstract: all of it
+    (long_paper,) = slack.index.by_name("KIStego")  # a seed: an abstract longer than the card's excerpt
+    _, click_url = slack.click(ACTION_SHARE, {"id": long_paper.id}, channel=BETWEEN)
+    card, _confirmation = slack.replies(click_url, 2)
+    shown = " ".join(shown_strings(card["blocks"]))
+    assert not promises_a_thread(card) and long_paper.abstract[:40] in shown and "…" in shown, shown
+    assert "The full abstract: *Details*" in shown
+    assert not any((c.answer or {}).get("ok") for c in slack.fake.calls("chat.postMessage"))  # tried, refused
+    # where the bot can post, the card keeps its thread and the abstract follows in it
+    slack.fake.add_channel("C0NEWS")
+    slack.click(ACTION_SHARE, {"id": long_paper.id}, channel="C0NEWS")
+    (posted,) = posted_cards(slack)
+    assert promises_a_thread(posted.body)
+    replies = [c for c in slack.fake.calls("chat.postMessage") if c.body.get("thread_ts") and c.answer.get("ok")]
+    assert len(replies) == 1 and long_paper.abstract[:40] in json.dumps(replies[0].body, ensure_ascii=False)

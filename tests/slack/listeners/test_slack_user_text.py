@@ -112,3 +112,19 @@ def test_the_console_echoes_no_control_or_bidi_character(seed_index, tmp_path, s
     out = console.handle(f"/paper search {HOSTILE}\ud800")
     assert not INVISIBLE.search(out) and SHOWN + "\ufffd" in out, ascii(out)
     assert not INVISIBLE.search(console.handle(f"@paperbot {HOSTILE}"))
+
+
+#: Invisible format characters (Unicode category Cf) typed or pasted inside words: ZWSP, soft
+#: hyphen, ZWNJ, ZWJ, word joiner, BOM, left-to-right mark.
+FORMAT_CHARACTERS = "\u200b\u00ad\u200c\u200d\u2060\ufeff\u200e"
+
+
+def test_invisible_format_characters_do_not_split_words(slack: SlackHarness) -> None:
+    _, url = slack.command("search dif\u200bfu\u00adsion chess\ufeff")
+    (reply,) = slack.replies(url)
+    strings = shown_strings(reply)
+    assert any("diffusion chess" in s for s in strings), strings  # one word again, and searched as one
+    assert not any(ch in s for s in strings for ch in FORMAT_CHARACTERS), [ascii(s) for s in strings]
+    slack.event(mention_event(f"<@{BOT_USER_ID}> stau\u200dts", ts="1765000210.000100"), event_id="Ev0CF1")
+    (note,) = slack.fake.wait_for("chat.postEphemeral")  # read as "stauts": a mistyped `status`
+    assert "Did you mean `@paperbot status`?" in " ".join(shown_strings(note.body))

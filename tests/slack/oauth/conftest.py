@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakeslack import FakeSlack
-from tests.slack.oauth.oauthkit import MANIFEST, Served, new_key, oauth_settings, serve
+from tests.slack.oauth.oauthkit import MANIFEST, Process, Served, new_key, oauth_settings, serve
 
 
 @pytest.fixture
@@ -48,3 +48,17 @@ def servers(fake: FakeSlack, db_url: str, seed_index_dir: Path, seed_index, key:
     yield start
     for served in started:
         served.close()
+
+
+@pytest.fixture
+def processes():
+    """``processes(*args, env=…)`` starts ``python -m bot *args`` (a ``Process``); all stopped afterwards."""
+    started: list[Process] = []
+
+    def start(*args: str, env: dict[str, str]) -> Process:
+        started.append(Process(list(args), env))
+        return started[-1]
+
+    yield start
+    for p in started:
+        p.stop()

@@ -10,6 +10,8 @@ import html
 import http.client
 import json
 import re
+import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -30,7 +32,7 @@ from bot.slack.oauth.uninstalls import Uninstalls
 from bot.slack.transport.http_server import make_server
 from bot.store import Store
 from tests.fakeslack import BOT_USER_ID, FakeSlack
-from tests.kit import ROOT, SEEDS
+from tests.kit import ROOT, SEEDS, stop_process
 from tests.signing import JSON, signed_headers
 from tests.strict.oauth import APP_ID, CLIENT_ID, CLIENT_SECRET
 
@@ -254,3 +256,24 @@ def serve(settings: Settings, index: Any) -> Served:
         store.close()
 
     return Served(server.url, store, service, distributed, app, executor, close)
+
+
+class Process:
+    """A ``python -m bot …`` process whose stderr lines are collected as they come."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "bot", *args], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True
+        )
+        self.lines: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stderr:
+            self.lines.append(line)
+
+    def said(self, pattern: str) -> re.Match | None:
+        return next((m for line in list(self.lines) if (m := re.search(pattern, line))), None)
+
+    def stop(self) -> None:
+        stop_process(self.proc)

@@ -8,54 +8,15 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import subprocess
-import sys
-import threading
 from datetime import datetime, timedelta, timezone
 
-import pytest
 import sqlalchemy as sa
 
-from tests.kit import ROOT, stop_process
+from tests.kit import ROOT
 from tests.slack.oauth.oauthkit import Browser, command, oauth_env
 from tests.slack.slackkit import wait_until
 
 WORKSPACES = (("T0ONE", "C0ONEGEN"), ("T0TWO", "C0TWOGEN"))
-
-
-class Process:
-    """A ``python -m bot …`` process whose stderr lines are collected as they come."""
-
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "bot", *args], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True
-        )
-        self.lines: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        for line in self.proc.stderr:
-            self.lines.append(line)
-
-    def said(self, pattern: str) -> re.Match | None:
-        return next((m for line in list(self.lines) if (m := re.search(pattern, line))), None)
-
-    def stop(self) -> None:
-        stop_process(self.proc)
-
-
-@pytest.fixture
-def processes():
-    started: list[Process] = []
-
-    def start(*args: str, env: dict[str, str]) -> Process:
-        started.append(Process(list(args), env))
-        return started[-1]
-
-    yield start
-    for p in started:
-        p.stop()
 
 
 def _digests(fake, channel: str) -> list:
