@@ -174,7 +174,8 @@ def report(args, first: dict, second: dict, people: int, build_s: float) -> list
     lines = sample.header(
         "Recommendations: simulated readers (issue 22, point 5)",
         args.data_dir,
-        f"{args.docs} records drawn with seed {args.seed}; index built in {build_s:.0f} s",
+        f"{args.docs} records drawn with seed {args.seed}; "
+        + (f"index built in {build_s:.0f} s" if build_s else "index reused from --workdir"),
     )
     lines.append(f"readers: {people} authors with >= {MIN_PAPERS} papers; {SAVED} saved each, the rest held out")
     lines.append("")

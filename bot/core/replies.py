@@ -222,8 +222,9 @@ class Recommended:
         paper: the paper.
         terms: 3-5 words or phrases that weighed most for it (each occurs in the paper).
         like: the reader's positive it is most like, or None.
-        because: what the reader did to ``like``, as the explanation says it:
-            "you saved", "you liked" or "this channel liked".
+        because: what the reader did to ``like``, as the explanation says it (its strongest
+            signal): "you saved", "you liked", "you shared", "this channel liked" or
+            "shared here".
         how: "pick" (the model's), "fallback" (the rotation: too few positives) or
             "rotation" (the rotation filling a post the model could not fill).
     """
@@ -246,6 +247,7 @@ class ForYouReply(Reply):
         have: with too few positives, how many the reader has (else None).
         needed: positives a model needs (``bot.core.recommend_port.MIN_POSITIVES``).
         example: a paper of the index to save, shown with too few positives, or None.
+        example_like: the reader's positive ``example`` is similar to, or None (any paper).
         unavailable: no recommender runs here (the page says so).
         done: ``(paper id, note)`` of picks already answered from this page ("Noted ✓").
     """
@@ -256,5 +258,6 @@ class ForYouReply(Reply):
     have: int | None = None
     needed: int = 3
     example: Paper | None = None
+    example_like: Paper | None = None
     unavailable: bool = False
     done: tuple[tuple[str, str], ...] = ()

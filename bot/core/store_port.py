@@ -310,8 +310,9 @@ class SignalRecords(Protocol):
         """
         ...
 
-    def forget_signals(self, team: str, user: str) -> int:
-        """Delete every signal the user gave or that counts for them; how many were in force.
+    def forget_signals(self, team: str, user: str) -> list[tuple[str, str, str]]:
+        """Delete every signal the user gave or that counts for them; those in force, as
+        ``(subject, paper_id, kind)``.
 
         Args:
             team: Slack team id.

@@ -36,18 +36,19 @@ class Why:
     like: str | None
 
 
-def most_like(matrix: Matrix, doc: int, positives: list[int]) -> str | None:
-    """The id of the positive whose row has the highest cosine with ``doc``'s.
+def most_like(matrix: Matrix, docs: list[int], positives: list[int]) -> list[str | None]:
+    """For each of ``docs``, the id of the positive whose row has the highest
+    cosine with its row (the rows have unit length; ties: the first positive).
 
     Args:
-        matrix: the generation's ``Matrix`` (rows of unit length).
-        doc: the recommended paper's docnum.
+        matrix: the generation's ``Matrix``.
+        docs: the recommended papers' docnums.
         positives: the reader's positives' docnums.
     """
-    if not positives:
-        return None
-    sims = (matrix.x[positives] @ matrix.x[doc].T).toarray().ravel()
-    return matrix.ids[positives[int(np.argmax(sims))]]
+    if not positives or not docs:
+        return [None] * len(docs)
+    sims = (matrix.x[docs] @ matrix.x[positives].T).toarray()
+    return [matrix.ids[positives[int(i)]] for i in sims.argmax(axis=1)]
 
 
 def top_stems(matrix: Matrix, model: Model, doc: int) -> tuple[list[str], list[str]]:
@@ -81,6 +82,8 @@ def labels(readable, text: str, gained: list[str], rest: list[str]) -> tuple[str
     """
     out: list[str] = []
     for stems, most in ((gained, MAX_TERMS), (rest, MIN_TERMS)):
+        if len(out) >= most:
+            break
         for label, _ in readable(text, stems):
             if len(out) >= most:
                 break

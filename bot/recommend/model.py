@@ -59,18 +59,29 @@ class Matrix:
     def __init__(self, vectors) -> None:
         self.ids, self.terms = vectors.ids, vectors.terms
         n, width = len(vectors.ids), len(vectors.terms)
-        idf = np.log((1.0 + n) / (1.0 + vectors.df.astype(np.float64))) + 1.0
-        cols = np.repeat(np.arange(width), np.diff(vectors.indptr))
-        tf = np.maximum(vectors.tf.astype(np.float64), 1.0)
-        data = ((1.0 + np.log(tf)) * idf[cols]).astype(np.float32)
-        x = sparse.csc_matrix((data, vectors.docs, vectors.indptr), shape=(n, width)).tocsr()
-        x.data[np.repeat(~vectors.live, np.diff(x.indptr))] = 0.0
-        lengths = np.sqrt(np.asarray(x.multiply(x).sum(axis=1)).ravel())
+        idf = (np.log((1.0 + n) / (1.0 + vectors.df.astype(np.float64))) + 1.0).astype(np.float32)
+        data = np.log(np.maximum(vectors.tf, np.float32(1.0)))  # float32 throughout: ~10M postings at 100k
+        data += np.float32(1.0)
+        data *= np.repeat(idf, np.diff(vectors.indptr))
+        data[~vectors.live[vectors.docs]] = 0.0
+        lengths = np.sqrt(np.bincount(vectors.docs, weights=np.square(data, dtype=np.float64), minlength=n))
         lengths[lengths == 0] = 1.0
-        self.x = sparse.csr_matrix(sparse.diags((1.0 / lengths).astype(np.float32)) @ x, dtype=np.float32)
+        data /= lengths[vectors.docs].astype(np.float32)
+        self.x = sparse.csc_matrix((data, vectors.docs, vectors.indptr), shape=(n, width)).tocsr()
+        del data
         self.x.eliminate_zeros()
         self.row = {pid: d for d, pid in enumerate(self.ids) if pid}
         self.live = vectors.live
+        self._drawn: dict[int, np.ndarray] = {}
+
+    def drawn(self, draw: int) -> np.ndarray:
+        """``draw`` docnums drawn with ``SEED``, the same every time for this matrix (cached)."""
+        got = self._drawn.get(draw)
+        if got is None:
+            n = self.x.shape[0]
+            got = np.random.default_rng(SEED).choice(n, size=min(draw, n), replace=False) if n else np.zeros(0, int)
+            self._drawn[draw] = got
+        return got
 
     def nbytes(self) -> int:
         """Bytes of the matrix's arrays (the id table not counted)."""
@@ -110,9 +121,7 @@ def train(matrix: Matrix, positives: list[int], negatives: list[int], *, draw: i
         draw: unlabelled papers drawn as negatives (``NEGATIVES``).
         c: ``LinearSVC``'s ``C``.
     """
-    n = matrix.x.shape[0]
-    rng = np.random.default_rng(SEED)
-    drawn = rng.choice(n, size=min(draw, n), replace=False) if n else np.zeros(0, np.int64)
+    drawn = matrix.drawn(draw)
     taken = np.asarray(positives + negatives, dtype=np.int64)
     drawn = drawn[matrix.live[drawn] & ~np.isin(drawn, taken)]
     rows = np.concatenate([taken, drawn])

@@ -91,12 +91,18 @@ class Recommender:
         if want <= 0:
             return []
         top = np.argpartition(-ranked, want - 1)[:want]
-        top = top[np.lexsort((top, -ranked[top]))]
-        return [self._pick(matrix, model, int(d), float(ranked[d]), pos) for d in top]
+        top = top[np.lexsort((top, -ranked[top]))].tolist()
+        papers = self.index.at([(d, matrix.ids[d]) for d in top])
+        like = most_like(matrix, top, pos)
+        return [
+            Pick(
+                paper_id=matrix.ids[d],
+                score=float(ranked[d]),
+                why=Why(terms=self._terms(matrix, model, d, paper), like=near),
+            )
+            for d, paper, near in zip(top, papers, like)
+        ]
 
-    def _pick(self, matrix, model, doc: int, score: float, pos: list[int]) -> Pick:
-        pid = matrix.ids[doc]
-        paper = self.index.get(pid)
+    def _terms(self, matrix: Matrix, model, doc: int, paper) -> tuple[str, ...]:
         text = f"{paper.title}\n{paper.abstract}" if paper else ""
-        terms = labels(self.index.readable, text, *top_stems(matrix, model, doc))
-        return Pick(paper_id=pid, score=score, why=Why(terms=terms, like=most_like(matrix, doc, pos)))
+        return labels(self.index.readable, text, *top_stems(matrix, model, doc))

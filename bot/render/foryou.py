@@ -29,6 +29,9 @@ TLDR_MAX = 200
 #: Help under a person's picks.
 TEACH = "*More like this* and *Not for me* teach me; so do *Save* and sharing."
 TEXT_MAX = 3900
+#: ``Recommended.because`` of a channel's positive that was only shared there ("because *X* was
+#: shared here").
+SHARED_HERE = "shared here"
 
 
 def why_text(rec: Recommended) -> str:
@@ -42,7 +45,11 @@ def why_text(rec: Recommended) -> str:
         return ""
     parts = []
     if rec.like is not None:
-        parts.append(f"because {md.escape(rec.because)} *{md.cut_escaped(rec.like.title, 120)}*")
+        title = f"*{md.cut_escaped(rec.like.title, 120)}*"
+        if rec.because == SHARED_HERE:
+            parts.append(f"because {title} was shared here")
+        else:
+            parts.append(f"because {md.escape(rec.because)} {title}")
     if rec.terms:
         parts.append("words: " + ", ".join(f"*{md.cut_escaped(t, 40)}*" for t in rec.terms[:5]))
     return ("Why: " + "; ".join(parts)) if parts else ""
@@ -96,7 +103,9 @@ def too_few_blocks(reply: ForYouReply, origin: dict | None = None) -> list[dict 
     ]
     if reply.example is not None:
         p = reply.example
-        out.append(bk.section(f"For example, from the index: *{bk.paper_title(p, 200)}*\n{bk.meta_line(p)}"))
+        like = reply.example_like
+        where = f"like *{md.cut_escaped(like.title, 120)}*" if like is not None else "from the index"
+        out.append(bk.section(f"For example, {where}: *{bk.paper_title(p, 200)}*\n{bk.meta_line(p)}"))
         out.append(bk.actions(*bk.paper_buttons(p, share=False, similar=False), *feedback_buttons(p, origin)))
     out.append(bk.context("Find more with `/paper search &lt;words&gt;`."))
     return out

@@ -21,7 +21,7 @@ from bot.render import mrkdwn as md
 from bot.render.echo import echo, length_note, query_value
 from bot.render.foryou import foryou_blocks
 from bot.render.reading_list import reading_list_blocks
-from bot.render.views import NO_EXAMPLES, help_lines
+from bot.render.views import HELP_EXAMPLES, HOME_HELP, NO_EXAMPLES, help_lines
 
 VIEW_BLOCKS_MAX = 100  # Slack: ≤ 100 blocks in a Home tab or modal
 SEARCH_MODAL_ID = "search_modal"
@@ -101,7 +101,8 @@ def home_view(
         blocks.append(bk.section("*Saved papers*"))
         blocks += reading_list_blocks(reading_list, primary=False)  # *Search papers* is the one primary
     blocks.append(bk.divider())
-    blocks.append(bk.section("*How to use paperbot*\n" + "\n".join(help_lines("/paper", examples)[:6])))
+    usage = [line for (cmd, _), line in zip(HELP_EXAMPLES, help_lines("/paper", examples)) if cmd in HOME_HELP]
+    blocks.append(bk.section("*How to use paperbot*\n" + "\n".join(usage)))
     blocks.append(bk.context("Mention `@paperbot &lt;id | name | words&gt;` in a channel, or write to me here."))
     return View(type="home", blocks=[b for b in blocks if b][:VIEW_BLOCKS_MAX]).to_dict()
 

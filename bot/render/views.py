@@ -18,12 +18,15 @@ HELP_EXAMPLES = (
     ("similar <id|name>", "papers like one, e.g. `{p} similar {other}`"),
     ("today", "today's paper of the day"),
     ("random", "a random paper"),
+    ("foryou", "papers picked for you from what you save, share and like (👍, *More like this*)"),
     ("subscribe [HH:MM] [zone]", "a paper of the day in this channel, e.g. `{p} subscribe 09:30 Europe/Berlin`"),
     (
         "subscribe [weekdays|mon wed|weekly mon] [N papers] about <topic>",
         "a channel topic and schedule, e.g. `{p} subscribe weekly mon 10:00 3 papers about {topic}`",
     ),
     ("subscribe me [HH:MM] about <topic>", "your own feed in your DM with me"),
+    ("subscribe for me [HH:MM]", "your feed posts a paper picked for you each day"),
+    ("subscribe for this channel [about <topic>]", "papers picked from what this channel shares and 👍s"),
     ("unsubscribe [me]", "stop the daily paper in this channel (or your own feed)"),
     ("status", "this channel's subscription and its next post"),
     ("saved", "your reading list (*Save* on any paper card adds to it)"),
@@ -38,10 +41,12 @@ DM_HELP_EXAMPLES = (
     ("similar <id|name>", "papers like one, e.g. `similar {other}`"),
     ("today", "today's paper of the day (your personal feed's, when you have one)"),
     ("random", "a random paper"),
+    ("foryou", "papers picked for you from what you save, share and like (👍, *More like this*)"),
     (
         "subscribe me [HH:MM] [zone] [about <topic>]",
         "your personal paper of the day, posted here, e.g. `subscribe me 08:00 Europe/Berlin about {topic}`",
     ),
+    ("subscribe for me [HH:MM]", "your personal feed posts a paper picked for you each day"),
     ("unsubscribe me", "stop your personal paper of the day"),
     ("status", "your personal feed and its next post"),
     ("saved", "your reading list (*Save* on any paper card adds to it)"),
@@ -52,6 +57,21 @@ DM_HELP_EXAMPLES = (
 QUERY_TIPS = (
     "Search tips: `\"exact phrase\"`, `-word` or `NOT word` to exclude, "
     "`title:`, `name:`, `author:`, `venue:` fields, `spars*` for a prefix."
+)
+
+
+#: The commands the App Home's "How to use paperbot" lists (keys of ``HELP_EXAMPLES``).
+HOME_HELP = frozenset(
+    {
+        "search <words>",
+        "similar <id|name>",
+        "foryou",
+        "subscribe [HH:MM] [zone]",
+        "subscribe for me [HH:MM]",
+        "subscribe for this channel [about <topic>]",
+        "saved",
+        "forget [everything]",
+    }
 )
 
 
@@ -105,7 +125,8 @@ def help_message(
         )
         body = "\n".join(help_lines("", examples, DM_HELP_EXAMPLES))
         elsewhere = (
-            "In a channel: `/paper help`, or mention `@paperbot &lt;id | name | words&gt;` to read a paper in a thread."
+            "In a channel: `/paper help`, `/paper subscribe for this channel` (papers picked from what it "
+            "shares and 👍s), or mention `@paperbot &lt;id | name | words&gt;` to read a paper in a thread."
         )
     blocks = []
     if note:

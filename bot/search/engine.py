@@ -205,6 +205,22 @@ class SearchIndex:
         found = self._lookup("key", paper_id.strip().casefold(), 2)
         return ([p for p in found if p.id == paper_id.strip()] or found or [None])[0]
 
+    def at(self, docs: list[tuple[int, str]]) -> list[Paper | None]:
+        """The papers of ``(docnum, id)`` pairs (docnums of ``PaperVectors``): read by
+        docnum, ~50 times cheaper than ``get``; a docnum that holds another paper now
+        (a newer generation) is looked up by its id; an id gone is None.
+
+        Args:
+            docs: ``(docnum, paper id)`` pairs.
+        """
+        out: list[Paper | None] = []
+        with self._searcher() as (_, searcher):
+            n = searcher.doc_count_all()
+            for d, pid in docs:
+                paper = paper_from_json(searcher.stored_fields(d)["doc"]) if 0 <= d < n else None
+                out.append(paper if paper is not None and paper.id == pid else None)
+        return [p if p is not None else self.get(pid) for p, (_, pid) in zip(out, docs)]
+
     def by_name(self, name: str) -> list[Paper]:
         """Papers whose name equals ``name`` case-insensitively, sorted by id."""
         return self._lookup("name_key", name.strip().casefold(), 50)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bot.search.index.analysis import WORD_RE
 from bot.search.index.whoosh_internals import leaves
 from bot.search.scoring.impacts import impacts_of
 
@@ -108,7 +109,9 @@ def readable(analyzer, text: str, stems: list[str]) -> list[tuple[str, tuple[str
     stays two words). A word capitalised only because it starts a sentence or
     a title ("Multimodal") is shown in lower case; "KV", "LLMs", "ViT" keep
     theirs. A word joined to others by hyphens is shown with them
-    ("layer-wise"). A stem ``text`` does not contain is left out.
+    ("layer-wise"). A stem ``text`` does not contain is left out. Only words
+    whose first two letters could start a wanted stem are analysed (stemmers
+    change endings only), as snippets do (``scoring.hits``).
 
     Args:
         analyzer: the generation's text analyzer (``PaperAnalyzer``).
@@ -119,12 +122,20 @@ def readable(analyzer, text: str, stems: list[str]) -> list[tuple[str, tuple[str
         ``[(label, stems it stands for)]``; each label is a slice of ``text``
         (its case aside).
     """
-    wanted = set(stems)
-    seen: dict[str, list[tuple[int, int, int]]] = {}
-    for word, start, end, pos, _ in analyzer.words(text):
-        stem = analyzer.stem(word)
-        if stem in wanted:
-            seen.setdefault(stem, []).append((pos, start, end))
+    wanted, heads = set(stems), {s[:2] for s in stems}
+    seen: dict[str, list[tuple[int, int]]] = {}
+    marks: dict[str, list] = {}
+    for m in WORD_RE.finditer(text):
+        word = m.group()
+        if word.isascii() and "-" not in word and word[:2].lower() not in heads:
+            continue
+        found = marks.get(word)
+        if found is None:  # the index's own rules for one token, each word stemmed once
+            items, _ = analyzer.token(word)
+            found = marks[word] = [(analyzer.stem(low), a, b) for low, a, b, parts in items if parts is None]
+        for stem, a, b in found:
+            if stem in wanted:
+                seen.setdefault(stem, []).append((m.start() + a, m.start() + b))
     out, used = [], set()
     for stem in stems:
         if stem in used or stem not in seen:
@@ -148,19 +159,23 @@ def _phrase(text: str, stem: str, seen: dict, used: set, stems: list[str]) -> tu
         if other == stem or other in used or other not in seen:
             continue
         found = []
-        for pos, start, end in seen[stem]:
-            for pos2, start2, end2 in seen[other]:
-                if abs(pos2 - pos) == 1:
-                    (s1, e1), (s2, e2) = sorted([(start, end), (start2, end2)])
-                    if text[e1:s2] in (" ", "-"):
-                        found.append((s1, e2))
+        for start, end in seen[stem]:
+            for start2, end2 in seen[other]:
+                (s1, e1), (s2, e2) = sorted([(start, end), (start2, end2)])
+                if text[e1:s2] in (" ", "-"):
+                    found.append((s1, e2))
         if len(found) >= PHRASE_MIN and len(found) > len(best):
             best, partner = found, other
     if partner is not None:
         s1, e2 = min(best)
         return text[s1:e2], (stem, partner)
-    _, start, end = seen[stem][0]
+    start, end = seen[stem][0]
     return _hyphenated(text, start, end), (stem,)
+
+
+def _shown(word: str) -> str:
+    """``word`` in lower case when only its first letter is a capital."""
+    return word.lower() if word[:1].isupper() and word[1:] == word[1:].lower() else word
 
 
 def _hyphenated(text: str, start: int, end: int) -> str:

@@ -32,10 +32,19 @@ log = logging.getLogger(__name__)
 
 #: Deepest a ``/paper foryou`` page goes (10 pages of 5).
 FORYOU_MAX = 50
+#: With too few positives, the newest positives an example is looked for near, and the similar
+#: papers read for each.
+EXAMPLE_FROM, EXAMPLE_SIMILAR = 2, 10
 #: Picks the App Home's "For you" shows.
 HOME_PICKS = 3
 #: Picks asked for at most when a topic narrows a channel's picks.
 TOPIC_POOL = (50, 500)
+#: What a pick's why says the reader did to the positive it is most like: the first signal kind
+#: of these the reader gave that paper, strongest first — for a person (True), for a channel.
+BECAUSE = {
+    True: (("saved", "you saved"), ("more", "you liked"), ("up", "you liked"), ("shared", "you shared")),
+    False: (("up", "this channel liked"), ("more", "this channel liked"), ("shared", "shared here")),
+}
 #: The signal kinds the buttons record (``Service.record_signal``).
 MORE, NOT_FOR_ME = "more", "not_for_me"
 
@@ -81,8 +90,9 @@ class Recommendations:
 
     # ------------------------------------------------------------------ a user's page
     def for_you(self, ctx: Context, offset: int = 0, limit: int = PAGE_SIZE) -> Reply:
-        """``/paper foryou``: a page of the user's picks (``ForYouReply``), each with why;
-        with too few positives, how many they have and a paper to save.
+        """``/paper foryou``: a page of the user's picks (``ForYouReply``), each with why,
+        never a paper they already have (``_had``: posted by their feed, in their reading
+        list); with too few positives, how many they have and a paper to save.
 
         Args:
             ctx: the user (team and user id).
@@ -97,13 +107,20 @@ class Recommendations:
         signals = self.signals(ctx.team_id, ctx.user_id)
         try:
             picks = self.recommender.recommend(
-                list(signals.positives), list(signals.negatives), limit=min(FORYOU_MAX, offset + limit + 1)
+                list(signals.positives),
+                list(signals.negatives),
+                exclude=self._had(ctx.team_id, ctx.user_id),
+                limit=min(FORYOU_MAX, offset + limit + 1),
             )
         except TooFewPositives as few:
-            return ForYouReply(have=few.have, needed=few.needed, example=self._example(ctx))
-        shown = picks[offset : offset + limit]
+            like, example = self._example(ctx, signals)
+            return ForYouReply(have=few.have, needed=few.needed, example=example, example_like=like)
+        shown = [p for p in picks[offset : offset + limit] if self.index.get(p.paper_id)]
+        because = self._because(ctx.team_id, ctx.user_id)
         return ForYouReply(
-            picks=tuple(self._explained(ctx.team_id, ctx.user_id, p) for p in shown if self.index.get(p.paper_id)),
+            picks=tuple(
+                self._recommended(ctx.team_id, p.paper_id, "pick", p.why.terms, p.why.like, because) for p in shown
+            ),
             offset=offset,
             has_more=len(picks) > offset + limit and offset + limit < FORYOU_MAX,
         )
@@ -117,32 +134,62 @@ class Recommendations:
         reply = self.for_you(ctx, 0, HOME_PICKS)
         return reply if isinstance(reply, ForYouReply) else ForYouReply(unavailable=True)
 
-    def _example(self, ctx: Context) -> Paper | None:
-        """A paper of the loaded index to suggest saving: the shared paper of the day's first
-        rotation pick that the user has not saved, else None for an empty index."""
-        ids = self.index.ids()
-        if not ids:
-            return None
-        for pid in channel_order(ctx.team_id, ctx.user_id, ids)[:20]:
-            if self.store.get_reading_list_entry(ctx.team_id, ctx.user_id, pid) is None:
-                return self.index.get(pid)
-        return None
+    def _had(self, team: str, user: str) -> set[str]:
+        """Papers ``user`` already has, never offered again as picks: those their ``for me``
+        feed posted (``recommended_posts``) and those in their reading list."""
+        return self.store.recommended_ids(team, user) | {
+            e.paper_id for e in self.store.reading_list_entries(team, user)
+        }
 
-    def _explained(self, team: str, subject: str, pick: Pick) -> Recommended:
-        """A model's pick as a ``Recommended``: its paper, words and the positive it is like."""
-        return self._recommended(team, subject, pick.paper_id, "pick", tuple(pick.why.terms), pick.why.like)
+    def _example(self, ctx: Context, signals: Any) -> tuple[Paper | None, Paper | None]:
+        """``(like, example)``: a paper of the loaded index to suggest saving. With positives, the
+        index's paper most similar to the newest one the user does not have (``like`` that
+        positive); with none, the shared paper of the day's first rotation pick not in their
+        reading list (``like`` None); ``(None, None)`` for an empty index."""
+        had = self._had(ctx.team_id, ctx.user_id) | set(signals.positives) | set(signals.negatives)
+        for positive in signals.positives[:EXAMPLE_FROM]:
+            like = self.index.get(positive)
+            hits = self.index.similar(positive, limit=EXAMPLE_SIMILAR) if like is not None else []
+            for hit in hits:
+                if hit.paper.id not in had:
+                    return like, hit.paper
+        ids = self.index.ids()
+        for pid in channel_order(ctx.team_id, ctx.user_id, ids)[:20] if ids else ():
+            if pid not in had:
+                return None, self.index.get(pid)
+        return None, None
 
     def _recommended(
-        self, team: str, subject: str, paper_id: str, how: str, terms: Sequence[str], like: str | None
+        self, team: str, paper_id: str, how: str, terms: Sequence[str], like: str | None, because: Callable
     ) -> Recommended:
-        """A ``Recommended`` for ``paper_id`` (which the caller knows is in the index)."""
+        """A ``Recommended`` for ``paper_id`` (which the caller knows is in the index);
+        ``because(like id)`` says what the reader did to ``like`` (``_because``)."""
         liked = self.index.get(like) if like else None
-        if subject[:1] in ("U", "W"):
-            saved = liked is not None and self.store.get_reading_list_entry(team, subject, liked.id) is not None
-            because = "you saved" if saved else "you liked"
-        else:
-            because = "this channel liked"
-        return Recommended(paper=self.index.get(paper_id), terms=tuple(terms)[:5], like=liked, because=because, how=how)
+        said = because(liked.id) if liked is not None else "you liked"
+        return Recommended(paper=self.index.get(paper_id), terms=tuple(terms)[:5], like=liked, because=said, how=how)
+
+    def _because(self, team: str, subject: str) -> Callable[[str], str]:
+        """``said(paper id)``: what ``subject`` did to that positive, by the strongest kind of
+        its signals in force (``BECAUSE``): "you saved", "you liked" (👍, *More like this*),
+        "you shared"; for a channel "this channel liked" (👍) or "shared here". A paper with no
+        signal (forgotten since) says "you saved" when in the user's reading list, else
+        "you liked" / "this channel liked"."""
+        kinds: dict[str, set[str]] = {}
+        for pid, kind, _at in self.store.signal_rows(team, subject):
+            kinds.setdefault(pid, set()).add(kind)
+        person = subject[:1] in ("U", "W")
+        order = BECAUSE[person]
+
+        def said(like: str) -> str:
+            have = kinds.get(like, set())
+            for kind, words in order:
+                if kind in have:
+                    return words
+            if person and self.store.get_reading_list_entry(team, subject, like) is not None:
+                return "you saved"
+            return "you liked" if person else "this channel liked"
+
+        return said
 
     # ------------------------------------------------------------------ a subscription's post
     def post(self, sub: Subscription, day: date) -> RecommendedPost:
@@ -160,12 +207,12 @@ class Recommendations:
         """
         team, target = sub.team_id, sub.channel_id
         rows = self.store.recommend_once(team, target, day, lambda posted: self._choose(sub, day, posted), self.now())
-        picks = []
+        picks, because = [], self._because(team, target)
         for pid, how, why in rows:
             if self.index.get(pid) is None:
                 continue
             terms, like = _why_of(why)
-            picks.append(self._recommended(team, target, pid, how, terms, like))
+            picks.append(self._recommended(team, pid, how, terms, like, because))
         note = None
         if any(r[1] == "fallback" for r in rows) and not self.store.fell_back_before(team, target, day):
             note = self._fallback_note(sub)

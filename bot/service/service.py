@@ -400,7 +400,7 @@ class Service:
         return self.signal_log.signals(team, subject)
 
     def forget(self, team: str, user: str, reading_list: bool = False) -> int:
-        """Delete a user's signals (and their reading list); rows deleted (``SignalLog.forget``).
+        """Delete a user's signals (and their reading list); how many, as ``SignalLog.forget`` counts.
 
         Args:
             team, user, reading_list: as ``bot.service.signals.SignalLog.forget``.

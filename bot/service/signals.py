@@ -18,9 +18,9 @@ goes to the newest. Service layer: no Slack, SQL or Whoosh types.
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from datetime import datetime
-from typing import Callable
+from typing import Callable, Iterable
 
 from bot.core.models import NEGATIVE_KINDS, SIGNAL_KINDS, Context, Signals
 from bot.core.replies import EPHEMERAL, NoticeReply, Reply
@@ -132,27 +132,30 @@ class SignalLog:
             reading_list: True also empties their reading list.
 
         Returns:
-            int: rows deleted — signals in force plus reading-list entries.
+            int: signals in force forgotten, counted as the user made them
+            (``actions``), plus reading-list entries removed.
         """
-        return sum(self._forget(team, user, reading_list))
+        kinds, entries = self._forget(team, user, reading_list)
+        return sum(kinds.values()) + entries
 
-    def _forget(self, team: str, user: str, reading_list: bool) -> tuple[int, int]:
-        signals = self.store.forget_signals(team, user)
+    def _forget(self, team: str, user: str, reading_list: bool) -> tuple[Counter, int]:
+        kinds = actions(user, self.store.forget_signals(team, user))
         entries = self.store.clear_reading_list(team, user) if reading_list else 0
-        return signals, entries
+        return kinds, entries
 
     def forget_reply(self, ctx: Context, everything: bool = False) -> Reply:
         """``/paper forget`` (``everything``: ``/paper forget everything``): forget and
-        say what was deleted, with counts, to the asker only.
+        say what was deleted, with counts of each kind, to the asker only.
 
         Args:
             ctx: who asks (team and user).
             everything: True also empties their reading list.
         """
-        signals, entries = self._forget(ctx.team_id, ctx.user_id, everything)
+        kinds, entries = self._forget(ctx.team_id, ctx.user_id, everything)
+        total = sum(kinds.values())
         said = (
-            f"I forgot {_count(signals, 'signal')} of yours (saves, shares, reactions and buttons)"
-            if signals
+            f"I forgot {_count(total, 'signal')} of yours: {_kinds_text(kinds)}"
+            if total
             else "I had no signals of yours to forget (saves, shares, reactions and buttons)"
         )
         if everything:
@@ -224,6 +227,42 @@ class SignalLog:
         for subject in subjects:
             self._put(ctx.team_id, subject, paper_id, kind, ctx.user_id, at, active=added)
         return paper_id
+
+
+#: How ``/paper forget`` names each kind: (one, several).
+KIND_WORDS = {
+    "saved": ("save", "saves"),
+    "shared": ("share", "shares"),
+    "more": ("*More like this*", "*More like this*"),
+    "not_for_me": ("*Not for me*", "*Not for me*"),
+    "up": ("👍", "👍"),
+    "down": ("👎", "👎"),
+}
+
+
+def actions(user: str, rows: Iterable[tuple[str, str, str]]) -> Counter:
+    """Signals as the user made them, per kind: one 👍 in a channel (or one share into it) is
+    stored for the user and for the channel, and counts once.
+
+    Args:
+        user: the user's id.
+        rows: ``(subject, paper_id, kind)`` of the signals they gave or that count for them.
+
+    Returns:
+        Counter: kind → how many (a channel's row each, plus the user's own rows that no
+        channel row of the same paper and kind stands for).
+    """
+    theirs = {(pid, kind) for subject, pid, kind in rows if subject == user}
+    in_channels = [(pid, kind) for subject, pid, kind in rows if subject != user]
+    made = Counter(kind for _pid, kind in in_channels)
+    made.update(kind for pid, kind in theirs - set(in_channels))
+    return made
+
+
+def _kinds_text(kinds: Counter) -> str:
+    """``4 saves, 1 share and 1 👍`` (the order of ``SIGNAL_KINDS``)."""
+    parts = [f"{n:,} {KIND_WORDS[k][n != 1]}" for k in SIGNAL_KINDS if (n := kinds.get(k, 0))]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def _count(n: int, word: str) -> str:

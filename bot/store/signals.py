@@ -114,7 +114,7 @@ class SignalStore:
         with transaction(self._engine) as conn:
             return [(r.paper_id, r.kind, r.at) for r in conn.execute(query)]
 
-    def forget_signals(self, team: str, user: str) -> int:
+    def forget_signals(self, team: str, user: str) -> list[tuple[str, str, str]]:
         """Delete every signal ``user`` gave (for themselves or for a channel) or
         that counts for them.
 
@@ -123,16 +123,19 @@ class SignalStore:
             user: the user's id.
 
         Returns:
-            int: how many signals in force were deleted (removed ones, kept only
-            for their time, are deleted too but not counted).
+            list[tuple[str, str, str]]: the signals in force deleted, as
+            ``(subject, paper_id, kind)`` (removed ones, kept only for their time,
+            are deleted too but not returned).
         """
         mine = sa.and_(signals_t.c.team == team, sa.or_(signals_t.c.actor == user, signals_t.c.subject == user))
         with transaction(self._engine, write=True) as conn:
-            count = conn.execute(
-                sa.select(sa.func.count()).select_from(signals_t).where(mine, signals_t.c.active.is_(True))
-            ).scalar()
+            rows = conn.execute(
+                sa.select(signals_t.c.subject, signals_t.c.paper_id, signals_t.c.kind).where(
+                    mine, signals_t.c.active.is_(True)
+                )
+            ).all()
             conn.execute(signals_t.delete().where(mine))
-        return int(count or 0)
+        return [(r.subject, r.paper_id, r.kind) for r in rows]
 
     # ------------------------------------------------------------ the bot's posts
     def record_post(self, team: str, channel: str, ts: str, paper_id: str, now: datetime | None = None) -> bool:

@@ -70,3 +70,10 @@ def test_a_pair_seen_once_stays_two_words(small):
     text = "Tokens often matter. Tokens rarely matter."
     got = [label for label, _ in small.readable(text, [STEM("tokens"), STEM("often")])]
     assert got == ["tokens", "often"]
+
+
+def test_at_reads_papers_by_docnum_and_falls_back_to_the_id(small):
+    ids = small.from_vectors("ids", lambda v: v.ids)
+    got = small.at([(0, ids[0]), (1, ids[0]), (99, ids[2]), (0, "nosuchpaper")])
+    assert [p.id if p else None for p in got] == [ids[0], ids[0], ids[2], None]
+    assert got[0] == small.get(ids[0])

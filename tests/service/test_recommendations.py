@@ -91,6 +91,18 @@ def test_not_for_me_and_more_like_this_change_the_next_page(svc, seed_index):
     assert all(r.because == "you liked" for r in liked)  # "more" is not a save
 
 
+def test_foryou_never_offers_a_paper_of_the_reading_list(svc, seed_index):
+    """After ``/paper forget`` the saves are no positives any more, but the papers are still in the
+    reading list: picks learned from new positives leave them out."""
+    ids = _attention_ids(seed_index, 6)
+    _save(svc, ALICE, ids[:3])
+    svc.command("forget", ALICE)
+    for pid in ids[3:]:
+        svc.record_signal(TEAM, ALICE.user_id, pid, "more")
+    picks = {r.paper.id for r in svc.recommendations.for_you(ALICE, 0, 10).picks}
+    assert len(picks) == 10 and not picks & set(ids[:3])
+
+
 def test_the_second_page_follows_the_first(svc, seed_index):
     _save(svc, ALICE, _attention_ids(seed_index))
     one, two = svc.recommendations.for_you(ALICE, 0), svc.recommendations.for_you(ALICE, 5)
@@ -139,7 +151,7 @@ def test_a_channel_for_this_channel_learns_from_the_channel_only_and_keeps_its_t
         assert not seen & {r.paper.id for r in later.picks}
         seen |= {r.paper.id for r in later.picks}
         assert any(r.how == "pick" for r in later.picks)
-        assert all(r.because == "this channel liked" for r in later.picks if r.how == "pick")
+        assert all(r.because == "shared here" for r in later.picks if r.how == "pick")
 
 
 def test_today_shows_the_papers_the_feed_posts(svc, seed_index):
@@ -164,3 +176,31 @@ def test_without_a_model_foryou_says_it_is_unavailable(seed_index, db_store, set
     reply = plain.command("foryou", ALICE)
     assert isinstance(reply, ForYouReply) and reply.unavailable
     assert "not available" in to_text(render(reply))
+
+
+def test_why_names_the_strongest_thing_the_reader_did_to_the_paper_it_is_like(svc, seed_index):
+    """A channel's paper only shared there is "shared here" (not "liked"), a 👍 makes it "liked";
+    a person's share is "you shared", a 👍 "you liked", a save "you saved" (the strongest)."""
+    ids = _attention_ids(seed_index, 3)
+    svc.command("subscribe for this channel", GENERAL)
+    sub, day = svc.store.get_subscription(TEAM, "C0GENERAL"), date(2026, 12, 1)
+    for pid in ids:
+        svc.signal_log.shared(Context(TEAM, "C0GENERAL", "U0BOB"), pid)
+    (pick,) = svc.recommendations.post(sub, day).picks
+    assert pick.like.id in ids and pick.because == "shared here"
+    text = to_text(render(ForYouReply(picks=(pick,))))
+    assert f"because *{pick.like.title[:30]}" in text and "was shared here" in text and "liked" not in text
+    svc.record_signal(TEAM, "C0GENERAL", pick.like.id, "up", by="U0ALICE")
+    assert svc.recommendations.post(sub, day).picks[0].because == "this channel liked"
+    bob = Context(TEAM, "D0BOB", "U0BOB")
+    first = svc.recommendations.for_you(bob).picks[0]
+    assert first.because == "you shared"
+    like = first.like.id
+
+    def because() -> set[str]:
+        return {r.because for r in svc.recommendations.for_you(bob, 0, 10).picks if r.like.id == like}
+
+    svc.record_signal(TEAM, "U0BOB", like, "up")
+    assert because() == {"you liked"}
+    svc.reading_list.save(like, bob)
+    assert because() == {"you saved"}

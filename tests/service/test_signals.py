@@ -67,9 +67,33 @@ def test_forget_answers_with_counts_to_the_asker_only(service, seed_index):
     ctx = Context("T1", "C0GEN", "U1")
     service.reading_list.save(seed_index.ids()[0], ctx)
     reply = service.command("forget", ctx)
-    assert reply.visibility == "ephemeral" and "forgot 1 signal of yours" in reply.text
+    assert reply.visibility == "ephemeral" and "forgot 1 signal of yours: 1 save." in reply.text
     assert service.store.reading_list_count("T1", "U1") == 1
     reply = service.command("FORGET everything", ctx)
     assert "no signals of yours" in reply.text and "removed 1 paper from your reading list" in reply.text
     assert service.forget("T1", "U1", reading_list=True) == 0
     assert service.command("forget me now", ctx).__class__.__name__ == "ResultsReply"  # a search
+
+
+def test_forget_counts_each_thing_the_user_did_once_and_names_the_kinds(service, store, seed_index):
+    """The outside tester's eight actions (4 saves, *Not for me*, *More like this*, 👍 on a channel's
+    post, 👎 on their DM's) are eight, though the 👍 is stored for the user and the channel."""
+    ids = seed_index.ids()[:8]
+    channel, dm = Context("T1", "C0GEN", "U1"), Context("T1", "D0U1", "U1")
+    for pid in ids[:4]:
+        service.reading_list.save(pid, channel)
+    service.record_signal("T1", "U1", ids[4], "not_for_me")
+    service.record_signal("T1", "U1", ids[5], "more")
+    store.record_post("T1", "C0GEN", "1.000100", ids[6])
+    store.record_post("T1", "D0U1", "2.000100", ids[7])
+    assert service.signal_log.reaction(channel, "1.000100", "+1", added=True) == ids[6]
+    assert service.signal_log.reaction(dm, "2.000100", "-1", added=True) == ids[7]
+    service.signal_log.shared(channel, ids[0])  # a share of a saved paper into the channel: one more
+    service.record_signal("T1", "U2", ids[6], "up", by="U2")  # someone else's: kept
+    reply = service.command("forget", channel)
+    assert (
+        "I forgot 9 signals of yours: 4 saves, 1 share, 1 *More like this*, 1 👍, 1 *Not for me* and 1 👎."
+        in reply.text
+    ), reply.text
+    assert service.signals("T1", "C0GEN") == service.signals("T1", "U1") == type(service.signals("T1", "U1"))((), ())
+    assert service.signals("T1", "U2").positives == (ids[6],)

@@ -39,7 +39,7 @@ def test_forget_deletes_what_the_user_gave_for_any_subject_and_counts_those_in_f
     store.put_signal("T1", "U1", "U1", "p9", "up", active=False, at=NOW)  # removed: not counted
     store.put_signal("T2", "U1", "U1", "p1", "saved", at=NOW)  # another team: kept
     store.add_reading_list_entry("T1", "U1", ReadingListEntry("p1", "One"), NOW)
-    assert store.forget_signals("T1", "U1") == 2
+    assert sorted(store.forget_signals("T1", "U1")) == [("C1", "p1", "shared"), ("U1", "p1", "saved")]
     assert store.signal_rows("T1", "U1") == []
     assert [r[:2] for r in store.signal_rows("T1", "C1")] == [("p2", "up")]
     assert len(store.signal_rows("T2", "U1")) == 1

@@ -15,9 +15,9 @@ import pytest
 from bot.render import ACTION_SAVE
 from bot.render.foryou import ACTION_FORYOU_PAGE, ACTION_MORE, ACTION_NOT_FOR_ME
 from tests.clikit import run
-from tests.fakeslack import TEAM_ID
+from tests.fakeslack import BOT_USER_ID, TEAM_ID
 from tests.slack.listeners.test_slack_app_home import home_opened, sent_view
-from tests.slack.slackkit import BOT_TOKEN, SlackHarness, shown_strings
+from tests.slack.slackkit import BOT_TOKEN, SlackHarness, dm_event, mention_event, shown_strings
 from tests.strict.methods import dm_of
 
 
@@ -152,6 +152,73 @@ def test_for_me_and_for_this_channel_over_several_dates_with_digest_send(rec: Sl
     dm = [" ".join(shown_strings(p.body)) for p in by_place[dm_of("U0ALICE")]]
     assert all("you saved" in t for t in dm[1:])
     channel = [" ".join(shown_strings(p.body)) for p in by_place["C0GENERAL"]]
-    assert all("this channel liked" in t and "React 👍" in t for t in channel[1:])
+    # the channel's papers were only shared there: said so, not "liked" (the outside tester's case)
+    assert all("was shared here" in t and "liked" not in t and "React 👍" in t for t in channel[1:])
     assert _values(by_place[dm_of("U0ALICE")][-1].body, ACTION_MORE)  # a person's feed: the buttons
     assert not _values(by_place["C0GENERAL"][-1].body, ACTION_MORE)  # a channel: reactions instead
+
+
+def test_foryou_and_the_app_home_leave_out_what_the_feed_posted(rec: SlackHarness, seed_index_dir, tmp_path):
+    """The outside tester's case: the feed posted its best picks, then ``/paper foryou`` and the App
+    Home listed those same papers as picks 1-3. They have them already: never offered again."""
+    url = rec.service.store._engine.url.render_as_string(hide_password=False)
+    response, reply_url = rec.command("subscribe for me 08:00")
+    rec.replies(reply_url)
+    saved = _save_three(rec)
+    for n in range(3):
+        _send(rec, url, seed_index_dir, date(2027, 1, 4) + timedelta(days=n), tmp_path)
+    feed = [
+        c.body["metadata"]["event_payload"]["paper_id"]
+        for c in rec.fake.calls("chat.postMessage")
+        if "metadata" in c.body and not c.body.get("thread_ts")
+    ]
+    assert len(set(feed)) == 3
+    offered = {v["id"] for v in _values(_foryou(rec), ACTION_MORE)}
+    assert len(offered) == 5 and not offered & (set(feed) | set(saved)), (feed, offered)
+    assert rec.event(home_opened(), event_id="Ev0RECF").status == 200
+    view = sent_view(rec.fake.wait_for("views.publish")[-1])
+    at_home = {v["id"] for v in _values(view, ACTION_NOT_FOR_ME)}
+    assert len(at_home) == 3 and not at_home & set(feed)
+
+
+def test_below_three_saves_the_example_is_like_what_was_saved(rec: SlackHarness):
+    """The outside tester's case: at 0 and at 2 saves the starter example was the same unrelated
+    paper. With 1-2 positives it is one of the index's papers most similar to the newest."""
+    first = _values(_foryou(rec), ACTION_SAVE)[0]["id"]
+    saved = [h.paper.id for h in rec.index.search("attention tokens", limit=2).hits]
+    for n, pid in enumerate(saved):
+        response, url = rec.click(ACTION_SAVE, {"id": pid}, message_ts=f"1765000000.00{n}")
+        rec.replies(url)
+        reply = _foryou(rec)
+        example = _values(reply, ACTION_SAVE)[0]["id"]
+        near = [h.paper.id for h in rec.index.similar(pid, limit=10)]
+        assert example in near and example not in saved, (example, near)
+        text = " ".join(shown_strings(reply))
+        assert f"you have {n + 1} so far" in text and f"For example, like *{rec.index.get(pid).title[:40]}" in text
+    assert example != first
+
+
+def test_every_help_names_the_recommendations_and_forget(slack: SlackHarness):
+    """``/paper help``, help in a DM, a mention's help and the App Home's "How to use paperbot" all
+    say how to get picks (``foryou``, ``subscribe for me``, ``subscribe for this channel``) and
+    ``forget``, and pass the fake's Block Kit rules."""
+    _, url = slack.command("help")
+    (reply,) = slack.replies(url)
+    slash = " ".join(shown_strings(reply))
+    slack.event(dm_event("help", ts="1765100000.000100"), event_id="Ev0HELP1")
+    (dm,) = slack.fake.wait_for("chat.postMessage")
+    slack.event(mention_event(f"<@{BOT_USER_ID}> help", ts="1765000100.000100"), event_id="Ev0HELP2")
+    (mention,) = slack.fake.wait_for("chat.postEphemeral")
+    slack.event(home_opened(), event_id="Ev0HELP3")
+    home = sent_view(slack.fake.wait_for("views.publish")[-1])
+    home_help = next(t for t in shown_strings(home) if t.startswith("*How to use paperbot*"))
+    for prefix, shown in (
+        ("/paper ", slash),
+        ("@paperbot ", " ".join(shown_strings(mention.body))),
+        ("/paper ", home_help),
+    ):
+        for command in ("foryou", "subscribe for me", "subscribe for this channel", "forget"):
+            assert f"`{prefix}{command}" in shown, (prefix, command, shown)
+    dm_text = " ".join(shown_strings(dm.body))
+    for command in ("`foryou`", "`subscribe for me", "`/paper subscribe for this channel`", "`forget"):
+        assert command in dm_text, (command, dm_text)

@@ -163,15 +163,24 @@ def test_saves_are_private_shares_and_answers_count_where_they_were_made(slack_f
 
 def test_forget_deletes_the_users_signals_and_only_with_everything_their_reading_list(slack_factory, db_url):
     slack = slack_factory(database_url=db_url)
-    ids, _shared = save_and_share(slack, 2)
+    ids, shared = save_and_share(slack, 2)
     wait_until(lambda: signals(slack, "C0GENERAL")[0], what="the share")
     slack.service.record_signal(TEAM_ID, "U0BOB", ids[0], "more")  # Bob's: kept
+    (card,) = [
+        c
+        for c in slack.fake.calls("chat.postMessage")
+        if c.body.get("channel") == "C0GENERAL" and not c.body.get("thread_ts")
+    ]
+    wait_until(lambda: slack.store.post_paper(TEAM_ID, "C0GENERAL", card.answer["ts"]), what="the card")
+    assert react(slack, "+1", card.answer["ts"], user="U0ALICE", event_id="Ev0FG1", at=T0) == 200
+    wait_until(lambda: len(slack.store.signal_rows(TEAM_ID, "C0GENERAL")) == 2, what="Alice's 👍 for the channel")
 
     _, url = slack.command("forget")
     (said,) = slack.replies(url)
     text = " ".join(shown_strings(said))
     assert said.get("response_type", "ephemeral") == "ephemeral"
-    assert "forgot 4 signals" in text and "reading list is kept" in text
+    # four things done (2 saves, a share, a 👍), though the share and the 👍 count for the channel too
+    assert "forgot 4 signals of yours: 2 saves, 1 share and 1 👍." in text and "reading list is kept" in text
     assert signals(slack, "U0ALICE") == ((), ()) and signals(slack, "C0GENERAL") == ((), ())
     assert signals(slack, "U0BOB") == ((ids[0],), ())
     assert slack.store.reading_list_count(TEAM_ID, "U0ALICE") == 2
