@@ -16,9 +16,9 @@ TL;DR, against the abstract split by ``bot.corpus.sentences``: a TL;DR sentence 
 an abstract sentence when, lower-cased with whitespace collapsed, it equals it, or is its
 tail of at least 60 % of it (``derive.tldr`` drops a leading connective), or, cut with
 "…", is its beginning. Reported: TL;DRs repeating the abstract's first sentence, and
-repeating any sentence of the part of the abstract the Details card shows right below the
-TL;DR (``bot.render.blocks.paper_blocks``: the abstract cut to ``ABSTRACT_MAX`` = 2,800
-characters).
+Details cards (``bot.render.blocks.paper_blocks``, rendered) whose TL;DR section repeats any
+sentence of the part of the abstract the card shows right below it (the abstract cut to
+``ABSTRACT_MAX`` = 2,800 characters).
 
 Keywords: a one-word keyword is *a single adjective or verb* when lemminflect's word list
 (``getAllLemmas``) gives it no NOUN reading but an ADJ or VERB one (ADV only: an adverb,
@@ -64,46 +64,23 @@ _INITIAL = re.compile(r"\b[A-Z]\.$")
 WHY = """\
 Where they come from (read from the code at this commit)
 ---------------------------------------------------------
-* TL;DR: bot/corpus/assemble.py:make_entry -> bot/corpus/derive.py:contribution_index (the
-  first "we propose/introduce/present/study/investigate ..." sentence, or None) ->
-  derive.tldr -> derive._tldr: that sentence (sentence 0 when there is none) plus the
-  sentence with the most result cues, <= 300 characters, extractive; strip_connective
-  (bot/corpus/wordlists.py) only drops a leading "However," / "To address this,".
-  Abstracts without a "we <verb>" sentence ("This paper ...", "Here, ...", passive voice)
-  get sentence 0, the first sentence, as their TL;DR's opening; and every TL;DR sentence is
-  an abstract sentence, so the Details card (bot/render/blocks.py:paper_blocks: TL;DR
-  section, then the abstract cut to 2,800 characters) always repeats it right below.
-* Keywords of a titled paper: make_entry -> bot/corpus/keywords.py:title_keywords: the
-  title's runs between stop words (keywords._STOP also stops "framework", "method",
-  "novel", "efficient", "new" ...), a trailing "-ed" word dropped; a one-word run kept when
-  the abstract says it twice; topped up with the abstract's most frequent 5+ letter words
-  when fewer than 3. No noun check at all on this path: a run cut by a stop word leaves
-  its adjective alone ("A Modular Framework" -> "Modular"), and the top-up takes any
-  frequent word ("robust", "unified"). Untitled papers use keywords.keywords, which calls
-  bot/corpus/wordlists.py:is_noun_phrase (hand-kept VERBS / ADJECTIVES lists).
-
-* bot/corpus/text.py:sentence_spans ends a sentence after a single capital letter and a
-  period ("abstracts rarely hold initials"), so "the Karl G. Jansky Very Large Array" and
-  "the Vera C. Rubin Observatory" split, and a TL;DR can be "The Vera C.".
-
-What to change
---------------
-* text.sentence_spans: no boundary after a single capital letter followed by a capitalised
-  word ("G. Jansky", "C. Rubin"); keep it before "We"/"The"/"This"/"Our" ("... model X. We ...").
-* derive._tldr: never take sentence 0. Without a contribution sentence (the fallback, most
-  of the repeats) take the best-scored other sentence (result cues; the contribution-like
-  "This paper/Here ..." sentence when there is one); when the contribution sentence *is*
-  sentence 0, say it another way — its object as a phrase (derive.we_clauses gives it:
-  "KAG-Thinker, a human-like reasoning framework built upon ...") — and add the result
-  sentence. A one-sentence abstract gets no TL;DR (the card shows the abstract).
-* render/blocks.py:paper_blocks: an extractive TL;DR always repeats the abstract right
-  below it; show the TL;DR where the abstract is not shown (result rows, digest, share,
-  unfurl) and leave it out of the Details card when the card shows the abstract (or show
-  the abstract minus the TL;DR's sentences).
-* keywords.title_keywords: run each candidate through wordlists.is_noun_phrase, and
-  drop one-word candidates that are not nouns (a POS word list: lemminflect's, as here, or
-  extend wordlists.ADJECTIVES / VERBS from this file's findings); in the top-up, accept
-  only words that can be nouns.
+* TL;DR: bot/corpus/assemble.py:make_entry -> bot/corpus/derive.py:tldr -> _tldr. Never
+  sentence 0: the lead is the contribution sentence when it is not the first, else the
+  first later sentence about the work itself ("We ...", "Our ...", "This paper ...");
+  beside it the sentence with the most result cues; neither -> the object of a
+  first-sentence "we propose X" restated as a phrase, else the last sentence; "" for a
+  one-sentence abstract. strip_connective (bot/corpus/wordlists.py) drops a leading
+  "However," / "Here,".
+* Details card: bot/render/blocks.py:paper_blocks -> bot/render/tldr.py:tldr_parts. A TL;DR
+  made of sentences the card's abstract shows (after a dropped connective, or cut with
+  "...") is not repeated above the abstract: its sentences are bold inside it. A source's
+  own TL;DR (OpenReview) and cards without the abstract keep the TL;DR section.
+* Keywords: bot/corpus/keywords.py:_Picks.take accepts only wordlists.is_noun_keyword
+  phrases (is_noun_phrase, the last word can_be_noun: lemminflect's lemma lists with the
+  same documented rules as this benchmark's readings(), so the single-word figure is 0 by
+  construction; the hand-check is the independent check).
+* bot/corpus/sentences.py: no boundary after an initial inside a name ("Karl G. Jansky",
+  "Vera C. Rubin"), nor after "Phys." / "Rev." in a citation.
 """
 
 
@@ -121,6 +98,20 @@ def repeats(sentence: str, source: str) -> bool:
     return t == a or (a.endswith(t) and len(t) >= 0.6 * len(a))
 
 
+def card_tldr(paper) -> str:
+    """The TL;DR section the Details card (``bot.render.blocks.paper_blocks``) shows above
+    the abstract, unescaped; "" when it shows none."""
+    import html
+
+    from bot.render.blocks import paper_blocks
+
+    for block in paper_blocks(paper):
+        text = block.get("text", {}).get("text", "") if block["type"] == "section" else ""
+        if text.startswith("*TL;DR* "):
+            return html.unescape(text[len("*TL;DR* ") :])
+    return ""
+
+
 def tldr_figures(papers: list) -> dict:
     """Counts of TL;DRs repeating the first / any shown abstract sentence."""
     from bot import corpus
@@ -136,7 +127,8 @@ def tldr_figures(papers: list) -> dict:
         visible = corpus.sentences(p.abstract[:ABSTRACT_MAX])
         parts = corpus.sentences(p.tldr) or [p.tldr]
         rep_first = any(repeats(t, sents[0]) for t in parts) if sents else False
-        rep = [t for t in parts if any(repeats(t, a) for a in visible)]
+        above = card_tldr(p)  # what the Details card shows above the abstract
+        rep = [t for t in (corpus.sentences(above) or [above]) if above and any(repeats(t, a) for a in visible)]
         first += rep_first
         we_first += rep_first and bool(_WE_VERB.search(sents[0].lower()))
         shown += bool(rep)
@@ -284,7 +276,8 @@ def main() -> None:
             f"  TL;DR repeats the abstract's first sentence: {t['repeats_first_sentence']} of {t['papers']} "
             f"({t['repeats_first_share']:.1%}); of them, the first sentence is the \"we propose/study\" one: "
             f"{t['first_is_we_sentence']}, the fallback (no such sentence): {t['repeats_first_sentence'] - t['first_is_we_sentence']}",
-            f"  TL;DR repeats a sentence shown right below it (Details card, first {ABSTRACT_MAX} characters): "
+            f"  the Details card's TL;DR section repeats a sentence of the abstract shown right below it "
+            f"(first {ABSTRACT_MAX} characters): "
             f"{t['repeats_shown_sentence']} ({t['repeats_shown_share']:.1%}); entirely copied: {t['entirely_copied']}",
             f"  TL;DR cut at an initial (a sentence split inside a name, 'The Vera C.'): {t['cut_at_initial']}",
             f"  keywords: {k['keywords']} ({k['per_paper']:.1f} a paper), {k['single_word']} of one word; "

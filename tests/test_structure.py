@@ -51,6 +51,7 @@ THIRD_PARTY = {
     "slack_sdk": ("bot.slack", "bot.render", "bot.store.installations"),
     # the corpus
     "pylatexenc": ("bot.corpus",),
+    "lemminflect": ("bot.corpus.wordlists",),  # its part-of-speech word list: keywords are nouns
     # the command line
     "click": CLI,
     "dotenv": CLI,

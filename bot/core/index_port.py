@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Iterator, Protocol
 
-from bot.core.models import Hit, Meant, Paper, SearchPage
+from bot.core.models import Examples, Hit, Meant, Paper, SearchPage
 
 
 class ServiceIndex(Protocol):
@@ -83,4 +83,8 @@ class ServiceIndex(Protocol):
 
     def papers(self) -> Iterator[Paper]:
         """Every paper, one at a time (for ``bot.service.paper_links.PaperLinks``)."""
+        ...
+
+    def examples(self) -> Examples:
+        """Method names and topics of this index for help and hints (cached per index)."""
         ...

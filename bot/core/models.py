@@ -142,6 +142,34 @@ class Meant:
     words: str
 
 
+@dataclass(frozen=True)
+class Examples:
+    """What help and hints suggest, drawn from the loaded index (``SearchIndex.examples``),
+    never hard-coded paper names (issue 18 point 7).
+
+    Attributes:
+        names: distinctive method names of papers in the index ("KAG-Thinker"), best first.
+        topics: frequent key phrases of the index ("dark matter"), most frequent first.
+        ids: paper ids, for an index whose papers have no method name.
+    """
+
+    names: tuple[str, ...] = ()
+    topics: tuple[str, ...] = ()
+    ids: tuple[str, ...] = ()
+
+    def paper(self, second: bool = False) -> str | None:
+        """A paper to name in an example: a method name, else an id; with ``second``,
+        another one when there is one. None for an empty index."""
+        given = self.names or self.ids
+        if not given:
+            return None
+        return given[1] if second and len(given) > 1 else given[0]
+
+    def topic(self) -> str | None:
+        """A topic to search for, or None."""
+        return self.topics[0] if self.topics else None
+
+
 class QueryError(ValueError):
     """A query that cannot run, with a short explanation for the user.
 

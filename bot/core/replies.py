@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from bot.core.models import Hit, Paper, ReadingListEntry, SearchPage, Subscription
+from bot.core.models import Examples, Hit, Paper, ReadingListEntry, SearchPage, Subscription
 
 EPHEMERAL = "ephemeral"
 IN_CHANNEL = "in_channel"
@@ -60,6 +60,7 @@ class ResultsReply(Reply):
         unsure: a mention's answer when no paper is confidently the one meant:
             the page is introduced as "Not sure which paper you mean — these
             match …" (docs/interfaces.md "Mentions and direct messages").
+        examples: what the index holds, for the hint of a page that finds nothing.
     """
 
     page: SearchPage | None = None
@@ -67,6 +68,7 @@ class ResultsReply(Reply):
     typed_total: int | None = None
     query_keys: tuple[tuple[str, str], ...] = ()
     unsure: bool = False
+    examples: Examples = Examples()
 
 
 @dataclass(frozen=True)
@@ -105,10 +107,12 @@ class PickListReply(Reply):
 
 @dataclass(frozen=True)
 class HelpReply(Reply):
-    """Usage with examples. ``prefix`` is "/paper", "@paperbot", or "" in a DM with the bot."""
+    """Usage with examples. ``prefix`` is "/paper", "@paperbot", or "" in a DM with the bot;
+    ``examples`` names papers and topics of the loaded index."""
 
     prefix: str = "/paper"
     note: str | None = None
+    examples: Examples = Examples()
 
 
 @dataclass(frozen=True)
@@ -170,9 +174,11 @@ class WelcomeReply(Reply):
     Attributes:
         audience: "user" (the Messages tab, first open) or "channel" (the bot
             was just added to it).
+        examples: papers and topics of the loaded index to suggest.
     """
 
     audience: str = "user"
+    examples: Examples = Examples()
 
 
 @dataclass(frozen=True)

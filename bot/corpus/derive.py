@@ -15,7 +15,8 @@ Titles (≤ 120 characters, no trailing punctuation):
 
 Long phrases are cut at the last clause boundary (", which", ":", "—", then
 "that", "by", "for" …) that fits. TL;DR: the contribution sentence plus the
-sentence with the strongest result cues, ≤ 300 characters, extractive.
+sentence with the strongest result cues, ≤ 300 characters, extractive, never the
+abstract's first sentence (``tldr``).
 """
 
 from __future__ import annotations
@@ -225,48 +226,88 @@ def _stem_hits(doc: Doc, stems: tuple[str, ...], counts: list[int]) -> None:
 
 
 def tldr(doc: Doc, contribution: int | None) -> str:
-    """One or two extractive sentences: the contribution plus the main result.
+    """One or two extractive sentences: what the paper does plus its main result —
+    never the abstract's first sentence, which readers see first anyway (issue 18).
 
     Args:
         doc: the abstract.
         contribution: index of the sentence introducing the paper's method
-            (from ``find_name``/``derive_title``/``contribution_index``), or
-            None for the first sentence.
+            (from ``find_name``/``derive_title``/``contribution_index``), or None.
 
     Returns:
-        ≤ 300 characters. The result sentence is the one (other than the
-        contribution) with most result cues: 2 points per result word
-        ("outperforms", "achieves", "reduces" …, at most 2 counted) plus
-        evidence ("experiments", "show", figures with %/×), at most 2; it
-        needs 3 points. When both do not fit, the contribution alone, cut at a
-        word with "…" if needed. A leading connective or back-referring clause
-        ("To address these limitations,") is dropped (``bot.corpus.wordlists``).
+        ≤ 300 characters; "" for an abstract of one sentence (the abstract is its
+        own summary). The lead is the contribution sentence when it is not the
+        first; otherwise the first later sentence that speaks of the work itself
+        ("We …", "Our …", "This paper …", ``_ABOUT``). The result sentence is the
+        one (other than the first and the lead) with most result cues: 2 points
+        per result word ("outperforms", "achieves", "reduces" …, at most 2
+        counted) plus evidence ("experiments", "show", figures with %/×), at most
+        2; it needs 3 points. Neither → the object of a first-sentence
+        contribution restated as a phrase ("KAG-Thinker, a human-like reasoning
+        framework …"), else the last sentence. When lead and result do not fit
+        together, the lead alone, cut at a word with "…" if needed. A leading
+        connective or back-referring clause ("To address these limitations,") is
+        dropped (``bot.corpus.wordlists``).
     """
     return strip_connective(_tldr(doc, contribution))
 
 
+#: A later sentence about the work itself: the TL;DR's lead when the first sentence is the contribution.
+_ABOUT = re.compile(
+    r"\b(?:we|our)\s|\b(?:this|the present) (?:paper|work|study|article|letter|thesis)\b|^here,?\s", re.IGNORECASE
+)
+
+
 def _tldr(doc: Doc, contribution: int | None) -> str:
     sents = doc.sents
-    if not sents:
+    if len(sents) < 2:
         return ""
-    first = contribution if contribution is not None else 0
-    results = [0] * len(sents)
-    evidence = [0] * len(sents)
+    lead = contribution if contribution else None
+    if lead is None:
+        lead = next((i for i in range(1, len(sents)) if _ABOUT.search(sents[i])), None)
+    best = _result_sentence(doc, {0, lead})
+    chosen = sorted({lead, best} - {None})
+    if not chosen:
+        restated = _restated(doc) if contribution == 0 else ""
+        return restated or _cut(sents[-1])
+    text = " ".join(sents[i] for i in chosen)
+    if len(text) <= TLDR_MAX:
+        return text
+    for i in (lead, best):
+        if i is not None and len(sents[i]) <= TLDR_MAX:
+            return sents[i]
+    return _cut(sents[chosen[0]])
+
+
+def _cut(sentence: str) -> str:
+    """``sentence``, or its first ``TLDR_MAX`` characters cut at a word with "…"."""
+    if len(sentence) <= TLDR_MAX:
+        return sentence
+    cut = sentence[: TLDR_MAX - 1]
+    return cut[: cut.rfind(" ")].rstrip(",;: ") + "…"
+
+
+def _result_sentence(doc: Doc, skip: set[int | None]) -> int | None:
+    """Index of the sentence with most result cues (≥ 3 points, ``tldr``), not in ``skip``; None when none has."""
+    results = [0] * len(doc.sents)
+    evidence = [0] * len(doc.sents)
     _stem_hits(doc, _RESULT_STEMS, results)
     _stem_hits(doc, _EVIDENCE_STEMS, evidence)
     for m in _FIGURE.finditer(doc.text):
         evidence[doc.index_of(m.start())] += 1
     best, best_score = None, 0
-    for i in range(len(sents)):
+    for i in range(len(doc.sents)):
         score = 2 * min(2, results[i]) + min(2, evidence[i])
-        if i != first and score >= best_score and score >= 3:
+        if i not in skip and score >= best_score and score >= 3:
             best, best_score = i, score
-    chosen = sorted({first, best} - {None})
-    text = " ".join(sents[i] for i in chosen)
-    if len(text) <= TLDR_MAX:
-        return text
-    for i in (first, best):
-        if i is not None and len(sents[i]) <= TLDR_MAX:
-            return sents[i]
-    cut = sents[first][: TLDR_MAX - 1]
-    return cut[: cut.rfind(" ")].rstrip(",;: ") + "…"
+    return best
+
+
+def _restated(doc: Doc) -> str:
+    """The first sentence's "we propose <object>" object as a phrase ("KAG-Thinker, a
+    human-like reasoning framework …"), cut at a clause to ≤ 160 characters; "" if it has none."""
+    for i, adverb, verb, obj in we_clauses(doc):
+        if i == 0 and adverb not in _SECONDARY and verb in _CREATE:
+            phrase = fit(re.sub(r"\b(?:novel|new)\s+", "", _ARTICLE.sub("", obj)), 160, minimum=30)
+            return _cap(phrase) + "." if len(phrase.split()) >= 3 else ""
+    return ""

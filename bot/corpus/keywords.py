@@ -15,7 +15,7 @@ import re
 from collections import Counter
 
 from bot.core.acronyms import acronym_spans
-from bot.corpus.wordlists import is_noun_phrase
+from bot.corpus.wordlists import is_noun_keyword, is_noun_phrase, without_leading_gerund
 
 _STOP = frozenset(
     """a about above across after again against all almost along also although always
@@ -162,7 +162,7 @@ def keywords(text: str, *, name: str | None = None, limit: int = 6) -> tuple[str
         if picks.full:
             break
         lowered = " ".join(key).replace("-", " ")
-        if is_noun_phrase(key) and picks.take(lowered, lowered):  # cheap check first, surface form only when kept
+        if is_noun_phrase(key) and picks.take(" ".join(key), lowered):  # cheap check first, surface form only when kept
             picks.chosen[-1] = _surface(key, runs, toks, low)
     if len(picks.chosen) < 3:
         for start, end in sorted(runs, key=lambda r: r[0] - r[1]):
@@ -172,7 +172,8 @@ def keywords(text: str, *, name: str | None = None, limit: int = 6) -> tuple[str
 
 
 class _Picks:
-    """The phrases chosen so far: at most ``limit``, never the method ``name``, none
+    """The phrases chosen so far: at most ``limit``, never the method ``name``, each a
+    noun phrase (``wordlists.is_noun_keyword``: no lone adjective or verb, issue 18), none
     inside another (or containing one), and with ``per_word``, at most that many
     phrases sharing a word."""
 
@@ -194,6 +195,8 @@ class _Picks:
         if self.per_word is not None and any(
             sum(word in k.split() for k in self.keys) >= self.per_word for word in key.split()
         ):
+            return False
+        if not is_noun_keyword(phrase.split()):
             return False
         self.chosen.append(phrase)
         self.keys.append(key)
@@ -247,12 +250,13 @@ _TITLE_SPLIT = re.compile(r"[:;,.?!()\[\]{}/|]|\s[-–—]\s|—")
 def _title_phrases(run: list[str], lower: str) -> list[tuple[float, int, str]]:
     """Scored phrases from one stop-word-free run of title words.
 
-    Trailing "-ed" words are dropped; a run of up to 5 words is then one
+    Trailing "-ed" words and a leading verb in "-ing" are dropped; a run of up to 5 words is then one
     phrase, a longer one gives its first and last three words. A single word
     must occur twice in the abstract.
     """
     while len(run) > 1 and run[-1].endswith("ed"):
         run = run[:-1]  # "… white matter assessed" (a participle ends the phrase)
+    run = without_leading_gerund(run)  # "Evaluating Vision-Language Models"
     pieces = [run] if len(run) <= 5 else [run[:3], run[-3:]]
     out = []
     for i, words in enumerate(pieces):
@@ -277,7 +281,7 @@ def title_keywords(title: str, text: str, *, name: str | None = None, limit: int
         Acronym definitions used again in the abstract (as in ``keywords``),
         then the title's stop-word-free runs (see ``_title_phrases``), most
         frequent in the abstract first; topped up with the abstract's most
-        frequent content words when fewer than 3. A fraction of the cost of
+        frequent content words when fewer than 3; noun phrases only (``_Picks``). A fraction of the cost of
         ``keywords``.
     """
     picks = _Picks(limit, name)

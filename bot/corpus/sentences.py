@@ -15,7 +15,7 @@ __all__ = ["sentence_spans", "sentences", "Doc", "acronym_spans", "acronyms"]
 
 #: Words ending in "." that do not end a sentence ("e.g.", "et al.", "Dr. Kernel").
 _ABBREVIATIONS = """e.g i.e vs cf al fig figs eq eqs sec ref refs tab dr mr mrs ms prof st no
-    approx resp inc ltd jr incl est viz""".split()
+    approx resp inc ltd jr incl est viz phys rev lett comm proc conf vol pp eds astrophys""".split()
 _BY_LENGTH: dict[int, set[str]] = {}
 for _a in _ABBREVIATIONS:
     for _form in (_a, _a.capitalize()):
@@ -33,8 +33,11 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     A boundary is ``.``, ``!`` or ``?`` (optionally followed by a closing
     quote or bracket), whitespace, then an uppercase letter, digit, opening
     quote or bracket — unless the word before the period is an abbreviation
-    ("e.g.", "et al.", "Fig.", "Dr."). A single letter ("We propose X.") does
-    end a sentence: abstracts rarely hold initials.
+    ("e.g.", "et al.", "Fig.", "Dr.") or an initial inside a name: a single
+    capital after a capitalised word and before one ("the Karl G. Jansky Very
+    Large Array", "the Vera C. Rubin Observatory"), the next word not a
+    sentence opener such as "We" or "The" (``_OPENERS``). Any other single
+    letter ("We propose X. It beats …") ends a sentence.
 
     Args:
         text: one abstract, whitespace-normalised (no leading/trailing space).
@@ -46,11 +49,35 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     start = 0
     for m in _BOUNDARY.finditer(text):
+        if _initial(text, m.start(), m.end()):
+            continue
         out.append((start, m.start(1)))
         start = m.end()
     if start < len(text):
         out.append((start, len(text)))
     return out
+
+
+#: Words that open a sentence after a single capital ("… model X. We …"): the period ends it.
+_OPENERS = frozenset(
+    """we the this these those our it its in on for to by with a an as at from however here
+    finally moreover furthermore additionally such both each all most many some when while
+    although thus therefore unlike using they their there experiments results code""".split()
+)
+_PREVIOUS_WORD = re.compile(r"(\S+) $")
+
+
+def _initial(text: str, period: int, after: int) -> bool:
+    """True when the period at ``period`` follows an initial inside a name ("Karl G. Jansky"):
+    a lone capital after a capitalised word, the next word (from ``after``) capitalised
+    and not in ``_OPENERS``."""
+    if period < 3 or not text[period - 1].isupper() or text[period - 2] != " ":
+        return False
+    before = _PREVIOUS_WORD.search(text, max(0, period - 40), period - 1)
+    if before is None or not before.group(1)[:1].isupper():
+        return False
+    nxt = text[after : after + 30].split(" ", 1)[0]
+    return nxt[:1].isupper() and nxt.lower().strip(".,;:") not in _OPENERS
 
 
 def sentences(text: str) -> list[str]:

@@ -1,7 +1,8 @@
 """Committed word lists for derived text (issue 12 point 4): a TL;DR must not
 open with a dangling connective, and keywords must be noun phrases.
 
-No tagger and no download: small hand-kept lists. ``CONNECTIVES`` are the
+No tagger and no download: small hand-kept lists, and for single words the
+part-of-speech word list shipped in the ``lemminflect`` package (``can_be_noun``). ``CONNECTIVES`` are the
 discourse openers that point at text the TL;DR leaves out ("However,",
 "Together,", "To this end,"); a leading clause that refers back ("To address
 these limitations,", "Motivated by this theory,") is dropped too. ``VERBS``
@@ -116,4 +117,95 @@ def is_noun_phrase(words: list[str] | tuple[str, ...]) -> bool:
     last = low[-1]
     if len(low) > 1 and (last in ADJECTIVES or last in PAST or last in INTRANSITIVE):
         return False
+    return True
+
+
+#: Last parts that make a hyphenated word an adjective ("training-free", "real-world").
+ADJ_TAILS = frozenset(
+    """free based aware driven art world end scale term shot level grained specific agnostic wise like
+    efficient guided oriented centric time""".split()
+)
+_ADJ_SUFFIXES = ("able", "ible", "al", "ic", "ive", "ous", "ful", "less")
+
+
+def can_be_noun(word: str) -> bool:
+    """True when ``word`` can be a noun, so it may stand alone as a keyword ("claim",
+    "runtime", "RetCoP"); False for a word that is only an adjective, verb or adverb
+    ("dynamic", "collected", "direct" is a noun nowhere, "publicly").
+
+    Rules, in order: a hyphenated word ending in ``ADJ_TAILS`` is no noun ("QKV-based");
+    a word with a digit or a capital after its first letter (an
+    acronym, a name) and an "-ing" word of 6+ letters (a gerund) are nouns; a
+    hyphenated word is judged by its last part ("token-level" → "level" in
+    ``ADJ_TAILS``: no); a word in lemminflect's lemma lists is a noun when one of its
+    readings is NOUN (https://lemminflect.readthedocs.io, ``getAllLemmas``); an unknown
+    word is no noun when it ends like an adjective (-al, -ic, -ive, -ous …), in "-ed"
+    or in "-ly", else a noun.
+    """
+    w = word.replace("–", "-").replace("—", "-").strip("()[]\"'.,;:-")
+    if "-" in w and w.rsplit("-", 1)[1].lower() in ADJ_TAILS:
+        return False  # "QKV-based", "training-free"
+    if not w or any(c.isdigit() for c in w) or any(c.isupper() for c in w[1:]):
+        return True
+    low = w.lower()
+    if "-" in low:
+        tail = low.rsplit("-", 1)[1]
+        return tail not in ADJ_TAILS and can_be_noun(tail) if tail else False
+    if low.endswith("ing") and len(low) > 5:
+        return True
+    import lemminflect  # ~1 s to load its lists: only when a keyword is checked
+
+    readings = lemminflect.getAllLemmas(low)
+    if readings:
+        return "NOUN" in readings or "PROPN" in readings
+    return not low.endswith(_ADJ_SUFFIXES + ("ed", "ly"))
+
+
+def _adjective_too(word: str) -> bool:
+    """True for a plain lower-case-able word that lemminflect also reads as an adjective
+    ("static", "final", "external", "human"): alone, as a keyword, it reads as one."""
+    if any(c.isdigit() for c in word) or any(c.isupper() for c in word[1:]) or "-" in word:
+        return False
+    import lemminflect
+
+    return "ADJ" in lemminflect.getAllLemmas(word.lower())
+
+
+#: Gerunds that name a field or a technique ("Learning Rate", "Reasoning Traces"): a title
+#: phrase may start with them; any other leading gerund is a verb ("Evaluating X" → "X").
+GERUND_NOUNS = frozenset(
+    """learning training reasoning modeling modelling computing processing sampling scaling
+    planning clustering programming understanding engineering matching ranking parsing pooling
+    encoding decoding tracking mapping rendering forecasting reading writing thinking editing
+    steering prompting routing caching filtering imaging sensing testing pretraining""".split()
+)
+
+
+def without_leading_gerund(words: list[str]) -> list[str]:
+    """A title run without a leading verb in "-ing" ("Evaluating Vision-Language Models" →
+    "Vision-Language Models"); gerunds in ``GERUND_NOUNS`` and two-word runs stay."""
+    first = words[0].lower() if words else ""
+    if len(words) >= 3 and first.endswith("ing") and first not in GERUND_NOUNS:
+        return words[1:]
+    return words
+
+
+def is_noun_keyword(words: list[str] | tuple[str, ...]) -> bool:
+    """True when a keyword (its words, a trailing "(ACRONYM)" left out) is a noun phrase:
+    ``is_noun_phrase``, its last word ``can_be_noun``, and its first word not a bare verb
+    ("Evaluate Materials", "Learn Nothing").
+
+    Args:
+        words: the keyword's words.
+    """
+    words = [w for w in words if not w.startswith("(")] or list(words)
+    if not words or not is_noun_phrase(words) or not can_be_noun(words[-1]):
+        return False
+    if len(words) == 1 and _adjective_too(words[0]):
+        return False
+    first = words[0].lower()
+    if len(words) > 1 and not first.endswith(("ing", "ed")) and not can_be_noun(first):
+        import lemminflect
+
+        return set(lemminflect.getAllLemmas(first)) != {"VERB"}
     return True

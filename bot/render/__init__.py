@@ -156,7 +156,10 @@ def _results_head(reply: ResultsReply) -> str:
     page = reply.page
     shown = md.quoted(echo(page.corrected_query or page.query))
     if not page.total:
-        return f"No paper matches {shown}. Try fewer or other words, e.g. `sparse attention`."
+        topic = reply.examples.topic()
+        return f"No paper matches {shown}. Try fewer or other words" + (
+            f", e.g. `{md.escape(topic)}`." if topic else "."
+        )
     if reply.unsure:
         return f"Not sure which paper you mean — these match {shown} best:"
     return counts.headline(page, shown)
@@ -439,7 +442,7 @@ _RENDERERS = {
     PaperReply: _paper,
     SimilarReply: _similar,
     PickListReply: _pick,
-    HelpReply: lambda r: _views.help_message(r.prefix, r.note, r.visibility),
+    HelpReply: lambda r: _views.help_message(r.prefix, r.note, r.visibility, r.examples),
     ErrorReply: _error,
     NoticeReply: _notice,
     StatusReply: lambda r: _views.status_message(r),

@@ -28,6 +28,7 @@ from bot.core.json_values import json_object
 from bot.core.models import Hit, Paper
 from bot.core.pages import page_url
 from bot.render import mrkdwn as md
+from bot.render.tldr import tldr_parts
 
 SECTION_MAX = 3000  # Slack: section text ≤ 3000 chars
 HEADER_MAX = 150  # Slack: header text ≤ 150 chars
@@ -420,16 +421,22 @@ def short_list(hits: tuple[Hit, ...] | list[Hit], limit: int = 5) -> str:
 def paper_blocks(paper: Paper, *, abstract: bool = True) -> list[dict]:
     """The full paper: header title, meta, TL;DR, abstract (cut), keywords, code and
     "Paper:" its page (``bot.core.pages.page_url``; nothing for a paper without one).
+    A TL;DR made of sentences the abstract shows is not repeated above it: those
+    sentences are bold in the abstract (``bot.render.tldr.tldr_parts``).
 
     Args:
         paper: the paper.
         abstract: with the abstract (cut); False for a card whose thread holds it.
     """
     blocks = [header(paper.title), context(meta_line(paper), title_note(paper))]
-    if paper.tldr:
-        blocks.append(section(f"*TL;DR* {md.cut_escaped(paper.tldr, 600)}"))
+    shown = md.cut_escaped(paper.abstract, ABSTRACT_MAX) if abstract else ""
+    inside, rest = tldr_parts(paper.tldr, shown) if abstract else ((), paper.tldr)
+    if rest:
+        blocks.append(section(f"*TL;DR* {md.cut_escaped(rest, 600)}"))
     if abstract:
-        blocks.append(section(md.cut_escaped(paper.abstract, ABSTRACT_MAX)))
+        for sentence in inside:  # the TL;DR's sentences in bold where the abstract says them
+            shown = shown.replace(sentence, f"*{sentence}*", 1)
+        blocks.append(section(shown))
     extra = []
     if paper.keywords:
         extra.append("Keywords: " + md.escape(", ".join(paper.keywords[:8])))

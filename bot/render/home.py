@@ -13,7 +13,7 @@ from typing import Sequence
 from slack_sdk.models.blocks import InputBlock, PlainTextInputElement, PlainTextObject
 from slack_sdk.models.views import View
 
-from bot.core.models import Paper, SearchPage, Subscription
+from bot.core.models import Examples, Paper, SearchPage, Subscription
 from bot.core.replies import ForYouReply, ReadingListReply, ResultsReply
 from bot.daily.schedule_words import describe
 from bot.render import blocks as bk
@@ -21,7 +21,7 @@ from bot.render import mrkdwn as md
 from bot.render.echo import echo, length_note, query_value
 from bot.render.foryou import foryou_blocks
 from bot.render.reading_list import reading_list_blocks
-from bot.render.views import HELP_EXAMPLES, HOME_HELP, help_lines
+from bot.render.views import HELP_EXAMPLES, HOME_HELP, NO_EXAMPLES, help_lines
 
 VIEW_BLOCKS_MAX = 100  # Slack: ≤ 100 blocks in a Home tab or modal
 SEARCH_MODAL_ID = "search_modal"
@@ -39,6 +39,7 @@ def home_view(
     channels: Sequence[tuple[Subscription, datetime | None]],
     reading_list: ReadingListReply | None = None,
     picks: ForYouReply | None = None,
+    examples: Examples = NO_EXAMPLES,
 ) -> dict:
     """The Home tab: today's paper, the papers picked for the viewer ("For you", each with
     why, issue 22), the viewer's subscribed channels (and
@@ -54,6 +55,7 @@ def home_view(
         reading_list: a page of the viewer's reading list (shown under the
             heading "Saved papers"), or None.
         picks: the viewer's picks (``bot.service.recommendations.Recommendations.home``), or None.
+        examples: papers and topics of the loaded index for the how-to (``views.help_lines``).
     """
     blocks: list[dict] = [
         bk.header("paperbot"),
@@ -99,7 +101,7 @@ def home_view(
         blocks.append(bk.section("*Saved papers*"))
         blocks += reading_list_blocks(reading_list, primary=False)  # *Search papers* is the one primary
     blocks.append(bk.divider())
-    usage = [line for (cmd, _), line in zip(HELP_EXAMPLES, help_lines("/paper")) if cmd in HOME_HELP]
+    usage = [line for (cmd, _), line in zip(HELP_EXAMPLES, help_lines("/paper", examples)) if cmd in HOME_HELP]
     blocks.append(bk.section("*How to use paperbot*\n" + "\n".join(usage)))
     blocks.append(bk.context("Mention `@paperbot &lt;id | name | words&gt;` in a channel, or write to me here."))
     return View(type="home", blocks=[b for b in blocks if b][:VIEW_BLOCKS_MAX]).to_dict()

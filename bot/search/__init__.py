@@ -3,7 +3,7 @@
 Public API (docs/search.md):
 
 * ``SearchIndex(index_dir, *, ranking=None)`` — ``search``, ``get``,
-  ``by_name``, ``resolve``, ``similar``, ``ids``, ``count``, ``warm``.
+  ``by_name``, ``resolve``, ``similar``, ``ids``, ``examples``, ``count``, ``warm``.
 * ``build_index(index_dir, papers, *, fingerprint=None, progress=None)``,
   ``add_to_index(index_dir, papers)``, ``has_index(index_dir)``,
   ``opens(index_dir)`` (this code can open it), ``stored_fingerprint(index_dir)``.
@@ -19,6 +19,7 @@ Modules, along the path of a query (docs/search.md "The path of one query"):
 * ``resolving``: which paper a text means (ids, links, names); the papers a
   search's text links to, put first.
 * ``matchset``: topic match sets (every paper with all of a topic's words).
+* ``examples``: method names and topics of the index that help and hints suggest (issue 18).
 * ``vectors``: every paper's term counts, the rows ``bot.recommend`` learns from (issue 22).
 * ``ranking``: not the ranking: only the analyzer's pickled import path.
 

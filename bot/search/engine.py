@@ -16,13 +16,14 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
 from whoosh import query as Q
 
-from bot.core.models import Hit, Meant, Paper, QueryError, SearchPage
-from bot.search import matchset, resolving
+from bot.core.models import Examples, Hit, Meant, Paper, QueryError, SearchPage
+from bot.search import examples, matchset, resolving
 from bot.search.index import layout
 from bot.search.index.generation import Generation, live_generation
 from bot.search.index.schema import paper_from_json
@@ -38,7 +39,7 @@ from bot.search.scoring.knobs import DEFAULT, DEFAULT_FIELDS, Ranking
 from bot.search.scoring.phrases import MAX_PHRASE_CHECKS
 from bot.search.scoring.rank import Found, pin, rank
 from bot.search.scoring.rank import notes as notes_of
-from bot.search.scoring.similar import similar_plan
+from bot.search.scoring.similar import SharedTerms, similar_query
 from bot.search.vectors import PaperVectors, read_vectors, readable
 
 T = TypeVar("T")
@@ -334,11 +335,14 @@ class SearchIndex:
         return (papers[0], []) if len(papers) == 1 else (None, papers)
 
     def similar(self, paper_id: str, limit: int = 5, offset: int = 0) -> list[Hit]:
-        """Papers most like ``paper_id``'s abstract and title, best first.
+        """Papers most like ``paper_id``'s title and abstract, best first.
 
-        The paper's top tf-idf terms (title terms weighted
-        ``ranking.similar_title_weight``) are searched as one weighted query;
-        the paper itself is never returned. Unknown id -> ``[]``.
+        The title (twice) and abstract are one prose query
+        (``bot.search.scoring.similar.similar_query``); of its best
+        ``ranking.similar_pool`` papers (more when the page asks for more), those
+        sharing at least two of the paper's key terms are listed, in order
+        (``similar.SharedTerms``) — fewer than ``limit`` rather than a paper that
+        shares one word. The paper itself is never returned. Unknown id -> ``[]``.
 
         Args:
             paper_id: the paper's id (any case).
@@ -347,17 +351,26 @@ class SearchIndex:
         """
         limit = max(1, min(int(limit), MAX_LIMIT))
         offset = max(0, min(int(offset), MAX_DEPTH - limit))
+        r = self.ranking
         with self._searcher() as (gen, searcher):
             docnums = list(searcher.docs_for_query(Q.Term("key", paper_id.strip().casefold())))
             if not docnums:
                 return []
             me = docnums[0]
             paper = paper_from_json(searcher.stored_fields(me)["doc"])
-            compiled = similar_plan(searcher, paper, self.ranking)
+            compiled = similar_query(searcher, gen.lexicon, paper, r)
             if compiled is None:
                 return []
-            ranked = rank(searcher, gen.norms, compiled, offset + limit + 1, self.ranking, exclude=me)
-            return to_hits(searcher, ranked, compiled, offset, offset + limit)
+            ranked = rank(searcher, gen.norms, compiled, max(r.similar_pool, 2 * (offset + limit)), r, exclude=me)
+            shared = SharedTerms(searcher, paper, r)
+            kept = []
+            for score, docnum in ranked.scored:
+                if shared.holds(paper_from_json(searcher.stored_fields(docnum)["doc"])):
+                    kept.append((score, docnum))
+                    if len(kept) >= offset + limit:
+                        break
+            ranked.scored = kept
+            return to_hits(searcher, ranked, replace(compiled, highlight=shared.marks), offset, offset + limit)
 
     def ids(self) -> list[str]:
         """Every paper id, sorted (cached per generation: ~0.1 s at 100k)."""
@@ -368,6 +381,20 @@ class SearchIndex:
                 deleted = gen.norms.deleted(reader)
                 gen.ids = sorted(_text(v) for d, v in enumerate(column) if d not in deleted)
             return list(gen.ids)
+
+    def examples(self) -> Examples:
+        """Method names and topics for help and hints, drawn from this index
+        (``bot.search.examples.choose`` on at most ``examples.SAMPLE`` papers spread
+        evenly over it), cached per generation; empty for an empty index."""
+        with self._searcher() as (gen, searcher):
+            if "examples" not in gen.derived:
+                reader = searcher.reader()
+                deleted = gen.norms.deleted(reader)
+                live = [d for d in range(reader.doc_count_all()) if d not in deleted]
+                step = max(1, len(live) // examples.SAMPLE)
+                papers = (paper_from_json(reader.stored_fields(d)["doc"]) for d in live[::step])
+                gen.derived["examples"] = examples.choose(papers)
+            return gen.derived["examples"]
 
     def vectors(self) -> PaperVectors:
         """Every paper's term counts of title and abstract (``bot.search.vectors``),
@@ -422,13 +449,16 @@ class SearchIndex:
     def warm(self) -> None:
         """Open the live generation now — lexicon, a searcher, the BM25 norms, the
         impact arrays, the English word list spelling consults — so the first
-        search after start-up does not pay for it (~1.1 s at 100k)."""
+        search after start-up does not pay for it (~1.1 s at 100k), and the examples
+        help and hints show (``examples``)."""
         is_english("a")
         with contextlib.suppress(layout.IndexMissing), self._searcher() as (gen, searcher):
             for name in DEFAULT_FIELDS:
                 b = self.ranking.field_b.get(name, self.ranking.b)
                 gen.norms.get(searcher.reader(), name, self.ranking.k1, b)
             impacts_of(gen.norms)  # the impact arrays' term table (bot.search.scoring.impacts)
+        with contextlib.suppress(layout.IndexMissing):
+            self.examples()  # help and hints name papers of this index
 
     def count(self) -> int:
         """Number of papers in the live generation."""

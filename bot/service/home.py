@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Callable, NamedTuple
 
-from bot.core.models import Context, Paper, Subscription
+from bot.core.models import Context, Examples, Paper, Subscription
 from bot.core.store_port import SubscriptionRecords
 from bot.daily.post_times import next_post_time
 from bot.service.subscriptions import Subscriptions
@@ -44,11 +44,13 @@ class HomeTab:
         day: its local date.
         channels: the viewer's personal feed first (if any), then the team's
             channel subscriptions the viewer is a member of.
+        examples: papers and topics of the loaded index for the how-to.
     """
 
     today: Paper | None
     day: date
     channels: tuple[HomeChannel, ...]
+    examples: Examples = Examples()
 
 
 class AppHome:

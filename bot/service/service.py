@@ -18,7 +18,7 @@ from typing import Callable
 from bot.core import budget, parsing
 from bot.core.config import Settings
 from bot.core.index_port import ServiceIndex
-from bot.core.models import PAGE_SIZE, Context, Hit, Paper, QueryError, SearchPage, Signals
+from bot.core.models import PAGE_SIZE, Context, Examples, Hit, Paper, QueryError, SearchPage, Signals
 from bot.core.parsing import MAX_INPUT, cut_input
 from bot.core.ports import ChannelAnnouncer
 from bot.core.recommend_port import PaperRecommender
@@ -134,7 +134,7 @@ class Service:
         direct = ctx.channel_id[:1] == "D"  # a DM with the bot: no `@paperbot` before commands
         prefix = "" if direct else "@paperbot"
         talk = parsing.small_talk(text) if cmd.name == "search" and not typed_search else None
-        early = greeting(talk, direct) if talk else self._mistyped(cmd, text, prefix)
+        early = greeting(talk, direct, self.index.examples().topic()) if talk else self._mistyped(cmd, text, prefix)
         if early is not None:
             return early
         if cmd.name != "search" or typed_search:  # `@paperbot search x` lists results
@@ -175,6 +175,7 @@ class Service:
             typed_total=typed,
             query_keys=self.queries.for_page(page),
             cut_to=MAX_INPUT if cut else None,
+            examples=self.index.examples() if not page.total else Examples(),
         )
 
     def show(self, text: str, visibility: str = EPHEMERAL, headline: str | None = None) -> Reply:
@@ -232,8 +233,10 @@ class Service:
         """``text`` → the paper (exact id → unique name → best match), or the reply
         to give instead: an explanation, a pick list, or "no paper"."""
         if not text.strip():
+            named = self.index.examples().paper()
             return ErrorReply(
-                message="Which paper? Give an id, a method name or a few words.", example=f"/paper {verb} UniSparse"
+                message="Which paper? Give an id, a method name or a few words.",
+                example=f"/paper {verb} {named}" if named else None,
             )
         try:
             with budget.limit(SEARCH_CPU_S):
@@ -259,7 +262,7 @@ class Service:
         """
         words = text.strip()
         if not words or len(words) > PASSAGE_MIN:  # help to the asker only; a passage: results
-            return self.search(words) if words else HelpReply(prefix=prefix, visibility=EPHEMERAL)
+            return self.search(words) if words else self.help(prefix)
         with budget.limit(SEARCH_CPU_S):
             meant = self.index.mentioned(words)
         if meant.paper is not None:
@@ -348,7 +351,7 @@ class Service:
             ctx: the viewer (team and user).
             is_member: ``is_member(channel_id) -> bool`` — whether the viewer is in that channel.
         """
-        return self.app_home.for_viewer(ctx, is_member)
+        return replace(self.app_home.for_viewer(ctx, is_member), examples=self.index.examples())
 
     def welcome(self, ctx: Context, audience: str) -> Reply | None:
         """The first hello for a "user" or a "channel", once ever (``bot.service.welcome.Welcomes``),
@@ -358,7 +361,9 @@ class Service:
             ctx: the user or channel and its team.
             audience: "user" (the Messages tab) or "channel" (the bot was added).
         """
-        return WelcomeReply(audience=audience, visibility=IN_CHANNEL) if self.welcomes.first(ctx, audience) else None
+        if not self.welcomes.first(ctx, audience):
+            return None
+        return WelcomeReply(audience=audience, visibility=IN_CHANNEL, examples=self.index.examples())
 
     def forget_welcome(self, ctx: Context, audience: str) -> None:
         """Forget that ``welcome`` was given (its post failed): it is tried again.
@@ -414,9 +419,9 @@ class Service:
             return verb_typos.alone_meant(cmd.arg, prefix)
         if cmd.name == "search":
             if not cmd.arg:
-                return ErrorReply(
-                    message="What should I search for?", example=parsing.as_typed(prefix, "search sparse attention")
-                )
+                topic = self.index.examples().topic()
+                example = parsing.as_typed(prefix, f"search {topic}") if topic else None
+                return ErrorReply(message="What should I search for?", example=example)
             return self.search(cmd.arg)
         if cmd.name in ("show", "similar", "today", "random", "saved"):
             return self._paper_command(cmd, ctx, visibility)
@@ -426,7 +431,15 @@ class Service:
             return self.recommendations.for_you(ctx)
         if cmd.name == "forget":
             return self.signal_log.forget_reply(ctx, everything=cmd.arg == "everything")
-        return HelpReply(prefix=prefix)
+        return self.help(prefix)
+
+    def help(self, prefix: str = "/paper") -> HelpReply:
+        """The help, its examples drawn from the loaded index (``ServiceIndex.examples``).
+
+        Args:
+            prefix: "/paper" or "@paperbot": how the examples start.
+        """
+        return HelpReply(prefix=prefix, visibility=EPHEMERAL, examples=self.index.examples())
 
     def _paper_command(self, cmd: parsing.Command, ctx: Context, visibility: str) -> Reply:
         """``show``, ``similar``, ``today``, ``random`` and ``saved`` (the reading list)."""

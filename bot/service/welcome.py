@@ -62,22 +62,25 @@ class Welcomes:
         self._store.unmark(KIND, self.key(ctx, audience))
 
 
-#: Answers to a hello or a thank-you (``bot.core.parsing.small_talk``), in a DM and in a channel.
+#: Answers to a hello or a thank-you (``bot.core.parsing.small_talk``), in a DM and in a channel;
+#: ``{example}`` is a topic of the loaded index, or nothing (``greeting``).
 GREETINGS = {
-    ("hello", True): "Hi! Write a few words and I'll find papers (e.g. `sparse attention`), "
+    ("hello", True): "Hi! Write a few words and I'll find papers{example}, "
     "or a paper's name or id to read it. `help` lists everything I can do.",
     ("thanks", True): "You're welcome! Write a few words whenever you want a paper; `help` lists everything I can do.",
-    ("hello", False): "Hi! Mention me with a few words (`@paperbot sparse attention`) or a paper's name "
+    ("hello", False): "Hi! Mention me with a few words{example} or a paper's name "
     "to read it here; `/paper help` lists everything I can do.",
     ("thanks", False): "You're welcome! `/paper help` lists everything I can do.",
 }
 
 
-def greeting(kind: str, direct: bool) -> NoticeReply:
+def greeting(kind: str, direct: bool, topic: str | None = None) -> NoticeReply:
     """The short answer to small talk, to the asker only, saying how to start.
 
     Args:
         kind: "hello" or "thanks" (``bot.core.parsing.small_talk``).
         direct: True in a DM with the bot (no ``@paperbot``, no ``/paper``).
+        topic: a topic of the loaded index to suggest (``ServiceIndex.examples``), or None.
     """
-    return NoticeReply(text=GREETINGS[(kind, direct)], visibility=EPHEMERAL)
+    example = "" if not topic else f" (e.g. `{topic}`)" if direct else f" (`@paperbot {topic}`)"
+    return NoticeReply(text=GREETINGS[(kind, direct)].format(example=example), visibility=EPHEMERAL)

@@ -162,12 +162,23 @@ def test_resolve_ties_give_a_pick_list(tmp_path):
     assert found is None and [p.id for p in several] == ["b1", "b2"]
 
 
-def test_similar_never_returns_the_paper_itself(small):
-    hits = small.similar("p1", limit=10)
+def test_similar_never_returns_the_paper_itself(small, small_dir):
+    loose = SearchIndex(small_dir, ranking=Ranking(similar_min_shared=0))  # without the shared-terms rule
+    hits = loose.similar("p1", limit=10)
     assert hits and "p1" not in ids_of(hits)
     assert hits[0].paper.id == "p6"  # the other attention paper
-    assert small.similar("P1", limit=1, offset=1)[0].paper.id == ids_of(hits)[1]
+    assert loose.similar("P1", limit=1, offset=1)[0].paper.id == ids_of(hits)[1]
     assert small.similar("missing") == []
+
+
+def test_a_similar_paper_shares_more_than_one_word(tmp_path):
+    """Issue 18: the molecules paper shares only "attention" with FlashSparse — no topic."""
+    near = paper("p7", "Block sparse attention for long-context language models: a fast kernel.")
+    build_index(tmp_path / "i", [*SMALL, near])
+    index = SearchIndex(tmp_path / "i")
+    assert ids_of(index.similar("p1", limit=10)) == ["p7"]
+    loose = SearchIndex(tmp_path / "i", ranking=Ranking(similar_min_shared=0))
+    assert ids_of(loose.similar("p1", limit=10))[:2] == ["p7", "p6"]
 
 
 def ids_of(hits):

@@ -142,7 +142,7 @@ def publish_home(
     saved = service.reading_list.page(ctx, saved_offset)
     with slots(user) if slots is not None else contextlib.nullcontext():
         picks = service.recommendations.home(ctx)
-        view = home_view(tab.today, tab.day, tab.channels, saved, picks)
+        view = home_view(tab.today, tab.day, tab.channels, saved, picks, tab.examples)
     view_or_plain(client.views_publish, valid_view(view), HOME_PLAIN, user_id=user)
 
 

@@ -115,7 +115,8 @@ def test_help_in_a_dm_is_written_for_a_dm(slack: SlackHarness) -> None:
     assert "`@paperbot subscribe" not in shown and "Anything after `@paperbot`" not in shown
     assert "in this channel" not in shown
     assert "`subscribe me [HH:MM] [zone] [about &lt;topic&gt;]` — your personal paper of the day, posted here" in shown
-    assert "`show &lt;id|name&gt;` — one paper in full, e.g. `show UniSparse`" in shown
+    named = slack.index.examples().paper()  # a paper of the loaded index (issue 18 point 7)
+    assert f"`show &lt;id|name&gt;` — one paper in full, e.g. `show {named}`" in shown
     # a mistyped or half-typed command in a DM is offered without `@paperbot` too
     assert "Did you mean `subscribe me 08:00`?" in _dm_answer(slack, "subscibe me 08:00", 2)
     assert "Did you mean `status`?" in _dm_answer(slack, "status please", 3)
