@@ -19,13 +19,14 @@ import json
 import logging
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from bot.core.index_port import ServiceIndex
 from bot.core.models import PAGE_SIZE, Context, Paper, QueryError, Subscription
 from bot.core.recommend_port import MIN_POSITIVES, PaperRecommender, Pick, TooFewPositives
 from bot.core.replies import ForYouReply, NoticeReply, Recommended, Reply
 from bot.core.store_port import ServiceStore
+from bot.service.signals import fold
 from bot.service.topics import Topics, channel_order
 
 log = logging.getLogger(__name__)
@@ -104,7 +105,8 @@ class Recommendations:
         offset = max(0, min(int(offset), FORYOU_MAX - limit))
         if self.recommender is None:
             return ForYouReply(unavailable=True)
-        signals = self.signals(ctx.team_id, ctx.user_id)
+        rows = self.store.signal_rows(ctx.team_id, ctx.user_id)  # read once: the signals and the why
+        signals = fold(rows)
         try:
             picks = self.recommender.recommend(
                 list(signals.positives),
@@ -116,7 +118,7 @@ class Recommendations:
             like, example = self._example(ctx, signals)
             return ForYouReply(have=few.have, needed=few.needed, example=example, example_like=like)
         shown = [p for p in picks[offset : offset + limit] if self.index.get(p.paper_id)]
-        because = self._because(ctx.team_id, ctx.user_id)
+        because = self._because(ctx.team_id, ctx.user_id, rows)
         return ForYouReply(
             picks=tuple(
                 self._recommended(ctx.team_id, p.paper_id, "pick", p.why.terms, p.why.like, because) for p in shown
@@ -168,14 +170,15 @@ class Recommendations:
         said = because(liked.id) if liked is not None else "you liked"
         return Recommended(paper=self.index.get(paper_id), terms=tuple(terms)[:5], like=liked, because=said, how=how)
 
-    def _because(self, team: str, subject: str) -> Callable[[str], str]:
+    def _because(self, team: str, subject: str, rows: Iterable[tuple[str, str, Any]]) -> Callable[[str], str]:
         """``said(paper id)``: what ``subject`` did to that positive, by the strongest kind of
         its signals in force (``BECAUSE``): "you saved", "you liked" (👍, *More like this*),
         "you shared"; for a channel "this channel liked" (👍) or "shared here". A paper with no
         signal (forgotten since) says "you saved" when in the user's reading list, else
-        "you liked" / "this channel liked"."""
+        "you liked" / "this channel liked". ``rows``: the subject's ``signal_rows``, read by
+        the caller (``for_you`` folds the same rows into its signals)."""
         kinds: dict[str, set[str]] = {}
-        for pid, kind, _at in self.store.signal_rows(team, subject):
+        for pid, kind, _at in rows:
             kinds.setdefault(pid, set()).add(kind)
         person = subject[:1] in ("U", "W")
         order = BECAUSE[person]
@@ -207,7 +210,7 @@ class Recommendations:
         """
         team, target = sub.team_id, sub.channel_id
         rows = self.store.recommend_once(team, target, day, lambda posted: self._choose(sub, day, posted), self.now())
-        picks, because = [], self._because(team, target)
+        picks, because = [], self._because(team, target, self.store.signal_rows(team, target))
         for pid, how, why in rows:
             if self.index.get(pid) is None:
                 continue

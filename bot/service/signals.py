@@ -47,6 +47,20 @@ def is_channel(conversation: str) -> bool:
     return isinstance(conversation, str) and conversation[:1] in ("C", "G")
 
 
+def fold(rows: Iterable[tuple[str, str, datetime]]) -> Signals:
+    """A subject's signals in force (``SignalRecords.signal_rows``: ``(paper id, kind, at)``,
+    newest first) as positives and negatives, each paper once, most recent first: a paper
+    goes with the sign most of its signals have, a tie with its newest signal's."""
+    votes: OrderedDict[str, list[int]] = OrderedDict()  # paper → [sum, sign of the newest]
+    for paper_id, kind, _at in rows:
+        sign = -1 if kind in NEGATIVE_KINDS else 1
+        vote = votes.setdefault(paper_id, [0, sign])  # rows come newest first
+        vote[0] += sign
+    positives = tuple(p for p, (total, newest) in votes.items() if (total or newest) > 0)
+    negatives = tuple(p for p, (total, newest) in votes.items() if (total or newest) < 0)
+    return Signals(positives=positives, negatives=negatives)
+
+
 class SignalLog:
     """Signals over the store.
 
@@ -113,14 +127,7 @@ class SignalLog:
             team: Slack team id.
             subject: a user id or a channel id.
         """
-        votes: OrderedDict[str, list[int]] = OrderedDict()  # paper → [sum, sign of the newest]
-        for paper_id, kind, _at in self.store.signal_rows(team, subject):
-            sign = -1 if kind in NEGATIVE_KINDS else 1
-            vote = votes.setdefault(paper_id, [0, sign])  # rows come newest first
-            vote[0] += sign
-        positives = tuple(p for p, (total, newest) in votes.items() if (total or newest) > 0)
-        negatives = tuple(p for p, (total, newest) in votes.items() if (total or newest) < 0)
-        return Signals(positives=positives, negatives=negatives)
+        return fold(self.store.signal_rows(team, subject))
 
     def forget(self, team: str, user: str, reading_list: bool = False) -> int:
         """Delete every signal ``user`` gave (their own and their part of channels'),
