@@ -56,6 +56,12 @@ class _Handler(BaseHTTPRequestHandler):
         url = urlsplit(self.path)
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
+        if len(raw) < length:
+            # The client died mid-request (a kill -9 between headers and body):
+            # an HTTP server never acts on a body shorter than its Content-Length,
+            # and neither does Slack — the call never happened.
+            self.close_connection = True
+            return
         if url.path.startswith("/upload/"):  # file bytes (tests.strict.files), not a form
             status, answer = self.fake.upload(url.path, raw.decode("utf-8", "replace"))
             extra: dict = {}
