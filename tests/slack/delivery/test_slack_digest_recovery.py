@@ -60,7 +60,9 @@ def test_an_ambiguous_post_is_found_by_the_next_run_and_never_repeated(
 
 
 def test_a_post_that_never_arrived_is_posted_once(fake_slack: FakeSlack, seed_index, store) -> None:
-    now = datetime.now(timezone.utc)
+    # the claim was made at today's post time (09:00 UTC), whatever time the suite runs:
+    # before 09:00 a re-post of today's claim would wait for today's post time
+    now = datetime.now(timezone.utc).replace(hour=9, minute=0, second=0, microsecond=0)
     store.upsert_subscription(TEAM_ID, "C0QUIET", "09:00", "UTC", "U0ALICE", now - timedelta(days=1))
     poster = SlackPoster(make_client(Settings(bot_token=BOT_TOKEN, api_url=fake_slack.api_url)))
     store.claim_delivery(TEAM_ID, "C0QUIET", now.date(), seed_index.ids()[0], now=now)  # then a crash
