@@ -39,7 +39,7 @@ from bot.search.scoring.knobs import DEFAULT, DEFAULT_FIELDS, Ranking
 from bot.search.scoring.phrases import MAX_PHRASE_CHECKS
 from bot.search.scoring.rank import Found, pin, rank
 from bot.search.scoring.rank import notes as notes_of
-from bot.search.scoring.similar import SharedTerms, StemCounts, similar_query
+from bot.search.scoring.similar import SharedTerms, similar_query, stem_counts
 from bot.search.vectors import PaperVectors, read_vectors, readable
 
 T = TypeVar("T")
@@ -362,7 +362,7 @@ class SearchIndex:
             if compiled is None:
                 return []
             ranked = rank(searcher, gen.norms, compiled, max(r.similar_pool, 2 * (offset + limit)), r, exclude=me)
-            shared = SharedTerms(searcher, _stem_counts(gen, searcher), paper, r)
+            shared = SharedTerms(searcher, stem_counts(gen, searcher.reader()), paper, r)
             kept = []
             for score, docnum in ranked.scored:
                 if shared.holds(paper_from_json(searcher.stored_fields(docnum)["doc"])):
@@ -450,31 +450,26 @@ class SearchIndex:
         """Open the live generation now — lexicon, a searcher, the BM25 norms, the
         impact arrays, the English word list spelling consults — so the first
         search after start-up does not pay for it (~1.1 s at 100k), and the examples
-        help and hints show (``examples``), and the key-term counts ``similar`` reads
-        (``similar.StemCounts``, ~2 s per 10,000 papers)."""
+        help and hints show (``examples``). What ``similar`` alone reads is warmed
+        apart (``warm_similar``)."""
         is_english("a")
         with contextlib.suppress(layout.IndexMissing), self._searcher() as (gen, searcher):
             for name in DEFAULT_FIELDS:
                 b = self.ranking.field_b.get(name, self.ranking.b)
                 gen.norms.get(searcher.reader(), name, self.ranking.k1, b)
             impacts_of(gen.norms)  # the impact arrays' term table (bot.search.scoring.impacts)
-            _stem_counts(gen, searcher)  # the first "similar" does not count them
         with contextlib.suppress(layout.IndexMissing):
             self.examples()  # help and hints name papers of this index
+
+    def warm_similar(self) -> None:
+        """Read or count the key-term counts ``similar`` needs (``similar.StemCounts.kept``),
+        so the first "similar" after start-up does not: up to ~19 s of CPU at 100k when the
+        generation has no saved counts yet, ~0.2 s when it has (``paperbot serve`` and the
+        console run this on a thread of its own at start-up)."""
+        with contextlib.suppress(layout.IndexMissing), self._searcher() as (gen, searcher):
+            stem_counts(gen, searcher.reader())
 
     def count(self) -> int:
         """Number of papers in the live generation."""
         with self._searcher() as (_, searcher):
             return searcher.doc_count()
-
-
-def _stem_counts(gen: Generation, searcher) -> StemCounts:
-    """The generation's ``StemCounts`` over its live papers (counted once, then cached)."""
-    if "stem_counts" not in gen.derived:
-        reader = searcher.reader()
-        deleted = gen.norms.deleted(reader)
-        docs = (
-            paper_from_json(reader.stored_fields(d)["doc"]) for d in range(reader.doc_count_all()) if d not in deleted
-        )
-        gen.derived["stem_counts"] = StemCounts.of(f"{p.title}\n{p.abstract}" for p in docs)
-    return gen.derived["stem_counts"]
