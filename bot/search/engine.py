@@ -39,7 +39,7 @@ from bot.search.scoring.knobs import DEFAULT, DEFAULT_FIELDS, Ranking
 from bot.search.scoring.phrases import MAX_PHRASE_CHECKS
 from bot.search.scoring.rank import Found, pin, rank
 from bot.search.scoring.rank import notes as notes_of
-from bot.search.scoring.similar import SharedTerms, similar_query
+from bot.search.scoring.similar import SharedTerms, similar_query, stem_counts
 from bot.search.vectors import PaperVectors, read_vectors, readable
 
 T = TypeVar("T")
@@ -363,7 +363,7 @@ class SearchIndex:
             if compiled is None:
                 return []
             ranked = rank(searcher, gen.norms, compiled, max(r.similar_pool, 2 * (offset + limit)), r, exclude=me)
-            shared = SharedTerms(searcher, paper, r)
+            shared = SharedTerms(searcher, stem_counts(gen, searcher.reader()), paper, r)
             kept = []
             for score, docnum in ranked.scored:
                 if shared.holds(paper_from_json(searcher.stored_fields(docnum)["doc"])):
@@ -451,8 +451,9 @@ class SearchIndex:
         """Open the live generation now — lexicon, a searcher, the BM25 norms, the
         impact arrays, the English word list spelling consults — so the first
         search after start-up does not pay for it (~1.1 s at 100k), and the examples
-        help and hints show (``examples``). Then, with ``read_ahead``, start
-        reading the files searches read into the page cache in a background thread
+        help and hints show (``examples``); what ``similar`` alone reads is warmed
+        apart (``warm_similar``). Then, with ``read_ahead``, start reading the files
+        searches read into the page cache in a background thread
         (``bot.search.index.page_cache.read_ahead``: ~420 MB at 100k, under a second
         from a cold disk here; docs/search.md "Speed"), once per generation and
         ``SearchIndex``: after the opening, not before, so it does not slow it.
@@ -477,6 +478,14 @@ class SearchIndex:
                     self._read_ahead[path.name] = page_cache.read_ahead(path)
                 return self._read_ahead[path.name]
         return None
+
+    def warm_similar(self) -> None:
+        """Read or count the key-term counts ``similar`` needs (``similar.StemCounts.kept``),
+        so the first "similar" after start-up does not: up to ~19 s of CPU at 100k when the
+        generation has no saved counts yet, ~0.2 s when it has (``paperbot serve`` and the
+        console run this on a thread of its own at start-up)."""
+        with contextlib.suppress(layout.IndexMissing), self._searcher() as (gen, searcher):
+            stem_counts(gen, searcher.reader())
 
     def count(self) -> int:
         """Number of papers in the live generation."""
