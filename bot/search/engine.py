@@ -24,7 +24,7 @@ from whoosh import query as Q
 
 from bot.core.models import Examples, Hit, Meant, Paper, QueryError, SearchPage
 from bot.search import examples, matchset, resolving
-from bot.search.index import layout
+from bot.search.index import layout, page_cache
 from bot.search.index.generation import Generation, live_generation
 from bot.search.index.schema import paper_from_json
 from bot.search.query import parser, spelling
@@ -106,6 +106,7 @@ class SearchIndex:
         self._lock = threading.Lock()
         self._matches: dict[tuple[str, str], list[str]] = {}
         self._vectors_lock = threading.Lock()
+        self._read_ahead: dict[str, page_cache.ReadAhead] = {}  # by generation name (warm)
 
     # --- generations ---------------------------------------------------------
 
@@ -446,12 +447,20 @@ class SearchIndex:
                 if d not in deleted:
                     yield paper_from_json(reader.stored_fields(d)["doc"])
 
-    def warm(self) -> None:
+    def warm(self, read_ahead: bool = True) -> page_cache.ReadAhead | None:
         """Open the live generation now — lexicon, a searcher, the BM25 norms, the
         impact arrays, the English word list spelling consults — so the first
         search after start-up does not pay for it (~1.1 s at 100k), and the examples
-        help and hints show (``examples``). What ``similar`` alone reads is warmed
-        apart (``warm_similar``)."""
+        help and hints show (``examples``); what ``similar`` alone reads is warmed
+        apart (``warm_similar``). Then, with ``read_ahead``, start reading the files
+        searches read into the page cache in a background thread
+        (``bot.search.index.page_cache.read_ahead``: ~420 MB at 100k, under a second
+        from a cold disk here; docs/search.md "Speed"), once per generation and
+        ``SearchIndex``: after the opening, not before, so it does not slow it.
+
+        Returns that read's handle (``wait()`` for it), or None: no index, or
+        ``read_ahead`` False. An unreadable file is a warning, never an error.
+        """
         is_english("a")
         with contextlib.suppress(layout.IndexMissing), self._searcher() as (gen, searcher):
             for name in DEFAULT_FIELDS:
@@ -460,6 +469,15 @@ class SearchIndex:
             impacts_of(gen.norms)  # the impact arrays' term table (bot.search.scoring.impacts)
         with contextlib.suppress(layout.IndexMissing):
             self.examples()  # help and hints name papers of this index
+        if not read_ahead:
+            return None
+        with contextlib.suppress(layout.IndexMissing):
+            path = layout.current_path(self.index_dir)
+            with self._lock:
+                if path.name not in self._read_ahead:
+                    self._read_ahead[path.name] = page_cache.read_ahead(path)
+                return self._read_ahead[path.name]
+        return None
 
     def warm_similar(self) -> None:
         """Read or count the key-term counts ``similar`` needs (``similar.StemCounts.kept``),
