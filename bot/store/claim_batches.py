@@ -23,12 +23,12 @@ on disk as before. Semantics are those of one transaction per claim:
   can add a key between the SELECT and the INSERT (https://sqlite.org/lang_transaction.html);
 - the leader waits for the lock at most the smallest time left to the claims waiting when it
   starts (``lock_timeout_ms``: the journal's 1.5 s bound counts from each claim's own start);
-  when the lock is not had by then those claims get the error, and the claims that came later
-  elect a leader of their own with the time they have left; a claim whose own bound passes
-  before a batch took it leaves the queue with the same error (``database is locked``), so no
-  claim waits for a lock past its bound. When the database fails under the lock, every claim
-  of the batch gets the error and nothing of the batch is written — as each claim alone would
-  have;
+  when the lock is not had by then, the claims whose time is up get the error and the others
+  stay queued, led next with the time they have left; a claim whose own bound passes before a
+  batch took it leaves the queue with the same error (``database is locked``), so no claim
+  waits for a lock past its own bound, nor fails before it. When the database fails otherwise
+  (it cannot be written), or fails under the lock, the claims it failed for get the error and
+  nothing of their batch is written — as each claim alone would have;
 - an ``IntegrityError`` the SELECT did not foresee rolls the batch back and each of its
   claims is tried alone, in a transaction of its own (``one_by_one``).
 
@@ -101,16 +101,17 @@ class ClaimBatches:
         claim = _Claim(rows, time.monotonic() + lock_timeout_ms / 1000)
         with self._cond:
             self._waiting.append(claim)
-            while not claim.done:
-                if not self._leading:
-                    self._leading = True
+        while not claim.done:
+            with self._cond:
+                while not claim.done and self._leading:
+                    left = claim.deadline - time.monotonic()
+                    if left <= 0 and claim in self._waiting:  # not taken into a batch in time
+                        self._waiting.remove(claim)
+                        raise _locked()
+                    self._cond.wait(max(left, 0.001))
+                if claim.done:
                     break
-                left = claim.deadline - time.monotonic()
-                if left <= 0 and claim in self._waiting:  # not taken into a batch in time
-                    self._waiting.remove(claim)
-                    raise _locked()
-                self._cond.wait(max(left, 0.001))
-        if not claim.done:  # this thread leads until the claims waiting now are answered
+                self._leading = True  # this thread leads the claims waiting now
             try:
                 self._lead()
             finally:
@@ -125,7 +126,8 @@ class ClaimBatches:
         """Take the write lock, then every claim waiting at that moment (the ones that came
         while the lock was awaited too), write them in that transaction and answer them.
         The lock is awaited at most the smallest time the claims waiting at the start have
-        left; when it is not had by then, those claims get the error."""
+        left; when it is not had by then, the claims whose time is up get the error and the
+        others stay queued for the next leader."""
         with self._cond:
             first = list(self._waiting)
         t0 = time.monotonic()
@@ -146,18 +148,29 @@ class ClaimBatches:
                     claim.error = exc
                 claim.done = True
             return
-        except Exception as exc:  # noqa: BLE001 — every claim of the batch raises it
-            failed = batch or first  # the lock was not had: the claims whose bound it was
+        except Exception as exc:  # noqa: BLE001 — the batch's claims, or those whose time is up, raise it
             with self._cond:
-                self._waiting = [c for c in self._waiting if c not in failed]
-            for claim in failed:
-                claim.new, claim.error, claim.done = False, exc, True
+                if batch or not _lock_timeout(exc):  # the database failed: the claims it failed for
+                    failed = batch or [c for c in first if not c.done]
+                    self._waiting = [c for c in self._waiting if c not in failed]
+                else:  # the lock was not had in time: the claims whose bound it was
+                    soon = time.monotonic() + 0.005
+                    failed = [c for c in self._waiting if c.deadline <= soon]
+                    self._waiting = [c for c in self._waiting if c.deadline > soon]
+                for claim in failed:
+                    claim.new, claim.error, claim.done = False, exc, True
             return
         self.batches, self.claims = self.batches + 1, self.claims + len(batch)
         self.lock_wait_s += locked - t0
         self.written_s += time.monotonic() - locked
         for claim in batch:
             claim.done = True
+
+
+def _lock_timeout(exc: Exception) -> bool:
+    """Whether ``exc`` says a lock was still held when the wait for it ended (SQLite's
+    "database is locked", or this process's writer gate, ``bot.store.db._one_writer``)."""
+    return isinstance(exc, sa.exc.OperationalError) and "locked" in str(exc)
 
 
 def _locked() -> sa.exc.OperationalError:

@@ -119,3 +119,33 @@ def _try(call):
         return call()
     except Exception as exc:  # noqa: BLE001 — returned for the assertion
         return exc
+
+
+def test_a_claim_with_a_short_bound_fails_alone_and_the_others_wait_for_their_own(tmp_path) -> None:
+    # The journal gives claims 0.2 s right after one gave up (STUCK_WAIT_MS), others 1.5 s: a
+    # leader bounded by a short claim must not fail the claims queued beside it with more time.
+    path = tmp_path / "held.db"
+    store = Store(f"sqlite:///{path}")
+    batches = store._batches()
+    try:
+        lock = HeldSqliteLock(path)
+        with ThreadPoolExecutor(3) as pool:
+            first = pool.submit(_try, lambda: claim(store, "event:EvFirst", lock_timeout_ms=1_000))
+            _until(lambda: batches._leading)  # it leads, waiting for the lock held elsewhere
+            short = pool.submit(_try, lambda: claim(store, "event:EvShort", lock_timeout_ms=1_500))
+            longer = pool.submit(_try, lambda: claim(store, "event:EvLong", lock_timeout_ms=30_000))
+            _until(lambda: len(batches._waiting) == 3)  # both queued beside it
+            assert isinstance(first.result(30), sa.exc.OperationalError)
+            assert isinstance(short.result(30), sa.exc.OperationalError)  # led next, bounded by the short one
+            assert lock.held and not longer.done()  # still waiting, within its own bound
+            lock.release()
+            assert longer.result(30) == 1
+        assert store.journal_state("event:EvShort") is None and store.journal_state("event:EvFirst") is None
+    finally:
+        store.close()
+
+
+def _until(condition, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.001)
