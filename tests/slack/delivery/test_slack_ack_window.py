@@ -45,6 +45,27 @@ def test_the_wait_is_bounded_per_run_of_acks_so_a_stream_of_acks_never_starves_w
     slots.release("U0WORK")
 
 
+def test_a_run_of_acks_soon_after_the_last_window_holds_no_work() -> None:
+    now = [1000.0]
+    window = AckWindow(yield_s=60.0, period_s=3600.0, clock=lambda: now[0])
+    slots = FairSlots(1, acks=window)
+    with window.acking():  # opens a window at 1000
+        pass
+    now[0] = 1100.0  # that window ended (60 s), but the period (an hour) has not passed
+    with window.acking():  # a new run: no new window, so a slot does not wait for it
+        thread, granted = _acquire_in_thread(slots, "U0WORK")
+        assert granted.wait(10)  # granted while this ack is still in flight
+    thread.join(10)
+    slots.release("U0WORK")
+    now[0] = 1000.0 + 3600.0  # a period later a run opens a window again
+    with window.acking():
+        thread, granted = _acquire_in_thread(slots, "U0WORK")
+        assert not granted.wait(0.2)
+    assert granted.wait(10)
+    thread.join(10)
+    slots.release("U0WORK")
+
+
 def test_work_inside_an_ack_waits_for_no_one() -> None:
     window = AckWindow(yield_s=60.0)
     slots = FairSlots(1, acks=window)
