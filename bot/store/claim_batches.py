@@ -13,8 +13,10 @@ for the gate and the lock as one claim did), then takes every claim waiting at t
 those that came while it waited for the lock too, at most ``BATCH_MAX`` — reads which of their
 keys exist (two SELECTs), INSERTs the rows of every claim whose keys are all new (one
 ``executemany`` per table) and commits; claims that arrive meanwhile wait and form the next
-batch, led by one of them. A claim's answer is given only after the commit, so one that answers "new" is
-on disk as before. Semantics are those of one transaction per claim:
+batch, led by one of them. A claim that finds itself alone INSERTs its rows with no SELECT, a
+conflict rolling them back, as before batching. A claim's answer is given only after the
+commit, so one that answers "new" is on disk as before. Semantics are those of one
+transaction per claim:
 
 - a claim is all-or-nothing: when any of its keys exists (in the database, or claimed by an
   earlier claim of the same batch — two deliveries of one event in one batch), none of its
@@ -138,9 +140,17 @@ class ClaimBatches:
                 locked = time.monotonic()
                 with self._cond:
                     batch, self._waiting = self._waiting[:BATCH_MAX], self._waiting[BATCH_MAX:]
-                for table, values in _new_rows(conn, batch).items():
-                    conn.execute(table.insert(), values)
+                if len(batch) == 1:  # alone: its INSERTs, a conflict rolls them back (no SELECT)
+                    for table, values in batch[0].rows:
+                        conn.execute(table.insert().values(**values))
+                    batch[0].new = True
+                else:
+                    for table, values in _new_rows(conn, batch).items():
+                        conn.execute(table.insert(), values)
         except sa.exc.IntegrityError:
+            if len(batch) == 1:  # a key of the lone claim exists: nothing was added
+                batch[0].new, batch[0].done = False, True
+                return
             for claim in batch:  # not foreseen by the SELECT: each claim alone, as before batching
                 try:
                     claim.new = self._one_by_one(claim.rows, max(1, int((claim.deadline - time.monotonic()) * 1000)))
