@@ -30,7 +30,7 @@ from bot.slack.delivery.ack_window import AckWindow
 from bot.slack.delivery.event_keys import SeenKeys
 from bot.slack.delivery.fair_slots import FairSlots
 from bot.slack.delivery.fallback import pre_send_retry, quiet_unwritable
-from bot.slack.delivery.intake import asker, make_intake, release
+from bot.slack.delivery.intake import FORCED, asker, make_intake, release
 from bot.slack.delivery.work_queue import WorkQueue
 from bot.slack.listeners import (
     app_home,
@@ -116,9 +116,11 @@ class PaperbotApp(App):
 
     def dispatch(self, req: BoltRequest) -> BoltResponse:
         """``App.dispatch`` — counted as an ack in flight in ``acks``, so the work slots
-        wait for it (``bot.slack.delivery.ack_window``) — then ``release`` of the request's place."""
+        wait for it (``bot.slack.delivery.ack_window``), unless it is the journal's retake
+        (``FORCED``: nobody waits for its ack) — then ``release`` of the request's place."""
+        counted = self.acks is not None and not (req.context or {}).get(FORCED)
         try:
-            with self.acks.acking() if self.acks is not None else contextlib.nullcontext():
+            with self.acks.acking() if counted else contextlib.nullcontext():
                 return super().dispatch(req)
         finally:
             release(req.context)

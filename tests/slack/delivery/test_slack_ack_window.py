@@ -79,6 +79,7 @@ def test_the_app_counts_its_dispatches_as_acks_of_its_work_slots(fake_slack, tmp
     from slack_bolt import BoltRequest
 
     from bot.slack.app import build_app
+    from bot.slack.delivery.intake import FORCED
     from tests.slack.slackkit import make_settings
 
     slots = FairSlots(2)
@@ -99,3 +100,5 @@ def test_the_app_counts_its_dispatches_as_acks_of_its_work_slots(fake_slack, tmp
     app.dispatch(BoltRequest(body=body, mode="socket_mode"))
     assert seen == [1]  # counted while Bolt ran its middleware and listeners
     assert slots.acks.in_flight() == 0  # and no longer once dispatch returned
+    app.dispatch(BoltRequest(body=body, mode="socket_mode", context={FORCED: True}))
+    assert seen == [1, 0]  # the journal's retake: nobody waits for its ack, work need not wait
