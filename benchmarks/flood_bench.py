@@ -220,6 +220,39 @@ def index_files(pid: int, index_dir: Path) -> dict:
     return {"fds": sum(opened.values()), "files": len(opened), "searchers": max(opened.values(), default=0)}
 
 
+def settled(pid: int, most_s: float = 5.0) -> int:
+    """``pid``'s descriptor count once it stops falling (polled every 0.5 s, at most
+    ``most_s`` seconds): connections the client has closed are closed by the server a
+    moment later, and a count taken in that moment is not a leak."""
+    count, deadline = descriptors(pid)[0], time.monotonic() + most_s
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = descriptors(pid)[0]
+        if now >= count:
+            return now
+        count = now
+    return count
+
+
+def descriptor_kinds(pid: int, index_dir: Path) -> dict:
+    """The descriptors of ``pid`` by what they are on: ``index`` files, ``database`` files
+    (``*.db``, ``-wal``, ``-shm``), ``socket``, ``pipe``, ``anon_inode`` (eventfd, epoll), other
+    ``file``."""
+    kinds: Counter = Counter()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith(str(index_dir)):
+            kinds["index"] += 1
+        elif target.endswith((".db", ".db-wal", ".db-shm")):
+            kinds["database"] += 1
+        else:
+            kinds[target.split(":")[0] if ":" in target and not target.startswith("/") else "file"] += 1
+    return dict(sorted(kinds.items()))
+
+
 def fd_phase(addr: str, fake: FakeSlack, pid: int, index_dir: Path, tmp: Path, searches: int, adds: int) -> dict:
     """Descriptors before, after ``searches`` commands (50 users, 8 at a time), and after ``adds``
     index adds of one paper each, every add followed by ``ADD_SEARCHES`` searches (the new
@@ -238,7 +271,8 @@ def fd_phase(addr: str, fake: FakeSlack, pid: int, index_dir: Path, tmp: Path, s
             list(pool.map(lambda b: post(addr, b), bodies))
 
     searched(searches)
-    after_searches, peak = descriptors(pid)[0], 0
+    after_searches, peak = settled(pid), 0
+    kinds_after_searches = descriptor_kinds(pid, index_dir)
     for a in range(adds):
         source = tmp / f"add{a}.jsonl"
         paper = {"id": f"fd{a:03d}", "title": f"Flood paper {a}", "abstract": "Attention on floods. " * 20}
@@ -257,6 +291,7 @@ def fd_phase(addr: str, fake: FakeSlack, pid: int, index_dir: Path, tmp: Path, s
     return {
         "start": start,
         "after_searches": after_searches,
+        "kinds_after_searches": kinds_after_searches,
         "end": end,
         "peak": peak,
         "deleted": deleted,
@@ -416,6 +451,7 @@ def report(args, results: dict, started: str, load_start, load_end, startup_s: f
         f"{fds['searches']} searches {fds['after_searches']}, after {fds['adds']} index adds ({ADD_SEARCHES} "
         f"searches after each) {fds['end']} (peak {fds['peak']}; the live generation has {fds['segments']} "
         f"segments), on deleted files {fds['deleted']}",
+        f"  after the searches, by kind: {fds['kinds_after_searches']}",
         "",
         "targets (issue 20 point 5; docs/interfaces.md):",
     ]
