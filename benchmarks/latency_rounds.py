@@ -6,7 +6,8 @@ builds and the fresh-process FTS5 rounds, plus one-typo queries timed the same w
 Usage::
 
     .venv/bin/python benchmarks/latency_rounds.py [DATA_DIR] --index DIR --bm25s DIR \
-        [--rounds 3] [--seed 18] [--typos 50] [--typo-docs 10000] [--typo-seed 20261218] [--out FILE]
+        [--rounds 3] [--seed 18] [--typos 50] [--typo-docs 10000] [--typo-seed 20261218] \
+        [--cold] [--no-read-ahead] [--out FILE]
 
 ``--index`` is paperbot's index of the arXiv sample (e.g. one kept by ``search_bench.py
 --keep-index``), ``--bm25s`` the ``bm25s`` index of the same papers saved by
@@ -18,6 +19,14 @@ second on ``--typos`` two-word title phrases of the first ``--typo-docs`` record
 ``DATA_DIR`` (``typo_bench.title_phrases``, the 2-word half) each with one edit
 (``typo_bench.with_typo``), drawn with ``--typo-seed``: no target, reported. Then each typed
 query's correction (``SearchPage.corrected_query`` or the hint) is listed beside its time.
+
+``--cold``: before each of the two processes starts, the files of the live generation and
+of the ``bm25s`` index leave the page cache (``cold_files.evict``: written back, then
+``posix_fadvise(DONTNEED)``; Linux), as after a machine start or when other work has
+evicted them; the report gives the megabytes still cached after that (``mincore``) and
+after each process. ``--no-read-ahead``: the searching processes call
+``SearchIndex.warm(read_ahead=False)`` — ``warm()`` as it was before its page-cache
+read-ahead (``bot.search.index.page_cache``), for a before/after on one machine.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ import time
 from pathlib import Path
 
 import arxiv_sample as sample
+import cold_files
 import user_rounds
 from bench_engines import run_child
 from report import publish
@@ -62,6 +72,8 @@ def main() -> None:
     ap.add_argument("--typos", type=int, default=50)
     ap.add_argument("--typo-docs", type=int, default=10_000)
     ap.add_argument("--typo-seed", type=int, default=20261218)
+    ap.add_argument("--cold", action="store_true", help="evict both indexes' files before each process")
+    ap.add_argument("--no-read-ahead", action="store_true", help="warm() without its page-cache read-ahead")
     ap.add_argument("--note", action="append", default=[])
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
@@ -70,10 +82,33 @@ def main() -> None:
         name: [q.strip() for q in (HERE / f).read_text("utf-8").splitlines() if q.strip()]
         for name, f in (("short", "queries_arxiv.txt"), ("long", "queries_arxiv_long.txt"))
     }
-    main_raw = run_child("user-rounds", args.index.resolve(), args.bm25s.resolve(), sets, args.rounds, args.seed)
+    files = cold_files.files_under(cold_files.live_generation(args.index.resolve()), args.bm25s.resolve())
+    cache: list[str] = []
+
+    def child(query_sets: dict) -> dict:
+        if args.cold:
+            cold_files.evict(files)
+        before = cold_files.resident_total(files)
+        raw = run_child(
+            "user-rounds",
+            args.index.resolve(),
+            args.bm25s.resolve(),
+            query_sets,
+            args.rounds,
+            args.seed,
+            not args.no_read_ahead,
+        )
+        cache.append(
+            f"{'/'.join(query_sets)} process: {before / 1e6:.0f} MB of the {sum(f.stat().st_size for f in files) / 1e6:.0f} MB "
+            f"of both indexes' files cached at its start{' (after eviction)' if args.cold else ''}, "
+            f"{cold_files.resident_total(files) / 1e6:.0f} MB at its end"
+        )
+        return raw
+
+    main_raw = child(sets)
     pairs = typo_queries(args.data_dir, args.typo_docs, args.typos, args.typo_seed)
     typo_sets = {"typo": [t for _, t in pairs]}
-    typo_raw = run_child("user-rounds", args.index.resolve(), args.bm25s.resolve(), typo_sets, args.rounds, args.seed)
+    typo_raw = child(typo_sets)
     load_end = os.getloadavg()
     main_s, typo_s = user_rounds.summarise(main_raw), user_rounds.summarise(typo_raw)
 
@@ -94,6 +129,9 @@ def main() -> None:
         ),
         f"load average (1/5/15 min) at start: {' / '.join(f'{x:.2f}' for x in load_start)}; "
         f"at end: {' / '.join(f'{x:.2f}' for x in load_end)}; took {time.perf_counter() - t0:.0f} s",
+        f"page cache: {'COLD — both indexes evicted before each process' if args.cold else 'as found'}; "
+        f"warm() {'WITHOUT' if args.no_read_ahead else 'with'} its read-ahead",
+        *[f"  {c}" for c in cache],
         *[f"NOTE: {n}" for n in args.note],
         "",
         *user_rounds.report_lines(main_s),
@@ -119,6 +157,9 @@ def main() -> None:
         {
             "loadavg_start": load_start,
             "loadavg_end": load_end,
+            "cold": args.cold,
+            "read_ahead": not args.no_read_ahead,
+            "page_cache": cache,
             "user_rounds": main_s,
             "typo_rounds": typo_s,
             "typo_queries": [

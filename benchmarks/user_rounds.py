@@ -24,20 +24,26 @@ from __future__ import annotations
 
 import os
 import random
+import resource
 import statistics
 import time
 from pathlib import Path
 
 from bench_engines import LIMIT, _bm25s, peak_rss_mb, percentile
 
+#: Whose disk reads a round counts: the searching thread (Linux), else the process.
+THREAD = getattr(resource, "RUSAGE_THREAD", resource.RUSAGE_SELF)
 #: Warm-up queries (none of them in the query sets): the process has answered something.
 WARMUP = ("attention", "neural network", "galaxy cluster", "quantum error correction", "graph")
 ENGINES = ("paperbot", "bm25s")
 
 
-def child_user_rounds(index_dir: Path, bm25s_dir: Path, sets: dict[str, list[str]], rounds: int, seed: int) -> dict:
+def child_user_rounds(
+    index_dir: Path, bm25s_dir: Path, sets: dict[str, list[str]], rounds: int, seed: int, read_ahead: bool = True
+) -> dict:
     """Both engines in this process; per round, per set, per engine: ``[(wall ms, CPU ms)]`` in
-    the sets' query order (whatever order they were asked in), and the order asked.
+    the sets' query order (whatever order they were asked in), and the order asked; and
+    ``warm``: what ``SearchIndex.warm()`` took and its page-cache read-ahead did.
 
     Args:
         index_dir: paperbot's index container.
@@ -45,12 +51,16 @@ def child_user_rounds(index_dir: Path, bm25s_dir: Path, sets: dict[str, list[str
         sets: set name -> queries.
         rounds: rounds asked (each query once per round).
         seed: seed of the rounds' orders (round k shuffles with ``seed + k``).
+        read_ahead: ``warm(read_ahead=...)``; False is ``warm()`` as it was before the
+            read-ahead (``bot.search.index.page_cache``).
     """
     os.environ.pop("PAPERBOT_INDEX", None)
     from bot.search.engine import SearchIndex
 
     idx = SearchIndex(Path(index_dir))
-    idx.warm()
+    t0 = time.perf_counter()
+    ahead = idx.warm(read_ahead=read_ahead)
+    warm = {"warm_s": round(time.perf_counter() - t0, 3), "read_ahead": read_ahead}
     bm25s, stemmer = _bm25s()
     retriever = bm25s.BM25.load(str(bm25s_dir))
 
@@ -66,10 +76,13 @@ def child_user_rounds(index_dir: Path, bm25s_dir: Path, sets: dict[str, list[str
         paperbot(q)
         bm(q)
     asked = [(name, i) for name, qs in sets.items() for i in range(len(qs))]
-    out: dict = {"rounds": []}
+    warm["round1_at_s"] = round(time.perf_counter() - t0, 3)
+    warm["read_ahead_done_at_round1"] = bool(ahead and ahead.done.is_set())
+    out: dict = {"rounds": [], "warm": warm}
     for k in range(rounds):
         order = list(asked)
         random.Random(seed + k).shuffle(order)
+        use0 = resource.getrusage(THREAD)
         got = {e: {name: [None] * len(qs) for name, qs in sets.items()} for e in ENGINES}
         for n, (name, i) in enumerate(order):
             q = sets[name][i]
@@ -80,8 +93,13 @@ def child_user_rounds(index_dir: Path, bm25s_dir: Path, sets: dict[str, list[str
                     round((time.perf_counter() - t) * 1000, 3),
                     round((time.thread_time() - c) * 1000, 3),
                 )
-        out["rounds"].append({"times": got, "load": os.getloadavg()})
+        use1 = resource.getrusage(THREAD)
+        disk = {"major_faults": use1.ru_majflt - use0.ru_majflt, "read_mb": (use1.ru_inblock - use0.ru_inblock) / 2048}
+        out["rounds"].append({"times": got, "load": os.getloadavg(), "disk": disk})
     out["rss_mb"] = round(peak_rss_mb(), 1)
+    if ahead is not None and ahead.wait(120):
+        warm.update(read_mb=round(ahead.bytes / 1e6, 1), read_s=round(ahead.seconds, 3), files=len(ahead.read))
+        warm["skipped"] = ahead.skipped
     return out
 
 
@@ -106,6 +124,8 @@ def summarise(raw: dict) -> dict:
                     "by_round": per,
                 }
     out["load_by_round"] = [r["load"] for r in raw["rounds"]]
+    out["disk_by_round"] = [r.get("disk") for r in raw["rounds"]]
+    out["warm"] = raw.get("warm", {})
     return out
 
 
@@ -147,6 +167,20 @@ def report_lines(s: dict) -> list[str]:
         lines.append(f"  paperbot {name} wall p50 by round: " + ", ".join(f"{p['p50']:.1f}" for p in by))
     lines.append("  load average (1 min) after each round: " + ", ".join(f"{r[0]:.2f}" for r in s["load_by_round"]))
     lines.append(f"  searching process peak RSS (both engines): {s['rss_mb']:.0f} MB")
+    if all(s.get("disk_by_round") or [None]):
+        lines.append(
+            "  searching thread's reads from disk by round (major page faults / MB, getrusage): "
+            + ", ".join(f"{d['major_faults']} / {d['read_mb']:.1f}" for d in s["disk_by_round"])
+        )
+    w = s.get("warm") or {}
+    if w:
+        ahead = (
+            f"read-ahead {w['read_mb']:.0f} MB in {w['read_s']:.2f} s (finished before round 1: "
+            f"{'yes' if w['read_ahead_done_at_round1'] else 'no'}; round 1 began {w['round1_at_s']:.2f} s after warm() began)"
+            if "read_mb" in w
+            else ("read-ahead did not finish" if w["read_ahead"] else "no read-ahead (warm(read_ahead=False))")
+        )
+        lines.append(f"  warm() {w['warm_s']:.2f} s; {ahead}")
     return lines
 
 

@@ -322,9 +322,11 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, related: bool,
     if related:  # the words, or all of stdin, are one text: one JSON object (bot/cli/lines.py)
         data = sys.stdin.buffer.read() if text in ("", "-") else lines.argv_bytes(text)
         sys.exit(lines.print_related(idx, data, limit))
-    idx.warm()  # the first query after start pays no opening (docs/search.md "Speed")
-    # Any bytes in, one line out per b"\n"-ended input line (bot/cli/lines.py).
     batch = text == "-"
+    # The first query after start pays no opening; the page cache is read ahead only for
+    # a batch, where more queries follow (docs/search.md "Speed").
+    idx.warm(read_ahead=batch)
+    # Any bytes in, one line out per b"\n"-ended input line (bot/cli/lines.py).
     queries = lines.read_lines(sys.stdin.buffer) if batch else [lines.from_argv(text)]
     refused = False
     for q, note in queries:

@@ -105,11 +105,15 @@ class Command:
         arg: the rest of the text (stripped), "" when none.
         cut: True when the input was longer than ``bot.core.parsing.MAX_INPUT``
             and was cut (``cut_input``).
+        free: True for a search of free words (no sub-command typed first): only
+            then may the first word be a mistyped sub-command
+            (``bot.service.verb_typos``).
     """
 
     name: str
     arg: str = ""
     cut: bool = False
+    free: bool = False
 
 
 def parse_command(text: str) -> Command:
@@ -137,7 +141,7 @@ def parse_command(text: str) -> Command:
         return Command(SUGGEST, bare, cut)
     if word in WITH_ARGUMENT:
         return Command(word, rest.strip(), cut)
-    return Command("search", text, cut)
+    return Command("search", text, cut, free=True)
 
 
 def as_typed(prefix: str, words: str) -> str:

@@ -15,6 +15,7 @@ import logging
 import signal
 import threading
 from datetime import date
+from typing import Callable
 
 from bot import corpus, search
 from bot.core.config import Settings, describe
@@ -110,8 +111,9 @@ def build(settings: Settings):
     slots = FairSlots(WORK_SLOTS)  # the service's confirmation posts step out of these
     client, poster, service, distributed = _parts(settings, slots)
     service.index.warm()  # the first command after start-up is then as fast as the others
+    _warm_apart("similar's key-term counts", service.index.warm_similar)  # off the start-up path
     if service.recommendations.recommender is not None:  # the model's rows, off the start-up path
-        threading.Thread(target=_warm, args=(service.recommendations.recommender,), daemon=True).start()
+        _warm_apart("the recommender", service.recommendations.recommender.warm)
     store = service.store
     journal = Journal(store)
     app = build_app(
@@ -129,13 +131,23 @@ def build(settings: Settings):
     return app, service, poster
 
 
-def _warm(recommender) -> None:
-    """Warm the recommender (``bot.runtime.recommending.IndexRecommender.warm``); a failure is
-    logged, and the first request builds the rows instead."""
-    try:
-        recommender.warm()
-    except Exception:  # noqa: BLE001 — only a head start
-        log.exception("warming the recommender failed")
+def _warm_apart(what: str, warm: Callable[[], None]) -> None:
+    """Run ``warm`` on a daemon thread of its own (``SearchIndex.warm_similar``,
+    ``bot.runtime.recommending.IndexRecommender.warm``): a head start only — a failure
+    is logged, and the first request that needs it does the work instead.
+
+    Args:
+        what: what is warmed, for the log line.
+        warm: the callable, no arguments.
+    """
+
+    def run() -> None:
+        try:
+            warm()
+        except Exception:  # noqa: BLE001 — only a head start
+            log.exception("warming %s failed", what)
+
+    threading.Thread(target=run, name="paperbot-warm", daemon=True).start()
 
 
 def serve(settings: Settings, host: str, port: int) -> None:

@@ -54,6 +54,7 @@ The index part, writing and opening generations:
 
 * ``index.layout``: the container directory: generations, CURRENT, the lock.
 * ``index.generation``: an opened generation and its searcher pool.
+* ``index.page_cache``: a generation's files read ahead into the page cache (``warm``).
 * ``index.schema``: the Whoosh schema; ``Paper`` <-> indexed document.
 * ``index.analysis``: the text analyzer (index-time rules).
 * ``index.build``: full builds, incremental adds, the stored fingerprint.

@@ -24,7 +24,7 @@ from whoosh import query as Q
 
 from bot.core.models import Examples, Hit, Meant, Paper, QueryError, SearchPage
 from bot.search import examples, matchset, resolving
-from bot.search.index import layout
+from bot.search.index import layout, page_cache
 from bot.search.index.generation import Generation, live_generation
 from bot.search.index.schema import paper_from_json
 from bot.search.query import parser, spelling
@@ -39,7 +39,7 @@ from bot.search.scoring.knobs import DEFAULT, DEFAULT_FIELDS, Ranking
 from bot.search.scoring.phrases import MAX_PHRASE_CHECKS
 from bot.search.scoring.rank import Found, pin, rank
 from bot.search.scoring.rank import notes as notes_of
-from bot.search.scoring.similar import SharedTerms, similar_query
+from bot.search.scoring.similar import SharedTerms, similar_query, stem_counts
 from bot.search.vectors import PaperVectors, read_vectors, readable
 
 T = TypeVar("T")
@@ -106,6 +106,7 @@ class SearchIndex:
         self._lock = threading.Lock()
         self._matches: dict[tuple[str, str], list[str]] = {}
         self._vectors_lock = threading.Lock()
+        self._read_ahead: dict[str, page_cache.ReadAhead] = {}  # by generation name (warm)
 
     # --- generations ---------------------------------------------------------
 
@@ -362,7 +363,7 @@ class SearchIndex:
             if compiled is None:
                 return []
             ranked = rank(searcher, gen.norms, compiled, max(r.similar_pool, 2 * (offset + limit)), r, exclude=me)
-            shared = SharedTerms(searcher, paper, r)
+            shared = SharedTerms(searcher, stem_counts(gen, searcher.reader()), paper, r)
             kept = []
             for score, docnum in ranked.scored:
                 if shared.holds(paper_from_json(searcher.stored_fields(docnum)["doc"])):
@@ -446,11 +447,20 @@ class SearchIndex:
                 if d not in deleted:
                     yield paper_from_json(reader.stored_fields(d)["doc"])
 
-    def warm(self) -> None:
+    def warm(self, read_ahead: bool = True) -> page_cache.ReadAhead | None:
         """Open the live generation now — lexicon, a searcher, the BM25 norms, the
         impact arrays, the English word list spelling consults — so the first
         search after start-up does not pay for it (~1.1 s at 100k), and the examples
-        help and hints show (``examples``)."""
+        help and hints show (``examples``); what ``similar`` alone reads is warmed
+        apart (``warm_similar``). Then, with ``read_ahead``, start reading the files
+        searches read into the page cache in a background thread
+        (``bot.search.index.page_cache.read_ahead``: ~420 MB at 100k, under a second
+        from a cold disk here; docs/search.md "Speed"), once per generation and
+        ``SearchIndex``: after the opening, not before, so it does not slow it.
+
+        Returns that read's handle (``wait()`` for it), or None: no index, or
+        ``read_ahead`` False. An unreadable file is a warning, never an error.
+        """
         is_english("a")
         with contextlib.suppress(layout.IndexMissing), self._searcher() as (gen, searcher):
             for name in DEFAULT_FIELDS:
@@ -459,6 +469,23 @@ class SearchIndex:
             impacts_of(gen.norms)  # the impact arrays' term table (bot.search.scoring.impacts)
         with contextlib.suppress(layout.IndexMissing):
             self.examples()  # help and hints name papers of this index
+        if not read_ahead:
+            return None
+        with contextlib.suppress(layout.IndexMissing):
+            path = layout.current_path(self.index_dir)
+            with self._lock:
+                if path.name not in self._read_ahead:
+                    self._read_ahead[path.name] = page_cache.read_ahead(path)
+                return self._read_ahead[path.name]
+        return None
+
+    def warm_similar(self) -> None:
+        """Read or count the key-term counts ``similar`` needs (``similar.StemCounts.kept``),
+        so the first "similar" after start-up does not: up to ~19 s of CPU at 100k when the
+        generation has no saved counts yet, ~0.2 s when it has (``paperbot serve`` and the
+        console run this on a thread of its own at start-up)."""
+        with contextlib.suppress(layout.IndexMissing), self._searcher() as (gen, searcher):
+            stem_counts(gen, searcher.reader())
 
     def count(self) -> int:
         """Number of papers in the live generation."""

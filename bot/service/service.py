@@ -409,7 +409,11 @@ class Service:
 
     # ------------------------------------------------------------------ internals
     def _mistyped(self, cmd: parsing.Command, text: str, prefix: str) -> Reply | None:
-        """``bot.service.verb_typos.did_you_mean``, within the CPU budget of a search."""
+        """``bot.service.verb_typos.did_you_mean``, within the CPU budget of a search;
+        None at once when a sub-command was typed (``Command.free``: ``search typo``
+        searches "typo")."""
+        if not cmd.free:
+            return None
         with budget.limit(SEARCH_CPU_S):
             return verb_typos.did_you_mean(cmd, text, prefix, self.index)
 
@@ -423,15 +427,19 @@ class Service:
                 example = parsing.as_typed(prefix, f"search {topic}") if topic else None
                 return ErrorReply(message="What should I search for?", example=example)
             return self.search(cmd.arg)
-        if cmd.name in ("show", "similar", "today", "random", "saved"):
-            return self._paper_command(cmd, ctx, visibility)
-        if cmd.name in ("subscribe", "unsubscribe", "status"):
-            return self._subscription_command(cmd, ctx)
-        if cmd.name == "foryou":
-            return self.recommendations.for_you(ctx)
-        if cmd.name == "forget":
-            return self.signal_log.forget_reply(ctx, everything=cmd.arg == "everything")
-        return self.help(prefix)
+        verbs: dict[str, Callable[[], Reply]] = {
+            "show": lambda: self.show(cmd.arg, visibility=visibility),
+            "similar": lambda: self.similar(cmd.arg, visibility=visibility),
+            "today": lambda: self.today(ctx, visibility=visibility),
+            "random": lambda: self.random_paper(visibility=visibility),
+            "saved": lambda: self.reading_list.page(ctx),
+            "subscribe": lambda: self.subs.subscribe(cmd.arg, ctx),
+            "unsubscribe": lambda: self.subs.unsubscribe(ctx, me=cmd.arg == "me"),
+            "status": lambda: self.subs.status(ctx),
+            "foryou": lambda: self.recommendations.for_you(ctx),
+            "forget": lambda: self.signal_log.forget_reply(ctx, everything=cmd.arg == "everything"),
+        }
+        return verbs[cmd.name]() if cmd.name in verbs else self.help(prefix)
 
     def help(self, prefix: str = "/paper") -> HelpReply:
         """The help, its examples drawn from the loaded index (``ServiceIndex.examples``).
@@ -440,26 +448,6 @@ class Service:
             prefix: "/paper" or "@paperbot": how the examples start.
         """
         return HelpReply(prefix=prefix, visibility=EPHEMERAL, examples=self.index.examples())
-
-    def _paper_command(self, cmd: parsing.Command, ctx: Context, visibility: str) -> Reply:
-        """``show``, ``similar``, ``today``, ``random`` and ``saved`` (the reading list)."""
-        if cmd.name == "show":
-            return self.show(cmd.arg, visibility=visibility)
-        if cmd.name == "similar":
-            return self.similar(cmd.arg, visibility=visibility)
-        if cmd.name == "today":
-            return self.today(ctx, visibility=visibility)
-        if cmd.name == "random":
-            return self.random_paper(visibility=visibility)
-        return self.reading_list.page(ctx)
-
-    def _subscription_command(self, cmd: parsing.Command, ctx: Context) -> Reply:
-        """``subscribe``, ``unsubscribe`` (``me``) and ``status``."""
-        if cmd.name == "subscribe":
-            return self.subs.subscribe(cmd.arg, ctx)
-        if cmd.name == "unsubscribe":
-            return self.subs.unsubscribe(ctx, me=cmd.arg == "me")
-        return self.subs.status(ctx)
 
     def related(self, text: str, limit: int = PAGE_SIZE) -> Reply:
         """Papers most like a piece of text (a message, a pasted abstract): a

@@ -133,3 +133,11 @@ def test_user_text_keeps_visible_text():
 )
 def test_small_talk(text, kind):
     assert small_talk(text) == kind
+
+
+@pytest.mark.parametrize(
+    "text, free",
+    [("sparse attention", True), ("subscibe 09:30", True), ("search subscibe", False), ("show stauts", False)],
+)
+def test_only_free_words_may_start_with_a_mistyped_subcommand(text, free):
+    assert parse_command(text).free is free  # bot.service.verb_typos asks only about free words

@@ -199,7 +199,7 @@ def add_to_index(index_dir: Path, papers: Iterable[Paper]) -> int:
         try:
             if old is not None and (old / layout.META).is_file():
                 gen.rmdir()
-                shutil.copytree(old, gen)
+                shutil.copytree(old, gen, ignore=shutil.ignore_patterns(*layout.CACHES))
                 ix = whoosh_index.open_dir(str(gen))
                 meta = layout.read_json(gen / layout.META, {})
                 existing = Lexicon.load(gen)

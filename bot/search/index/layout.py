@@ -10,8 +10,11 @@ Layout (docs/interfaces.md "Index directory layout")::
         meta.json               fingerprint, doc count, build time
         lexicon.json            vocabulary, compounds, acronyms (bot.search.query.lexicon)
         len-<field>.bin         per-document field lengths (bot.search.scoring.postings)
+        stem_counts.json        similar's key-term counts, written once by the first process
+                                that needs them (bot.search.scoring.similar.StemCounts.kept)
 
-A generation is never modified once CURRENT has named it: ``add`` copies it
+A generation is never modified once CURRENT has named it — except that a cache
+derived from it alone (``CACHES``) may be added — ``add`` copies it, caches left out,
 into a new one. CURRENT is replaced atomically (temp file + ``os.replace``).
 No Whoosh here.
 """
@@ -24,6 +27,7 @@ import json
 import os
 import re
 import shutil
+import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -33,6 +37,10 @@ CURRENT = "CURRENT"
 LOCK = "LOCK"
 PREFIX = "gen-"
 META = "meta.json"
+#: Files derived from a generation after it was published (written whole, by rename);
+#: ``add`` leaves them out of its copy, where they would be stale.
+COUNTS_FILE = "stem_counts.json"
+CACHES = (COUNTS_FILE, "*.tmp")
 #: The names ``new_generation`` makes; only these are ever deleted (a folder
 #: the user keeps in DIR, say "gen-figures", is left alone).
 GENERATION_NAME = re.compile(r"gen-\d{8}T\d{12}Z(?:-\d+)?")
@@ -210,9 +218,13 @@ def write_json(path: Path, data) -> None:
         path: the file written.
         data: anything ``json.dumps`` takes.
     """
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True), encoding="utf-8")
-    os.replace(tmp, path)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")  # two writers never share one
+    try:
+        tmp.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # a full disk leaves no half file behind
+        raise
 
 
 def read_json(path: Path, default=None):

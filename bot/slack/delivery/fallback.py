@@ -189,17 +189,37 @@ class Unwritable(logging.Filter):
         return True
 
 
+class _UnwritableRecords:
+    """A log record factory: each record of a ``bot`` logger passes ``Unwritable`` as it
+    is made — loggers created later included (a module imported on first use), which a
+    filter put on each existing logger would miss.
+
+    Args:
+        base: the factory it wraps (logging's own, or one set before).
+        place: where the database is (``bot.store.db.database_place``).
+    """
+
+    def __init__(self, base: Callable[..., logging.LogRecord], place: str) -> None:
+        self.base = base
+        self.unwritable = Unwritable(place)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = self.base(*args, **kwargs)
+        if record.name == "bot" or record.name.startswith("bot."):
+            self.unwritable.filter(record)
+        return record
+
+
 def quiet_unwritable(database_url: str) -> None:
-    """Put ``Unwritable`` on every ``bot.*`` logger there is (replacing an earlier one):
-    a logger's filters see the records logged on it, and every module has its own.
+    """Pass every record of a ``bot.*`` logger through ``Unwritable`` (replacing an
+    earlier call's place), through logging's record factory
+    (https://docs.python.org/3/library/logging.html#logging.setLogRecordFactory):
+    a logger's own filters see only the records logged on it, and a module imported
+    after this call has a logger of its own.
 
     Args:
         database_url: the store's URL (only its place is logged, never a password).
     """
-    place = database_place(database_url)
-    for name in list(logging.root.manager.loggerDict):
-        if name == "bot" or name.startswith("bot."):
-            logger = logging.getLogger(name)
-            for old in [f for f in logger.filters if isinstance(f, Unwritable)]:
-                logger.removeFilter(old)
-            logger.addFilter(Unwritable(place))
+    current = logging.getLogRecordFactory()
+    base = current.base if isinstance(current, _UnwritableRecords) else current
+    logging.setLogRecordFactory(_UnwritableRecords(base, database_place(database_url)))

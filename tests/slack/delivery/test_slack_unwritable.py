@@ -15,6 +15,7 @@ import logging
 import sqlalchemy as sa
 
 from bot.render import ACTION_SAVE
+from bot.slack.delivery.fallback import quiet_unwritable
 from bot.store.db import unwritable
 from tests.slack.slackkit import SlackHarness
 
@@ -66,3 +67,19 @@ def _sqlite_error(message: str, code: int) -> Exception:
     error = sqlite3.OperationalError(message)
     error.sqlite_errorcode = code  # type: ignore[attr-defined]
     return error
+
+
+def test_a_logger_made_after_start_up_logs_an_unwritable_database_in_one_line(caplog, monkeypatch) -> None:
+    monkeypatch.setattr(logging, "_logRecordFactory", logging.getLogRecordFactory())  # restored after
+    quiet_unwritable("sqlite:////srv/paperbot.db")
+    late = logging.getLogger("bot.imported.later.on.first.use")  # did not exist at start-up
+    caplog.set_level(logging.INFO)
+    try:
+        raise sa.exc.OperationalError("INSERT", {}, _sqlite_error("attempt to write a readonly database", 8))
+    except sa.exc.OperationalError:
+        late.exception("/paper failed (%s)", "T1")
+    (record,) = [r for r in caplog.records if r.name == late.name]
+    assert record.exc_info is None
+    assert record.getMessage() == (
+        "/paper failed (T1): the database at /srv/paperbot.db cannot be written: attempt to write a readonly database"
+    )
