@@ -53,7 +53,7 @@ def main() -> None:
     ap.add_argument("--post-delay", type=float, default=0.2, help="seconds the fake Slack takes per post")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
-    started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
+    started, load_start = time.strftime("%Y-%m-%d %H:%M:%S %Z"), os.getloadavg()
     with FakeSlack() as fake, tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
         slow_down(fake, "chat.postMessage", args.post_delay)
@@ -132,6 +132,8 @@ def main() -> None:
     cmd_skipped = log.count("a command reply cannot be looked up")
     data = {
         "started": started,
+        "loadavg_start": load_start,
+        "loadavg_end": os.getloadavg(),
         "mentions": args.mentions,
         "acked_before_kill": len(acked_ts),
         "answered_at_kill": answered_at_kill,
@@ -158,6 +160,8 @@ def main() -> None:
         "=" * 89,
         f"started {started}; python {platform.python_version()}, {os.cpu_count()} CPUs, host {platform.node()}",
         "NOTE: this machine is shared with other sessions.",
+        f"load average (1/5/15 min) at start: {' / '.join(f'{x:.2f}' for x in load_start)}; "
+        f"at end: {' / '.join(f'{x:.2f}' for x in os.getloadavg())}",
         "",
         f"{'':35}{'mentions':>10}{'commands':>10}",
         f"{'sent':35}{args.mentions:>10}{args.commands:>10}",

@@ -70,7 +70,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=100)
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
-    started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
+    started, load_start = time.strftime("%Y-%m-%d %H:%M:%S %Z"), os.getloadavg()
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
         seeds = ROOT / "seeds"
@@ -105,6 +105,8 @@ def main() -> None:
         f"started {started}; python {platform.python_version()}, {os.cpu_count()} CPUs, host {platform.node()}",
         f"{args.rounds} rounds a case; a round is right when exactly one reply is posted in the thread.",
         "NOTE: this machine is shared with other sessions.",
+        f"load average (1/5/15 min) at start: {' / '.join(f'{x:.2f}' for x in load_start)}; "
+        f"at end: {' / '.join(f'{x:.2f}' for x in os.getloadavg())}",
         "",
         f"{'database':<12}{'copies':>7}{'servers':>9}{'rounds':>8}{'lost':>6}{'doubled':>9}{'non-200':>9}{'s':>7}",
     ]
@@ -120,7 +122,11 @@ def main() -> None:
         f"{'PASS' if total_lost == total_doubled == 0 else 'FAIL'}  0 lost, 0 doubled "
         f"(measured: {total_lost} lost, {total_doubled} doubled over {sum(r['rounds'] for r in results)} rounds)",
     ]
-    publish(lines, args.out, {"started": started, "results": results})
+    publish(
+        lines,
+        args.out,
+        {"started": started, "loadavg_start": load_start, "loadavg_end": os.getloadavg(), "results": results},
+    )
 
 
 if __name__ == "__main__":

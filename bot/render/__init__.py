@@ -195,14 +195,10 @@ def _results_nav(reply: ResultsReply) -> list[dict]:
     typed_finds = reply.typed_total is None or reply.typed_total > 0
     typed = query_value(page.query, reply.query_keys)
     if page.corrected_query and typed_finds and typed:
-        nav.append(
-            bk.button(
-                f"Search “{md.cut(page.query, 40)}” instead",
-                ACTION_PAGE_INSTEAD,
-                {**typed, "o": 0, "exact": 1},
-                accessible=f"Search for “{md.cut(page.query, 40)}” as typed",
-            )
-        )
+        nav.append(_search_as_typed(page.query, typed, " instead", "as typed"))
+    meant = query_value(page.suggestion, reply.query_keys) if page.suggestion and not page.total else None
+    if meant and not page.corrected_query:  # "Did you mean …?" with nothing found: one click runs it
+        nav.append(_search_as_typed(page.suggestion, meant, "", "instead"))
     before, after = _page_value(reply, page.offset - page.limit), _page_value(reply, page.offset + page.limit)
     if page.has_previous and before:
         nav.append(
@@ -218,6 +214,16 @@ def _results_nav(reply: ResultsReply) -> list[dict]:
             bk.button("Next ›", ACTION_PAGE, after, accessible=f"Next page of results for “{md.cut(shown, 30)}”")
         )
     return nav
+
+
+def _search_as_typed(query: str, value: dict, after: str, how: str) -> dict:
+    """The button that searches ``query`` without spelling correction (``exact``)."""
+    return bk.button(
+        f"Search “{md.cut(query, 40)}”{after}",
+        ACTION_PAGE_INSTEAD,
+        {**value, "o": 0, "exact": 1},
+        accessible=f"Search for “{md.cut(query, 40)}” {how}",
+    )
 
 
 def _page_value(reply: ResultsReply, offset: int) -> dict | None:

@@ -25,7 +25,7 @@ def headline(page: SearchPage, shown: str) -> str:
     if page.all_words is None:
         return f"*Best matches* for {shown}"
     if page.all_words == 0:
-        return f"No paper has all of {shown}; *{_papers(page.total)}* have some of it"
+        return f"No paper has all of {shown}; *{_papers(page.total)}* {'has' if page.total == 1 else 'have'} some of it"
     if page.all_words == page.total:
         return f"*{_papers(page.total)}* match {shown}" if page.total != 1 else f"*1 paper* matches {shown}"
     return f"*{_papers(page.all_words)}* with all of {shown} (and {page.total - page.all_words} with some of it)"

@@ -65,7 +65,7 @@ def _words_beside_links(searcher, text: str, linked: list[int]) -> tuple[str | N
     Raises:
         QueryError: the text is only links and none names a paper here.
     """
-    words = resolving.without_links(text)
+    words = resolving.without_links(text, ids=bool(linked))
     if words == " ".join(text.split()):
         return text, []
     old = "doi_key" not in searcher.schema and resolving.dois(text)
@@ -192,23 +192,20 @@ class SearchIndex:
         suggestion = None
         correct = correct and len(parser.leaves(parsed.clauses)) <= r.spell_max_words
         names = lambda word: compiler.name_word([word])  # noqa: E731 (never a name as target)
+
+        def corrected(text: str) -> Found | None:
+            plan = Compiler(searcher, gen.lexicon, r).compile(parser.parse(text))
+            ranked = rank(searcher, gen.norms, plan, want, r, fill=True, tiers=SHORT_QUERY)
+            return Found(compiled=plan, ranked=ranked, corrected=text, suggestion=text) if ranked.scored else None
+
         if correct and compiled.unknown:
             fixed = spelling.correct(
-                gen.lexicon,
-                parsed,
-                compiled.unknown,
-                r,
-                compiled.unusual,
-                names,
-                QueryFit(searcher, compiler.stems),
+                gen.lexicon, parsed, compiled.unknown, r, compiled.unusual, names, QueryFit(searcher, compiler.stems)
             )
             if fixed is not None and not fixed.sure:
                 suggestion = fixed.text  # no candidate fits clearly better: "Did you mean", the query as typed
-            elif fixed is not None:
-                fixed_plan = Compiler(searcher, gen.lexicon, r).compile(parser.parse(fixed.text))
-                ranked = rank(searcher, gen.norms, fixed_plan, want, r, fill=True, tiers=SHORT_QUERY)
-                if ranked.scored:
-                    return Found(compiled=fixed_plan, ranked=ranked, corrected=fixed.text, suggestion=fixed.text)
+            elif fixed is not None and (found := corrected(fixed.text)):
+                return found
         elif correct and compiled.unusual:
             suggestion = spelling.hint(gen.lexicon, parsed, compiled.unusual, r, names)
         ranked = rank(searcher, gen.norms, compiled, want, r, fill=True, tiers=SHORT_QUERY)

@@ -42,7 +42,7 @@ from urllib.parse import unquote
 from whoosh import query as Q
 
 from bot.core.models import Meant, Paper
-from bot.search.query.word_readings import is_english
+from bot.search.query.word_readings import about, is_english
 
 #: Slack control sequences a console or a test may pass on: ``<@U1>``,
 #: ``<#C1|general>``, ``<!here>``; and links, ``<https://x|label>``.
@@ -114,15 +114,21 @@ def linked_docs(searcher, text: str) -> list[int]:
     return docs[:MAX_LINKED]
 
 
-def without_links(text: str) -> str:
+def without_links(text: str, ids: bool = False) -> str:
     """``text`` with every link (Slack's ``<url|label>`` included) and Slack
     token removed, whitespace collapsed: the words a person typed.
 
     >>> without_links("see <https://arxiv.org/abs/2401.1|arxiv.org/abs/2401.1> now")
     'see now'
+
+    Args:
+        text: as typed or pasted.
+        ids: also remove bare arXiv ids ("2504.01127"): when they name a paper here,
+            they are no words to search.
     """
     text = _SLACK_LINK_RE.sub(" ", _SLACK_TOKEN_RE.sub(" ", text))
-    return " ".join(DOI_RE.sub(" ", _URL_RE.sub(" ", text)).split())
+    text = DOI_RE.sub(" ", _URL_RE.sub(" ", text))
+    return " ".join((_ARXIV_RE.sub(" ", text) if ids else text).split())
 
 
 def name_counts(name: str, typed: str, whole: bool = False) -> bool:
@@ -174,7 +180,8 @@ def mentioned(index, text: str) -> Meant:
 
     Rules 1-3: an id, link or whole-text name decides; else each word of the
     link-free text, in order, that is a paper id or (rule 3) one paper's name.
-    ``Meant.words`` is the link-free text the service searches otherwise.
+    ``Meant.words`` is the link-free text the service searches otherwise, without its
+    words of conversation when nothing decided (``word_readings.about``).
 
     Args:
         index: the ``SearchIndex`` (``get``, ``linked``, ``by_source``, ``by_name``).
@@ -198,4 +205,4 @@ def mentioned(index, text: str) -> Meant:
                 paper = named[0]
             if paper is not None:
                 return Meant(paper=paper, choices=(), words=words)
-    return Meant(paper=None, choices=(), words=words)
+    return Meant(paper=None, choices=(), words=about(words))

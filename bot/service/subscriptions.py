@@ -173,13 +173,25 @@ class Subscriptions:
                 message=f"I can't use {quoted_topic(topic)} as a topic: {e.message}", example=example
             ), None
         if count == 0:
+            meant = self._meant_topic(topic)
             return ErrorReply(
                 message=f"No paper matches {quoted_topic(topic)}, so nothing would be posted. "
-                "A topic keeps only papers containing all its words: use "
+                + (f"Did you mean {quoted_topic(meant)}?" if meant else "")
+                + " A topic keeps only papers containing all its words: use "
                 "fewer or broader words, or `OR` between alternatives.",
-                example=example,
+                example=f"/paper subscribe about {meant}" if meant else example,
             ), 0
         return None, count
+
+    def _meant_topic(self, topic: str) -> str | None:
+        """The spelling a search would use or suggest for ``topic`` (``SearchPage.corrected_query``
+        or ``suggestion``) when papers match it as a topic, else None."""
+        try:
+            page = self.index.search(topic, limit=1)
+            meant = page.corrected_query or page.suggestion
+            return meant if meant and meant != topic and self.topics.matches(meant) else None
+        except QueryError:
+            return None
 
     def _announce(self, ctx: Context, previous, notice: NoticeReply) -> Reply | None:
         try:

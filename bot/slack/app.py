@@ -15,6 +15,7 @@ token, and a distributed app passes its own OAuth set-up (``oauth``, from
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Callable
@@ -25,10 +26,11 @@ from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
 from bot.core.config import Settings
+from bot.slack.delivery.ack_window import AckWindow
 from bot.slack.delivery.event_keys import SeenKeys
 from bot.slack.delivery.fair_slots import FairSlots
 from bot.slack.delivery.fallback import pre_send_retry, quiet_unwritable
-from bot.slack.delivery.intake import asker, make_intake, release
+from bot.slack.delivery.intake import FORCED, asker, make_intake, release
 from bot.slack.delivery.work_queue import WorkQueue
 from bot.slack.listeners import (
     app_home,
@@ -102,16 +104,24 @@ RATE_LIMIT_RETRIES = 2
 
 
 class PaperbotApp(App):
-    """Bolt's ``App``, which gives a request's unused place in the work queue
+    """Bolt's ``App``, which counts each dispatch as an ack in flight for the work slots
+    (``acks``) and gives a request's unused place in the work queue
     back once its dispatch ends (``bot.slack.delivery.intake.release``): a Bolt
     middleware cannot wrap the listeners (its ``next()`` only marks the chain to
     go on), and HTTP, Socket Mode and the journal's retakes all go through
     ``dispatch``."""
 
+    #: the work slots' ``AckWindow``: a dispatch is an ack in flight (set by ``build_app``)
+    acks: AckWindow | None = None
+
     def dispatch(self, req: BoltRequest) -> BoltResponse:
-        """``App.dispatch``, then ``release`` of the request's place."""
+        """``App.dispatch`` — counted as an ack in flight in ``acks``, so the work slots
+        wait for it (``bot.slack.delivery.ack_window``), unless it is the journal's retake
+        (``FORCED``: nobody waits for its ack) — then ``release`` of the request's place."""
+        counted = self.acks is not None and not (req.context or {}).get(FORCED)
         try:
-            return super().dispatch(req)
+            with self.acks.acking() if counted else contextlib.nullcontext():
+                return super().dispatch(req)
         finally:
             release(req.context)
 
@@ -209,6 +219,8 @@ def build_app(
         listener_executor=executor,
         **(oauth or {}),
     )
+    slots = slots or FairSlots(WORK_SLOTS)
+    app.acks = slots.acks  # work slots wait for the acks in flight (bot.slack.delivery.ack_window)
     queue = WorkQueue(executor)
     quiet_unwritable(settings.database_url)
     app.error(make_unhandled(queue.told))

@@ -3,7 +3,9 @@
 
 Every claim is an INSERT against a primary key with the ``IntegrityError``
 caught (``_insert_once``): atomic across threads, processes and restarts, on
-SQLite and PostgreSQL alike. Where a claim may pass to another caller, a
+SQLite and PostgreSQL alike. (On SQLite, journal claims made at the same moment
+share one transaction, ``bot.store.claim_batches``: each is still all or
+nothing, its keys read and written under the write lock.) Where a claim may pass to another caller, a
 conditional UPDATE whose row count says who won (``_took_over``) takes it over.
 Three meanings, kept apart because they differ:
 
@@ -42,6 +44,7 @@ Part of ``bot.store.Store``; the methods use ``self._engine``.
 
 from __future__ import annotations
 
+import threading
 import time
 from datetime import date, datetime, timedelta
 from typing import Iterable
@@ -50,6 +53,7 @@ import sqlalchemy as sa
 
 from bot.core.models import DeliveryState
 from bot.daily.post_times import utc_now
+from bot.store.claim_batches import ClaimBatches
 from bot.store.db import transaction
 from bot.store.deliveries import delivery_key
 from bot.store.journal import EntryState, settled_rows
@@ -99,10 +103,22 @@ def _once_rows(kind: str, keys: Iterable[str], at: datetime, detail: str | None 
     return [(claims_t, {"kind": kind, "key": key, "at": at, "detail": note}) for key in unique]
 
 
+_BATCHES_MADE = threading.Lock()
+
+
 class ClaimStore:
     """Claims of every kind; mixed into ``bot.store.Store`` (needs ``_engine``)."""
 
     _engine: sa.Engine
+    _claim_batches: ClaimBatches | None = None
+
+    def _batches(self) -> ClaimBatches:
+        """This store's group commit of SQLite journal claims (``bot.store.claim_batches``)."""
+        if self._claim_batches is None:
+            with _BATCHES_MADE:
+                if self._claim_batches is None:
+                    self._claim_batches = ClaimBatches(self._engine, self._insert_once)
+        return self._claim_batches
 
     def _insert_once(self, rows: list[tuple], lock_timeout_ms: int | None = None) -> bool:
         """INSERT every ``(table, values)`` row in one transaction, one statement
@@ -203,7 +219,10 @@ class ClaimStore:
 
         The journal row and every alias key (``"event"`` claims, e.g. the
         ``msg:<team>:<channel>:<ts>`` of the event's message) are INSERTed in
-        one transaction; if any exists, nothing is added. A pending row of
+        one transaction; if any exists, nothing is added. On SQLite that
+        transaction is shared with the claims made at the same moment by other
+        threads (group commit, ``bot.store.claim_batches``), each still all or
+        nothing and answered only once committed. A pending row of
         ``key`` whose lease expired (and received after ``answerable_after``)
         is then taken over by a conditional UPDATE, whose row count says who won.
 
@@ -233,8 +252,12 @@ class ClaimStore:
         at, aliases = (utc_now() if now is None else now), list(aliases)
         row = dict(key=key, kind=kind, state=EntryState.PENDING, owner=owner, lease_until=at + lease)
         row.update(received_at=at, attempts=1, payload=payload)
-        alias_rows = _once_rows(EVENT, aliases, at) if aliases else []
-        if self._insert_once([(journal_t, row), *alias_rows], lock_timeout_ms=lock_timeout_ms):
+        rows = [(journal_t, row), *(_once_rows(EVENT, aliases, at) if aliases else [])]
+        if self._engine.dialect.name == "sqlite":  # one writer at a time: concurrent claims share a transaction
+            inserted = self._batches().insert(rows, lock_timeout_ms)
+        else:
+            inserted = self._insert_once(rows, lock_timeout_ms=lock_timeout_ms)
+        if inserted:
             return 1
         where = [
             journal_t.c.key == key,

@@ -187,3 +187,11 @@ def test_n_papers_without_a_topic_rotate_over_the_whole_corpus(world, seed_index
         seen += store.channel_picks("T1", "C1", clock.now.date(), None)
     assert len(seen) == len(set(seen)) == 2 * (len(seed_index.ids()) // 2)  # no repeats yet
     assert "1 of 2" in service.command("today", CTX).headline
+
+
+def test_a_mistyped_topic_is_refused_with_the_spelling_that_matches(world):
+    service, store, clock, poster = world
+    reply = service.command("subscribe about sparce atention", CTX)
+    assert isinstance(reply, ErrorReply) and "Did you mean “sparse attention”?" in reply.message
+    assert reply.example == "/paper subscribe about sparse attention"
+    assert store.get_subscription("T1", "C1") is None

@@ -3,9 +3,12 @@ IT/US as acronyms (never "its"), counts, spelling by the whole query, DOIs and i
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from bot.render import counts
+from bot.core.replies import ResultsReply
+from bot.render import ACTION_PAGE_INSTEAD, counts, render
 from bot.search import SearchIndex, build_index
 from bot.search.query.parser import parse
 from bot.search.query.prose import mostly_capitals
@@ -126,6 +129,18 @@ def test_no_clearly_better_candidate_is_only_a_hint(spelled):
     assert page.corrected_query is None
     assert page.suggestion == "band"
     assert page.total == 0
+    message = render(ResultsReply(page=page))  # one click runs the hint, as typed
+    (run,) = [e for b in message.blocks if b["type"] == "actions" for e in b["elements"]]
+    assert run["text"]["text"] == "Search “band”" and run["action_id"] == ACTION_PAGE_INSTEAD
+    assert json.loads(run["value"]) == {"q": "band", "o": 0, "exact": 1}
+
+
+def test_a_mention_in_a_sentence_searches_its_topic_not_its_chatter(spelled):
+    words = spelled.mentioned("can someone find that paper on sparce atention with the blocks?").words
+    assert words == "sparce atention blocks"  # "paper", "find" and "someone" are no topic
+    assert spelled.search(words).corrected_query == "sparse attention blocks"
+    assert spelled.mentioned("hello world").words == "hello world"  # one word left: as typed
+    assert spelled.mentioned("any papers on IT operations in the US?").words == "IT operations US"
 
 
 def test_real_words_and_capitals_stay_untouched(spelled):
@@ -168,6 +183,12 @@ def test_a_doi_in_any_form_finds_its_paper_first(identified, text):
 
 def test_arxiv_doi_names_the_arxiv_paper(identified):
     assert ids(identified.search("10.48550/arXiv.2503.16428")) == ["2503.16428"]
+
+
+def test_a_bare_arxiv_id_counts_as_its_paper(identified):
+    page = identified.search("2503.16428")
+    assert ids(page) == ["2503.16428"] and page.all_words == page.total == 1
+    assert counts.headline(page, "“2503.16428”") == "*1 paper* matches “2503.16428”"
 
 
 def test_a_link_naming_no_paper_is_not_searched_as_its_host(identified):

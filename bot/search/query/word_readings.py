@@ -47,7 +47,7 @@ CHAT_WORDS = frozenset(
     "a an and are as at be by for from has have in is it its of on or that the this to was were"
     " what which who will with about any paper papers you your me i we there please find show"
     " tell know think hi hello hey thanks thank can could would should do does did how why when"
-    " where here our us my some one".split()
+    " where here our us my some one someone anyone somebody anybody".split()
 )
 #: Greetings and thanks: with at most two content words, a text is small talk ...
 GREETINGS = frozenset("hi hello hey thanks thank morning evening night bye cheers yo lol".split())
@@ -78,6 +78,27 @@ def is_english(word: str) -> bool:
 def bare(text: str) -> str:
     """A typed word folded, without the punctuation around it ("Hi," -> "hi")."""
     return fold(text).strip(".,;:!?'\"()[]{}")
+
+
+def about(text: str) -> str:
+    """What a conversational request is about: ``text`` without its words of conversation
+    (``CHAT_WORDS``) and the sentence's closing punctuation ("can someone find that paper
+    on sparce atention with composite tokens?" -> "sparce atention composite tokens"), so
+    that neither ranking nor spelling takes "paper" or "find" for the topic. ``text`` as it
+    is when it has quotes or brackets (a query's syntax) or fewer than two other words
+    ("hello world", "hey, anything on chess?": ranking's match confidence, which discounts
+    those words, decides as before). A word typed in capitals stays ("IT", "US": an
+    acronym or a name, ``mixed_case``).
+
+    Args:
+        text: a mention's or DM's words (links already taken out).
+    """
+    if any(ch in text for ch in "\"()"):
+        return text
+    kept = [w for w in text.split() if bare(w) not in CHAT_WORDS or mixed_case(w.strip(".,;:!?'"))]
+    if sum(1 for w in kept if bare(w)) < 2:
+        return text
+    return " ".join(kept).rstrip(".?!,;:")
 
 
 def mixed_case(word: str) -> bool:

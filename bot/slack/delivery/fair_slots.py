@@ -23,6 +23,10 @@ short search waits for the slots already running, not for every slow query
 queued before it. A slow request waiting longer than ``STARVE_S`` counts as
 quick, so a stream of quick ones cannot hold it back for ever.
 
+A slot is not granted while requests are being acknowledged (``acks``, an
+``bot.slack.delivery.ack_window.AckWindow``, at most ``ACK_YIELD_S`` per run of
+acks): a burst's acks run before its searches start.
+
 ``outside()`` gives the calling thread's slot back while it waits on something
 slow that is not CPU work (a Web API call such as a channel confirmation) and
 takes a slot again afterwards, through the same fair queue.
@@ -36,6 +40,8 @@ import threading
 import time
 from collections import Counter, OrderedDict, deque
 from typing import Iterator
+
+from bot.slack.delivery.ack_window import AckWindow
 
 #: A slow request waiting longer than this (seconds) is served as a quick one.
 STARVE_S = 10.0
@@ -65,17 +71,24 @@ class FairSlots:
         count: slots (≥ 1).
         per_user: most slots one user may hold at once (default ``count - 1``,
             at least 1).
+        acks: the acks a slot waits for before it is granted (default a window of
+            its own, ``AckWindow()``: ``bot.slack.app.build_app`` counts the app's
+            dispatches in it).
 
     Raises:
         ValueError: ``count`` or ``per_user`` below 1.
+
+    Attributes:
+        acks: the ``AckWindow`` (module docstring).
     """
 
-    def __init__(self, count: int, per_user: int | None = None) -> None:
+    def __init__(self, count: int, per_user: int | None = None, acks: AckWindow | None = None) -> None:
         if count < 1:
             raise ValueError("count must be at least 1")
         self.per_user = max(1, count - 1) if per_user is None else per_user
         if self.per_user < 1:
             raise ValueError("per_user must be at least 1")
+        self.acks = acks or AckWindow()
         self._free = count
         self._lock = threading.Lock()
         # user -> waiters: (woken when granted, quick, time.monotonic() when it began to wait)
@@ -122,6 +135,7 @@ class FairSlots:
             user: the Slack user id the work is for ("" when unknown).
             fast: the request is quick (``quick``).
         """
+        self.acks.wait_for_acks()  # the acks in flight first (bounded, ack_window.ACK_YIELD_S)
         woken = threading.Event()
         with self._lock:
             self._waiting.setdefault(user, deque()).append((woken, fast, time.monotonic()))
