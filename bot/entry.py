@@ -1,10 +1,11 @@
 """The ``paperbot`` console script and ``python -m bot``: quiet while importing.
 
-Importing the CLI (Slack SDK, SQLAlchemy, Whoosh) takes about half a second;
-a Ctrl-C in that time printed a ``KeyboardInterrupt`` traceback from deep
-inside a library. Until the CLI is imported, Ctrl-C exits quietly with
-status 130 (128 + SIGINT, as shells report it); then Python's usual handler
-is back and click prints "Aborted!".
+A Ctrl-C while the CLI was being imported printed a ``KeyboardInterrupt``
+traceback from deep inside a library. Until the CLI is imported, Ctrl-C exits
+quietly with status 130 (128 + SIGINT, as shells report it); then Python's
+usual handler is back and click prints "Aborted!" — also while a command
+imports the libraries it needs (the Slack SDK, SQLAlchemy, Whoosh: each
+command imports its own, so ``paperbot --help`` starts without them).
 """
 
 from __future__ import annotations

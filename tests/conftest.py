@@ -133,6 +133,16 @@ def service(seed_index, store, settings, poster, clock) -> Service:
     return Service(seed_index, store, settings, announcer=PostingAnnouncer(poster), now=clock, rng=random.Random(7))
 
 
+def pytest_collection_modifyitems(items) -> None:
+    """Run the ``long_wall`` tests first (a stable sort: the rest keep their order).
+
+    The README runs the suite on every core (``pytest -n auto``, pytest-xdist): a test that
+    waits on real processes for ten seconds or more, started last, would leave the other
+    cores idle until it ends; started first, it overlaps the short tests.
+    """
+    items.sort(key=lambda item: item.get_closest_marker("long_wall") is None)
+
+
 def pytest_terminal_summary(terminalreporter) -> None:
     """Note the modules over the structure test's NOTE_LINES (docs/architecture.md "Size")."""
     from tests.test_structure import NOTE_LINES, long_modules

@@ -15,21 +15,22 @@ import os
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from dotenv import dotenv_values, find_dotenv, load_dotenv
 
-from bot import corpus, search
-from bot.cli import lines
 from bot.cli.command_line import Commands, QueryCommand
-from bot.cli.json_shapes import error_json, page_json
-from bot.cli.progress import progress
-from bot.cli.wait import WAIT_OPTION, in_turn
+from bot.cli.wait import WAIT_OPTION
 from bot.core import config
-from bot.core.models import QueryError
-from bot.render import counts
-from bot.runtime import wiring
-from bot.store import StoreError
+
+if TYPE_CHECKING:
+    from bot import corpus, search
+
+# The index, the store, the search engine, Slack's SDK, numpy and scikit-learn are
+# imported inside the commands that use them, not here: `paperbot --help`, a mistyped
+# command and the light commands start without them (about 0.7 s of imports;
+# benchmarks/cli_start.py, benchmarks/results/cli_start.txt).
 
 #: ``--index DIR`` of the index and search commands (default ``PAPERBOT_INDEX_DIR``).
 index_option = click.option(
@@ -124,7 +125,10 @@ def console() -> None:
 
     Example: echo "/paper search image steganography" | paperbot console
     """
+    from bot import corpus, search
     from bot.cli.console import ConsolePoster, run
+    from bot.runtime import wiring
+    from bot.store import StoreError
 
     settings = _settings()
     # Input is read as UTF-8 whatever the locale, bytes that are not UTF-8
@@ -182,6 +186,11 @@ def index_build(sources: tuple[Path, ...], index_dir: Path | None, accepted_only
         accepted_only: leave out papers not accepted at their venue.
         wait: most seconds to wait for another build or add on the folder.
     """
+    from bot import corpus, search
+    from bot.cli.progress import progress
+    from bot.cli.wait import in_turn
+    from bot.runtime import wiring
+
     settings = _settings()
     _stop_on_sigterm()
     paths = list(sources) or wiring.seed_paths(settings)
@@ -243,6 +252,10 @@ def index_add(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: 
         accepted_only: leave out papers not accepted at their venue.
         wait: most seconds to wait for another build or add on the folder.
     """
+    from bot import corpus, search
+    from bot.cli.wait import in_turn
+    from bot.runtime import wiring
+
     settings = _settings()
     _stop_on_sigterm()
     target = index_dir or settings.index_dir
@@ -267,6 +280,8 @@ def index_add(sources: tuple[Path, ...], index_dir: Path | None, accepted_only: 
 
 def _left_out(stats: corpus.LoadStats) -> str:
     """`` (left out as not accepted: 12 rejected, 3 withdrawn)`` or ""."""
+    from bot import corpus
+
     summary = corpus.not_accepted_summary(stats)
     return f" (left out as not accepted: {summary})" if summary else ""
 
@@ -300,6 +315,8 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, related: bool,
     """
     if not query and not related:
         raise click.UsageError("Give a QUERY, \"-\" to read queries from stdin, or --related.")
+    from bot.cli import lines
+
     idx = _open_index(index_dir)
     text = " ".join(query)
     if related:  # the words, or all of stdin, are one text: one JSON object (bot/cli/lines.py)
@@ -319,6 +336,9 @@ def search_cmd(index_dir: Path | None, limit: int, as_json: bool, related: bool,
 
 def _open_index(index_dir: Path | None) -> search.SearchIndex:
     """The index at ``index_dir`` (None: the default one, built when its seeds changed)."""
+    from bot import corpus, search
+    from bot.runtime import wiring
+
     settings = _settings()
     try:
         if index_dir is None:
@@ -331,6 +351,11 @@ def _open_index(index_dir: Path | None) -> search.SearchIndex:
 def _print_answer(idx: search.SearchIndex, q: str, note: str | None, limit: int, as_json: bool, batch: bool) -> bool:
     """Print the answer to one query (in a batch, headed by the query it answers, on stdout
     like the others); False when the query could not run."""
+    from bot import search
+    from bot.cli import lines
+    from bot.cli.json_shapes import error_json, page_json
+    from bot.core.models import QueryError
+
     try:
         page = idx.search(q, limit=limit)
     except QueryError as e:
@@ -359,6 +384,8 @@ def _plural(n: int, word: str) -> str:
 
 
 def _print_page(page) -> None:
+    from bot.render import counts
+
     for note in page.notes:
         click.echo(note)
     if page.corrected_query:

@@ -11,8 +11,6 @@ from typing import Callable, TypeVar
 
 import click
 
-from bot import search
-
 T = TypeVar("T")
 #: The ``--wait SECONDS`` option both index commands take (default 300).
 WAIT_OPTION = click.option(
@@ -45,6 +43,8 @@ def in_turn(target: Path, wait: float, attempt: Callable[[], T], gave_up: str = 
         click.ClickException: still busy after ``wait`` seconds: the lock's
             own message, how long it waited, then ``gave_up``.
     """
+    from bot import search  # here, not at the top: `paperbot --help` does not import the search engine
+
     tty = sys.stderr.isatty()
 
     def on_wait(so_far: float) -> None:

@@ -12,14 +12,18 @@ import logging
 import re
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot import corpus, search
 from bot.core.config import Settings
 from bot.core.ports import Poster, TeamPosters
-from bot.render.announce import PostingAnnouncer
-from bot.runtime.recommending import IndexRecommender
-from bot.service.service import Service
-from bot.store import Store, StoreError
+
+if TYPE_CHECKING:
+    from bot.service.service import Service
+    from bot.store import Store
+
+# The store (SQLAlchemy), the service and the renderer (Slack's SDK) are imported by the
+# functions that build them: `paperbot search` and `index build` open only the index.
 
 log = logging.getLogger(__name__)
 
@@ -232,6 +236,8 @@ def open_store(settings: Settings) -> Store:
             own disk, so web and clock would each see their own file (README
             "Heroku-style platforms").
     """
+    from bot.store import Store, StoreError
+
     if settings.dyno and settings.database_url.startswith("sqlite"):
         raise StoreError(
             f"DATABASE_URL is SQLite but this is dyno {settings.dyno}: dynos share no disk, "
@@ -260,6 +266,10 @@ def build_service(
         ensure_index: build the default index first when it is missing or stale.
         store: the store, already open; None → ``open_store(settings)``.
     """
+    from bot.render.announce import PostingAnnouncer
+    from bot.runtime.recommending import IndexRecommender
+    from bot.service.service import Service
+
     store = store or open_store(settings)  # first: a bad DATABASE_URL fails before a long index build
     if index_dir is None and ensure_index:
         ensure_default_index(settings)

@@ -74,6 +74,7 @@ def test_sqlite_without_dyno_still_works(tmp_path):
     assert r.returncode == 0, r.stderr
 
 
+@pytest.mark.long_wall
 def test_platform_simulation_on_the_seeds(pg_schema):
     """benchmarks/platform_sim.py end to end (its 5,000-paper run is in benchmarks/results/)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "PAPERBOT_", "DYNO"))}

@@ -15,6 +15,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.cli.test_cli_index_wait import hold_lock
 from tests.fakeslack import FakeSlack
 from tests.kit import ROOT, stop_process
@@ -54,6 +56,7 @@ def _wait_for(logs: dict[str, Path], procs: dict[str, subprocess.Popen], pattern
     assert not pending, {n: logs[n].read_text()[-2000:] for n in pending}
 
 
+@pytest.mark.long_wall
 def test_serve_serve_and_clock_started_together_build_once_and_all_run(tmp_path: Path) -> None:
     index_dir = tmp_path / "index"
     release = threading.Event()

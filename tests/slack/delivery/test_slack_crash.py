@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode
 
+import pytest
+
 from tests.fakeslack import BOT_USER_ID
 from tests.slack.burst import ServeProcess, burst, command_fields, mention_envelope, replies_in_thread, slow_down
 
@@ -36,6 +38,7 @@ def _answers(fake, url: str) -> int:
     return sum(1 for c in fake.calls("response_url") if url.endswith(c.path) and c.status == 200)
 
 
+@pytest.mark.long_wall
 def test_mentions_acknowledged_before_a_kill_are_answered_once_after_the_restart(fake_slack, tmp_path) -> None:
     server = ServeProcess(fake_slack, tmp_path, f"sqlite:///{tmp_path / 'paperbot.db'}", tmp_path / "index")
     slow_down(fake_slack, "chat.postMessage", 0.3)  # a slow Slack: the kill lands mid-work

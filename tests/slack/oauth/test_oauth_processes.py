@@ -10,6 +10,7 @@ import json
 import os
 from datetime import datetime, timedelta, timezone
 
+import pytest
 import sqlalchemy as sa
 
 from tests.kit import ROOT
@@ -28,6 +29,7 @@ def _digests(fake, channel: str) -> list:
     ]
 
 
+@pytest.mark.long_wall
 def test_two_web_and_two_clock_processes_share_installs_and_post_each_digest_once(
     fake, pg_schema, seed_index_dir, key, processes
 ):

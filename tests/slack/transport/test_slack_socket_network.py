@@ -143,6 +143,7 @@ def test_link_disabled_stops_with_one_error_instead_of_reconnecting(running, soc
     assert sockfake.opened == 1 and not any(link.open for link in sockfake.links)
 
 
+@pytest.mark.long_wall
 def test_paperbot_socket_exits_1_with_one_error_line_on_link_disabled(tmp_path, fake_slack):
     with FakeSocketMode(upstream=fake_slack.base_url) as sockfake:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "PAPERBOT_", "DATABASE_"))}
