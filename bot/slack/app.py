@@ -26,9 +26,8 @@ from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
 from bot.core.config import Settings
-from bot.slack.delivery.ack_window import AckWindow
 from bot.slack.delivery.event_keys import SeenKeys
-from bot.slack.delivery.fair_slots import FairSlots
+from bot.slack.delivery.fair_slots import AckWindow, FairSlots
 from bot.slack.delivery.fallback import pre_send_retry, quiet_unwritable
 from bot.slack.delivery.intake import FORCED, asker, make_intake, release
 from bot.slack.delivery.work_queue import WorkQueue
@@ -116,7 +115,7 @@ class PaperbotApp(App):
 
     def dispatch(self, req: BoltRequest) -> BoltResponse:
         """``App.dispatch`` — counted as an ack in flight in ``acks``, so the work slots
-        wait for it (``bot.slack.delivery.ack_window``), unless it is the journal's retake
+        wait for it (``bot.slack.delivery.fair_slots``), unless it is the journal's retake
         (``FORCED``: nobody waits for its ack) — then ``release`` of the request's place."""
         counted = self.acks is not None and not (req.context or {}).get(FORCED)
         try:
@@ -220,7 +219,7 @@ def build_app(
         **(oauth or {}),
     )
     slots = slots or FairSlots(WORK_SLOTS)
-    app.acks = slots.acks  # work slots wait for the acks in flight (bot.slack.delivery.ack_window)
+    app.acks = slots.acks  # work slots wait for the acks in flight (bot.slack.delivery.fair_slots)
     queue = WorkQueue(executor)
     quiet_unwritable(settings.database_url)
     app.error(make_unhandled(queue.told))

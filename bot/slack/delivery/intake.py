@@ -21,10 +21,11 @@ any other event        200, dropped (``link_shared``, ``app_home_opened`` …)
 
 Slack delivers nothing again after a 200 (docs/platform-facts.md "Slack timing
 and retries"), so a refused event is dropped for good. The first refusal of a
-user in a minute is logged (one WARNING naming the cap that refused) and
-answered with ``BUSY`` where an answer is expected; later ones in that minute
-are refused silently (``WorkQueue.told``), so a flood costs one line and one
-notice per user and minute. Work the journal takes again after a crash
+user in a minute is logged (one WARNING naming the cap that refused), and the
+first of their refusals in a minute that expects an answer (a mention, a click —
+not a ``link_shared``) is answered with ``BUSY``; the others in that minute are
+refused silently (``WorkQueue.told``), so a flood costs one line and one notice
+per user and minute. Work the journal takes again after a crash
 (``FORCED`` in the request's context) is never refused: it was acknowledged
 already. A Slack retry (``X-Slack-Retry-Num`` ≥ 1) is never told "busy", and a
 copy of an event whose place is held here (same ``event_id`` or same message)
@@ -193,8 +194,9 @@ def _refuse(
                 f"{name} has {queue.pending(user)}, with nobody much heavier to drop a job of"
             )
         log.warning("busy: %s; refused their %s, and refuse more of theirs this minute without a line", why, what)
+    if not retry:  # told once a minute where an answer is expected — a link_shared before it takes no turn
         notice = _notice(body, client, user)
-        if notice is not None:
+        if notice is not None and queue.told(f"notice {user}"):
             queue.aside(notice)
     if body.get("command"):
         return BoltResponse(status=200, body={"response_type": EPHEMERAL, "text": BUSY})

@@ -186,6 +186,9 @@ def make_page_listener(service: "Service", slots: FairSlots):
 
     def show_page(body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
         view = body.get("view") or {}
+        if not isinstance(view, dict) or not isinstance(view.get("id"), str):  # only a modal's buttons page it
+            log.warning("%s: a click from no modal (user %s); ignored", action.get("action_id"), _user(body))
+            return
         try:
             query, offset, exact = page_request(read_value(action), service.queries.text_of)
             with slots((body.get("user") or {}).get("id") or ""):
@@ -205,3 +208,9 @@ def make_page_listener(service: "Service", slots: FairSlots):
 
 def _plain(text: str) -> Message:
     return Message(text=text)
+
+
+def _user(body: dict[str, Any]) -> str | None:
+    """The clicking user's id, when the payload has one."""
+    user = body.get("user")
+    return user.get("id") if isinstance(user, dict) else None

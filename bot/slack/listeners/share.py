@@ -241,6 +241,9 @@ def make_share_to_listener(service: "Service"):
                 client.views_update(view_id=view.get("id"), view=modal)
             else:
                 client.views_open(trigger_id=body.get("trigger_id"), view=modal)
+        except BadValue:  # a value we never drew: nothing to open
+            user = body.get("user")
+            log.warning("share_to: unreadable button value from %s", user.get("id") if isinstance(user, dict) else None)
         except Exception as exc:  # noqa: BLE001 — an expired trigger: nothing else to answer through
             failed("opening the share modal", exc)
 

@@ -1,4 +1,4 @@
-"""The ack window (``bot.slack.delivery.ack_window``): a work slot is not granted while a
+"""The ack window (``bot.slack.delivery.fair_slots``): a work slot is not granted while a
 request is being acknowledged, at most ``yield_s`` per run of acks; a dispatch of the app
 counts as an ack for the app's work slots."""
 
@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import threading
 
-from bot.slack.delivery.ack_window import AckWindow
-from bot.slack.delivery.fair_slots import FairSlots
+from bot.slack.delivery.fair_slots import AckWindow, FairSlots
 
 
 def _acquire_in_thread(slots: FairSlots, user: str) -> tuple[threading.Thread, threading.Event]:

@@ -121,6 +121,18 @@ def flood(url: str, count: int, first: int = 0, user: str = FLOOD) -> list[str]:
     return stamps
 
 
+def links_shared() -> str:
+    """A signed-ready ``link_shared`` event from ``FLOOD`` with one arXiv link."""
+    links = {
+        "type": "link_shared",
+        "user": FLOOD,
+        "channel": "C0GENERAL",
+        "message_ts": "1766299999.000100",
+        "links": [{"domain": "arxiv.org", "url": "https://arxiv.org/abs/2401.00001"}],
+    }
+    return json.dumps({"type": "event_callback", "team_id": TEAM_ID, "event_id": "Ev0LINKS", "event": links})
+
+
 def command(fake, user: str, text: str = "search attention") -> tuple[dict[str, str], str]:
     """A ``/paper`` command's fields (a fresh ``response_url`` and ``trigger_id``) and its ``response_url``."""
     url = fake.new_response_url()
@@ -195,15 +207,7 @@ def test_one_users_flood_is_capped_with_one_line_and_one_notice(held, fake_slack
     stamps = flood(url, USER_PENDING + 4)
     fields, refused_url = command(fake_slack, FLOOD)
     status, body = post(url, urlencode(fields))
-    links = {
-        "type": "link_shared",
-        "user": FLOOD,
-        "channel": "C0GENERAL",
-        "message_ts": "1766299999.000100",
-        "links": [{"domain": "arxiv.org", "url": "https://arxiv.org/abs/2401.00001"}],
-    }
-    envelope = {"type": "event_callback", "team_id": TEAM_ID, "event_id": "Ev0LINKS", "event": links}
-    assert post(url, json.dumps(envelope))[0] == 200
+    assert post(url, links_shared())[0] == 200
     fields_other, other_url = command(fake_slack, OTHER)
     assert post(url, urlencode(fields_other)) == (200, b"")  # another user: never refused
     gate.set()
@@ -295,3 +299,16 @@ def test_retries_of_a_queued_mention_are_never_told_busy(held, fake_slack) -> No
     assert answers == [(200, b"")] * 3
     assert busy_notices(fake_slack) == []
     assert [replies_in_thread(fake_slack, ts) for ts in stamps] == [1] * USER_PENDING
+
+
+def test_a_refused_link_shared_does_not_use_up_the_users_busy_notice(held, fake_slack, caplog) -> None:
+    """An attacker's finding: a flood of mentions and link_shared events from one user got
+    no "busy" notice at all when a link_shared (which expects no answer) was refused first."""
+    running, gate = held
+    url = running.urls[0]
+    flood(url, USER_PENDING)  # the user's places are full
+    assert post(url, links_shared())[0] == 200  # refused: no answer expected, none given
+    flood(url, 2, first=USER_PENDING)  # refused mentions: the first one is told
+    gate.set()
+    running.drain()
+    assert busy_notices(fake_slack) == [(FLOOD, "C0GENERAL")]

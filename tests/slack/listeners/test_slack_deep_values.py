@@ -73,3 +73,21 @@ def test_a_share_modal_with_deep_private_metadata_cannot_be_read(slack: SlackHar
 def test_json_object_reads_what_we_write_and_nothing_deeper(raw, expected) -> None:
     assert json_object(raw) == expected
     assert nesting('"\\"[[[[[[[[[["') == 0
+
+
+@pytest.mark.parametrize("value", ["{", "null", '{"offset": 10}'])
+def test_share_to_with_a_value_we_never_drew_is_one_warning(slack: SlackHarness, caplog, value) -> None:
+    response, _ = slack.click(ACTION_SHARE_TO, value)  # an attacker's finding: a traceback each
+    slack.drain()
+    assert response.status == 200
+    assert tracebacks(caplog) == []
+    assert not slack.fake.calls("views.open") and not slack.fake.calls("views.push")
+
+
+def test_a_modal_page_click_from_a_message_is_ignored_with_one_warning(slack: SlackHarness, caplog) -> None:
+    response, _ = slack.click(ACTION_MODAL_PAGE, {"q": "learning", "o": 5})  # no view: nothing to update
+    slack.drain()
+    assert response.status == 200
+    assert tracebacks(caplog) == []
+    assert not slack.fake.calls("views.update")
+    assert any("a click from no modal" in r.getMessage() for r in caplog.records)
