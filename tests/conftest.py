@@ -146,9 +146,9 @@ def service(seed_index, store, settings, poster, clock) -> Service:
 def pytest_collection_modifyitems(items) -> None:
     """Run the ``long_wall`` tests first (a stable sort: the rest keep their order).
 
-    The README runs the suite on every core (``pytest -n auto``, pytest-xdist): a test that
+    The README runs the suite in four workers (``pytest -n 4``, pytest-xdist): a test that
     waits on real processes for ten seconds or more, started last, would leave the other
-    cores idle until it ends; started first, it overlaps the short tests.
+    workers idle until it ends; started first, it overlaps the short tests.
     """
     items.sort(key=lambda item: item.get_closest_marker("long_wall") is None)
 
