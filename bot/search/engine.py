@@ -438,11 +438,7 @@ class SearchIndex:
         """Every paper of the live generation, in index order, one at a time (for
         tables such as ``bot.service.paper_links.PaperLinks``; iterate to the end or ``close()`` it)."""
         with self._searcher() as (gen, searcher):
-            reader = searcher.reader()
-            deleted = gen.norms.deleted(reader)
-            for d in range(reader.doc_count_all()):
-                if d not in deleted:
-                    yield paper_from_json(reader.stored_fields(d)["doc"])
+            yield from gen.papers(searcher.reader())
 
     def warm(self, read_ahead: bool = True) -> page_cache.ReadAhead | None:
         """Open the live generation now — lexicon, a searcher, the BM25 norms, the

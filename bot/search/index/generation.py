@@ -8,10 +8,13 @@ import pickle
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 from whoosh import index as whoosh_index
 
+from bot.core.models import Paper
 from bot.search.index import layout, whoosh_internals
+from bot.search.index.schema import paper_from_json
 from bot.search.query.lexicon import Lexicon
 from bot.search.scoring.norms import SCORED_FIELDS, Norms
 
@@ -60,6 +63,17 @@ class Generation:
                 self.idle.append(searcher)
                 return
         searcher.close()
+
+    def papers(self, reader) -> Iterator[Paper]:
+        """Every live paper of this generation, in index order, one at a time.
+
+        Args:
+            reader: a Whoosh reader of it (its stored fields; deletions from ``norms``).
+        """
+        deleted = self.norms.deleted(reader)
+        for d in range(reader.doc_count_all()):
+            if d not in deleted:
+                yield paper_from_json(reader.stored_fields(d)["doc"])
 
     def retire(self) -> None:
         """Close idle searchers; ones in use close when released."""

@@ -12,14 +12,13 @@ import threading
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable
 
 import Stemmer
 
 from bot.core.models import Paper, QueryError
 from bot.search.index import layout
 from bot.search.index.generation import Generation
-from bot.search.index.schema import paper_from_json
 from bot.search.query import parser
 from bot.search.query.compile import Compiler
 from bot.search.query.plan import Compiled
@@ -203,14 +202,7 @@ def stem_counts(gen: Generation, reader) -> StemCounts:
     lock = gen.derived.setdefault("stem_counts_lock", threading.Lock())
     with lock:
         if "stem_counts" not in gen.derived:
-
-            def texts() -> Iterator[str]:
-                deleted = gen.norms.deleted(reader)
-                for d in range(reader.doc_count_all()):
-                    if d not in deleted:
-                        paper = paper_from_json(reader.stored_fields(d)["doc"])
-                        yield f"{paper.title}\n{paper.abstract}"
-
+            texts = lambda: (f"{p.title}\n{p.abstract}" for p in gen.papers(reader))  # noqa: E731
             gen.derived["stem_counts"] = StemCounts.kept(Path(gen.norms.generation), texts)
     return gen.derived["stem_counts"]
 
