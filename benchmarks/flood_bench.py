@@ -194,29 +194,28 @@ def hold_lock(db: Path, seconds: float, held: threading.Event) -> None:
     conn.close()
 
 
-def descriptors(pid: int) -> tuple[int, int]:
-    """``(open descriptors, those on deleted files)`` of process ``pid``."""
-    fds = os.listdir(f"/proc/{pid}/fd")
-    deleted = 0
-    for fd in fds:
+def fd_targets(pid: int) -> list[str]:
+    """What each open descriptor of process ``pid`` is on (``/proc/PID/fd`` links; one
+    closed meanwhile is left out)."""
+    targets = []
+    for fd in os.listdir(f"/proc/{pid}/fd"):
         try:
-            deleted += os.readlink(f"/proc/{pid}/fd/{fd}").endswith("(deleted)")
+            targets.append(os.readlink(f"/proc/{pid}/fd/{fd}"))
         except OSError:
             pass
-    return len(fds), deleted
+    return targets
+
+
+def descriptors(pid: int) -> tuple[int, int]:
+    """``(open descriptors, those on deleted files)`` of process ``pid``."""
+    targets = fd_targets(pid)
+    return len(targets), sum(t.endswith("(deleted)") for t in targets)
 
 
 def index_files(pid: int, index_dir: Path) -> dict:
     """The descriptors of ``pid`` on files of the index: how many, on how many distinct files,
     and the most descriptors any one file has (one per open searcher)."""
-    opened: Counter = Counter()
-    for fd in os.listdir(f"/proc/{pid}/fd"):
-        try:
-            target = os.readlink(f"/proc/{pid}/fd/{fd}")
-        except OSError:
-            continue
-        if target.startswith(str(index_dir)):
-            opened[target] += 1
+    opened = Counter(t for t in fd_targets(pid) if t.startswith(str(index_dir)))
     return {"fds": sum(opened.values()), "files": len(opened), "searchers": max(opened.values(), default=0)}
 
 
@@ -239,11 +238,7 @@ def descriptor_kinds(pid: int, index_dir: Path) -> dict:
     (``*.db``, ``-wal``, ``-shm``), ``socket``, ``pipe``, ``anon_inode`` (eventfd, epoll), other
     ``file``."""
     kinds: Counter = Counter()
-    for fd in os.listdir(f"/proc/{pid}/fd"):
-        try:
-            target = os.readlink(f"/proc/{pid}/fd/{fd}")
-        except OSError:
-            continue
+    for target in fd_targets(pid):
         if target.startswith(str(index_dir)):
             kinds["index"] += 1
         elif target.endswith((".db", ".db-wal", ".db-shm")):

@@ -475,8 +475,8 @@ class SearchIndex:
     def warm_similar(self) -> None:
         """Read or count the key-term counts ``similar`` needs (``similar.StemCounts.kept``),
         so the first "similar" after start-up does not: up to ~19 s of CPU at 100k when the
-        generation has no saved counts yet, ~0.2 s when it has (``paperbot serve`` and the
-        console run this on a thread of its own at start-up)."""
+        generation has no saved counts yet, ~0.2 s when it has (``paperbot serve`` runs
+        this on a thread of its own at start-up)."""
         with contextlib.suppress(layout.IndexMissing), self._searcher() as (gen, searcher):
             stem_counts(gen, searcher.reader())
 
